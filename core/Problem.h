@@ -1,0 +1,78 @@
+#pragma once
+// A Scenario turned into the arrays and numbers a solver needs. Built once, validated, then moved
+// into a solver, which keeps exactly three grid-sized arrays: vel, prev and next.
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "Coefficients.h"
+#include "Grid.h"
+#include "Scenario.h"
+
+namespace iso {
+
+// s(t) = A (1 - 2π²f0²(t-t0)²) exp(-π²f0²(t-t0)²)
+struct RickerWavelet {
+  double frequency = 15.0, amplitude = 1.0, delay = 0.1;
+  double operator()(double t) const;
+};
+
+// Point source: the step that produces u^(n+1) adds scale * s(n·dt) at `index` (padded),
+// with scale = v(x_s)² dt² / dx³ (DESIGN.md §3).
+struct PointInjection {
+  std::size_t index = 0;
+  double scale = 0.0;
+  double dt = 0.0;
+  RickerWavelet wavelet;
+  float valueForStep(long n) const { return float(scale * wavelet(double(n) * dt)); }
+};
+
+// Damping layer in the spirit of Cerjan: g = gx[x]·gy[y]·gz[z] (padded coordinates), 1 in the interior
+// away from the edges. The damped update is next = g·(2·prev − g·next + vel·L(prev)).
+struct DampingProfile {
+  std::vector<float> gx, gy, gz;  // sizes nx, ny, nz; empty when the boundary reflects
+  int width = 0;                  // cells
+  bool enabled() const { return !gx.empty(); }
+  float at(int x, int y, int z) const { return gx[x] * gy[y] * gz[z]; }
+};
+
+struct StabilityReport {
+  double dtLimit = 0.0;            // largest stable dt for this model and dx, seconds
+  double courant = 0.0;            // v_max·dt/dx
+  double courantLimit = 0.0;       // 2 / sqrt(3 Σ|w|)
+  double pointsPerWavelength = 0.0;  // v_min / (f_max · dx), f_max = 2.5·f0 for a Ricker (0 if no source)
+  double vMin = 0.0, vMax = 0.0;
+  std::string summary() const;       // one line for users
+};
+
+struct Problem {
+  Grid grid;
+  double dx = 0.0, dt = 0.0;
+  CoefficientSet coefficientSet = CoefficientSet::Exact;
+  Weights coeffs{};                     // scaled: c0·3/dx², c_k/dx²
+  std::vector<float> vel;               // padded, v²·dt² (halo copies the nearest interior value)
+  std::vector<float> initialPrev;       // padded u^0 (cubes), or empty for zeros
+  std::optional<PointInjection> source;
+  DampingProfile damping;
+  std::vector<std::size_t> receivers;   // padded indices
+  StabilityReport stability;
+  std::string stage, device;
+  std::map<std::string, int> stageParams;
+};
+
+// Validates the scenario (sizes, dt against the stability limit, positions inside the grid, memory)
+// and builds the arrays. Throws ScenarioError with a message that names the bad value and the limit.
+Problem buildProblem(const Scenario& s);
+
+// The velocity model on the interior grid, m/s, C order (n3, n2, n1). Throws ScenarioError.
+std::vector<float> buildVelocityModel(const Scenario& s);
+
+// dt limit, Courant number and points per wavelength for a scenario (no arrays built).
+StabilityReport analyseStability(const Scenario& s, double vMin, double vMax);
+
+// Bytes a solver for this grid needs (three padded float arrays).
+std::size_t solverBytes(const Grid& g);
+
+}  // namespace iso

@@ -1,0 +1,43 @@
+#pragma once
+// The one interface every stage implements (CPU and OpenCL), so that the CLI, the compute thread and
+// the compare view drive any stage the same way.
+#include <string>
+#include <vector>
+
+#include "Grid.h"
+
+namespace iso {
+
+// Three orthogonal interior planes through interior cell (i, j, k):
+//   xy[j*n1 + i'] at z = k,  xz[k'*n1 + i'] at y = j,  yz[k'*n2 + j'] at x = i.
+struct SliceSet {
+  int n1 = 0, n2 = 0, n3 = 0;
+  int i = 0, j = 0, k = 0;
+  long step = 0;
+  std::vector<float> xy, xz, yz;
+};
+
+class WaveSolver {
+ public:
+  virtual ~WaveSolver() = default;
+
+  virtual std::string stage() const = 0;       // the StageRegistry id, e.g. "gpu-slm"
+  virtual std::string deviceName() const = 0;  // human-readable device that runs the stage
+  virtual const Grid& grid() const = 0;
+
+  // Advances `steps` time steps (source injection, damping and receivers included) and returns the
+  // compute time in seconds: OpenCL profiling events on devices, steady_clock on the CPU.
+  virtual double advance(int steps) = 0;
+  virtual long currentStep() const = 0;  // n, so that the current field is u^n at t = n·dt
+
+  // The current field u^n, interior only, C order (n3, n2, n1) — whatever the ping-pong parity.
+  virtual void readField(std::vector<float>& interior) = 0;
+
+  // The three orthogonal interior planes through interior cell (i, j, k) of u^n.
+  virtual void extractSlices(int i, int j, int k, SliceSet& out) = 0;
+
+  // Receiver samples since the start: traces()[n*R + r] = u at receiver r at time (n+1)·dt.
+  virtual std::vector<float> traces() = 0;
+};
+
+}  // namespace iso
