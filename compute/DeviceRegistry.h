@@ -1,0 +1,33 @@
+#pragma once
+// OpenCL platform and device discovery, and choosing a device from a user's selector.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace iso {
+
+struct DeviceInfo {
+  int platformIndex = 0, deviceIndex = 0;  // selector "P:D"
+  std::string platformName, platformVersion;
+  std::string name, vendor, driverVersion, deviceVersion, openclCVersion;
+  std::string type;                 // "GPU", "CPU", "accelerator", "other"
+  std::uint64_t globalMemBytes = 0, maxAllocBytes = 0, localMemBytes = 0;
+  unsigned computeUnits = 0;
+  std::size_t maxWorkGroupSize = 0;
+  std::vector<std::size_t> maxWorkItemSizes;
+  std::vector<std::string> extensions;
+  bool hasExtension(const std::string& ext) const;
+  std::string selector() const;     // "P:D"
+  std::string summary() const;      // one line: "0:0 NVIDIA H100 80GB HBM3 (GPU, 132 CUs, 79.2 GiB)"
+};
+
+// Every device of every platform; empty (not an error) when there is no OpenCL platform.
+std::vector<DeviceInfo> listDevices();
+
+// Selector: "" or "gpu" (first GPU, else first CPU device), "cpu", an index "P:D" or "N" (N-th in
+// listDevices order), or a case-insensitive name substring. Throws std::runtime_error listing the devices
+// when nothing matches.
+DeviceInfo selectDevice(const std::string& selector);
+
+}  // namespace iso
