@@ -9,7 +9,7 @@ shift || true
 packages=(build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev libgl-dev libgl1-mesa-dri libglm-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers clinfo
-  xvfb xauth libgtest-dev libbenchmark-dev nlohmann-json3-dev libsegyio-dev
+  xvfb xauth libgtest-dev libbenchmark-dev nlohmann-json3-dev libsegyio-dev libcli11-dev
   ffmpeg libavcodec-dev libavformat-dev libswscale-dev libavutil-dev)
 
 missing=()
