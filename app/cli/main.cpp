@@ -1,2 +1,51 @@
-#include <iostream>
-int main() { std::cout << "iso3dfd: under construction\n"; return 0; }
+// iso3dfd: the command-line tool. It links no Qt, so it runs on a machine with only an OpenCL driver.
+#include <cstdio>
+#include <exception>
+
+#include <CLI/CLI.hpp>
+
+#include "Commands.h"
+
+int main(int argc, char** argv) {
+  using namespace iso::cli;
+  CLI::App app{"iso3dfd: 3D acoustic wave propagation with the 16th-order ISO3DFD stencil on CPUs and OpenCL devices"};
+  app.require_subcommand(1);
+
+  ScenarioOptions runOpts, benchOpts, verifyOpts;
+  RunOptions run;
+  auto* runCmd = app.add_subcommand("run", "Run one stage and print time, throughput, flops and bytes");
+  runOpts.addTo(*runCmd);
+  runCmd->add_option("--dump", run.dump, "write the final field u^N (interior, shape (n3,n2,n1)) as .npy");
+  runCmd->add_option("--traces", run.traces, "write the receivers' traces (.csv or .npy)");
+  runCmd->add_option("--save-scenario", run.saveScenario, "write the scenario of this run as JSON");
+
+  BenchOptions bench;
+  auto* benchCmd = app.add_subcommand("bench", "Run every available stage on one scenario and print a table");
+  benchOpts.addTo(*benchCmd, false);
+  benchCmd->add_option("--stages", bench.stages, "stages to run (default: all available)")->delimiter(',');
+  benchCmd->add_option("--repeat", bench.repeat, "timed chunks per stage; the median is reported")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
+  benchCmd->add_option("--json", bench.json, "also write the table as JSON");
+  benchCmd->add_option("--csv", bench.csv, "also write the table as CSV");
+
+  VerifyOptions verify;
+  auto* verifyCmd = app.add_subcommand("verify", "Run stages against cpu-serial and print their differences");
+  verifyOpts.addTo(*verifyCmd, false);
+  verifyCmd->add_option("--stage", verify.stages, "stages to check, or 'all'")->delimiter(',')->capture_default_str();
+  verifyCmd->add_option("--tolerance", verify.tolerance, "largest relative L2 difference that passes")
+      ->capture_default_str();
+
+  app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*runCmd) return runCommand(runOpts, run);
+    if (*benchCmd) return benchCommand(benchOpts, bench);
+    if (*verifyCmd) return verifyCommand(verifyOpts, verify);
+    if (app.got_subcommand("devices")) return devicesCommand();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,35 @@
+#pragma once
+// The subcommands of `iso3dfd`. Each returns the process exit status; errors go to stderr.
+#include <string>
+#include <vector>
+
+#include "ScenarioOptions.h"
+
+namespace iso::cli {
+
+struct RunOptions {
+  std::string dump, traces, saveScenario;
+};
+int runCommand(const ScenarioOptions& opts, const RunOptions& run);
+
+struct BenchOptions {
+  std::vector<std::string> stages;  // empty: every stage available here
+  int repeat = 5;
+  std::string json, csv;
+};
+int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench);
+
+struct VerifyOptions {
+  std::vector<std::string> stages{"all"};
+  double tolerance = 1e-5;
+};
+int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
+
+int devicesCommand();
+
+// Stages that can run on this machine: the CPU stages, plus the OpenCL ones when a device exists.
+std::vector<std::string> availableStages();
+// Expands "all" and checks every name.
+std::vector<std::string> expandStages(const std::vector<std::string>& names);
+
+}  // namespace iso::cli

@@ -1,0 +1,114 @@
+#include "ScenarioOptions.h"
+
+#include <filesystem>
+
+namespace iso::cli {
+
+namespace {
+std::vector<int> parseTriple(const std::string& text, const char* what) {
+  std::vector<int> v;
+  std::size_t pos = 0;
+  try {
+    while (pos <= text.size()) {
+      const auto comma = text.find(',', pos);
+      v.push_back(std::stoi(text.substr(pos, comma - pos)));
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+  } catch (const std::exception&) {
+    v.clear();
+  }
+  if (v.size() != 3) throw ScenarioError(std::string(what) + " must be three integers i,j,k, got '" + text + "'");
+  return v;
+}
+}  // namespace
+
+void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
+  cmd.add_option("sizes", sizes, "n1 n2 n3 iterations: interior grid size (x fastest) and time steps")
+      ->expected(0, 4);
+  cmd.add_option("--scenario", scenario,
+                 "preset (" + [] {
+                   std::string s;
+                   for (const auto& n : presetNames()) s += (s.empty() ? "" : ", ") + n;
+                   return s;
+                 }() + ") or a scenario .json file")
+      ->capture_default_str();
+  if (withStage) cmd.add_option("--stage", stage, "stage id, e.g. cpu-serial, cpu-parallel, gpu-slm (see `devices`)");
+  cmd.add_option("--device", device, "OpenCL device: gpu, cpu, P:D, N, or a name substring");
+  cmd.add_option("--model", model, "velocity model: constant, layered, gradient, random, file");
+  cmd.add_option("--velocity", velocity, "velocity of the constant model / mean of the random model, m/s");
+  cmd.add_option("--model-file", modelFile, "velocity model file: .npy, raw float32 (.bin/.raw, needs --model-dims) or SEG-Y");
+  cmd.add_option("--model-dims", modelDims, "dims n1,n2,n3 of a raw float32 model file")->expected(3)->delimiter(',');
+  cmd.add_option("--source", source, "ricker, cubes (the oneAPI initial condition) or none");
+  cmd.add_option("--source-pos", sourcePos, "source cell i,j,k (interior indices)")->expected(3)->delimiter(',');
+  cmd.add_option("--frequency", frequency, "Ricker peak frequency f0, Hz");
+  cmd.add_option("--amplitude", amplitude, "Ricker amplitude");
+  cmd.add_option("--boundary", boundary, "reflecting or absorbing");
+  cmd.add_option("--coefficients", coefficients, "exact (16th-order closed form) or oneapi (the sample's table)");
+  cmd.add_option("--dx", dx, "grid spacing, metres");
+  cmd.add_option("--dt", dt, "time step in seconds, or 'auto' (a fraction of the stability limit)");
+  cmd.add_option("--param", params, "stage parameter key=value, e.g. tile_x=32 (repeatable)");
+  cmd.add_option("--receiver", receivers, "receiver cell i,j,k (repeatable)");
+}
+
+Scenario ScenarioOptions::resolve() const {
+  Scenario s;
+  const bool isFile = scenario.size() > 5 && scenario.substr(scenario.size() - 5) == ".json";
+  if (isFile || std::filesystem::exists(scenario))
+    s = loadScenarioFile(scenario);
+  else
+    s = presetScenario(scenario);
+
+  if (!sizes.empty()) {
+    if (sizes.size() != 4)
+      throw ScenarioError("give all four of n1 n2 n3 iterations (got " + std::to_string(sizes.size()) + " numbers)");
+    s.n1 = sizes[0], s.n2 = sizes[1], s.n3 = sizes[2], s.steps = sizes[3];
+  }
+  if (stage) s.stage = *stage;
+  if (device) s.device = *device;
+  if (model) s.model.kind = modelKindFromString(*model);
+  if (velocity) s.model.velocity = *velocity;
+  if (modelFile) {
+    s.model.kind = ModelKind::File;
+    s.model.path = *modelFile;
+  }
+  if (modelDims) s.model.fileN1 = (*modelDims)[0], s.model.fileN2 = (*modelDims)[1], s.model.fileN3 = (*modelDims)[2];
+  if (source) s.source.kind = sourceKindFromString(*source);
+  if (sourcePos) s.source.i = (*sourcePos)[0], s.source.j = (*sourcePos)[1], s.source.k = (*sourcePos)[2];
+  if (frequency) s.source.frequency = *frequency;
+  if (amplitude) s.source.amplitude = *amplitude;
+  if (boundary) s.boundary.kind = boundaryKindFromString(*boundary);
+  if (coefficients) s.coefficients = *coefficients;
+  if (dx) s.dx = *dx;
+  if (dt) {
+    if (*dt == "auto") {
+      s.dt = 0.0;
+    } else {
+      try {
+        s.dt = std::stod(*dt);
+      } catch (const std::exception&) {
+        throw ScenarioError("--dt must be a number of seconds or 'auto', got '" + *dt + "'");
+      }
+    }
+  }
+  for (const auto& p : params) {
+    const auto eq = p.find('=');
+    int value = 0;
+    try {
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument(p);
+      std::size_t used = 0;
+      value = std::stoi(p.substr(eq + 1), &used);
+      if (used != p.size() - eq - 1) throw std::invalid_argument(p);
+    } catch (const std::exception&) {
+      throw ScenarioError("--param must be key=integer, e.g. tile_x=32, got '" + p + "'");
+    }
+    s.stageParams[p.substr(0, eq)] = value;
+  }
+  for (const auto& r : receivers) {
+    const auto v = parseTriple(r, "--receiver");
+    s.receivers.push_back({v[0], v[1], v[2]});
+  }
+  return s;
+}
+
+}  // namespace iso::cli
