@@ -1,0 +1,138 @@
+// End-to-end tests of `iso3dfd`: what a user types, what a user reads.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "Npy.h"
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+Result runCli(const std::string& args) {
+  Result r;
+  const std::string cmd = std::string(ISO3DFD_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::filesystem::path tempPath(const std::string& name) {
+  auto dir = std::filesystem::path(ISO_BINARY_DIR) / "cli-test-output";
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+}  // namespace
+
+TEST(Cli, HelpForEveryCommand) {
+  for (const char* cmd : {"", "run", "bench", "verify", "devices"}) {
+    const Result r = runCli(std::string(cmd) + " --help");
+    EXPECT_EQ(r.status, 0) << cmd;
+    EXPECT_NE(r.output.find("Usage"), std::string::npos) << cmd << ": " << r.output;
+  }
+}
+
+TEST(Cli, RunPrintsTheSampleFiguresAndOurTraffic) {
+  const Result r = runCli("run 24 20 16 6 --scenario oneapi --coefficients oneapi --stage cpu-serial");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* key : {"Grid Sizes: 24 20 16", "time", "throughput", "Mpts/s", "flops", "GBytes/s",
+                          "16 B/pt", "cpu-serial"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
+}
+
+TEST(Cli, DumpWritesTheInteriorFieldInCOrder) {
+  const auto file = tempPath("dump.npy");
+  std::filesystem::remove(file);
+  const Result r = runCli("run 19 13 11 5 --stage cpu-parallel --dump " + file.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const iso::NpyArray a = iso::readNpy(file.string());
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{11, 13, 19}));
+  double energy = 0.0;
+  for (float v : a.data) {
+    ASSERT_TRUE(std::isfinite(v));
+    energy += double(v) * v;
+  }
+  EXPECT_GT(energy, 0.0) << "after 5 steps of a Ricker source the field is not zero";
+}
+
+TEST(Cli, SerialAndParallelDumpsAgree) {
+  const auto a = tempPath("serial.npy"), b = tempPath("parallel.npy");
+  ASSERT_EQ(runCli("run 21 17 13 8 --stage cpu-serial --dump " + a.string()).status, 0);
+  ASSERT_EQ(runCli("run 21 17 13 8 --stage cpu-parallel --dump " + b.string()).status, 0);
+  const auto x = iso::readNpy(a.string()), y = iso::readNpy(b.string());
+  ASSERT_EQ(x.data.size(), y.data.size());
+  double d2 = 0.0, r2 = 0.0;
+  for (std::size_t n = 0; n < x.data.size(); ++n) {
+    d2 += std::pow(double(x.data[n]) - y.data[n], 2);
+    r2 += std::pow(double(x.data[n]), 2);
+  }
+  EXPECT_LE(std::sqrt(d2 / r2), 1e-5);
+}
+
+TEST(Cli, TracesAreWrittenAsCsv) {
+  const auto file = tempPath("traces.csv");
+  std::filesystem::remove(file);
+  const Result r = runCli("run 21 21 21 12 --stage cpu-parallel --receiver 3,10,10 --receiver 15,10,10 --traces " +
+                          file.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(file);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) ++lines;
+  EXPECT_EQ(lines, 1 + 12) << "a header and one row per step";
+}
+
+TEST(Cli, VerifyPassesForTheCpuStages) {
+  const Result r = runCli("verify 23 19 17 6 --stage cpu-parallel");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("ok"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BenchWritesJsonAndCsv) {
+  const auto json = tempPath("bench.json"), csv = tempPath("bench.csv");
+  const Result r = runCli("bench 24 20 16 6 --stages cpu-serial,cpu-parallel --repeat 2 --json " + json.string() +
+                          " --csv " + csv.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("speedup"), std::string::npos);
+  std::ifstream j(json);
+  std::string text((std::istreambuf_iterator<char>(j)), {});
+  EXPECT_NE(text.find("\"cpu-parallel\""), std::string::npos);
+  EXPECT_NE(text.find("\"rel_l2\""), std::string::npos);
+  EXPECT_TRUE(std::filesystem::file_size(csv) > 50);
+}
+
+TEST(Cli, BadInputGivesAClearErrorAndNonZeroStatus) {
+  struct Case {
+    std::string args, phrase;
+  };
+  const Case cases[] = {
+      {"run 0 10 10 5", "n1"},
+      {"run 10 10 10 5 --stage gpu-warp", "unknown stage"},
+      {"run 10 10 10 5 --dt 1.0", "stability"},
+      {"run 10 10 10 5 --receiver 50,1,1", "receiver"},
+      {"run 10 10 10 5 --source-pos 1,1,99", "source"},
+      {"run 10 10 10 5 --scenario /nonexistent/file.json", "/nonexistent/file.json"},
+      {"run 10 10 10 5 --model-file /nonexistent/model.npy", "/nonexistent/model.npy"},
+      {"run 10 10 10 5 --param tile_x", "key=integer"},
+      {"run 100000 100000 100000 5", "memory"},
+      {"frobnicate", ""},
+  };
+  for (const auto& c : cases) {
+    const Result r = runCli(c.args);
+    EXPECT_NE(r.status, 0) << c.args;
+    EXPECT_NE(r.output.find(c.phrase), std::string::npos) << c.args << " gave:\n" << r.output;
+  }
+}
