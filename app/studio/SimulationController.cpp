@@ -1,0 +1,342 @@
+#include "SimulationController.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "DeviceRegistry.h"
+#include "HostBandwidth.h"
+#include "SolverFactory.h"
+#include "StageRegistry.h"
+
+namespace iso {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr double kCounterWindowSeconds = 0.25;  // counters refresh about four times a second
+constexpr double kSmoothing = 0.5;              // weight of the newest window in the smoothed counters
+
+std::vector<float> interiorVelocity(const Problem& p) {
+  const Grid& g = p.grid;
+  std::vector<float> v(g.interiorSize());
+  std::size_t out = 0;
+  for (int k = 0; k < g.n3; ++k)
+    for (int j = 0; j < g.n2; ++j)
+      for (int i = 0; i < g.n1; ++i) v[out++] = float(std::sqrt(double(p.vel[g.interiorIndex(i, j, k)])) / p.dt);
+  return v;
+}
+
+// Splits "first line\nrest" so that the panel shows one line and the details hold the rest (build logs).
+ControllerEvent errorEvent(const std::string& prefix, const std::string& what) {
+  ControllerEvent e;
+  e.kind = ControllerEvent::Kind::Error;
+  const auto newline = what.find('\n');
+  e.message = prefix + what.substr(0, newline);
+  if (newline != std::string::npos) e.details = what;
+  return e;
+}
+
+}  // namespace
+
+BuiltSimulation buildSimulation(const Scenario& scenario) {
+  Problem problem = buildProblem(scenario);
+  BuiltSimulation built;
+  built.dt = problem.dt;
+  built.dx = problem.dx;
+  built.stability = problem.stability;
+  built.velocity = interiorVelocity(problem);
+  const bool opencl = StageRegistry::get(problem.stage).opencl;
+  if (opencl) {
+    const DeviceInfo device = selectDevice(problem.device);
+    built.transferPath = device.hasExtension("cl_khr_gl_sharing")
+                             ? "host copy (the GL-sharing path is not implemented yet)"
+                             : "host copy (device has no cl_khr_gl_sharing)";
+  } else {
+    built.transferPath = "host copy (CPU stage)";
+    built.ceilingGBs = hostCopyBandwidthGBs();
+    built.ceilingName = "host memcpy bandwidth";
+  }
+  built.solver = createSolver(std::move(problem));
+  return built;
+}
+
+SimulationController::SimulationController(SimulationBuilder builder) : builder_(std::move(builder)) {}
+
+SimulationController::~SimulationController() { stop(); }
+
+void SimulationController::start() {
+  if (thread_.joinable()) return;
+  stop_ = false;
+  thread_ = std::thread([this] { run(); });
+}
+
+void SimulationController::stop() {
+  {
+    std::lock_guard lock(commandMutex_);  // so that a waiting thread cannot miss the flag
+    stop_ = true;
+  }
+  commandReady_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+// ---- commands (any thread) ----
+
+template <class Change>
+void SimulationController::queue(Change&& change) {
+  {
+    std::lock_guard lock(commandMutex_);
+    change(pending_);
+  }
+  commandReady_.notify_all();
+}
+
+void SimulationController::setScenario(const Scenario& scenario) {
+  queue([&](Commands& c) { c.scenario = scenario; });
+}
+void SimulationController::reset() {
+  queue([](Commands& c) { c.reset = true; });
+}
+void SimulationController::setPlaying(bool playing) {
+  queue([=](Commands& c) { c.playing = playing; });
+}
+void SimulationController::singleStep(int steps) {
+  queue([=](Commands& c) { c.singleSteps += std::max(0, steps); });
+}
+void SimulationController::setStepsPerFrame(int steps) {
+  queue([=](Commands& c) { c.stepsPerFrame = std::max(1, steps); });
+}
+void SimulationController::setSlicePoint(int i, int j, int k) {
+  queue([=](Commands& c) { c.slicePoint = std::array<int, 3>{i, j, k}; });
+}
+void SimulationController::setPauseAtStep(long step) {
+  queue([=](Commands& c) { c.pauseAtStep = step; });
+}
+
+// ---- GUI side ----
+
+ControllerStatus SimulationController::status() const {
+  std::lock_guard lock(statusMutex_);
+  return status_;
+}
+
+std::vector<ControllerEvent> SimulationController::takeEvents() {
+  std::lock_guard lock(statusMutex_);
+  std::vector<ControllerEvent> out(events_.begin(), events_.end());
+  events_.clear();
+  return out;
+}
+
+Scenario SimulationController::activeScenario() const {
+  std::lock_guard lock(statusMutex_);
+  return activeScenario_;
+}
+
+std::shared_ptr<const SliceSet> SimulationController::velocitySlices() const {
+  std::lock_guard lock(statusMutex_);
+  return velocitySlices_;
+}
+
+// ---- compute thread ----
+
+void SimulationController::run() {
+  windowStart_ = Clock::now();
+  while (!stop_) {
+    const bool idle = !sim_.solver || (!playing_ && singleStepsLeft_ == 0);
+    Commands commands = waitForCommands(idle);
+    if (stop_) break;
+    apply(commands);
+    if (sim_.solver && (playing_ || singleStepsLeft_ > 0)) advanceBatch();
+  }
+}
+
+SimulationController::Commands SimulationController::waitForCommands(bool idle) {
+  std::unique_lock lock(commandMutex_);
+  if (idle) commandReady_.wait(lock, [this] { return stop_ || pending_.any(); });
+  Commands out = std::move(pending_);
+  pending_ = Commands{};
+  return out;
+}
+
+void SimulationController::apply(Commands& c) {
+  if (c.stepsPerFrame) stepsPerFrame_ = *c.stepsPerFrame;
+  if (c.pauseAtStep) pauseAtStep_ = *c.pauseAtStep;
+  if (c.playing) {
+    playing_ = *c.playing;
+    singleStepsLeft_ = 0;
+  }
+  bool slicesStale = false;
+  if (c.slicePoint) {
+    slicePoint_ = *c.slicePoint;
+    slicesStale = true;
+  }
+  if (c.scenario) {
+    rebuild(*c.scenario);
+    slicesStale = false;  // a successful rebuild published fresh slices; a failed one kept the old ones
+    if (c.slicePoint) slicesStale = true;
+  } else if (c.reset) {
+    rebuild(activeScenario());
+    slicesStale = false;
+  }
+  singleStepsLeft_ += c.singleSteps;
+  if (slicesStale && sim_.solver) {
+    updateVelocitySlices();
+    publishSlices();
+  }
+  std::lock_guard lock(statusMutex_);
+  status_.playing = playing_;
+}
+
+void SimulationController::rebuild(const Scenario& scenario) {
+  {
+    std::lock_guard lock(statusMutex_);
+    status_.rebuilding = true;
+  }
+  try {
+    BuiltSimulation built = builder_(scenario);
+    if (!built.solver) throw std::runtime_error("the solver builder returned no solver");
+    sim_ = std::move(built);  // the previous solver is released only now that the new one works
+    secondsPerStep_ = 0.0;
+    windowComputeSeconds_ = windowSteps_ = 0.0;
+    windowStart_ = Clock::now();
+    {
+      std::lock_guard lock(statusMutex_);
+      activeScenario_ = scenario;
+      ControllerStatus& s = status_;
+      s.hasSolver = true;
+      s.step = sim_.solver->currentStep();
+      s.dt = sim_.dt;
+      s.dx = sim_.dx;
+      s.time = double(s.step) * sim_.dt;
+      s.grid = sim_.solver->grid();
+      s.stage = sim_.solver->stage();
+      s.device = sim_.solver->deviceName();
+      s.transferPath = sim_.transferPath;
+      s.ceilingName = sim_.ceilingName;
+      s.stability = sim_.stability;
+      s.throughput = Throughput{};
+      s.wallMptsPerSecond = 0.0;
+      ++s.generation;
+      events_.push_back({ControllerEvent::Kind::Rebuilt, sim_.stability.summary(), {}});
+    }
+    updateVelocitySlices();
+    publishSlices();
+  } catch (const std::exception& e) {
+    std::lock_guard lock(statusMutex_);
+    events_.push_back(errorEvent(sim_.solver ? "Change not applied (the previous run goes on): "
+                                             : "Could not start the simulation: ",
+                                 e.what()));
+  }
+  std::lock_guard lock(statusMutex_);
+  status_.rebuilding = false;
+}
+
+void SimulationController::advanceBatch() {
+  WaveSolver& solver = *sim_.solver;
+  const bool singleStepping = !playing_;
+  long steps = singleStepping ? singleStepsLeft_ : stepsPerFrame_;
+  // Batches of about kBatchSeconds at most keep pause, stop and parameter changes responsive.
+  const long budget = secondsPerStep_ > 0.0 ? std::max(1L, long(kBatchSeconds / secondsPerStep_)) : 1L;
+  steps = std::min(steps, budget);
+  if (pauseAtStep_ >= 0) steps = std::min(steps, pauseAtStep_ - solver.currentStep());
+  if (steps <= 0) {  // already at the requested pause step
+    playing_ = false;
+    singleStepsLeft_ = 0;
+    std::lock_guard lock(statusMutex_);
+    status_.playing = false;
+    return;
+  }
+
+  const auto start = Clock::now();
+  double computeSeconds = 0.0;
+  try {
+    computeSeconds = solver.advance(int(steps));
+    publishSlices();
+  } catch (const std::exception& e) {
+    playing_ = false;
+    singleStepsLeft_ = 0;
+    std::lock_guard lock(statusMutex_);
+    status_.playing = false;
+    events_.push_back(errorEvent("The solver failed (paused; Reset rebuilds it): ", e.what()));
+    return;
+  }
+  const auto end = Clock::now();
+  const double wallSeconds = std::chrono::duration<double>(end - start).count();
+  const double perStep = wallSeconds / double(steps);
+  secondsPerStep_ = secondsPerStep_ > 0.0 ? 0.7 * secondsPerStep_ + 0.3 * perStep : perStep;
+  if (singleStepping) singleStepsLeft_ -= int(steps);
+  if (pauseAtStep_ >= 0 && solver.currentStep() >= pauseAtStep_) {
+    playing_ = false;
+    singleStepsLeft_ = 0;
+  }
+
+  windowComputeSeconds_ += computeSeconds;
+  windowSteps_ += double(steps);
+  const double windowWall = std::chrono::duration<double>(end - windowStart_).count();
+
+  std::lock_guard lock(statusMutex_);
+  ControllerStatus& s = status_;
+  s.playing = playing_;
+  s.step = solver.currentStep();
+  s.time = double(s.step) * sim_.dt;
+  if (windowWall >= kCounterWindowSeconds) {
+    const double points = double(s.grid.interiorSize());
+    const Throughput now = computeThroughput(points, windowSteps_, windowComputeSeconds_, sim_.ceilingGBs);
+    const double wallMpts = points * windowSteps_ / windowWall / 1e6;
+    if (s.throughput.mpts <= 0.0) {
+      s.throughput = now;
+      s.wallMptsPerSecond = wallMpts;
+    } else {
+      auto blend = [](double old, double fresh) { return (1.0 - kSmoothing) * old + kSmoothing * fresh; };
+      // Every counter is proportional to points per second: recompute them all from the blended rate.
+      s.throughput = computeThroughput(blend(s.throughput.mpts, now.mpts) * 1e6, 1.0, 1.0, sim_.ceilingGBs);
+      s.wallMptsPerSecond = blend(s.wallMptsPerSecond, wallMpts);
+    }
+    windowComputeSeconds_ = windowSteps_ = 0.0;
+    windowStart_ = end;
+  }
+}
+
+std::array<int, 3> SimulationController::resolvedSlicePoint() const {
+  const Grid& g = sim_.solver->grid();
+  auto pick = [](int requested, int n) { return requested < 0 ? n / 2 : std::clamp(requested, 0, n - 1); };
+  return {pick(slicePoint_[0], g.n1), pick(slicePoint_[1], g.n2), pick(slicePoint_[2], g.n3)};
+}
+
+void SimulationController::publishSlices() {
+  const auto [i, j, k] = resolvedSlicePoint();
+  SliceSet& out = slices_.back();
+  sim_.solver->extractSlices(i, j, k, out);
+  out.step = sim_.solver->currentStep();
+  slices_.publish();
+}
+
+void SimulationController::updateVelocitySlices() {
+  const Grid& g = sim_.solver->grid();
+  auto v = std::make_shared<SliceSet>();
+  v->n1 = g.n1;
+  v->n2 = g.n2;
+  v->n3 = g.n3;
+  const auto point = resolvedSlicePoint();
+  v->i = point[0];
+  v->j = point[1];
+  v->k = point[2];
+  if (sim_.velocity.size() == g.interiorSize()) {
+    const auto at = [&](int i, int j, int k) {
+      return sim_.velocity[(std::size_t(k) * g.n2 + std::size_t(j)) * g.n1 + std::size_t(i)];
+    };
+    v->xy.resize(std::size_t(g.n1) * g.n2);
+    v->xz.resize(std::size_t(g.n1) * g.n3);
+    v->yz.resize(std::size_t(g.n2) * g.n3);
+    for (int j = 0; j < g.n2; ++j)
+      for (int i = 0; i < g.n1; ++i) v->xy[std::size_t(j) * g.n1 + i] = at(i, j, v->k);
+    for (int k = 0; k < g.n3; ++k)
+      for (int i = 0; i < g.n1; ++i) v->xz[std::size_t(k) * g.n1 + i] = at(i, v->j, k);
+    for (int k = 0; k < g.n3; ++k)
+      for (int j = 0; j < g.n2; ++j) v->yz[std::size_t(k) * g.n2 + j] = at(v->i, j, k);
+  }
+  std::lock_guard lock(statusMutex_);
+  velocitySlices_ = std::move(v);
+}
+
+}  // namespace iso

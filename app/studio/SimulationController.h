@@ -1,0 +1,155 @@
+#pragma once
+// The compute thread of the application. It owns the solver (and so the OpenCL queue), advances it in
+// batches of at most ~50 ms, and after each batch publishes the three orthogonal slices into a triple
+// buffer that the GUI reads whenever it likes: compute never waits for the GUI and the GUI never waits
+// for compute. Commands from the GUI are queued and applied between batches; a scenario change rebuilds
+// the solver here, on the compute thread. A failed rebuild is reported as an event and the previous
+// solver keeps running (the last good state).
+//
+// Plain C++ (std::thread, std::mutex, atomics) and no Qt, so that ThreadSanitizer sees all of its
+// synchronisation and a compare view can run several controllers side by side.
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "Metrics.h"
+#include "Problem.h"
+#include "Scenario.h"
+#include "TripleBuffer.h"
+#include "WaveSolver.h"
+
+namespace iso {
+
+// What a rebuild produces: the solver plus what the GUI shows about it.
+struct BuiltSimulation {
+  std::unique_ptr<WaveSolver> solver;
+  double dt = 0.0, dx = 0.0;
+  StabilityReport stability;
+  std::vector<float> velocity;  // interior velocity (m/s), C order (n3, n2, n1), for the overlay
+  std::string transferPath;     // how slices reach OpenGL, with the reason
+  double ceilingGBs = 0.0;      // measured copy bandwidth of the device (0 when unknown)
+  std::string ceilingName;      // what that ceiling is, for the counters
+};
+
+// Builds a simulation from a scenario; throws (ScenarioError, std::runtime_error) with a user message.
+using SimulationBuilder = std::function<BuiltSimulation(const Scenario&)>;
+
+// buildProblem + createSolver, plus the device's transfer path and roofline ceiling.
+BuiltSimulation buildSimulation(const Scenario& scenario);
+
+struct ControllerStatus {
+  bool hasSolver = false;
+  bool playing = false;
+  bool rebuilding = false;
+  long step = 0;
+  double time = 0.0;  // simulated seconds, step·dt
+  double dt = 0.0, dx = 0.0;
+  Grid grid;
+  std::string stage, device, transferPath, ceilingName;
+  StabilityReport stability;
+  Throughput throughput;       // smoothed over the last fraction of a second (compute time)
+  double wallMptsPerSecond = 0.0;  // points per second of wall time on the compute thread, smoothed
+  long generation = 0;         // increments on every successful rebuild or reset
+};
+
+struct ControllerEvent {
+  enum class Kind { Error, Rebuilt };
+  Kind kind = Kind::Error;
+  std::string message;  // one line
+  std::string details;  // e.g. a kernel build log; may be empty
+};
+
+class SimulationController {
+ public:
+  explicit SimulationController(SimulationBuilder builder = buildSimulation);
+  ~SimulationController();  // stops the thread
+  SimulationController(const SimulationController&) = delete;
+  SimulationController& operator=(const SimulationController&) = delete;
+
+  // Starts the compute thread (once). Commands given before start() are applied first.
+  void start();
+  // Sets the stop flag and joins: returns within about one batch (or one rebuild in progress).
+  void stop();
+
+  // Commands, from any thread; applied by the compute thread between batches.
+  void setScenario(const Scenario& scenario);  // rebuild; on failure the running solver stays
+  void reset();                                // rebuild from the active scenario, back to step 0
+  void setPlaying(bool playing);
+  void singleStep(int steps = 1);              // while paused
+  void setStepsPerFrame(int steps);            // steps between published slices (a batch may do fewer)
+  void setSlicePoint(int i, int j, int k);     // clamped to the grid
+  void setPauseAtStep(long step);              // pause when the step count reaches it (< 0: never)
+
+  // GUI side.
+  TripleBuffer<SliceSet>& slices() { return slices_; }
+  ControllerStatus status() const;
+  std::vector<ControllerEvent> takeEvents();
+  Scenario activeScenario() const;  // the scenario of the running solver (the last good one)
+  // Velocity (m/s) through the slice point of the latest published slices, or null before any build.
+  std::shared_ptr<const SliceSet> velocitySlices() const;
+
+  static constexpr double kBatchSeconds = 0.05;  // target upper bound of one batch
+
+ private:
+  struct Commands {
+    std::optional<Scenario> scenario;
+    bool reset = false;
+    std::optional<bool> playing;
+    int singleSteps = 0;
+    std::optional<int> stepsPerFrame;
+    std::optional<std::array<int, 3>> slicePoint;
+    std::optional<long> pauseAtStep;
+    bool any() const {
+      return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep;
+    }
+  };
+
+  template <class Change>
+  void queue(Change&& change);
+  void run();
+  Commands waitForCommands(bool idle);
+  void apply(Commands& commands);
+  void rebuild(const Scenario& scenario);
+  void advanceBatch();
+  void publishSlices();
+  void updateVelocitySlices();
+  std::array<int, 3> resolvedSlicePoint() const;  // -1 → centre, clamped into the grid
+
+  SimulationBuilder builder_;
+  TripleBuffer<SliceSet> slices_;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+
+  mutable std::mutex commandMutex_;
+  std::condition_variable commandReady_;
+  Commands pending_;
+
+  mutable std::mutex statusMutex_;  // guards everything below that the GUI reads
+  ControllerStatus status_;
+  std::deque<ControllerEvent> events_;
+  Scenario activeScenario_;
+  std::shared_ptr<const SliceSet> velocitySlices_;
+
+  // Compute-thread state only.
+  BuiltSimulation sim_;
+  bool playing_ = false;
+  int singleStepsLeft_ = 0;
+  int stepsPerFrame_ = 4;
+  long pauseAtStep_ = -1;
+  std::array<int, 3> slicePoint_{-1, -1, -1};  // -1: the centre of that axis
+  double secondsPerStep_ = 0.0;                 // wall time, smoothed; sizes the batches
+  // Throughput window: accumulate, then fold into the smoothed status a few times a second.
+  double windowComputeSeconds_ = 0.0, windowSteps_ = 0.0;
+  std::chrono::steady_clock::time_point windowStart_;
+};
+
+}  // namespace iso
