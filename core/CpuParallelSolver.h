@@ -1,0 +1,62 @@
+#pragma once
+// cpu-parallel: the fastest native code here. A persistent thread pool takes tiles of the interior
+// (blocked in x and y, streaming along z so the 17 planes a tile reads stay in L2) from a shared
+// counter; each tile runs a SIMD kernel over x, chosen at run time: AVX-512, AVX2+FMA, or a portable
+// 4-wide fallback (SSE2 on x86-64), so the binary runs on any x86-64.
+//
+// Stage parameters (Problem::stageParams), all optional:
+//   threads     number of threads, >= 1 (default: std::thread::hardware_concurrency())
+//   block_x     tile width in cells along x, >= 1 (default: the whole interior row)
+//   block_y     tile height in cells along y, >= 1 (default 16)
+//   block_z     cells along z that one tile streams through, >= 1; 0 = whole interior (default 0)
+//   simd_width  0 = the widest the CPU supports (default), or 4, 8 (AVX2+FMA), 16 (AVX-512F)
+#include <atomic>
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "CpuSolverBase.h"
+#include "ThreadPool.h"
+
+namespace iso {
+
+struct CpuParallelConfig {
+  int threads = 1;
+  int blockX = 0, blockY = 16, blockZ = 0;
+  int simdWidth = 4;
+};
+
+// Reads and validates the stage parameters; throws std::invalid_argument naming the bad parameter,
+// its value and the accepted range (unknown names are errors too, listing the known ones).
+CpuParallelConfig parseCpuParallelConfig(const std::map<std::string, int>& params, const Grid& grid);
+
+// The widest SIMD width of the kernels that this CPU can run: 16, 8 or 4.
+int widestSupportedSimdWidth();
+
+class CpuParallelSolver final : public CpuSolverBase {
+ public:
+  explicit CpuParallelSolver(Problem problem);
+  std::string stage() const override { return "cpu-parallel"; }
+  std::string deviceName() const override;
+  const CpuParallelConfig& config() const { return config_; }
+
+  // A box of padded cells [x0, x1) × [y0, y1) × [z0, z1), all inside the interior.
+  struct Tile {
+    int x0, x1, y0, y1, z0, z1;
+  };
+  struct StencilArgs;  // the arrays and constants of one step (CpuParallelSolver.cpp)
+  using TileKernel = void (*)(const StencilArgs& args, const Tile& tile);
+
+ protected:
+  void computeStencil() override;
+
+ private:
+  CpuParallelConfig config_;
+  std::vector<Tile> tiles_;
+  TileKernel kernel_ = nullptr;
+  std::atomic<std::size_t> nextTile_{0};
+  ThreadPool pool_;
+};
+
+}  // namespace iso

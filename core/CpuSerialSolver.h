@@ -1,0 +1,18 @@
+#pragma once
+// cpu-serial: the scalar reference, the oneAPI sample's 1_CPU_only loop order and float order.
+#include "CpuSolverBase.h"
+
+namespace iso {
+
+class CpuSerialSolver final : public CpuSolverBase {
+ public:
+  // Takes no stage parameters: throws std::invalid_argument naming any it is given.
+  explicit CpuSerialSolver(Problem problem);
+  std::string stage() const override { return "cpu-serial"; }
+  std::string deviceName() const override;
+
+ protected:
+  void computeStencil() override;
+};
+
+}  // namespace iso

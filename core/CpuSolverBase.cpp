@@ -1,0 +1,94 @@
+#include "CpuSolverBase.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace iso {
+
+namespace {
+void requireSize(const char* what, std::size_t actual, std::size_t expected) {
+  if (actual != expected)
+    throw std::invalid_argument(std::string("CPU solver: ") + what + " has " + std::to_string(actual) +
+                                " elements, the grid needs " + std::to_string(expected));
+}
+}  // namespace
+
+CpuSolverBase::CpuSolverBase(Problem problem) : problem_(std::move(problem)) {
+  const Grid& g = problem_.grid;
+  if (g.n1 < 1 || g.n2 < 1 || g.n3 < 1)
+    throw std::invalid_argument("CPU solver: interior sizes must be >= 1 (got " + std::to_string(g.n1) + "x" +
+                                std::to_string(g.n2) + "x" + std::to_string(g.n3) + ")");
+  const std::size_t padded = g.paddedSize();
+  requireSize("the velocity array", problem_.vel.size(), padded);
+  if (!problem_.initialPrev.empty()) requireSize("the initial field", problem_.initialPrev.size(), padded);
+  if (problem_.damping.enabled()) {
+    requireSize("the damping profile gx", problem_.damping.gx.size(), std::size_t(g.nx()));
+    requireSize("the damping profile gy", problem_.damping.gy.size(), std::size_t(g.ny()));
+    requireSize("the damping profile gz", problem_.damping.gz.size(), std::size_t(g.nz()));
+  }
+  if (problem_.source && problem_.source->index >= padded)
+    throw std::invalid_argument("CPU solver: source index " + std::to_string(problem_.source->index) +
+                                " is outside the padded grid of " + std::to_string(padded) + " cells");
+  for (std::size_t r : problem_.receivers)
+    if (r >= padded)
+      throw std::invalid_argument("CPU solver: receiver index " + std::to_string(r) +
+                                  " is outside the padded grid of " + std::to_string(padded) + " cells");
+
+  vel_ = std::move(problem_.vel);
+  prev_ = problem_.initialPrev.empty() ? std::vector<float>(padded, 0.0f) : std::move(problem_.initialPrev);
+  next_.assign(padded, 0.0f);  // u^-1 = 0, as in the reference
+  problem_.vel = {};
+  problem_.initialPrev = {};
+}
+
+double CpuSolverBase::advance(int steps) {
+  if (steps < 0) throw std::invalid_argument("advance: steps must be >= 0 (got " + std::to_string(steps) + ")");
+  const auto& receivers = problem_.receivers;
+  traces_.reserve(traces_.size() + std::size_t(steps) * receivers.size());
+  const auto start = std::chrono::steady_clock::now();
+  for (int s = 0; s < steps; ++s) {
+    computeStencil();
+    if (problem_.source) next_[problem_.source->index] += problem_.source->valueForStep(step_);
+    for (std::size_t r : receivers) traces_.push_back(next_[r]);
+    std::swap(prev_, next_);  // prev_ is now u^(n+1): the current field is always prev_
+    ++step_;
+  }
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void CpuSolverBase::readField(std::vector<float>& interior) {
+  const Grid& g = problem_.grid;
+  interior.resize(g.interiorSize());
+  float* out = interior.data();
+  for (int k = 0; k < g.n3; ++k)
+    for (int j = 0; j < g.n2; ++j) {
+      const float* row = prev_.data() + g.interiorIndex(0, j, k);
+      out = std::copy(row, row + g.n1, out);
+    }
+}
+
+void CpuSolverBase::extractSlices(int i, int j, int k, SliceSet& out) {
+  const Grid& g = problem_.grid;
+  if (i < 0 || i >= g.n1 || j < 0 || j >= g.n2 || k < 0 || k >= g.n3)
+    throw std::out_of_range("extractSlices: cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
+                            std::to_string(k) + ") is outside the interior " + std::to_string(g.n1) + "x" +
+                            std::to_string(g.n2) + "x" + std::to_string(g.n3));
+  out.n1 = g.n1, out.n2 = g.n2, out.n3 = g.n3;
+  out.i = i, out.j = j, out.k = k;
+  out.step = step_;
+  out.xy.resize(std::size_t(g.n1) * g.n2);
+  out.xz.resize(std::size_t(g.n1) * g.n3);
+  out.yz.resize(std::size_t(g.n2) * g.n3);
+  const float* u = prev_.data();
+  for (int jj = 0; jj < g.n2; ++jj)
+    for (int ii = 0; ii < g.n1; ++ii) out.xy[std::size_t(jj) * g.n1 + ii] = u[g.interiorIndex(ii, jj, k)];
+  for (int kk = 0; kk < g.n3; ++kk)
+    for (int ii = 0; ii < g.n1; ++ii) out.xz[std::size_t(kk) * g.n1 + ii] = u[g.interiorIndex(ii, j, kk)];
+  for (int kk = 0; kk < g.n3; ++kk)
+    for (int jj = 0; jj < g.n2; ++jj) out.yz[std::size_t(kk) * g.n2 + jj] = u[g.interiorIndex(i, jj, kk)];
+}
+
+}  // namespace iso

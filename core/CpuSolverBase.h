@@ -1,0 +1,39 @@
+#pragma once
+// What the two CPU stages share: the three grid-sized arrays, the time loop (stencil, source,
+// receivers, role swap), field and slice read-out and receiver traces. A stage supplies only the
+// stencil of one step.
+#include <string>
+#include <vector>
+
+#include "Problem.h"
+#include "WaveSolver.h"
+
+namespace iso {
+
+class CpuSolverBase : public WaveSolver {
+ public:
+  const Grid& grid() const override { return problem_.grid; }
+  double advance(int steps) override;  // throws std::invalid_argument for steps < 0
+  long currentStep() const override { return step_; }
+  void readField(std::vector<float>& interior) override;
+  void extractSlices(int i, int j, int k, SliceSet& out) override;  // throws std::out_of_range
+  std::vector<float> traces() override { return traces_; }
+
+ protected:
+  // Validates the problem's arrays against its grid (std::invalid_argument naming what is wrong) and
+  // takes vel and initialPrev out of it, so the solver holds exactly three grid-sized arrays.
+  explicit CpuSolverBase(Problem problem);
+
+  // Overwrites the interior of next_ (u^(n-1) on entry) with u^(n+1) computed from prev_ (u^n),
+  // with the damping layer when problem_.damping is enabled. The halo is never written.
+  virtual void computeStencil() = 0;
+
+  Problem problem_;  // everything but vel and initialPrev, which moved into vel_ and prev_
+  std::vector<float> vel_, prev_, next_;
+
+ private:
+  long step_ = 0;
+  std::vector<float> traces_;  // traces_[n*R + r], R = receivers
+};
+
+}  // namespace iso

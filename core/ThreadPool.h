@@ -1,0 +1,43 @@
+#pragma once
+// A fixed set of worker threads that run one task on every thread and wait for all of them: the
+// cpu-parallel stage calls run() once per time step, so no thread is created per step.
+#include <condition_variable>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace iso {
+
+class ThreadPool {
+ public:
+  // threads >= 1: the caller of run() is thread 0, so threads - 1 workers are started.
+  // Throws std::invalid_argument for threads < 1.
+  explicit ThreadPool(int threads);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  int size() const { return int(workers_.size()) + 1; }
+
+  // Runs task(threadIndex) once on every thread, threadIndex in [0, size()), and returns when all
+  // have finished. The first exception a task throws is rethrown here (after all have finished).
+  void run(const std::function<void(int)>& task);
+
+ private:
+  void workerLoop(int threadIndex);
+  void runAndCapture(int threadIndex);
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable startCv_, doneCv_;
+  const std::function<void(int)>* task_ = nullptr;
+  std::uint64_t generation_ = 0;  // bumped by run(); a worker runs each generation once
+  int pending_ = 0;               // workers still running the current generation
+  bool stopping_ = false;
+  std::exception_ptr firstError_;
+};
+
+}  // namespace iso
