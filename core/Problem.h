@@ -39,6 +39,7 @@ struct DampingProfile {
 };
 
 struct StabilityReport {
+  double dt = 0.0;                 // the time step in use (given, or auto), seconds
   double dtLimit = 0.0;            // largest stable dt for this model and dx, seconds
   double courant = 0.0;            // v_max·dt/dx
   double courantLimit = 0.0;       // 2 / sqrt(3 Σ|w|)
@@ -74,5 +75,11 @@ StabilityReport analyseStability(const Scenario& s, double vMin, double vMax);
 
 // Bytes a solver for this grid needs (three padded float arrays).
 std::size_t solverBytes(const Grid& g);
+
+// The absorbing layer for a grid: `width` cells (clamped to a quarter of each axis) with
+// g(d) = exp(-σ(d)·dt), σ(d) = σ_max·(d/W)², σ_max = 3·vMax·ln(1/reflection)/(2·W·dx), d = cells into
+// the layer (1 at its inner edge, W at the outermost interior cell); 1 elsewhere, halo = edge value.
+DampingProfile buildDampingProfile(const Grid& g, int width, double dx, double dt, double vMax,
+                                   double reflection);
 
 }  // namespace iso

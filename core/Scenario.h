@@ -86,6 +86,11 @@ struct Scenario {
 Scenario presetScenario(const std::string& name);  // throws ScenarioError for an unknown name
 std::vector<std::string> presetNames();
 
+// Checks every value against its allowed range (sizes, spacing, velocities, positions inside the
+// grid, known stage and coefficient set). Throws ScenarioError naming the JSON key and the range.
+// Files and memory are checked later, by buildProblem.
+void validateScenario(const Scenario& s);
+
 // JSON (nlohmann). Unknown keys and wrong types are errors naming the key.
 std::string scenarioToJson(const Scenario& s);
 Scenario scenarioFromJson(const std::string& text);  // throws ScenarioError

@@ -1,0 +1,139 @@
+#include "ModelFile.h"
+
+#include <segyio/segy.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include "Npy.h"
+
+namespace iso {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw ScenarioError("velocity model '" + path + "': " + what);
+}
+
+std::string lowerExtension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return ext;
+}
+
+void checkVelocities(const std::string& path, const Volume& v) {
+  for (std::size_t n = 0; n < v.data.size(); ++n) {
+    const float x = v.data[n];
+    if (std::isfinite(x) && x > 0.0f) continue;
+    const std::size_t plane = std::size_t(v.n1) * v.n2;
+    fail(path, "the velocity at (i, j, k) = (" + std::to_string(n % v.n1) + ", " +
+                   std::to_string(n % plane / v.n1) + ", " + std::to_string(n / plane) + ") is " +
+                   std::to_string(x) + "; velocities must be finite and positive (m/s)");
+  }
+}
+
+Volume loadNpy(const std::string& path) {
+  NpyArray array;
+  try {
+    array = readNpy(path);
+  } catch (const std::runtime_error& e) {
+    throw ScenarioError(std::string("velocity model ") + e.what());
+  }
+  if (array.shape.size() != 3 || array.data.empty())
+    fail(path, "expected a non-empty 3D array of shape (n3, n2, n1), got " +
+                   std::to_string(array.shape.size()) + " dimension(s)");
+  return Volume{int(array.shape[2]), int(array.shape[1]), int(array.shape[0]), std::move(array.data)};
+}
+
+Volume loadRaw(const std::string& path, int n1, int n2, int n3) {
+  if (n1 < 1 || n2 < 1 || n3 < 1)
+    fail(path, "a raw float32 file needs its dims: set model.file_n1, file_n2 and file_n3 (each >= 1)");
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) fail(path, "cannot open the file for reading");
+  const auto bytes = std::uintmax_t(in.tellg());
+  const auto expected = std::uintmax_t(n1) * n2 * n3 * sizeof(float);
+  if (bytes != expected)
+    fail(path, "size is " + std::to_string(bytes) + " bytes, but " + std::to_string(n1) + " x " +
+                   std::to_string(n2) + " x " + std::to_string(n3) + " float32 values need " +
+                   std::to_string(expected) + " bytes");
+  Volume v{n1, n2, n3, std::vector<float>(std::size_t(n1) * n2 * n3)};
+  in.seekg(0);
+  if (!in.read(reinterpret_cast<char*>(v.data.data()), std::streamsize(expected))) fail(path, "read failed");
+  return v;
+}
+
+Volume loadSegy(const std::string& path, int givenN1, int givenN2) {
+  std::unique_ptr<segy_file, int (*)(segy_file*)> fp(segy_open(path.c_str(), "rb"), segy_close);
+  if (!fp) fail(path, "cannot open the file for reading");
+  char bin[SEGY_BINARY_HEADER_SIZE];
+  if (segy_binheader(fp.get(), bin) != SEGY_OK) fail(path, "cannot read the SEG-Y binary header");
+  const int samples = segy_samples(bin);
+  const int format = segy_format(bin);
+  if (samples < 1) fail(path, "malformed SEG-Y binary header: " + std::to_string(samples) + " samples per trace");
+  if (format != SEGY_IBM_FLOAT_4_BYTE && format != SEGY_IEEE_FLOAT_4_BYTE)
+    fail(path, "SEG-Y sample format code " + std::to_string(format) +
+                   " is not supported (1 = IBM float and 5 = IEEE float are)");
+  const long trace0 = segy_trace0(bin);
+  const int traceBytes = segy_trsize(format, samples);
+  int traces = 0;
+  if (trace0 < 0 || traceBytes <= 0 || segy_traces(fp.get(), &traces, trace0, traceBytes) != SEGY_OK || traces < 1)
+    fail(path, "malformed SEG-Y file: the file size is not a whole number of traces of " +
+                   std::to_string(samples) + " samples");
+
+  int n1 = givenN1, n2 = givenN2;
+  if (n1 > 0 && n2 > 0) {
+    if (long(n1) * n2 != traces)
+      fail(path, "holds " + std::to_string(traces) + " traces, not file_n1 x file_n2 = " + std::to_string(n1) +
+                     " x " + std::to_string(n2));
+  } else {
+    // Geometry from the inline/crossline headers: the line direction that varies fastest is x.
+    int sorting = 0, offsets = 0, lines = 0, perLine = 0;
+    if (segy_sorting(fp.get(), SEGY_TR_INLINE, SEGY_TR_CROSSLINE, SEGY_TR_OFFSET, &sorting, trace0, traceBytes) != SEGY_OK ||
+        sorting == SEGY_UNKNOWN_SORTING ||
+        segy_offsets(fp.get(), SEGY_TR_INLINE, SEGY_TR_CROSSLINE, traces, &offsets, trace0, traceBytes) != SEGY_OK)
+      fail(path, "cannot infer the trace geometry from the inline/crossline headers; give model.file_n1 and file_n2");
+    if (offsets != 1) fail(path, "pre-stack SEG-Y (" + std::to_string(offsets) + " offsets) is not a velocity model");
+    const int slowField = sorting == SEGY_INLINE_SORTING ? SEGY_TR_INLINE : SEGY_TR_CROSSLINE;
+    if (segy_count_lines(fp.get(), slowField, offsets, &lines, &perLine, trace0, traceBytes) != SEGY_OK ||
+        long(lines) * perLine != traces)
+      fail(path, "the inline/crossline headers do not form a regular grid; give model.file_n1 and file_n2");
+    n1 = perLine;
+    n2 = lines;
+  }
+
+  Volume v{n1, n2, samples, std::vector<float>(std::size_t(n1) * n2 * samples)};
+  std::vector<float> trace(static_cast<std::size_t>(samples));
+  const std::size_t plane = std::size_t(n1) * n2;
+  for (int t = 0; t < traces; ++t) {
+    if (segy_readtrace(fp.get(), t, trace.data(), trace0, traceBytes) != SEGY_OK)
+      fail(path, "cannot read trace " + std::to_string(t));
+    segy_to_native(format, samples, trace.data());
+    for (int k = 0; k < samples; ++k) v.data[std::size_t(k) * plane + std::size_t(t)] = trace[std::size_t(k)];
+  }
+  return v;
+}
+
+}  // namespace
+
+Volume loadModelFile(const std::string& path, int rawN1, int rawN2, int rawN3) {
+  if (path.empty()) fail(path, "model.path is empty");
+  if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
+  const std::string ext = lowerExtension(path);
+  Volume v;
+  if (ext == ".npy")
+    v = loadNpy(path);
+  else if (ext == ".bin" || ext == ".raw" || ext == ".f32")
+    v = loadRaw(path, rawN1, rawN2, rawN3);
+  else if (ext == ".sgy" || ext == ".segy")
+    v = loadSegy(path, rawN1, rawN2);
+  else
+    fail(path, "unknown extension '" + ext + "' (known: .npy, .bin/.raw/.f32 raw float32, .sgy/.segy)");
+  checkVelocities(path, v);
+  return v;
+}
+
+}  // namespace iso

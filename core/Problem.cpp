@@ -1,0 +1,217 @@
+#include "Problem.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "StageRegistry.h"
+
+namespace iso {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr int kMinDampingWidth = 20;  // cells; thinner sponges reflect from their own gradient
+
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
+  return buf;
+}
+
+std::size_t physicalMemoryBytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? std::size_t(pages) * std::size_t(pageSize) : 0;
+}
+
+// Refuses a grid whose arrays would not fit in this machine's memory, before anything is allocated.
+void checkHostMemory(const Scenario& s, const Grid& g, const StageInfo& stage) {
+  const std::size_t physical = physicalMemoryBytes();
+  if (physical == 0) return;  // unknown: let the allocation decide
+  const bool cubes = s.source.kind == SourceKind::OneApiCubes;
+  // CPU stages hold vel, prev and next; OpenCL stages keep on the host only what the Problem carries.
+  const std::size_t needed = stage.opencl ? g.paddedSize() * sizeof(float) * (cubes ? 2 : 1) : solverBytes(g);
+  if (double(needed) > 0.9 * double(physical))
+    throw ScenarioError("grid " + std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " +
+                        std::to_string(s.n3) + " needs " + gib(double(needed)) + " of host memory for stage '" +
+                        stage.id + "', more than 90% of this machine's " + gib(double(physical)) +
+                        "; use a smaller grid");
+}
+
+// u^0 of the oneAPI sample: nested cubes, values 1, 10, ..., 10000 from the outermost inwards.
+std::vector<float> oneApiCubes(const Grid& g) {
+  std::vector<float> prev(g.paddedSize(), 0.0f);
+  const int nx = g.nx(), ny = g.ny(), nz = g.nz();
+  float value = 1.0f;
+  for (int s = 5; s >= 0; --s) {
+    // Clipped to the array, which only matters for grids smaller than the sample ever used.
+    for (int z = std::max(nz / 2 - s, 0); z < std::min(nz / 2 + s, nz); ++z)
+      for (int y = std::max(ny / 4 - s, 0); y < std::min(ny / 4 + s, ny); ++y)
+        for (int x = std::max(nx / 4 - s, 0); x < std::min(nx / 4 + s, nx); ++x) prev[g.index(x, y, z)] = value;
+    value *= 10.0f;
+  }
+  return prev;
+}
+
+// vel = v²·dt² on the padded grid; each halo cell copies the nearest interior cell.
+std::vector<float> paddedVelocityTerm(const Grid& g, const std::vector<float>& model, double dt) {
+  std::vector<float> vel(g.paddedSize());
+  const int r = kHalfLength;
+  std::size_t n = 0;
+  for (int z = 0; z < g.nz(); ++z) {
+    const int k = std::clamp(z - r, 0, g.n3 - 1);
+    for (int y = 0; y < g.ny(); ++y) {
+      const int j = std::clamp(y - r, 0, g.n2 - 1);
+      const std::size_t row = (std::size_t(k) * g.n2 + j) * std::size_t(g.n1);
+      for (int x = 0; x < g.nx(); ++x) {
+        const double vdt = double(model[row + std::size_t(std::clamp(x - r, 0, g.n1 - 1))]) * dt;
+        vel[n++] = float(vdt * vdt);
+      }
+    }
+  }
+  return vel;
+}
+
+// One axis of the damping profile, padded size n + 2R.
+std::vector<float> dampingAxis(int n, int width, double dx, double dt, double vMax, double reflection) {
+  const int w = std::min(width, n / 4);
+  std::vector<float> axis(std::size_t(n + 2 * kHalfLength), 1.0f);
+  if (w < 1) return axis;  // an axis too short for a layer is left undamped
+  const double sigmaMax = 3.0 * vMax * std::log(1.0 / reflection) / (2.0 * w * dx);
+  auto g = [&](int d) {
+    const double ratio = double(d) / w;
+    return float(std::exp(-sigmaMax * ratio * ratio * dt));
+  };
+  for (int i = 0; i < n; ++i) {
+    const int d = std::max(w - i, i - (n - 1 - w));  // cells into the nearer layer; <= 0 outside
+    if (d > 0) axis[std::size_t(i + kHalfLength)] = g(d);
+  }
+  for (int h = 0; h < kHalfLength; ++h) {  // halo cells copy the edge value
+    axis[std::size_t(h)] = axis[kHalfLength];
+    axis[std::size_t(n + kHalfLength + h)] = axis[std::size_t(n + kHalfLength - 1)];
+  }
+  return axis;
+}
+
+}  // namespace
+
+double RickerWavelet::operator()(double t) const {
+  const double a = kPi * kPi * frequency * frequency * (t - delay) * (t - delay);
+  return amplitude * (1.0 - 2.0 * a) * std::exp(-a);
+}
+
+std::string StabilityReport::summary() const {
+  std::string line = "dt " + num(dt * 1e3) + " ms (stability limit " + num(dtLimit * 1e3) + " ms; Courant " +
+                     num(courant) + " of at most " + num(courantLimit) + "), v " + num(vMin) + ".." + num(vMax) +
+                     " m/s";
+  if (pointsPerWavelength > 0.0) {
+    line += ", " + num(pointsPerWavelength) + " points per wavelength at f_max";
+    if (pointsPerWavelength < 5.0) line += " (below 5: expect visible numerical dispersion)";
+  }
+  return line;
+}
+
+StabilityReport analyseStability(const Scenario& s, double vMin, double vMax) {
+  CoefficientSet set;
+  try {
+    set = coefficientSetFromString(s.coefficients);
+  } catch (const std::invalid_argument& e) {
+    throw ScenarioError(std::string("coefficients: ") + e.what());
+  }
+  StabilityReport r;
+  r.vMin = vMin;
+  r.vMax = vMax;
+  r.courantLimit = 2.0 / std::sqrt(3.0 * absWeightSum(set));
+  r.dtLimit = r.courantLimit * s.dx / vMax;
+  r.dt = s.dt > 0.0 ? s.dt : s.dtAutoFraction * r.dtLimit;
+  r.courant = vMax * r.dt / s.dx;
+  if (s.source.kind == SourceKind::Ricker) r.pointsPerWavelength = vMin / (2.5 * s.source.frequency * s.dx);
+  return r;
+}
+
+std::size_t solverBytes(const Grid& g) { return 3 * g.paddedSize() * sizeof(float); }
+
+DampingProfile buildDampingProfile(const Grid& g, int width, double dx, double dt, double vMax,
+                                   double reflection) {
+  DampingProfile p;
+  p.width = std::min(width, std::max({g.n1, g.n2, g.n3}) / 4);  // the widest layer actually used
+  p.gx = dampingAxis(g.n1, width, dx, dt, vMax, reflection);
+  p.gy = dampingAxis(g.n2, width, dx, dt, vMax, reflection);
+  p.gz = dampingAxis(g.n3, width, dx, dt, vMax, reflection);
+  return p;
+}
+
+Problem buildProblem(const Scenario& s) {
+  validateScenario(s);
+  const Grid grid(s.n1, s.n2, s.n3);
+  const StageInfo& stage = StageRegistry::get(s.stage);  // validated above, cannot throw
+  checkHostMemory(s, grid, stage);
+
+  const std::vector<float> model = buildVelocityModel(s);
+  const auto [minIt, maxIt] = std::minmax_element(model.begin(), model.end());
+  if (!(*minIt > 0.0f) || !std::isfinite(*maxIt))
+    throw ScenarioError("the velocity model has a non-positive or non-finite velocity (" + num(*minIt) + " .. " +
+                        num(*maxIt) + " m/s)");
+
+  Problem p;
+  p.stability = analyseStability(s, *minIt, *maxIt);
+  const StabilityReport& st = p.stability;
+  if (s.dt > st.dtLimit)
+    throw ScenarioError("dt = " + num(s.dt) + " s exceeds the stability limit " + num(st.dtLimit) + " s for v_max = " +
+                        num(st.vMax) + " m/s, dx = " + num(s.dx) + " m (Courant " + num(st.courantLimit) +
+                        "); use dt <= " + num(st.dtLimit) + " or dt = 0 for automatic");
+  p.grid = grid;
+  p.dx = s.dx;
+  p.dt = st.dt;
+  p.coefficientSet = coefficientSetFromString(s.coefficients);
+  p.coeffs = scaledCoefficients(p.coefficientSet, s.dx);
+  p.vel = paddedVelocityTerm(grid, model, p.dt);
+
+  const int si = s.source.i >= 0 ? s.source.i : s.n1 / 2;
+  const int sj = s.source.j >= 0 ? s.source.j : s.n2 / 2;
+  const int sk = s.source.k >= 0 ? s.source.k : s.n3 / 2;
+  switch (s.source.kind) {
+    case SourceKind::None: break;
+    case SourceKind::OneApiCubes: p.initialPrev = oneApiCubes(grid); break;
+    case SourceKind::Ricker: {
+      PointInjection inj;
+      inj.index = grid.interiorIndex(si, sj, sk);
+      const double v = model[(std::size_t(sk) * s.n2 + sj) * std::size_t(s.n1) + si];
+      inj.scale = v * v * p.dt * p.dt / (s.dx * s.dx * s.dx);
+      inj.dt = p.dt;
+      inj.wavelet = RickerWavelet{s.source.frequency, s.source.amplitude,
+                                  s.source.delay >= 0.0 ? s.source.delay : 1.5 / s.source.frequency};
+      p.source = inj;
+      break;
+    }
+  }
+
+  if (s.boundary.kind == BoundaryKind::Absorbing) {
+    int width = s.boundary.width;
+    if (width <= 0) {
+      // About one dominant wavelength at v_max (20 cells without a wavelet to measure it by).
+      const double wavelengthCells =
+          s.source.kind == SourceKind::Ricker ? st.vMax / (s.source.frequency * s.dx) : 0.0;
+      width = std::max(kMinDampingWidth, int(std::lround(std::min(wavelengthCells, 1.0e6))));
+    }
+    p.damping = buildDampingProfile(grid, width, s.dx, p.dt, st.vMax, s.boundary.reflection);
+  }
+
+  for (const auto& r : s.receivers) p.receivers.push_back(grid.interiorIndex(r.i, r.j, r.k));
+  p.stage = s.stage;
+  p.device = s.device;
+  p.stageParams = s.stageParams;
+  return p;
+}
+
+}  // namespace iso

@@ -1,0 +1,481 @@
+#include "Scenario.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "Coefficients.h"
+#include "StageRegistry.h"
+
+namespace iso {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr int kMaxAxis = 16384;            // cells per axis; memory is checked separately
+constexpr double kMaxVelocity = 100000.0;  // m/s; no rock is faster than ~7 km/s
+
+std::string num(double x) {
+  std::ostringstream os;
+  os.precision(6);
+  os << x;
+  return os.str();
+}
+
+template <class E>
+struct EnumName {
+  E value;
+  const char* name;
+};
+
+constexpr EnumName<ModelKind> kModelKinds[] = {{ModelKind::Constant, "constant"},
+                                               {ModelKind::Layered, "layered"},
+                                               {ModelKind::Gradient, "gradient"},
+                                               {ModelKind::Random, "random"},
+                                               {ModelKind::File, "file"}};
+constexpr EnumName<SourceKind> kSourceKinds[] = {
+    {SourceKind::None, "none"}, {SourceKind::Ricker, "ricker"}, {SourceKind::OneApiCubes, "oneapi-cubes"}};
+constexpr EnumName<BoundaryKind> kBoundaryKinds[] = {{BoundaryKind::Reflecting, "reflecting"},
+                                                     {BoundaryKind::Absorbing, "absorbing"}};
+
+template <class E, std::size_t N>
+std::string enumToString(const EnumName<E> (&names)[N], E value) {
+  for (const auto& n : names)
+    if (n.value == value) return n.name;
+  return "?";
+}
+
+template <class E, std::size_t N>
+E enumFromString(const EnumName<E> (&names)[N], const std::string& text, const char* what) {
+  std::string known;
+  for (const auto& n : names) {
+    if (text == n.name) return n.value;
+    known += (known.empty() ? "" : ", ") + std::string(n.name);
+  }
+  throw ScenarioError("unknown " + std::string(what) + " '" + text + "' (known: " + known + ")");
+}
+
+// Reads the keys of one JSON object into a struct: every key asked for is optional (absent keeps the
+// current value), a present key must have the right type, and finish() rejects keys never asked for.
+class ObjectReader {
+ public:
+  ObjectReader(const json& j, std::string path) : j_(j), path_(std::move(path)) {
+    if (!j.is_object())
+      throw ScenarioError("scenario key '" + path_ + "' must be a JSON object, got " + std::string(j.type_name()));
+  }
+
+  const json* child(const std::string& key) {
+    known_.insert(key);
+    const auto it = j_.find(key);
+    return it == j_.end() ? nullptr : &*it;
+  }
+  std::string keyPath(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  void read(const std::string& key, int& out) {
+    if (const json* v = child(key)) out = int(integer(key, *v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+  }
+  void read(const std::string& key, unsigned& out) {
+    if (const json* v = child(key)) out = unsigned(integer(key, *v, 0, std::numeric_limits<unsigned>::max()));
+  }
+  void read(const std::string& key, double& out) {
+    if (const json* v = child(key)) {
+      if (!v->is_number()) typeError(key, *v, "a number");
+      out = v->get<double>();
+    }
+  }
+  void read(const std::string& key, bool& out) {
+    if (const json* v = child(key)) {
+      if (!v->is_boolean()) typeError(key, *v, "true or false");
+      out = v->get<bool>();
+    }
+  }
+  void read(const std::string& key, std::string& out) {
+    if (const json* v = child(key)) {
+      if (!v->is_string()) typeError(key, *v, "a string");
+      out = v->get<std::string>();
+    }
+  }
+  template <class E, std::size_t N>
+  void readEnum(const std::string& key, const EnumName<E> (&names)[N], E& out) {
+    std::string text;
+    if (!child(key)) return;
+    read(key, text);
+    try {
+      out = enumFromString(names, text, key.c_str());
+    } catch (const ScenarioError& e) {
+      throw ScenarioError(keyPath(key) + ": " + e.what());
+    }
+  }
+  // The array under `key`, or nullptr when absent.
+  const json* array(const std::string& key) {
+    const json* v = child(key);
+    if (v && !v->is_array()) typeError(key, *v, "an array");
+    return v;
+  }
+
+  void finish() const {
+    for (const auto& [key, value] : j_.items()) {
+      if (known_.count(key)) continue;
+      std::string list;
+      for (const auto& k : known_) list += (list.empty() ? "" : ", ") + k;
+      throw ScenarioError("unknown scenario key '" + keyPath(key) + "' (known keys here: " + list + ")");
+    }
+  }
+
+ private:
+  long long integer(const std::string& key, const json& v, long long lo, long long hi) const {
+    if (!v.is_number_integer()) typeError(key, v, "an integer");
+    if (v.is_number_unsigned() ? v.get<unsigned long long>() > (unsigned long long)hi
+                               : v.get<long long>() < lo || v.get<long long>() > hi)
+      throw ScenarioError("scenario key '" + keyPath(key) + "' = " + v.dump() + " does not fit its type (allowed " +
+                          std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    return v.is_number_unsigned() ? (long long)v.get<unsigned long long>() : v.get<long long>();
+  }
+  [[noreturn]] void typeError(const std::string& key, const json& v, const char* expected) const {
+    std::string shown = v.dump();
+    if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
+    throw ScenarioError("scenario key '" + keyPath(key) + "' must be " + expected + ", got " +
+                        std::string(v.type_name()) + " " + shown);
+  }
+
+  const json& j_;
+  std::string path_;
+  std::set<std::string> known_;
+};
+
+void readModel(ObjectReader& parent, VelocityModelSpec& m) {
+  const json* node = parent.child("model");
+  if (!node) return;
+  ObjectReader r(*node, "model");
+  r.readEnum("kind", kModelKinds, m.kind);
+  r.read("velocity", m.velocity);
+  if (const json* layers = r.array("layers")) {
+    m.layers.clear();
+    for (std::size_t n = 0; n < layers->size(); ++n) {
+      ObjectReader lr((*layers)[n], "model.layers[" + std::to_string(n) + "]");
+      Layer layer;
+      lr.read("top", layer.top);
+      lr.read("velocity", layer.velocity);
+      lr.finish();
+      m.layers.push_back(layer);
+    }
+  }
+  r.read("top_velocity", m.topVelocity);
+  r.read("bottom_velocity", m.bottomVelocity);
+  r.read("random_std_dev", m.randomStdDev);
+  r.read("random_correlation_length", m.randomCorrelationLength);
+  r.read("random_seed", m.randomSeed);
+  r.read("path", m.path);
+  r.read("file_n1", m.fileN1);
+  r.read("file_n2", m.fileN2);
+  r.read("file_n3", m.fileN3);
+  if (const json* salt = r.child("salt")) {
+    ObjectReader sr(*salt, "model.salt");
+    sr.read("enabled", m.salt.enabled);
+    sr.read("center_x", m.salt.centerX);
+    sr.read("center_y", m.salt.centerY);
+    sr.read("center_z", m.salt.centerZ);
+    sr.read("radius", m.salt.radius);
+    sr.read("velocity", m.salt.velocity);
+    sr.finish();
+  }
+  r.finish();
+}
+
+void readSource(ObjectReader& parent, SourceSpec& src) {
+  const json* node = parent.child("source");
+  if (!node) return;
+  ObjectReader r(*node, "source");
+  r.readEnum("kind", kSourceKinds, src.kind);
+  r.read("i", src.i);
+  r.read("j", src.j);
+  r.read("k", src.k);
+  r.read("frequency", src.frequency);
+  r.read("amplitude", src.amplitude);
+  r.read("delay", src.delay);
+  r.finish();
+}
+
+void readBoundary(ObjectReader& parent, BoundarySpec& b) {
+  const json* node = parent.child("boundary");
+  if (!node) return;
+  ObjectReader r(*node, "boundary");
+  r.readEnum("kind", kBoundaryKinds, b.kind);
+  r.read("width", b.width);
+  r.read("reflection", b.reflection);
+  r.finish();
+}
+
+void readReceivers(ObjectReader& parent, std::vector<ReceiverSpec>& receivers) {
+  const json* list = parent.array("receivers");
+  if (!list) return;
+  receivers.clear();
+  for (std::size_t n = 0; n < list->size(); ++n) {
+    ObjectReader r((*list)[n], "receivers[" + std::to_string(n) + "]");
+    ReceiverSpec rec;
+    r.read("i", rec.i);
+    r.read("j", rec.j);
+    r.read("k", rec.k);
+    r.finish();
+    receivers.push_back(rec);
+  }
+}
+
+void readStageParams(ObjectReader& parent, std::map<std::string, int>& params) {
+  const json* node = parent.child("stage_params");
+  if (!node) return;
+  ObjectReader r(*node, "stage_params");
+  params.clear();
+  for (const auto& [key, value] : node->items()) r.read(key, params[key]);
+  r.finish();
+}
+
+// --- validation -------------------------------------------------------------------------------------
+
+[[noreturn]] void outOfRange(const std::string& key, double value, const std::string& allowed) {
+  throw ScenarioError(key + " = " + num(value) + " is out of range (allowed: " + allowed + ")");
+}
+
+void checkRange(const std::string& key, double value, double lo, double hi) {
+  if (!(value >= lo && value <= hi)) outOfRange(key, value, "[" + num(lo) + ", " + num(hi) + "]");
+}
+
+void checkFinite(const std::string& key, double value) {
+  if (!std::isfinite(value)) outOfRange(key, value, "a finite number");
+}
+
+void checkVelocity(const std::string& key, double v) { checkRange(key, v, 1.0, kMaxVelocity); }
+
+// An interior cell index along an axis of n cells; -1 (the centre) only where allowCentre.
+void checkCell(const std::string& key, int value, int n, const char* axis, bool allowCentre) {
+  if ((value >= 0 && value < n) || (allowCentre && value == -1)) return;
+  throw ScenarioError(key + " = " + std::to_string(value) + " is outside the grid (allowed: 0 to " +
+                      std::to_string(n - 1) + " for " + axis + " = " + std::to_string(n) +
+                      (allowCentre ? ", or -1 for the centre)" : ")"));
+}
+
+void validateModel(const Scenario& s) {
+  const auto& m = s.model;
+  checkVelocity("model.velocity", m.velocity);
+  if (m.kind == ModelKind::Layered && m.layers.empty())
+    throw ScenarioError("model.layers is empty: a layered model needs at least one layer {top, velocity}");
+  for (std::size_t n = 0; n < m.layers.size(); ++n) {
+    const std::string key = "model.layers[" + std::to_string(n) + "]";
+    checkVelocity(key + ".velocity", m.layers[n].velocity);
+    checkFinite(key + ".top", m.layers[n].top);
+    if (n == 0 && m.layers[n].top != 0.0) outOfRange(key + ".top", m.layers[n].top, "0: the first layer starts at the top");
+    if (n > 0 && !(m.layers[n].top > m.layers[n - 1].top))
+      outOfRange(key + ".top", m.layers[n].top, "greater than the previous layer's top " + num(m.layers[n - 1].top));
+  }
+  checkVelocity("model.top_velocity", m.topVelocity);
+  checkVelocity("model.bottom_velocity", m.bottomVelocity);
+  // Clipping at mean ± 3σ keeps every velocity positive when σ < mean/3.
+  checkRange("model.random_std_dev", m.randomStdDev, 0.0, m.velocity / 3.0);
+  checkRange("model.random_correlation_length", m.randomCorrelationLength, 1e-3, 1e6);
+  if (m.kind == ModelKind::File && m.path.empty()) throw ScenarioError("model.path is empty: a file model needs a path");
+  checkRange("model.file_n1", m.fileN1, 0, kMaxAxis);
+  checkRange("model.file_n2", m.fileN2, 0, kMaxAxis);
+  checkRange("model.file_n3", m.fileN3, 0, kMaxAxis);
+  checkFinite("model.salt.center_x", m.salt.centerX);
+  checkFinite("model.salt.center_y", m.salt.centerY);
+  checkFinite("model.salt.center_z", m.salt.centerZ);
+  checkRange("model.salt.radius", m.salt.radius, 0.0, 1e7);
+  checkVelocity("model.salt.velocity", m.salt.velocity);
+}
+
+}  // namespace
+
+std::string toString(ModelKind k) { return enumToString(kModelKinds, k); }
+std::string toString(SourceKind k) { return enumToString(kSourceKinds, k); }
+std::string toString(BoundaryKind k) { return enumToString(kBoundaryKinds, k); }
+ModelKind modelKindFromString(const std::string& s) { return enumFromString(kModelKinds, s, "model kind"); }
+SourceKind sourceKindFromString(const std::string& s) { return enumFromString(kSourceKinds, s, "source kind"); }
+BoundaryKind boundaryKindFromString(const std::string& s) {
+  return enumFromString(kBoundaryKinds, s, "boundary kind");
+}
+
+std::vector<std::string> presetNames() { return {"default", "oneapi"}; }
+
+Scenario presetScenario(const std::string& name) {
+  Scenario s;
+  s.name = name;
+  if (name == "default") {
+    // Four layers that get faster with depth and a salt sphere, in a 1.28 km cube. v_min = 2000 m/s and
+    // f0 = 8 Hz give 10 points per wavelength at f_max = 2.5·f0 (ISO3DFD's dispersion stays small).
+    s.n1 = s.n2 = s.n3 = 128;
+    s.dx = 10.0;
+    s.steps = 1000;
+    s.model.kind = ModelKind::Layered;
+    s.model.layers = {{0.0, 2000.0}, {300.0, 2400.0}, {550.0, 2900.0}, {850.0, 3400.0}};
+    s.model.salt = {true, 640.0, 640.0, 720.0, 180.0, 4500.0};
+    // Explicit width: the derived one (a wavelength at v_max) would take a quarter of each axis.
+    s.boundary = {BoundaryKind::Absorbing, 24, 1.0e-3};
+    s.source = {SourceKind::Ricker, 64, 64, 28, 8.0, 1.0e6, -1.0};
+    for (int i = 24; i <= 104; i += 8) s.receivers.push_back({i, 64, 28});
+    return s;
+  }
+  if (name == "oneapi") {
+    // The oneAPI iso3dfd sample's run (DESIGN.md §3); only the coefficient set stays ours unless asked.
+    s.n1 = s.n2 = s.n3 = 256;
+    s.dx = 50.0;
+    s.dt = 0.002;
+    s.steps = 100;
+    s.model.kind = ModelKind::Constant;
+    s.model.velocity = 1500.0;
+    s.source.kind = SourceKind::OneApiCubes;
+    s.boundary.kind = BoundaryKind::Reflecting;
+    return s;
+  }
+  std::string known;
+  for (const auto& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
+  throw ScenarioError("unknown preset '" + name + "' (known presets: " + known + ")");
+}
+
+void validateScenario(const Scenario& s) {
+  checkRange("n1", s.n1, 1, kMaxAxis);
+  checkRange("n2", s.n2, 1, kMaxAxis);
+  checkRange("n3", s.n3, 1, kMaxAxis);
+  checkRange("dx", s.dx, 1e-3, 1e5);
+  checkFinite("dt", s.dt);
+  if (!(s.dtAutoFraction > 0.0 && s.dtAutoFraction <= 1.0)) outOfRange("dt_auto_fraction", s.dtAutoFraction, "(0, 1]");
+  checkRange("steps", s.steps, 0, 1e9);
+  if (s.coefficients != "exact" && s.coefficients != "oneapi")
+    throw ScenarioError("coefficients = '" + s.coefficients + "' is not a coefficient set (allowed: exact, oneapi)");
+  validateModel(s);
+  checkCell("source.i", s.source.i, s.n1, "n1", true);
+  checkCell("source.j", s.source.j, s.n2, "n2", true);
+  checkCell("source.k", s.source.k, s.n3, "n3", true);
+  if (!(s.source.frequency > 0.0 && s.source.frequency <= 1e5)) outOfRange("source.frequency", s.source.frequency, "(0, 1e5] Hz");
+  checkFinite("source.amplitude", s.source.amplitude);
+  checkFinite("source.delay", s.source.delay);
+  checkRange("boundary.width", s.boundary.width, 0, kMaxAxis / 4);
+  if (!(s.boundary.reflection > 0.0 && s.boundary.reflection < 1.0))
+    outOfRange("boundary.reflection", s.boundary.reflection, "(0, 1), e.g. 1e-3");
+  for (std::size_t n = 0; n < s.receivers.size(); ++n) {
+    const std::string key = "receivers[" + std::to_string(n) + "]";
+    checkCell(key + ".i", s.receivers[n].i, s.n1, "n1", false);
+    checkCell(key + ".j", s.receivers[n].j, s.n2, "n2", false);
+    checkCell(key + ".k", s.receivers[n].k, s.n3, "n3", false);
+  }
+  try {
+    StageRegistry::get(s.stage);
+  } catch (const std::invalid_argument& e) {
+    throw ScenarioError(std::string("stage: ") + e.what());
+  }
+}
+
+std::string scenarioToJson(const Scenario& s) {
+  const auto& m = s.model;
+  json layers = json::array();
+  for (const auto& l : m.layers) layers.push_back({{"top", l.top}, {"velocity", l.velocity}});
+  json receivers = json::array();
+  for (const auto& r : s.receivers) receivers.push_back({{"i", r.i}, {"j", r.j}, {"k", r.k}});
+  json params = json::object();
+  for (const auto& [k, v] : s.stageParams) params[k] = v;
+  const json j = {
+      {"name", s.name},
+      {"n1", s.n1},
+      {"n2", s.n2},
+      {"n3", s.n3},
+      {"dx", s.dx},
+      {"dt", s.dt},
+      {"dt_auto_fraction", s.dtAutoFraction},
+      {"steps", s.steps},
+      {"coefficients", s.coefficients},
+      {"model",
+       {{"kind", toString(m.kind)},
+        {"velocity", m.velocity},
+        {"layers", layers},
+        {"top_velocity", m.topVelocity},
+        {"bottom_velocity", m.bottomVelocity},
+        {"random_std_dev", m.randomStdDev},
+        {"random_correlation_length", m.randomCorrelationLength},
+        {"random_seed", m.randomSeed},
+        {"path", m.path},
+        {"file_n1", m.fileN1},
+        {"file_n2", m.fileN2},
+        {"file_n3", m.fileN3},
+        {"salt",
+         {{"enabled", m.salt.enabled},
+          {"center_x", m.salt.centerX},
+          {"center_y", m.salt.centerY},
+          {"center_z", m.salt.centerZ},
+          {"radius", m.salt.radius},
+          {"velocity", m.salt.velocity}}}}},
+      {"source",
+       {{"kind", toString(s.source.kind)},
+        {"i", s.source.i},
+        {"j", s.source.j},
+        {"k", s.source.k},
+        {"frequency", s.source.frequency},
+        {"amplitude", s.source.amplitude},
+        {"delay", s.source.delay}}},
+      {"boundary",
+       {{"kind", toString(s.boundary.kind)}, {"width", s.boundary.width}, {"reflection", s.boundary.reflection}}},
+      {"receivers", receivers},
+      {"stage", s.stage},
+      {"device", s.device},
+      {"stage_params", params},
+  };
+  return j.dump(2);
+}
+
+Scenario scenarioFromJson(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw ScenarioError(std::string("malformed JSON: ") + e.what());
+  }
+  ObjectReader r(j, "");
+  Scenario s;
+  if (const json* preset = r.child("preset")) {
+    if (!preset->is_string()) throw ScenarioError("scenario key 'preset' must be a string naming a preset");
+    s = presetScenario(preset->get<std::string>());
+  }
+  r.read("name", s.name);
+  r.read("n1", s.n1);
+  r.read("n2", s.n2);
+  r.read("n3", s.n3);
+  r.read("dx", s.dx);
+  r.read("dt", s.dt);
+  r.read("dt_auto_fraction", s.dtAutoFraction);
+  r.read("steps", s.steps);
+  r.read("coefficients", s.coefficients);
+  readModel(r, s.model);
+  readSource(r, s.source);
+  readBoundary(r, s.boundary);
+  readReceivers(r, s.receivers);
+  r.read("stage", s.stage);
+  r.read("device", s.device);
+  readStageParams(r, s.stageParams);
+  r.finish();
+  validateScenario(s);
+  return s;
+}
+
+Scenario loadScenarioFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ScenarioError("cannot open scenario file '" + path + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return scenarioFromJson(text.str());
+  } catch (const ScenarioError& e) {
+    throw ScenarioError("scenario file '" + path + "': " + e.what());
+  }
+}
+
+void saveScenarioFile(const Scenario& s, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw ScenarioError("cannot open scenario file '" + path + "' for writing");
+  out << scenarioToJson(s) << '\n';
+  out.close();
+  if (!out) throw ScenarioError("writing scenario file '" + path + "' failed");
+}
+
+}  // namespace iso

@@ -1,0 +1,36 @@
+#pragma once
+// Builders of interior velocity models. Every model is in m/s, C order (n3, n2, n1), and interior cell
+// (i, j, k) sits at (i·dx, j·dx, k·dx) metres from the interior origin (z = depth).
+#include <cstddef>
+#include <vector>
+
+#include "Grid.h"
+#include "Scenario.h"
+
+namespace iso {
+
+// A float32 volume with x (n1) fastest, as read from a model file.
+struct Volume {
+  int n1 = 0, n2 = 0, n3 = 0;
+  std::vector<float> data;
+  float at(int i, int j, int k) const {
+    return data[(std::size_t(k) * std::size_t(n2) + std::size_t(j)) * std::size_t(n1) + std::size_t(i)];
+  }
+};
+
+std::vector<float> constantModel(const Grid& g, double velocity);
+// Each layer holds from its top down to the next layer's top; `layers` sorted by top, first top 0.
+std::vector<float> layeredModel(const Grid& g, double dx, const std::vector<Layer>& layers);
+// Linear in depth: `top` at k = 0, `bottom` at k = n3 - 1.
+std::vector<float> gradientModel(const Grid& g, double dx, double top, double bottom);
+// Gaussian-correlated random field: white noise (seeded mt19937, deterministic on every platform)
+// smoothed by a separable Gaussian whose correlation function is exp(-r²/L²), then rescaled to exactly
+// `mean` and `stdDev` over the grid and clipped to mean ± 3·stdDev.
+std::vector<float> randomModel(const Grid& g, double dx, double mean, double stdDev,
+                               double correlationLength, unsigned seed);
+// Overwrites the cells whose centres lie inside the sphere.
+void drawSaltBody(std::vector<float>& model, const Grid& g, double dx, const SaltBody& salt);
+// Trilinear resampling with the corner cells of both grids aligned.
+std::vector<float> resampleTrilinear(const Volume& src, const Grid& dst);
+
+}  // namespace iso
