@@ -17,9 +17,10 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr int kMinDampingWidth = 20;  // cells; thinner sponges reflect from their own gradient
 
+// Three significant digits, but whole numbers from 100 up in full ("4500", not "4.5e+03").
 std::string num(double x) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
+  std::snprintf(buf, sizeof buf, std::fabs(x) >= 100.0 ? "%.0f" : "%.3g", x);
   return buf;
 }
 

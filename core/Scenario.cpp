@@ -105,7 +105,7 @@ class ObjectReader {
     if (!child(key)) return;
     read(key, text);
     try {
-      out = enumFromString(names, text, key.c_str());
+      out = enumFromString(names, text, "value");
     } catch (const ScenarioError& e) {
       throw ScenarioError(keyPath(key) + ": " + e.what());
     }

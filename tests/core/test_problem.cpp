@@ -1,0 +1,200 @@
+// buildProblem: arrays, sources, damping, stability and every input it must refuse.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "Problem.h"
+
+namespace iso {
+namespace {
+
+// A small constant-velocity scenario that builds in milliseconds.
+Scenario smallScenario(int n1 = 20, int n2 = 18, int n3 = 16) {
+  Scenario s;
+  s.n1 = n1, s.n2 = n2, s.n3 = n3;
+  s.dx = 10.0;
+  s.model.kind = ModelKind::Constant;
+  s.model.velocity = 2000.0;
+  s.source.frequency = 15.0;
+  s.boundary.kind = BoundaryKind::Reflecting;
+  s.stage = "cpu-serial";
+  return s;
+}
+
+template <class F>
+std::string errorOf(F&& f) {
+  try {
+    f();
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Problem, OneApiPresetReproducesTheSample) {
+  Scenario s = presetScenario("oneapi");
+  s.n1 = s.n2 = s.n3 = 32;
+  const Problem p = buildProblem(s);
+  EXPECT_EQ(p.dt, 0.002);
+  EXPECT_FALSE(p.source.has_value());
+  EXPECT_FALSE(p.damping.enabled());
+  for (float v : p.vel) ASSERT_EQ(v, 9.0f);
+  ASSERT_EQ(p.initialPrev.size(), p.grid.paddedSize());
+  // nx = ny = nz = 48: x, y centred at 12, z at 24; shells of side 10, 8, 6, 4, 2 hold 1 .. 10000.
+  const Grid& g = p.grid;
+  EXPECT_EQ(p.initialPrev[g.index(7, 7, 19)], 1.0f);
+  EXPECT_EQ(p.initialPrev[g.index(16, 16, 28)], 1.0f);
+  EXPECT_EQ(p.initialPrev[g.index(17, 12, 24)], 0.0f);
+  EXPECT_EQ(p.initialPrev[g.index(6, 12, 24)], 0.0f);
+  EXPECT_EQ(p.initialPrev[g.index(8, 8, 20)], 10.0f);
+  EXPECT_EQ(p.initialPrev[g.index(10, 10, 22)], 1000.0f);
+  EXPECT_EQ(p.initialPrev[g.index(11, 11, 23)], 10000.0f);
+  EXPECT_EQ(p.initialPrev[g.index(12, 12, 24)], 10000.0f);
+  double sum = 0.0;
+  std::size_t nonzero = 0;
+  for (float v : p.initialPrev) {
+    sum += v;
+    nonzero += v != 0.0f;
+  }
+  EXPECT_EQ(nonzero, 1000u);
+  EXPECT_EQ(sum, 488 * 1.0 + 296 * 10.0 + 152 * 100.0 + 56 * 1000.0 + 8 * 10000.0);
+}
+
+TEST(Problem, AutoDtIsTheFractionOfTheStabilityLimit) {
+  Scenario s = smallScenario();
+  s.dtAutoFraction = 0.5;
+  const Problem p = buildProblem(s);
+  EXPECT_NEAR(p.stability.courantLimit, 0.424, 0.005);
+  EXPECT_DOUBLE_EQ(p.stability.dtLimit, p.stability.courantLimit * 10.0 / 2000.0);
+  EXPECT_DOUBLE_EQ(p.dt, 0.5 * p.stability.dtLimit);
+  EXPECT_DOUBLE_EQ(p.stability.courant, 2000.0 * p.dt / 10.0);
+  EXPECT_DOUBLE_EQ(p.stability.pointsPerWavelength, 2000.0 / (2.5 * 15.0 * 10.0));
+  EXPECT_NE(p.stability.summary().find("points per wavelength"), std::string::npos);
+}
+
+TEST(Problem, UnstableDtIsRefusedNamingTheLimit) {
+  Scenario s = smallScenario();
+  s.model.velocity = 4500.0;
+  s.dt = 0.004;
+  const std::string msg = errorOf([&] { buildProblem(s); });
+  EXPECT_NE(msg.find("dt = 0.004 s exceeds the stability limit 0.00094"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("v_max = 4500 m/s, dx = 10 m"), std::string::npos) << msg;
+  s.dt = 0.0009;  // just below the limit: accepted as given
+  EXPECT_EQ(buildProblem(s).dt, 0.0009);
+}
+
+TEST(Problem, RickerInjectionScaleAndWavelet) {
+  Scenario s = smallScenario();
+  s.source = {SourceKind::Ricker, 3, 4, 5, 20.0, 2.0, -1.0};
+  const Problem p = buildProblem(s);
+  ASSERT_TRUE(p.source.has_value());
+  EXPECT_EQ(p.source->index, p.grid.interiorIndex(3, 4, 5));
+  EXPECT_DOUBLE_EQ(p.source->scale, 2000.0 * 2000.0 * p.dt * p.dt / 1000.0);
+  EXPECT_DOUBLE_EQ(p.source->wavelet.delay, 1.5 / 20.0);
+  const RickerWavelet& w = p.source->wavelet;
+  EXPECT_DOUBLE_EQ(w(0.075), 2.0);                                      // peak A at t0
+  EXPECT_NEAR(w(0.075 + 1.0 / (M_PI * 20.0 * std::sqrt(2.0))), 0.0, 1e-12);  // zero crossing
+  const double a = M_PI * M_PI * 400.0 * 1e-4;  // π²f0²(t-t0)² at t - t0 = 10 ms
+  EXPECT_NEAR(w(0.085), 2.0 * (1.0 - 2.0 * a) * std::exp(-a), 1e-12);
+  EXPECT_NEAR(w(0.065), w(0.085), 1e-12);  // symmetric about t0
+  // The centre convention: -1 means n/2.
+  s.source.i = s.source.j = s.source.k = -1;
+  EXPECT_EQ(buildProblem(s).source->index, p.grid.interiorIndex(10, 9, 8));
+}
+
+TEST(Problem, NoSourceGivesNeitherInjectionNorInitialField) {
+  Scenario s = smallScenario();
+  s.source.kind = SourceKind::None;
+  const Problem p = buildProblem(s);
+  EXPECT_FALSE(p.source.has_value());
+  EXPECT_TRUE(p.initialPrev.empty());
+  EXPECT_EQ(p.stability.pointsPerWavelength, 0.0);
+}
+
+TEST(Problem, VelocityHaloCopiesTheNearestInteriorCell) {
+  Scenario s = smallScenario(12, 10, 20);
+  s.model.kind = ModelKind::Layered;
+  s.model.layers = {{0.0, 1500.0}, {100.0, 3000.0}};  // k >= 10 is the second layer
+  const Problem p = buildProblem(s);
+  const Grid& g = p.grid;
+  const double dt2 = p.dt * p.dt;
+  EXPECT_FLOAT_EQ(p.vel[g.interiorIndex(0, 0, 9)], float(1500.0 * 1500.0 * dt2));
+  EXPECT_FLOAT_EQ(p.vel[g.interiorIndex(0, 0, 10)], float(3000.0 * 3000.0 * dt2));
+  EXPECT_EQ(p.vel[g.index(0, 0, 0)], p.vel[g.interiorIndex(0, 0, 0)]);
+  EXPECT_EQ(p.vel[g.index(g.nx() - 1, 3, g.nz() - 1)], p.vel[g.interiorIndex(11, 0, 19)]);
+  EXPECT_EQ(p.vel[g.index(0, 0, 8 + 9)], p.vel[g.interiorIndex(0, 0, 9)]);
+}
+
+TEST(Problem, DampingProfileShape) {
+  Scenario s = smallScenario(100, 40, 12);
+  s.boundary = {BoundaryKind::Absorbing, 20, 1e-3};
+  const Problem p = buildProblem(s);
+  ASSERT_TRUE(p.damping.enabled());
+  const auto& gx = p.damping.gx;
+  ASSERT_EQ(gx.size(), std::size_t(p.grid.nx()));
+  const int R = kHalfLength;
+  // x: a 20-cell layer on each side, 1 in between, strictly decreasing outward, halo = edge value.
+  for (int i = 20; i < 80; ++i) EXPECT_EQ(gx[std::size_t(i + R)], 1.0f) << i;
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_LT(gx[std::size_t(i + R)], gx[std::size_t(i + R + 1)]) << i;
+    EXPECT_EQ(gx[std::size_t(i + R)], gx[std::size_t(99 - i + R)]) << i;  // symmetric
+  }
+  const double sigmaMax = 3.0 * 2000.0 * std::log(1e3) / (2.0 * 20 * 10.0);
+  EXPECT_FLOAT_EQ(gx[R], float(std::exp(-sigmaMax * p.dt)));
+  EXPECT_FLOAT_EQ(gx[R + 19], float(std::exp(-sigmaMax * p.dt / 400.0)));
+  for (int h = 0; h < R; ++h) EXPECT_EQ(gx[std::size_t(h)], gx[R]);
+  // y (40 cells) clamps the layer to 10 cells, z (12 cells) to 3.
+  EXPECT_EQ(p.damping.gy[R + 10], 1.0f);
+  EXPECT_LT(p.damping.gy[R + 9], 1.0f);
+  EXPECT_EQ(p.damping.gz[R + 3], 1.0f);
+  EXPECT_LT(p.damping.gz[R + 2], 1.0f);
+  EXPECT_FLOAT_EQ(p.damping.at(R, R, R), gx[R] * p.damping.gy[R] * p.damping.gz[R]);
+}
+
+TEST(Problem, DerivedDampingWidthFollowsTheWavelength) {
+  Scenario s = smallScenario(200, 200, 200);
+  s.n2 = s.n3 = 8;  // keep it small: only x matters here
+  s.boundary = {BoundaryKind::Absorbing, 0, 1e-3};
+  s.source.frequency = 5.0;  // λ at 2000 m/s = 400 m = 40 cells
+  EXPECT_EQ(buildProblem(s).damping.width, 40);
+  s.source.frequency = 40.0;  // λ = 5 cells: the 20-cell floor
+  EXPECT_EQ(buildProblem(s).damping.width, 20);
+}
+
+TEST(Problem, ReceiversArePaddedIndices) {
+  Scenario s = smallScenario();
+  s.receivers = {{0, 0, 0}, {19, 17, 15}};
+  const Problem p = buildProblem(s);
+  ASSERT_EQ(p.receivers.size(), 2u);
+  EXPECT_EQ(p.receivers[0], p.grid.index(8, 8, 8));
+  EXPECT_EQ(p.receivers[1], p.grid.index(27, 25, 23));
+}
+
+TEST(Problem, RefusesBadSizesPositionsAndStages) {
+  Scenario s = smallScenario();
+  s.n1 = 0;
+  EXPECT_NE(errorOf([&] { buildProblem(s); }).find("n1 = 0 is out of range (allowed: [1, 16384])"), std::string::npos);
+  s = smallScenario();
+  s.n1 = s.n2 = s.n3 = 16000;  // 3 x 4 x 16016³ bytes = 45 TiB
+  const std::string memory = errorOf([&] { buildProblem(s); });
+  EXPECT_NE(memory.find("GiB of host memory"), std::string::npos) << memory;
+  s = smallScenario();
+  s.receivers = {{1, 1, 16}};
+  EXPECT_NE(errorOf([&] { buildProblem(s); }).find("receivers[0].k = 16 is outside the grid (allowed: 0 to 15"),
+            std::string::npos);
+  s = smallScenario();
+  s.source.i = 20;
+  EXPECT_NE(errorOf([&] { buildProblem(s); }).find("source.i = 20 is outside the grid"), std::string::npos);
+  s = smallScenario();
+  s.stage = "gpu-magic";
+  const std::string stage = errorOf([&] { buildProblem(s); });
+  EXPECT_NE(stage.find("unknown stage 'gpu-magic'"), std::string::npos) << stage;
+  EXPECT_NE(stage.find("cpu-serial, cpu-parallel"), std::string::npos) << stage;
+}
+
+TEST(Problem, SolverBytesAreThreePaddedArrays) {
+  EXPECT_EQ(solverBytes(Grid(10, 20, 30)), 3u * 26 * 36 * 46 * 4);
+}
+
+}  // namespace
+}  // namespace iso
