@@ -240,10 +240,7 @@ void SimulationController::advanceBatch() {
   steps = std::min(steps, budget);
   if (pauseAtStep_ >= 0) steps = std::min(steps, pauseAtStep_ - solver.currentStep());
   if (steps <= 0) {  // already at the requested pause step
-    playing_ = false;
-    singleStepsLeft_ = 0;
-    std::lock_guard lock(statusMutex_);
-    status_.playing = false;
+    pauseBySelf();
     return;
   }
 
@@ -253,10 +250,8 @@ void SimulationController::advanceBatch() {
     computeSeconds = solver.advance(int(steps));
     publishSlices();
   } catch (const std::exception& e) {
-    playing_ = false;
-    singleStepsLeft_ = 0;
+    pauseBySelf();
     std::lock_guard lock(statusMutex_);
-    status_.playing = false;
     events_.push_back(errorEvent("The solver failed (paused; Reset rebuilds it): ", e.what()));
     return;
   }
@@ -265,10 +260,7 @@ void SimulationController::advanceBatch() {
   const double perStep = wallSeconds / double(steps);
   secondsPerStep_ = secondsPerStep_ > 0.0 ? 0.7 * secondsPerStep_ + 0.3 * perStep : perStep;
   if (singleStepping) singleStepsLeft_ -= int(steps);
-  if (pauseAtStep_ >= 0 && solver.currentStep() >= pauseAtStep_) {
-    playing_ = false;
-    singleStepsLeft_ = 0;
-  }
+  if (pauseAtStep_ >= 0 && solver.currentStep() >= pauseAtStep_) pauseBySelf();
 
   windowComputeSeconds_ += computeSeconds;
   windowSteps_ += double(steps);
@@ -295,6 +287,14 @@ void SimulationController::advanceBatch() {
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = end;
   }
+}
+
+void SimulationController::pauseBySelf() {
+  playing_ = false;
+  singleStepsLeft_ = 0;
+  std::lock_guard lock(statusMutex_);
+  status_.playing = false;
+  ++status_.selfPauses;
 }
 
 std::array<int, 3> SimulationController::resolvedSlicePoint() const {

@@ -59,6 +59,7 @@ struct ControllerStatus {
   Throughput throughput;       // smoothed over the last fraction of a second (compute time)
   double wallMptsPerSecond = 0.0;  // points per second of wall time on the compute thread, smoothed
   long generation = 0;         // increments on every successful rebuild or reset
+  long selfPauses = 0;         // increments when the controller pauses by itself (pause step, failure)
 };
 
 struct ControllerEvent {
@@ -122,6 +123,7 @@ class SimulationController {
   void advanceBatch();
   void publishSlices();
   void updateVelocitySlices();
+  void pauseBySelf();  // stops playing and counts it in the status
   std::array<int, 3> resolvedSlicePoint() const;  // -1 → centre, clamped into the grid
 
   SimulationBuilder builder_;

@@ -1,0 +1,113 @@
+#include "SimulationPane.h"
+
+#include <QVBoxLayout>
+
+#include "SliceView.h"
+
+namespace iso {
+namespace {
+constexpr int kSlicePollMs = 15;    // a little faster than 60 Hz, so no new slices wait a whole frame
+constexpr int kStatusPollMs = 250;  // counters refresh four times a second
+}  // namespace
+
+QStringList counterLines(const ControllerStatus& s, double fps) {
+  if (!s.hasSolver) return {s.rebuilding ? "building the solver…" : "no simulation"};
+  const Throughput& t = s.throughput;
+  QStringList lines;
+  lines << QStringLiteral("step %1   t = %2 s   dt = %3 ms   %4")
+               .arg(s.step)
+               .arg(s.time, 0, 'f', 4)
+               .arg(s.dt * 1e3, 0, 'f', 4)
+               .arg(s.playing ? "playing" : (s.rebuilding ? "rebuilding…" : "paused"));
+  QString roofline = "roofline: ceiling unknown";
+  if (t.ceilingGBs > 0.0)
+    roofline = QStringLiteral("%1 % of roofline (%2, %3 GB/s)")
+                   .arg(t.rooflinePercent, 0, 'f', 1)
+                   .arg(QString::fromStdString(s.ceilingName))
+                   .arg(t.ceilingGBs, 0, 'f', 1);
+  lines << QStringLiteral("%1 Mpts/s   %2 GFLOP/s   %3 GB/s (12 B/pt)   %4 GB/s (16 B/pt)   %5")
+               .arg(t.mpts, 0, 'f', 1)
+               .arg(t.gflops, 0, 'f', 2)
+               .arg(t.gbsSample, 0, 'f', 2)
+               .arg(t.gbsTraffic, 0, 'f', 2)
+               .arg(roofline);
+  lines << QStringLiteral("%1 on %2   %3×%4×%5   slices: %6   %7 fps")
+               .arg(QString::fromStdString(s.stage), QString::fromStdString(s.device))
+               .arg(s.grid.n1)
+               .arg(s.grid.n2)
+               .arg(s.grid.n3)
+               .arg(QString::fromStdString(s.transferPath))
+               .arg(fps, 0, 'f', 0);
+  return lines;
+}
+
+SimulationPane::SimulationPane(QWidget* parent)
+    : QWidget(parent), controller_(std::make_unique<SimulationController>()) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  view_ = new SliceView(this);
+  layout->addWidget(view_);
+
+  connect(view_, &SliceView::frameDrawn, this, [this] {
+    ++framesInWindow_;
+    if (pendingStep_ != shownStep_) {
+      shownStep_ = pendingStep_;
+      emit frameShown(shownStep_);
+    }
+  });
+  connect(&slicePoll_, &QTimer::timeout, this, &SimulationPane::pollSlices);
+  connect(&statusPoll_, &QTimer::timeout, this, &SimulationPane::pollStatus);
+  slicePoll_.start(kSlicePollMs);
+  statusPoll_.start(kStatusPollMs);
+  fpsWindow_.start();
+  controller_->start();
+}
+
+SimulationPane::~SimulationPane() { stop(); }
+
+void SimulationPane::stop() {
+  slicePoll_.stop();
+  statusPoll_.stop();
+  controller_->stop();
+}
+
+void SimulationPane::pollSlices() {
+  if (!controller_->slices().take()) return;
+  // The view keeps the slices until its next paint while the controller refills its buffers: hand it a
+  // copy (3·N² floats, once per displayed frame at most).
+  auto slices = std::make_shared<const SliceSet>(controller_->slices().front());
+  pendingStep_ = slices->step;
+  view_->setSlices(std::move(slices));
+}
+
+void SimulationPane::pollStatus() {
+  for (const ControllerEvent& e : controller_->takeEvents()) emit controllerEvent(e);
+  status_ = controller_->status();
+  if (status_.generation != generation_) {
+    generation_ = status_.generation;
+    const Scenario active = controller_->activeScenario();
+    view_->setGridSpacing(status_.dx);
+    if (active.source.kind == SourceKind::Ricker) {
+      auto at = [](int requested, int n) { return requested < 0 ? n / 2 : requested; };
+      view_->setSourceCell(at(active.source.i, status_.grid.n1), at(active.source.j, status_.grid.n2),
+                           at(active.source.k, status_.grid.n3));
+    } else {
+      view_->setSourceCell(-1, -1, -1);
+    }
+    emit rebuilt(active);
+  }
+  if (auto velocity = controller_->velocitySlices(); velocity != velocity_) {
+    velocity_ = velocity;
+    view_->setVelocitySlices(velocity_);
+  }
+  const double seconds = fpsWindow_.restart() / 1000.0;
+  if (seconds > 0.0) {
+    const double fps = framesInWindow_ / seconds;
+    framesPerSecond_ = framesPerSecond_ > 0.0 ? 0.5 * framesPerSecond_ + 0.5 * fps : fps;
+  }
+  framesInWindow_ = 0;
+  view_->setHudLines(counterLines(status_, framesPerSecond_));
+  emit statusUpdated(status_);
+}
+
+}  // namespace iso
