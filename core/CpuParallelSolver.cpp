@@ -50,28 +50,27 @@ ISO_INLINE typename VecOf<W>::type loadPartial(const float* p, int count) {
 
 // One vector of W cells starting at x of one row: count == W, or fewer at the end of a tile row.
 // Same association as cpu-serial; the AVX kernels let the compiler fuse a*b+c into FMA.
+// Row pointers arrive as restrict locals: through a struct, every store would force the compiler to
+// reload them (a vector store may alias anything a pointer in memory points at).
 template <int W, bool Damped, bool Full>
-ISO_INLINE void updateVector(const StencilArgs& a, std::size_t row, int x, int count, float gyz_y,
-                             float gyz_z, const typename VecOf<W>::type (&c)[kHalfLength + 1]) {
+ISO_INLINE void updateVector(const float* __restrict p, const float* __restrict vel, float* __restrict out,
+                             const float* __restrict gx, std::ptrdiff_t sy, std::ptrdiff_t sz, int count,
+                             float gy, float gz, const typename VecOf<W>::type (&c)[kHalfLength + 1]) {
   using V = typename VecOf<W>::type;
-  const float* p = a.prev + row + x;
-  float* out = a.next + row + x;
-  const std::ptrdiff_t sy = a.sy, sz = a.sz;
-  V value = loadVec<W>(p) * c[0];
+  const V centre = loadVec<W>(p);
+  V value = centre * c[0];
 #pragma GCC unroll 8
   for (int r = 1; r <= kHalfLength; ++r)
     value += c[r] * ((loadVec<W>(p + r) + loadVec<W>(p - r)) + (loadVec<W>(p + r * sy) + loadVec<W>(p - r * sy)) +
                      (loadVec<W>(p + r * sz) + loadVec<W>(p - r * sz)));
-  const V centre = loadVec<W>(p);
-  const V vel = Full ? loadVec<W>(a.vel + row + x) : loadPartial<W>(a.vel + row + x, count);
+  const V v = Full ? loadVec<W>(vel) : loadPartial<W>(vel, count);
   const V old = Full ? loadVec<W>(out) : loadPartial<W>(out, count);
   V result;
   if constexpr (Damped) {
-    const V gx = Full ? loadVec<W>(a.gx + x) : loadPartial<W>(a.gx + x, count);
-    const V g = (gx * gyz_y) * gyz_z;
-    result = g * (2.0f * centre - g * old + vel * value);
+    const V g = ((Full ? loadVec<W>(gx) : loadPartial<W>(gx, count)) * gy) * gz;
+    result = g * (2.0f * centre - g * old + v * value);
   } else {
-    result = 2.0f * centre - old + value * vel;
+    result = 2.0f * centre - old + value * v;
   }
   __builtin_memcpy(out, &result, std::size_t(Full ? W : count) * sizeof(float));
 }
@@ -81,13 +80,22 @@ ISO_INLINE void stencilTile(const StencilArgs& a, const Tile& t) {
   using V = typename VecOf<W>::type;
   V c[kHalfLength + 1];
   for (int r = 0; r <= kHalfLength; ++r) c[r] = V{} + a.c[r];
+  const float* __restrict prev = a.prev;
+  const float* __restrict vel = a.vel;
+  float* __restrict next = a.next;
+  const float* __restrict gx = a.gx;
+  const std::ptrdiff_t sy = a.sy, sz = a.sz;
+  const int x0 = t.x0, x1 = t.x1;
   for (int z = t.z0; z < t.z1; ++z) {
     for (int y = t.y0; y < t.y1; ++y) {
-      const std::size_t row = std::size_t(z) * std::size_t(a.sz) + std::size_t(y) * std::size_t(a.sy);
+      const std::ptrdiff_t row = z * sz + y * sy;
       const float gy = Damped ? a.gy[y] : 1.0f, gz = Damped ? a.gz[z] : 1.0f;
-      int x = t.x0;
-      for (; x + W <= t.x1; x += W) updateVector<W, Damped, true>(a, row, x, W, gy, gz, c);
-      if (x < t.x1) updateVector<W, Damped, false>(a, row, x, t.x1 - x, gy, gz, c);
+      int x = x0;
+      for (; x + W <= x1; x += W)
+        updateVector<W, Damped, true>(prev + row + x, vel + row + x, next + row + x, Damped ? gx + x : nullptr, sy, sz, W, gy, gz, c);
+      if (x < x1)
+        updateVector<W, Damped, false>(prev + row + x, vel + row + x, next + row + x, Damped ? gx + x : nullptr, sy, sz, x1 - x, gy,
+                                       gz, c);
     }
   }
 }

@@ -1,0 +1,325 @@
+// cpu-serial against a hand computation, cpu-parallel against cpu-serial, the read-out API (field
+// parity, slices, traces) and the errors bad stages and parameters give.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "CpuParallelSolver.h"
+#include "CpuSolvers.h"
+#include "FieldCompare.h"
+#include "SolverTestUtil.h"
+
+namespace iso {
+namespace {
+
+using testing::makeSolver;
+
+// ---------------------------------------------------------------------------------------------------
+// cpu-parallel == cpu-serial
+
+struct EquivalenceCase {
+  std::string name;
+  std::function<Scenario()> scenario;
+  int steps;
+};
+
+Scenario layeredAbsorbing() {
+  Scenario s = testing::rickerScenario(37, 29, 23, 2000.0, 10.0, 0.0, 25.0);
+  s.model.kind = ModelKind::Layered;
+  s.model.layers = {{0.0, 2000.0}, {80.0, 2600.0}, {150.0, 3100.0}};
+  s.boundary = {BoundaryKind::Absorbing, 6, 1.0e-3};
+  s.source.i = 11, s.source.j = 17, s.source.k = 9;
+  s.receivers = {{0, 0, 0}, {36, 28, 22}, {20, 5, 11}};
+  return s;
+}
+
+Scenario cubesReflecting() {
+  Scenario s = presetScenario("oneapi");
+  s.n1 = 64, s.n2 = 40, s.n3 = 24;
+  s.coefficients = "oneapi";
+  s.receivers = {{10, 3, 9}};
+  return s;
+}
+
+Scenario randomModel() {
+  Scenario s = testing::rickerScenario(16, 16, 80, 2500.0, 10.0, 0.0, 20.0);
+  s.model.kind = ModelKind::Random;
+  s.model.velocity = 2500.0;
+  s.model.randomStdDev = 300.0;
+  s.model.randomCorrelationLength = 30.0;
+  s.model.randomSeed = 7;
+  s.boundary = {BoundaryKind::Absorbing, 0, 1.0e-3};
+  s.source.k = 30;
+  s.receivers = {{3, 4, 60}};
+  return s;
+}
+
+Scenario saltGradientReflecting() {
+  Scenario s = testing::rickerScenario(45, 31, 27, 2000.0, 10.0, 0.0, 20.0);
+  s.model.kind = ModelKind::Gradient;
+  s.model.topVelocity = 1800.0;
+  s.model.bottomVelocity = 3000.0;
+  s.model.salt = {true, 220.0, 150.0, 140.0, 80.0, 4500.0};
+  s.boundary.kind = BoundaryKind::Reflecting;
+  s.source.i = 9, s.source.j = 20, s.source.k = 5;
+  s.receivers = {{40, 2, 26}};
+  return s;
+}
+
+Scenario singleCell() {
+  Scenario s = testing::rickerScenario(1, 1, 1, 2000.0, 10.0, 0.0, 30.0);
+  s.source.delay = 0.0;  // the wavelet's peak at t = 0, so the single cell sees it at once
+  s.receivers = {{0, 0, 0}};
+  return s;
+}
+
+Scenario narrowRows() {  // rows shorter than any vector, odd everywhere, absorbing on a tiny grid
+  Scenario s = testing::rickerScenario(3, 13, 7, 2000.0, 10.0, 0.0, 30.0);
+  s.boundary = {BoundaryKind::Absorbing, 2, 1.0e-3};
+  s.receivers = {{2, 12, 6}};
+  return s;
+}
+
+// The parameter sets cpu-parallel is checked with: defaults, awkward blocks and more threads than
+// cores, and every SIMD width this CPU can run.
+std::vector<std::map<std::string, int>> parallelParameterSets() {
+  std::vector<std::map<std::string, int>> sets = {
+      {}, {{"threads", 3}, {"block_x", 5}, {"block_y", 3}, {"block_z", 7}}};
+  for (int width = 4; width <= widestSupportedSimdWidth(); width *= 2)
+    sets.push_back({{"simd_width", width}, {"block_x", 13}, {"block_y", 2}});
+  return sets;
+}
+
+class ParallelMatchesSerial : public ::testing::TestWithParam<EquivalenceCase> {};
+
+TEST_P(ParallelMatchesSerial, FieldAndTracesAgreeToFloatRounding) {
+  const EquivalenceCase& c = GetParam();
+  const Scenario s = c.scenario();
+  auto serial = makeSolver(s, "cpu-serial");
+  serial->advance(c.steps);
+  std::vector<float> reference;
+  serial->readField(reference);
+  const std::vector<float> referenceTraces = serial->traces();
+  const float peak = *std::max_element(reference.begin(), reference.end(),
+                                       [](float a, float b) { return std::fabs(a) < std::fabs(b); });
+  ASSERT_GT(std::fabs(peak), 0.0f) << "the reference field is all zeros: the comparison would prove nothing";
+
+  for (const auto& params : parallelParameterSets()) {
+    Scenario sp = s;
+    sp.stageParams = params;
+    auto parallel = makeSolver(sp, "cpu-parallel");
+    SCOPED_TRACE(parallel->deviceName() + ", " + std::to_string(params.size()) + " parameter(s) set");
+    parallel->advance(c.steps);
+    std::vector<float> field;
+    parallel->readField(field);
+    const FieldDifference d = compareFields(field, reference);
+    EXPECT_EQ(d.nonFinite, 0u);
+    EXPECT_LE(d.relativeL2, 1e-5) << "max |difference| " << d.maxAbs;
+    const FieldDifference dt = compareFields(parallel->traces(), referenceTraces);
+    EXPECT_EQ(dt.nonFinite, 0u);
+    EXPECT_LE(dt.relativeL2, 1e-5);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    CpuStages, ParallelMatchesSerial,
+    ::testing::Values(EquivalenceCase{"RickerLayeredAbsorbing_37x29x23", layeredAbsorbing, 40},
+                      EquivalenceCase{"CubesReflecting_64x40x24", cubesReflecting, 30},
+                      EquivalenceCase{"RandomModelAbsorbing_16x16x80", randomModel, 30},
+                      EquivalenceCase{"SaltGradientReflecting_45x31x27", saltGradientReflecting, 30},
+                      EquivalenceCase{"SingleCell_1x1x1", singleCell, 20},
+                      EquivalenceCase{"NarrowRowsAbsorbing_3x13x7", narrowRows, 25}),
+    [](const ::testing::TestParamInfo<EquivalenceCase>& info) { return info.param.name; });
+
+// ---------------------------------------------------------------------------------------------------
+// cpu-serial against the first step of the oneAPI scenario, summed out by hand
+
+TEST(CpuSerial, FirstOneApiStepMatchesHandComputation) {
+  Scenario s = presetScenario("oneapi");
+  s.n1 = 40, s.n2 = 36, s.n3 = 12;  // large enough that the sample's cubes stay inside the interior
+  s.coefficients = "oneapi";
+  auto solver = makeSolver(s, "cpu-serial");
+  solver->advance(1);
+  std::vector<float> u1;
+  solver->readField(u1);
+
+  const int nx = s.n1 + 16, ny = s.n2 + 16, nz = s.n3 + 16;
+  // u^0 of the sample: cubes of half-size 5..1 centred on (nx/4, ny/4, nz/2), holding 1, 10, ... 1e4.
+  auto u0 = [&](int x, int y, int z) {
+    double value = 0.0, cubeValue = 1.0;
+    for (int h = 5; h >= 1; --h, cubeValue *= 10.0)
+      if (x >= nx / 4 - h && x < nx / 4 + h && y >= ny / 4 - h && y < ny / 4 + h && z >= nz / 2 - h &&
+          z < nz / 2 + h)
+        value = cubeValue;
+    return value;
+  };
+  // The sample's literal table, divided by dx² = 2500 m², the centre weight tripled for three axes.
+  const std::array<double, 9> w = {-3.0548446, 1.7777778,   -3.1111111e-1, 7.572087e-2, -1.76767677e-2,
+                                   3.480962e-3, -5.180005e-4, 5.074287e-5,   -2.42812e-6};
+  const double velTerm = (1500.0 * 0.002) * (1500.0 * 0.002);  // v² dt² = 9
+  // Padded cells: the innermost cube, the outer cube's faces and corner, and cells outside every cube
+  // that only their neighbours reach.
+  const std::array<std::array<int, 3>, 7> cells = {
+      {{14, 13, 14}, {9, 13, 14}, {18, 17, 18}, {8, 13, 14}, {22, 13, 14}, {14, 20, 11}, {40, 40, 20}}};
+  int nonZero = 0;
+  for (const auto& [x, y, z] : cells) {
+    double laplacian = 3.0 * w[0] / 2500.0 * u0(x, y, z), magnitude = std::fabs(laplacian);
+    for (int r = 1; r <= 8; ++r) {
+      const double pairs = u0(x + r, y, z) + u0(x - r, y, z) + u0(x, y + r, z) + u0(x, y - r, z) +
+                           u0(x, y, z + r) + u0(x, y, z - r);
+      laplacian += w[r] / 2500.0 * pairs;
+      magnitude += std::fabs(w[r] / 2500.0) * pairs;
+    }
+    const double expected = 2.0 * u0(x, y, z) - 0.0 + velTerm * laplacian;  // u^-1 = 0
+    const double actual = u1[(std::size_t(z - 8) * s.n2 + (y - 8)) * s.n1 + (x - 8)];
+    EXPECT_NEAR(actual, expected, 1e-5 * (2.0 * u0(x, y, z) + velTerm * magnitude) + 1e-30)
+        << "padded cell (" << x << ", " << y << ", " << z << ")";
+    nonZero += expected != 0.0;
+  }
+  EXPECT_GE(nonZero, 5);  // the chosen cells really test the stencil, not zeros against zeros
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Read-out: the current field whatever the parity, slices and traces
+
+class CpuReadOut : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(CpuReadOut, FieldIsCurrentStepWhateverTheParity) {
+  const Scenario s = layeredAbsorbing();
+  for (int steps : {1, 2, 3, 4}) {
+    auto once = makeSolver(s, GetParam());
+    auto piecewise = makeSolver(s, GetParam());
+    once->advance(steps);
+    for (int k = 0; k < steps; ++k) piecewise->advance(1);
+    EXPECT_EQ(once->currentStep(), steps);
+    EXPECT_EQ(piecewise->currentStep(), steps);
+    std::vector<float> a, b;
+    once->readField(a);
+    piecewise->readField(b);
+    EXPECT_EQ(a, b) << "after " << steps << " step(s)";
+  }
+  // u^1 and u^2 differ, so reading the wrong buffer of the pair cannot pass unnoticed.
+  auto solver = makeSolver(s, GetParam());
+  std::vector<float> u1, u2, u2again;
+  solver->advance(8);
+  solver->readField(u1);
+  solver->advance(1);
+  solver->readField(u2);
+  EXPECT_NE(u1, u2);
+  solver->readField(u2again);
+  EXPECT_EQ(u2, u2again);
+}
+
+TEST_P(CpuReadOut, SlicesAndTracesComeFromTheCurrentField) {
+  Scenario s = layeredAbsorbing();
+  const int steps = 17;
+  auto solver = makeSolver(s, GetParam());
+  solver->advance(steps);
+  std::vector<float> field;
+  solver->readField(field);
+  auto at = [&](int i, int j, int k) { return field[(std::size_t(k) * s.n2 + j) * s.n1 + i]; };
+
+  SliceSet slices;
+  const int i = 20, j = 5, k = 11;
+  solver->extractSlices(i, j, k, slices);
+  EXPECT_EQ(slices.step, steps);
+  EXPECT_EQ(slices.n1, s.n1);
+  ASSERT_EQ(slices.xy.size(), std::size_t(s.n1) * s.n2);
+  ASSERT_EQ(slices.xz.size(), std::size_t(s.n1) * s.n3);
+  ASSERT_EQ(slices.yz.size(), std::size_t(s.n2) * s.n3);
+  for (int jj = 0; jj < s.n2; ++jj)
+    for (int ii = 0; ii < s.n1; ++ii) ASSERT_EQ(slices.xy[std::size_t(jj) * s.n1 + ii], at(ii, jj, k));
+  for (int kk = 0; kk < s.n3; ++kk)
+    for (int ii = 0; ii < s.n1; ++ii) ASSERT_EQ(slices.xz[std::size_t(kk) * s.n1 + ii], at(ii, j, kk));
+  for (int kk = 0; kk < s.n3; ++kk)
+    for (int jj = 0; jj < s.n2; ++jj) ASSERT_EQ(slices.yz[std::size_t(kk) * s.n2 + jj], at(i, jj, kk));
+
+  const std::vector<float> traces = solver->traces();
+  const std::size_t receivers = s.receivers.size();
+  ASSERT_EQ(traces.size(), steps * receivers);
+  for (std::size_t r = 0; r < receivers; ++r) {
+    const auto& rc = s.receivers[r];
+    EXPECT_EQ(traces[(steps - 1) * receivers + r], at(rc.i, rc.j, rc.k)) << "receiver " << r;
+  }
+  EXPECT_NE(traces[(steps - 1) * receivers + 2], 0.0f);  // the wave has reached receiver 2 by now
+  EXPECT_THROW(solver->extractSlices(s.n1, 0, 0, slices), std::out_of_range);
+  EXPECT_THROW(solver->extractSlices(0, -1, 0, slices), std::out_of_range);
+}
+
+INSTANTIATE_TEST_SUITE_P(CpuStages, CpuReadOut, ::testing::Values("cpu-serial", "cpu-parallel"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           return info.param == "cpu-serial" ? std::string("Serial") : std::string("Parallel");
+                         });
+
+// ---------------------------------------------------------------------------------------------------
+// Errors
+
+// Calls f, expects std::invalid_argument, and returns its message.
+std::string invalidArgumentMessage(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no std::invalid_argument thrown";
+  return {};
+}
+
+Problem smallProblem(const std::string& stage, std::map<std::string, int> params = {}) {
+  Scenario s = testing::rickerScenario(9, 8, 7, 2000.0, 10.0, 0.0, 20.0);
+  s.stage = stage;
+  s.stageParams = std::move(params);
+  return buildProblem(s);
+}
+
+TEST(CpuSolverErrors, NonCpuStageIsRejectedByName) {
+  const std::string msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("gpu-basic")); });
+  EXPECT_NE(msg.find("gpu-basic"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("cpu-serial"), std::string::npos) << msg;
+}
+
+TEST(CpuSolverErrors, BadParallelParametersNameTheParameterAndTheLimit) {
+  std::string msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-parallel", {{"threads", 0}})); });
+  EXPECT_NE(msg.find("threads"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(">= 1"), std::string::npos) << msg;
+
+  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-parallel", {{"block_y", -4}})); });
+  EXPECT_NE(msg.find("block_y"), std::string::npos) << msg;
+
+  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-parallel", {{"tile_x", 32}})); });
+  EXPECT_NE(msg.find("tile_x"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("block_x"), std::string::npos) << msg;  // lists the known names
+
+  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-parallel", {{"simd_width", 6}})); });
+  EXPECT_NE(msg.find("simd_width"), std::string::npos) << msg;
+
+  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-serial", {{"threads", 2}})); });
+  EXPECT_NE(msg.find("cpu-serial takes no parameters"), std::string::npos) << msg;
+}
+
+TEST(CpuSolverErrors, InconsistentProblemAndNegativeStepsAreRejected) {
+  Problem p = smallProblem("cpu-serial");
+  p.vel.pop_back();
+  std::string msg = invalidArgumentMessage([&] { createCpuSolver(std::move(p)); });
+  EXPECT_NE(msg.find("velocity"), std::string::npos) << msg;
+
+  p = smallProblem("cpu-parallel");
+  p.receivers.push_back(p.grid.paddedSize());
+  msg = invalidArgumentMessage([&] { createCpuSolver(std::move(p)); });
+  EXPECT_NE(msg.find("receiver"), std::string::npos) << msg;
+
+  auto solver = createCpuSolver(smallProblem("cpu-parallel"));
+  EXPECT_THROW(solver->advance(-1), std::invalid_argument);
+  EXPECT_NO_THROW(solver->advance(0));
+  EXPECT_EQ(solver->currentStep(), 0);
+}
+
+}  // namespace
+}  // namespace iso
