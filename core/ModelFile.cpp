@@ -97,8 +97,9 @@ Volume loadSegy(const std::string& path, int givenN1, int givenN2) {
         segy_offsets(fp.get(), SEGY_TR_INLINE, SEGY_TR_CROSSLINE, traces, &offsets, trace0, traceBytes) != SEGY_OK)
       fail(path, "cannot infer the trace geometry from the inline/crossline headers; give model.file_n1 and file_n2");
     if (offsets != 1) fail(path, "pre-stack SEG-Y (" + std::to_string(offsets) + " offsets) is not a velocity model");
-    const int slowField = sorting == SEGY_INLINE_SORTING ? SEGY_TR_INLINE : SEGY_TR_CROSSLINE;
-    if (segy_count_lines(fp.get(), slowField, offsets, &lines, &perLine, trace0, traceBytes) != SEGY_OK ||
+    // segy_count_lines walks the traces until the fast-varying header repeats its first value.
+    const int fastField = sorting == SEGY_INLINE_SORTING ? SEGY_TR_CROSSLINE : SEGY_TR_INLINE;
+    if (segy_count_lines(fp.get(), fastField, offsets, &lines, &perLine, trace0, traceBytes) != SEGY_OK ||
         long(lines) * perLine != traces)
       fail(path, "the inline/crossline headers do not form a regular grid; give model.file_n1 and file_n2");
     n1 = perLine;

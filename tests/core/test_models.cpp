@@ -1,0 +1,235 @@
+// Velocity models: each builder at known points, resampling, and model files (.npy, raw, SEG-Y).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <limits>
+
+#include "ModelFile.h"
+#include "Npy.h"
+#include "Problem.h"
+#include "VelocityModel.h"
+
+namespace iso {
+namespace {
+
+std::string tempPath(const std::string& name) { return std::string(ISO_BINARY_DIR) + "/test_models_" + name; }
+
+float at(const std::vector<float>& m, const Grid& g, int i, int j, int k) {
+  return m[(std::size_t(k) * g.n2 + j) * std::size_t(g.n1) + i];
+}
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+// A SEG-Y file written byte by byte (big-endian IEEE floats, format code 5), independent of segyio.
+// Traces are inline-sorted: x (crossline) fastest. Without headers every trace has il = xl = 0.
+void writeSegy(const std::string& path, int n1, int n2, int n3, const std::function<float(int, int, int)>& f,
+               bool geometryHeaders, int samplesInHeader) {
+  auto put16 = [](std::string& b, std::size_t at, int v) {
+    b[at] = char((v >> 8) & 0xff), b[at + 1] = char(v & 0xff);
+  };
+  auto put32 = [](std::string& b, std::size_t at, std::uint32_t v) {
+    for (int s = 0; s < 4; ++s) b[at + std::size_t(s)] = char((v >> (24 - 8 * s)) & 0xff);
+  };
+  std::string bytes(3200, ' ');
+  std::string bin(400, '\0');
+  put16(bin, 16, 4000);             // sample interval, µs (3217)
+  put16(bin, 20, samplesInHeader);  // samples per trace (3221)
+  put16(bin, 24, 5);                // IEEE float (3225)
+  bytes += bin;
+  for (int j = 0; j < n2; ++j)
+    for (int i = 0; i < n1; ++i) {
+      std::string header(240, '\0');
+      if (geometryHeaders) {
+        put32(header, 188, std::uint32_t(100 + j));  // inline (189)
+        put32(header, 192, std::uint32_t(200 + i));  // crossline (193)
+      }
+      put16(header, 114, n3);  // samples in this trace (115)
+      bytes += header;
+      std::string samples(std::size_t(4 * n3), '\0');
+      for (int k = 0; k < n3; ++k) {
+        const float v = f(i, j, k);
+        std::uint32_t u;
+        std::memcpy(&u, &v, 4);
+        put32(samples, std::size_t(4 * k), u);
+      }
+      bytes += samples;
+    }
+  std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+float linear(int i, int j, int k) { return 1000.0f + 2.0f * i + 3.0f * j + 5.0f * k; }
+
+TEST(Models, ConstantLayeredGradient) {
+  const Grid g(4, 3, 50);
+  EXPECT_EQ(constantModel(g, 1800.0), std::vector<float>(g.interiorSize(), 1800.0f));
+  const auto layered = layeredModel(g, 10.0, {{0.0, 1500.0}, {100.0, 2000.0}, {255.0, 3000.0}});
+  EXPECT_EQ(at(layered, g, 0, 0, 0), 1500.0f);
+  EXPECT_EQ(at(layered, g, 3, 2, 9), 1500.0f);
+  EXPECT_EQ(at(layered, g, 1, 1, 10), 2000.0f);  // depth 100 m: the layer's top belongs to it
+  EXPECT_EQ(at(layered, g, 1, 1, 25), 2000.0f);  // 250 m
+  EXPECT_EQ(at(layered, g, 2, 0, 26), 3000.0f);  // 260 m
+  EXPECT_EQ(at(layered, g, 2, 0, 49), 3000.0f);
+  const auto gradient = gradientModel(g, 10.0, 1500.0, 3950.0);
+  EXPECT_EQ(at(gradient, g, 0, 0, 0), 1500.0f);
+  EXPECT_EQ(at(gradient, g, 3, 2, 49), 3950.0f);
+  EXPECT_FLOAT_EQ(at(gradient, g, 1, 1, 20), 1500.0f + 2450.0f * 20.0f / 49.0f);
+}
+
+TEST(Models, SaltSphereOverAnyBackground) {
+  const Grid g(21, 21, 21);
+  const auto background = gradientModel(g, 10.0, 2000.0, 3000.0);
+  auto m = background;
+  drawSaltBody(m, g, 10.0, {true, 100.0, 100.0, 100.0, 50.0, 4500.0});
+  EXPECT_EQ(at(m, g, 10, 10, 10), 4500.0f);
+  EXPECT_EQ(at(m, g, 15, 10, 10), 4500.0f);                          // exactly on the radius
+  EXPECT_EQ(at(m, g, 10, 10, 16), at(background, g, 10, 10, 16));    // 60 m below the centre
+  EXPECT_EQ(at(m, g, 14, 14, 10), at(background, g, 14, 14, 10));    // 56.6 m away
+  EXPECT_NE(at(background, g, 10, 10, 16), 4500.0f);
+  auto untouched = m;
+  drawSaltBody(untouched, g, 10.0, {false, 100.0, 100.0, 100.0, 500.0, 1.0});
+  EXPECT_EQ(untouched, m);
+}
+
+TEST(Models, RandomIsSeededCorrelatedAndHasTheGivenStatistics) {
+  const Grid g(64, 64, 64);
+  const double dx = 10.0, L = 50.0;
+  const auto a = randomModel(g, dx, 2500.0, 100.0, L, 7);
+  EXPECT_EQ(a, randomModel(g, dx, 2500.0, 100.0, L, 7));
+  EXPECT_NE(a, randomModel(g, dx, 2500.0, 100.0, L, 8));
+  double sum = 0.0, sumSq = 0.0;
+  for (float v : a) {
+    ASSERT_GE(v, 2200.0f);
+    ASSERT_LE(v, 2800.0f);
+    sum += v;
+  }
+  const double mean = sum / double(a.size());
+  for (float v : a) sumSq += (v - mean) * (v - mean);
+  const double var = sumSq / double(a.size());
+  EXPECT_NEAR(mean, 2500.0, 1.0);
+  EXPECT_NEAR(std::sqrt(var), 100.0, 1.0);
+  // Correlation along x at lags 1 and 5 cells against exp(-r²/L²): 0.96 and 0.37.
+  for (int lag : {1, 5}) {
+    double c = 0.0;
+    std::size_t count = 0;
+    for (int k = 0; k < g.n3; ++k)
+      for (int j = 0; j < g.n2; ++j)
+        for (int i = 0; i + lag < g.n1; ++i, ++count)
+          c += (at(a, g, i, j, k) - mean) * (at(a, g, i + lag, j, k) - mean);
+    const double expected = std::exp(-(lag * dx) * (lag * dx) / (L * L));
+    EXPECT_NEAR(c / double(count) / var, expected, 0.08) << "lag " << lag;
+  }
+}
+
+TEST(Models, TrilinearResamplingReproducesLinearFields) {
+  Volume src{5, 4, 3, {}};
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 5; ++i) src.data.push_back(linear(i, j, k));
+  const Grid dst(9, 7, 5);
+  const auto out = resampleTrilinear(src, dst);
+  for (int k = 0; k < dst.n3; ++k)
+    for (int j = 0; j < dst.n2; ++j)
+      for (int i = 0; i < dst.n1; ++i)
+        ASSERT_FLOAT_EQ(at(out, dst, i, j, k), 1000.0f + 2.0f * (i * 0.5f) + 3.0f * (j * 0.5f) + 5.0f * (k * 0.5f))
+            << i << "," << j << "," << k;
+  const auto shrunk = resampleTrilinear(src, Grid(3, 1, 2));  // one cell on an axis takes index 0
+  EXPECT_FLOAT_EQ(at(shrunk, Grid(3, 1, 2), 1, 0, 1), linear(2, 0, 2));
+}
+
+TEST(Models, NpyFileExactSizeAndResampled) {
+  const std::string path = tempPath("model.npy");
+  std::vector<float> data;
+  for (int k = 0; k < 3; ++k)
+    for (int j = 0; j < 4; ++j)
+      for (int i = 0; i < 5; ++i) data.push_back(linear(i, j, k));
+  writeNpy(path, data.data(), {3, 4, 5});
+  Scenario s;
+  s.n1 = 5, s.n2 = 4, s.n3 = 3;
+  s.model.kind = ModelKind::File;
+  s.model.path = path;
+  EXPECT_EQ(buildVelocityModel(s), data);
+  s.n1 = 9, s.n2 = 7, s.n3 = 5;
+  EXPECT_FLOAT_EQ(at(buildVelocityModel(s), Grid(9, 7, 5), 1, 1, 1), 1000.0f + 1.0f + 1.5f + 2.5f);
+  std::remove(path.c_str());
+}
+
+TEST(Models, RawFileNeedsDimsAndTheRightSize) {
+  const std::string path = tempPath("model.bin");
+  std::vector<float> data(2 * 3 * 4, 2500.0f);
+  data[1] = 1600.0f;
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size() * 4));
+  const Volume v = loadModelFile(path, 2, 3, 4);
+  EXPECT_EQ(v.n1, 2);
+  EXPECT_EQ(v.n3, 4);
+  EXPECT_EQ(v.at(1, 0, 0), 1600.0f);
+  EXPECT_NE(errorOf([&] { loadModelFile(path, 2, 3, 5); }).find("size is 96 bytes, but 2 x 3 x 5 float32 values need 120 bytes"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("needs its dims"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(Models, SegyTracesAreColumns) {
+  const std::string path = tempPath("model.sgy");
+  writeSegy(path, 3, 2, 4, linear, true, 4);
+  const Volume v = loadModelFile(path);
+  EXPECT_EQ(v.n1, 3);
+  EXPECT_EQ(v.n2, 2);
+  EXPECT_EQ(v.n3, 4);
+  for (int k = 0; k < 4; ++k)
+    for (int j = 0; j < 2; ++j)
+      for (int i = 0; i < 3; ++i) ASSERT_EQ(v.at(i, j, k), linear(i, j, k)) << i << "," << j << "," << k;
+  // Without inline/crossline headers the geometry must be given.
+  writeSegy(path, 3, 2, 4, linear, false, 4);
+  EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("give model.file_n1 and file_n2"), std::string::npos)
+      << errorOf([&] { loadModelFile(path); });
+  EXPECT_EQ(loadModelFile(path, 3, 2).at(2, 1, 3), linear(2, 1, 3));
+  EXPECT_NE(errorOf([&] { loadModelFile(path, 4, 2); }).find("holds 6 traces, not file_n1 x file_n2 = 4 x 2"),
+            std::string::npos);
+  writeSegy(path, 3, 2, 4, linear, true, 0);
+  EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("malformed SEG-Y"), std::string::npos)
+      << errorOf([&] { loadModelFile(path); });
+  std::remove(path.c_str());
+}
+
+TEST(Models, BadFilesAreRefusedNamingTheFileAndTheProblem) {
+  const std::string path = tempPath("bad.npy");
+  std::vector<float> data(8, 2000.0f);
+  data[5] = std::numeric_limits<float>::quiet_NaN();
+  writeNpy(path, data.data(), {2, 2, 2});
+  std::string msg = errorOf([&] { loadModelFile(path); });
+  EXPECT_NE(msg.find("test_models_bad.npy': the velocity at (i, j, k) = (1, 0, 1) is nan"), std::string::npos) << msg;
+  data[5] = -3.0f;
+  writeNpy(path, data.data(), {2, 2, 2});
+  EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("must be finite and positive"), std::string::npos);
+  writeNpy(path, data.data(), {2, 4});
+  EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("expected a non-empty 3D array"), std::string::npos);
+  { std::ofstream(path) << "not numpy"; }
+  EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("not a .npy file"), std::string::npos);
+  std::remove(path.c_str());
+  EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("no such file"), std::string::npos);
+  EXPECT_NE(errorOf([&] { loadModelFile(tempPath("model.vtk")); }).find("no such file"), std::string::npos);
+  { std::ofstream(tempPath("model.vtk")) << "x"; }
+  EXPECT_NE(errorOf([&] { loadModelFile(tempPath("model.vtk")); }).find("unknown extension '.vtk'"), std::string::npos);
+  std::remove(tempPath("model.vtk").c_str());
+  // buildProblem passes the file's error on.
+  Scenario s;
+  s.model.kind = ModelKind::File;
+  s.model.path = path;
+  s.stage = "cpu-serial";
+  EXPECT_NE(errorOf([&] { buildProblem(s); }).find("no such file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace iso
