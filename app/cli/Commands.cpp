@@ -70,7 +70,11 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   }
   if (!run.traces.empty()) {
     if (receivers == 0) throw ScenarioError("--traces needs at least one receiver (--receiver i,j,k)");
-    saveTraces(run.traces, r.solver->traces(), receivers, dt);
+    const bool npy = run.traces.size() > 4 && run.traces.substr(run.traces.size() - 4) == ".npy";
+    if (npy)
+      saveTracesNpy(run.traces, r.solver->traces(), receivers);
+    else
+      saveTracesCsv(run.traces, r.solver->traces(), s.receivers, dt);
     std::printf("wrote %zu traces of %d samples to %s\n", receivers, s.steps, run.traces.c_str());
   }
   return 0;

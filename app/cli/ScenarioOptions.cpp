@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "ScenarioResize.h"
+
 namespace iso::cli {
 
 namespace {
@@ -62,7 +64,12 @@ Scenario ScenarioOptions::resolve() const {
   if (!sizes.empty()) {
     if (sizes.size() != 4)
       throw ScenarioError("give all four of n1 n2 n3 iterations (got " + std::to_string(sizes.size()) + " numbers)");
-    s.n1 = sizes[0], s.n2 = sizes[1], s.n3 = sizes[2], s.steps = sizes[3];
+    // The sizes are checked by buildProblem; non-positive ones are passed on so its message names them.
+    if (sizes[0] > 0 && sizes[1] > 0 && sizes[2] > 0)
+      s = resizedScenario(std::move(s), sizes[0], sizes[1], sizes[2]);
+    else
+      s.n1 = sizes[0], s.n2 = sizes[1], s.n3 = sizes[2];
+    s.steps = sizes[3];
   }
   if (stage) s.stage = *stage;
   if (device) s.device = *device;
