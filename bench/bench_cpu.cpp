@@ -1,0 +1,99 @@
+// CPU stages at 128³ and 256³ (Mpts/s, GB/s at 16 B/pt) and the memory bandwidth they are measured
+// against: a STREAM-like triad on every hardware thread.
+//
+//   iso_bench_cpu --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "CpuSolvers.h"
+#include "Metrics.h"
+#include "Problem.h"
+#include "Scenario.h"
+#include "ThreadPool.h"
+
+namespace {
+
+// The oneAPI sample's run (nested cubes, reflecting: no damping) or our default scenario (layered model,
+// salt body, Ricker source, absorbing layer), on an n³ grid.
+iso::Problem benchProblem(const std::string& preset, int n, const std::string& stage, int threads) {
+  iso::Scenario s = iso::presetScenario(preset);
+  s.n1 = s.n2 = s.n3 = n;
+  if (preset == "default") {  // keep the preset's geometry relative to the grid
+    s.source.i = s.source.j = n / 2, s.source.k = n / 4;
+    s.model.salt.centerX = s.model.salt.centerY = 0.5 * n * s.dx, s.model.salt.centerZ = 0.6 * n * s.dx;
+    s.model.salt.radius = 0.15 * n * s.dx;
+    s.receivers.clear();
+  }
+  s.stage = stage;
+  if (threads > 0) s.stageParams["threads"] = threads;
+  return iso::buildProblem(s);
+}
+
+// Args: n, steps per iteration, threads (0 = the stage's default).
+void runStage(benchmark::State& state, const std::string& preset, const std::string& stage) {
+  const int n = int(state.range(0)), steps = int(state.range(1)), threads = int(state.range(2));
+  auto solver = iso::createCpuSolver(benchProblem(preset, n, stage, threads));
+  solver->advance(2);  // warm-up: first touch of the pages, thread start-up
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const double t = solver->advance(steps);
+    state.SetIterationTime(t);
+    seconds += t;
+  }
+  const double points = double(n) * n * n * steps * double(state.iterations());
+  state.counters["Mpts/s"] = points / seconds / 1e6;
+  state.counters["GB/s(16B/pt)"] = points * iso::kTrafficBytesPerPoint / seconds / 1e9;
+  state.SetLabel(solver->deviceName());
+}
+
+void BM_CpuSerial(benchmark::State& state) { runStage(state, "oneapi", "cpu-serial"); }
+void BM_CpuParallel(benchmark::State& state) { runStage(state, "oneapi", "cpu-parallel"); }
+void BM_CpuParallelAbsorbing(benchmark::State& state) { runStage(state, "default", "cpu-parallel"); }
+
+BENCHMARK(BM_CpuSerial)->ArgNames({"n", "steps", "threads"})->Args({128, 4, 0})->Args({256, 2, 0})
+    ->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CpuParallel)->ArgNames({"n", "steps", "threads"})
+    ->Args({128, 20, 0})->Args({256, 10, 0})->Args({256, 10, 1})
+    ->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_CpuParallelAbsorbing)->ArgNames({"n", "steps", "threads"})->Args({128, 20, 0})->Args({256, 10, 0})
+    ->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// a[i] = b[i] + s·c[i] over 3 × 256 MiB, split over all hardware threads; counts 12 B per element
+// (STREAM's convention: the write-allocate read of a is not counted).
+void BM_Triad(benchmark::State& state) {
+  const std::size_t n = std::size_t(64) << 20;
+  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<float> a(n), b(n, 1.0f), c(n, 2.0f);
+  iso::ThreadPool pool(threads);
+  auto triad = [&](int t) {
+    const std::size_t begin = n * std::size_t(t) / threads, end = n * std::size_t(t + 1) / threads;
+    float* __restrict pa = a.data();
+    const float* __restrict pb = b.data();
+    const float* __restrict pc = c.data();
+    for (std::size_t i = begin; i < end; ++i) pa[i] = pb[i] + 3.0f * pc[i];
+  };
+  pool.run(triad);  // first touch of a
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    pool.run(triad);
+    benchmark::DoNotOptimize(a.data());
+    benchmark::ClobberMemory();
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(t);
+    seconds += t;
+  }
+  state.counters["GB/s"] = 12.0 * double(n) * double(state.iterations()) / seconds / 1e9;
+  state.SetLabel(std::to_string(threads) + " threads");
+}
+BENCHMARK(BM_Triad)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
