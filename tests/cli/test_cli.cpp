@@ -127,7 +127,7 @@ TEST(Cli, BadInputGivesAClearErrorAndNonZeroStatus) {
       {"run 10 10 10 5 --scenario /nonexistent/file.json", "/nonexistent/file.json"},
       {"run 10 10 10 5 --model-file /nonexistent/model.npy", "/nonexistent/model.npy"},
       {"run 10 10 10 5 --param tile_x", "key=integer"},
-      {"run 100000 100000 100000 5", "memory"},
+      {"run 8000 8000 8000 5", "memory"},
       {"frobnicate", ""},
   };
   for (const auto& c : cases) {
