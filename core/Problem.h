@@ -77,7 +77,8 @@ StabilityReport analyseStability(const Scenario& s, double vMin, double vMax);
 std::size_t solverBytes(const Grid& g);
 
 // The absorbing layer for a grid: `width` cells (clamped to a quarter of each axis) with
-// g(d) = exp(-σ(d)·dt), σ(d) = σ_max·(d/W)², σ_max = 3·vMax·ln(1/reflection)/(2·W·dx), d = cells into
+// g(d) = exp(-σ(d)·dt), σ(d) = σ_max·(d/W)², σ_max = 0.6·3·vMax·ln(1/reflection)/(2·W·dx) (the PML
+// formula scaled down by 0.6, measured best for a sponge; see Problem.cpp), d = cells into
 // the layer (1 at its inner edge, W at the outermost interior cell); 1 elsewhere, halo = edge value.
 DampingProfile buildDampingProfile(const Grid& g, int width, double dx, double dt, double vMax,
                                    double reflection);

@@ -139,7 +139,7 @@ TEST(Problem, DampingProfileShape) {
     EXPECT_LT(gx[std::size_t(i + R)], gx[std::size_t(i + R + 1)]) << i;
     EXPECT_EQ(gx[std::size_t(i + R)], gx[std::size_t(99 - i + R)]) << i;  // symmetric
   }
-  const double sigmaMax = 3.0 * 2000.0 * std::log(1e3) / (2.0 * 20 * 10.0);
+  const double sigmaMax = 0.6 * 3.0 * 2000.0 * std::log(1e3) / (2.0 * 20 * 10.0);
   EXPECT_FLOAT_EQ(gx[R], float(std::exp(-sigmaMax * p.dt)));
   EXPECT_FLOAT_EQ(gx[R + 19], float(std::exp(-sigmaMax * p.dt / 400.0)));
   for (int h = 0; h < R; ++h) EXPECT_EQ(gx[std::size_t(h)], gx[R]);
