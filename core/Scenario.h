@@ -91,7 +91,12 @@ std::vector<std::string> presetNames();
 // Files and memory are checked later, by buildProblem.
 void validateScenario(const Scenario& s);
 
-// JSON (nlohmann). Unknown keys and wrong types are errors naming the key.
+// JSON (nlohmann). Keys are the field names in snake_case ("n1", "dt_auto_fraction", "model": {"kind":
+// "layered", "layers": [{"top": 0, "velocity": 2000}], "salt": {"center_x": ...}}, "source": {"kind":
+// "ricker" | "none" | "oneapi-cubes"}, "boundary": {"kind": "absorbing" | "reflecting"}, "receivers":
+// [{"i", "j", "k"}], "stage_params": {...}); scenarioToJson writes them all. Absent keys keep their
+// defaults; an optional top-level "preset": "oneapi" starts from that preset instead of Scenario{}.
+// Unknown keys and wrong types are errors naming the key; values are checked by validateScenario.
 std::string scenarioToJson(const Scenario& s);
 Scenario scenarioFromJson(const std::string& text);  // throws ScenarioError
 Scenario loadScenarioFile(const std::string& path);  // throws ScenarioError (unreadable / malformed)
