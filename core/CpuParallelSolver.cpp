@@ -39,40 +39,47 @@ ISO_INLINE typename VecOf<W>::type loadVec(const float* p) {
   return v;
 }
 
-// The first `count` lanes from p, the rest zero: the last vector of a row must neither read nor
-// write cells that belong to a neighbouring tile (another thread may be updating them).
+// Lanes [lo, hi) from p, the others zero. The first and last vector of a tile row must neither read
+// nor write cells outside the row's [x0, x1): another thread may be updating them.
 template <int W>
-ISO_INLINE typename VecOf<W>::type loadPartial(const float* p, int count) {
-  typename VecOf<W>::type v = {};
-  __builtin_memcpy(&v, p, std::size_t(count) * sizeof(float));
-  return v;
+ISO_INLINE typename VecOf<W>::type loadLanes(const float* p, int lo, int hi) {
+  float lanes[W] = {};
+  __builtin_memcpy(lanes + lo, p + lo, std::size_t(hi - lo) * sizeof(float));
+  return loadVec<W>(lanes);
 }
 
-// One vector of W cells starting at x of one row: count == W, or fewer at the end of a tile row.
+// One vector of W cells of a row; only lanes [lo, hi) are updated (all of them when Full).
 // Same association as cpu-serial; the AVX kernels let the compiler fuse a*b+c into FMA.
 // Row pointers arrive as restrict locals: through a struct, every store would force the compiler to
 // reload them (a vector store may alias anything a pointer in memory points at).
 template <int W, bool Damped, bool Full>
 ISO_INLINE void updateVector(const float* __restrict p, const float* __restrict vel, float* __restrict out,
-                             const float* __restrict gx, std::ptrdiff_t sy, std::ptrdiff_t sz, int count,
+                             const float* __restrict gx, std::ptrdiff_t sy, std::ptrdiff_t sz, int lo, int hi,
                              float gy, float gz, const typename VecOf<W>::type (&c)[kHalfLength + 1]) {
   using V = typename VecOf<W>::type;
+  // prev is read-only during a step, so whole vectors of it may be read even for partial updates.
   const V centre = loadVec<W>(p);
   V value = centre * c[0];
 #pragma GCC unroll 8
   for (int r = 1; r <= kHalfLength; ++r)
     value += c[r] * ((loadVec<W>(p + r) + loadVec<W>(p - r)) + (loadVec<W>(p + r * sy) + loadVec<W>(p - r * sy)) +
                      (loadVec<W>(p + r * sz) + loadVec<W>(p - r * sz)));
-  const V v = Full ? loadVec<W>(vel) : loadPartial<W>(vel, count);
-  const V old = Full ? loadVec<W>(out) : loadPartial<W>(out, count);
+  const V v = Full ? loadVec<W>(vel) : loadLanes<W>(vel, lo, hi);
+  const V old = Full ? loadVec<W>(out) : loadLanes<W>(out, lo, hi);
   V result;
   if constexpr (Damped) {
-    const V g = ((Full ? loadVec<W>(gx) : loadPartial<W>(gx, count)) * gy) * gz;
+    const V g = ((Full ? loadVec<W>(gx) : loadLanes<W>(gx, lo, hi)) * gy) * gz;
     result = g * (2.0f * centre - g * old + v * value);
   } else {
     result = 2.0f * centre - old + value * v;
   }
-  __builtin_memcpy(out, &result, std::size_t(Full ? W : count) * sizeof(float));
+  if constexpr (Full) {
+    __builtin_memcpy(out, &result, sizeof result);
+  } else {
+    float lanes[W];
+    __builtin_memcpy(lanes, &result, sizeof result);
+    __builtin_memcpy(out + lo, lanes + lo, std::size_t(hi - lo) * sizeof(float));
+  }
 }
 
 template <int W, bool Damped>
@@ -90,12 +97,22 @@ ISO_INLINE void stencilTile(const StencilArgs& a, const Tile& t) {
     for (int y = t.y0; y < t.y1; ++y) {
       const std::ptrdiff_t row = z * sz + y * sy;
       const float gy = Damped ? a.gy[y] : 1.0f, gz = Damped ? a.gz[z] : 1.0f;
-      int x = x0;
+      // Vectors start on multiples of W floats in memory (the arrays are 64-byte aligned), so that
+      // most loads do not straddle two cache lines; the first and last may be partial.
+      int x = x0 - int(std::size_t(row + x0) % W);
+      auto partial = [&](int xs) {
+        updateVector<W, Damped, false>(prev + row + xs, vel + row + xs, next + row + xs,
+                                       Damped ? gx + xs : nullptr, sy, sz, std::max(x0 - xs, 0),
+                                       std::min(x1 - xs, W), gy, gz, c);
+      };
+      if (x < x0) {
+        partial(x);
+        x += W;
+      }
       for (; x + W <= x1; x += W)
-        updateVector<W, Damped, true>(prev + row + x, vel + row + x, next + row + x, Damped ? gx + x : nullptr, sy, sz, W, gy, gz, c);
-      if (x < x1)
-        updateVector<W, Damped, false>(prev + row + x, vel + row + x, next + row + x, Damped ? gx + x : nullptr, sy, sz, x1 - x, gy,
-                                       gz, c);
+        updateVector<W, Damped, true>(prev + row + x, vel + row + x, next + row + x, Damped ? gx + x : nullptr, sy,
+                                      sz, 0, W, gy, gz, c);
+      if (x < x1) partial(x);
     }
   }
 }

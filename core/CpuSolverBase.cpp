@@ -37,11 +37,16 @@ CpuSolverBase::CpuSolverBase(Problem problem) : problem_(std::move(problem)) {
       throw std::invalid_argument("CPU solver: receiver index " + std::to_string(r) +
                                   " is outside the padded grid of " + std::to_string(padded) + " cells");
 
-  vel_ = std::move(problem_.vel);
-  prev_ = problem_.initialPrev.empty() ? std::vector<float>(padded, 0.0f) : std::move(problem_.initialPrev);
+  // One Problem array freed before the next solver array is allocated: never more than three at a time.
+  vel_.assign(problem_.vel.begin(), problem_.vel.end());
+  std::vector<float>().swap(problem_.vel);  // frees it (assigning {} would keep the capacity)
+  if (problem_.initialPrev.empty()) {
+    prev_.assign(padded, 0.0f);
+  } else {
+    prev_.assign(problem_.initialPrev.begin(), problem_.initialPrev.end());
+    std::vector<float>().swap(problem_.initialPrev);
+  }
   next_.assign(padded, 0.0f);  // u^-1 = 0, as in the reference
-  problem_.vel = {};
-  problem_.initialPrev = {};
 }
 
 double CpuSolverBase::advance(int steps) {

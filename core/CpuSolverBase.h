@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "FieldAllocator.h"
 #include "Problem.h"
 #include "WaveSolver.h"
 
@@ -21,7 +22,8 @@ class CpuSolverBase : public WaveSolver {
 
  protected:
   // Validates the problem's arrays against its grid (std::invalid_argument naming what is wrong) and
-  // takes vel and initialPrev out of it, so the solver holds exactly three grid-sized arrays.
+  // takes vel and initialPrev out of it (copied into aligned storage, each freed in the Problem as soon
+  // as it is copied), so the solver holds exactly three grid-sized arrays.
   explicit CpuSolverBase(Problem problem);
 
   // Overwrites the interior of next_ (u^(n-1) on entry) with u^(n+1) computed from prev_ (u^n),
@@ -29,7 +31,7 @@ class CpuSolverBase : public WaveSolver {
   virtual void computeStencil() = 0;
 
   Problem problem_;  // everything but vel and initialPrev, which moved into vel_ and prev_
-  std::vector<float> vel_, prev_, next_;
+  FieldArray vel_, prev_, next_;
 
  private:
   long step_ = 0;
