@@ -1,0 +1,161 @@
+#include "DeviceRegistry.h"
+
+#include <CL/cl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <sstream>
+
+#include "ClError.h"
+
+namespace iso {
+
+namespace {
+
+std::string platformString(cl_platform_id p, cl_platform_info what) {
+  std::size_t n = 0;
+  checkCl(clGetPlatformInfo(p, what, 0, nullptr, &n), "clGetPlatformInfo");
+  std::string s(n, '\0');
+  checkCl(clGetPlatformInfo(p, what, n, s.data(), nullptr), "clGetPlatformInfo");
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+std::string deviceString(cl_device_id d, cl_device_info what) {
+  std::size_t n = 0;
+  checkCl(clGetDeviceInfo(d, what, 0, nullptr, &n), "clGetDeviceInfo");
+  std::string s(n, '\0');
+  checkCl(clGetDeviceInfo(d, what, n, s.data(), nullptr), "clGetDeviceInfo");
+  while (!s.empty() && (s.back() == '\0' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+template <class T>
+T deviceValue(cl_device_id d, cl_device_info what) {
+  T v{};
+  checkCl(clGetDeviceInfo(d, what, sizeof v, &v, nullptr), "clGetDeviceInfo");
+  return v;
+}
+
+std::string typeName(cl_device_type t) {
+  if (t & CL_DEVICE_TYPE_GPU) return "GPU";
+  if (t & CL_DEVICE_TYPE_CPU) return "CPU";
+  if (t & CL_DEVICE_TYPE_ACCELERATOR) return "accelerator";
+  return "other";
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+std::string deviceList(const std::vector<DeviceInfo>& all) {
+  if (all.empty()) return "  (none: no OpenCL platform is installed or registered in /etc/OpenCL/vendors)";
+  std::string s;
+  for (const auto& d : all) s += "  " + d.summary() + "\n";
+  if (!s.empty()) s.pop_back();
+  return s;
+}
+
+}  // namespace
+
+bool DeviceInfo::hasExtension(const std::string& ext) const {
+  return std::find(extensions.begin(), extensions.end(), ext) != extensions.end();
+}
+
+std::string DeviceInfo::selector() const {
+  return std::to_string(platformIndex) + ":" + std::to_string(deviceIndex);
+}
+
+std::string DeviceInfo::summary() const {
+  char mem[32];
+  std::snprintf(mem, sizeof mem, "%.1f GiB", double(globalMemBytes) / double(1ull << 30));
+  return selector() + " " + name + " (" + type + ", " + std::to_string(computeUnits) + " CUs, " + mem + ")";
+}
+
+std::vector<DeviceInfo> listDevices() {
+  cl_uint np = 0;
+  // ocl-icd answers CL_PLATFORM_NOT_FOUND_KHR (-1001) when no ICD is registered: that is "no devices".
+  if (clGetPlatformIDs(0, nullptr, &np) != CL_SUCCESS || np == 0) return {};
+  std::vector<cl_platform_id> platforms(np);
+  checkCl(clGetPlatformIDs(np, platforms.data(), nullptr), "clGetPlatformIDs");
+
+  std::vector<DeviceInfo> out;
+  for (cl_uint p = 0; p < np; ++p) {
+    cl_uint nd = 0;
+    const cl_int err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, nullptr, &nd);
+    if (err == CL_DEVICE_NOT_FOUND || nd == 0) continue;
+    checkCl(err, "clGetDeviceIDs");
+    std::vector<cl_device_id> devices(nd);
+    checkCl(clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, nd, devices.data(), nullptr), "clGetDeviceIDs");
+    const std::string pname = platformString(platforms[p], CL_PLATFORM_NAME);
+    const std::string pversion = platformString(platforms[p], CL_PLATFORM_VERSION);
+    for (cl_uint d = 0; d < nd; ++d) {
+      cl_device_id id = devices[d];
+      DeviceInfo info;
+      info.platformIndex = int(p);
+      info.deviceIndex = int(d);
+      info.platformName = pname;
+      info.platformVersion = pversion;
+      info.name = deviceString(id, CL_DEVICE_NAME);
+      info.vendor = deviceString(id, CL_DEVICE_VENDOR);
+      info.driverVersion = deviceString(id, CL_DRIVER_VERSION);
+      info.deviceVersion = deviceString(id, CL_DEVICE_VERSION);
+      info.openclCVersion = deviceString(id, CL_DEVICE_OPENCL_C_VERSION);
+      info.type = typeName(deviceValue<cl_device_type>(id, CL_DEVICE_TYPE));
+      info.globalMemBytes = deviceValue<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
+      info.maxAllocBytes = deviceValue<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+      info.localMemBytes = deviceValue<cl_ulong>(id, CL_DEVICE_LOCAL_MEM_SIZE);
+      info.computeUnits = deviceValue<cl_uint>(id, CL_DEVICE_MAX_COMPUTE_UNITS);
+      info.maxWorkGroupSize = deviceValue<std::size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+      const auto dims = deviceValue<cl_uint>(id, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
+      info.maxWorkItemSizes.resize(dims);
+      checkCl(clGetDeviceInfo(id, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof(std::size_t),
+                              info.maxWorkItemSizes.data(), nullptr),
+              "clGetDeviceInfo");
+      std::istringstream ext(deviceString(id, CL_DEVICE_EXTENSIONS));
+      for (std::string e; ext >> e;) info.extensions.push_back(e);
+      out.push_back(std::move(info));
+    }
+  }
+  return out;
+}
+
+DeviceInfo selectDevice(const std::string& selector) {
+  const std::vector<DeviceInfo> all = listDevices();
+  const std::string sel = lower(selector);
+  auto firstOfType = [&](const std::string& type) -> const DeviceInfo* {
+    for (const auto& d : all)
+      if (d.type == type) return &d;
+    return nullptr;
+  };
+  const DeviceInfo* found = nullptr;
+  if (sel.empty() || sel == "gpu") {
+    found = firstOfType("GPU");
+    if (!found) found = firstOfType("CPU");
+    if (!found && !all.empty()) found = &all.front();
+  } else if (sel == "cpu") {
+    found = firstOfType("CPU");
+  } else if (std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit((unsigned char)c); })) {
+    const std::size_t n = std::stoul(sel);
+    if (n < all.size()) found = &all[n];
+  } else if (const auto colon = sel.find(':'); colon != std::string::npos &&
+             std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit((unsigned char)c) || c == ':'; })) {
+    for (const auto& d : all)
+      if (d.selector() == sel) found = &d;
+  } else {
+    for (const auto& d : all)
+      if (lower(d.name).find(sel) != std::string::npos || lower(d.platformName).find(sel) != std::string::npos) {
+        found = &d;
+        break;
+      }
+  }
+  if (!found)
+    throw ComputeError(ComputeStatus::NoDevice, "no OpenCL device matches '" + selector +
+                                                    "' (use '', gpu, cpu, an index N, P:D or a name substring); "
+                                                    "devices:\n" + deviceList(all));
+  return *found;
+}
+
+}  // namespace iso

@@ -1,0 +1,83 @@
+#pragma once
+// The OpenCL stages (gpu-basic ... gpu-optimized) behind the WaveSolver interface. Everything per step
+// runs on the device: the stencil kernel of the stage, source injection, the absorbing layer (compiled
+// in only when enabled) and receiver recording; ping-pong buffers never leave the device.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ClHost.h"
+#include "Problem.h"
+#include "StageParams.h"
+#include "WaveSolver.h"
+
+namespace iso {
+
+// Live counters (DESIGN.md §5) of the steps this solver has run.
+struct SolverCounters {
+  long steps = 0;               // steps advanced since construction
+  double kernelSeconds = 0.0;   // every kernel (stencil, source, receivers), from profiling events
+  double stencilSeconds = 0.0;  // the stencil kernels alone
+  double lastAdvanceSeconds = 0.0;
+  int lastAdvanceSteps = 0;
+};
+
+struct OpenClSolverOptions {
+  // Test hook: surround each grid buffer with this many guard elements on both sides (rounded up to
+  // the device's sub-buffer alignment) filled with guardValue; kernels run on sub-buffers.
+  std::size_t guardElements = 0;
+  float guardValue = 0.0f;
+  bool useTuningDatabase = true;  // false: built-in defaults (+ problem.stageParams) only
+};
+
+class OpenClSolver : public WaveSolver {
+ public:
+  // Throws ComputeError: unknown/invalid stage parameters, grid too large, build failure.
+  OpenClSolver(Problem problem, const DeviceInfo& device, const OpenClSolverOptions& options = {});
+  ~OpenClSolver() override;
+
+  std::string stage() const override { return stage_; }
+  std::string deviceName() const override;
+  const Grid& grid() const override { return grid_; }
+  double advance(int steps) override;
+  long currentStep() const override { return step_; }
+  void readField(std::vector<float>& interior) override;
+  void extractSlices(int i, int j, int k, SliceSet& out) override;
+  std::vector<float> traces() override;
+
+  // Asynchronous slices: the request enqueues the extraction and a non-blocking read, so the caller
+  // can keep advancing; take waits only if the copy has not landed yet. One request at a time.
+  void requestSlices(int i, int j, int k);
+  bool slicesReady() const;
+  void takeSlices(SliceSet& out);
+
+  // Every factor-th interior point (block centres), shape (m3, m2, m1) with m = ceil(n / factor).
+  void extractDecimatedVolume(int factor, std::vector<float>& out, int& m1, int& m2, int& m3);
+
+  const DeviceInfo& device() const;
+  const StageParamMap& parameters() const { return params_; }
+  const SolverCounters& counters() const { return counters_; }
+  // Test hook: the whole allocation of buffer 0/1 (ping-pong) or 2 (vel), guards included; the grid
+  // starts guardElements() floats into it.
+  std::vector<float> readRawBuffer(int which);
+  std::size_t guardElements() const;
+
+  // Test hook: builds `source` for this solver's device the way stages are built (for build-log tests).
+  static void buildForTest(const DeviceInfo& device, const std::string& source, const std::string& options);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string stage_;
+  Grid grid_;
+  StageParamMap params_;
+  long step_ = 0;
+  SolverCounters counters_;
+};
+
+// Bytes the OpenCL solver allocates for a grid (three padded grids plus small buffers), and the check
+// that it fits the device: throws ComputeError(OutOfMemory) naming the sizes when it does not.
+std::size_t openClSolverBytes(const Grid& grid);
+void checkGridFitsDevice(const Grid& grid, const DeviceInfo& device);
+
+}  // namespace iso

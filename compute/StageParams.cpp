@@ -1,0 +1,219 @@
+#include "StageParams.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "ClError.h"
+#include "KernelCache.h"
+
+namespace iso {
+
+namespace {
+
+constexpr int kMaxTile = 1024;     // any larger tile exceeds every device's work-group limit anyway
+constexpr int kMaxYPerItem = 8;    // each row costs 2R+1 registers of z queue
+constexpr int kHalo = 8;           // R
+
+ComputeError badParam(const std::string& stage, const std::string& what) {
+  return ComputeError(ComputeStatus::InvalidParameter, "stage '" + stage + "': " + what);
+}
+
+std::string databasePath() {
+  const std::string dir = cacheDirectory();
+  return dir.empty() ? std::string() : dir + "/tuning.json";
+}
+
+nlohmann::json readDatabase() {
+  const std::string path = databasePath();
+  if (path.empty()) return nlohmann::json::object();
+  std::ifstream f(path);
+  if (!f) return nlohmann::json::object();
+  // A corrupt database only loses the tuned values: fall back to the defaults.
+  nlohmann::json j = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
+  return j.is_object() ? j : nlohmann::json::object();
+}
+
+}  // namespace
+
+bool usesCpuOptimizedKernel(const std::string& stage, const StageParamMap& params) {
+  const auto it = params.find("cpu_form");
+  return stage == "gpu-optimized" && it != params.end() && it->second != 0;
+}
+
+std::vector<std::string> stageParamNames(const std::string& stage) {
+  if (stage == "gpu-basic" || stage == "gpu-linear") return {"wg_x", "wg_y"};
+  if (stage == "gpu-private-z") return {"wg_x", "wg_y", "z_chunk"};
+  if (stage == "gpu-private-x") return {"wg_x", "wg_y", "x_chunk"};
+  if (stage == "gpu-slm") return {"tile_x", "tile_y", "z_chunk"};
+  if (stage == "gpu-optimized") return {"cpu_form", "tile_x", "tile_y", "y_per_item", "vec", "z_chunk"};
+  throw badParam(stage, "not an OpenCL stage (OpenCL stages: gpu-basic, gpu-linear, gpu-private-z, "
+                        "gpu-private-x, gpu-slm, gpu-optimized)");
+}
+
+StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& device) {
+  const bool cpu = device.type == "CPU";
+  // z_chunk / x_chunk 0 = the whole axis in one chunk.
+  if (stage == "gpu-basic" || stage == "gpu-linear") return {{"wg_x", 32}, {"wg_y", 4}};
+  if (stage == "gpu-private-z") return {{"wg_x", 32}, {"wg_y", 4}, {"z_chunk", cpu ? 16 : 0}};
+  if (stage == "gpu-private-x") return {{"wg_x", 32}, {"wg_y", 4}, {"x_chunk", 0}};
+  if (stage == "gpu-slm") return {{"tile_x", 32}, {"tile_y", 8}, {"z_chunk", cpu ? 16 : 0}};
+  if (stage == "gpu-optimized") {
+    if (cpu) return {{"cpu_form", 1}, {"tile_x", 32}, {"tile_y", 8}, {"y_per_item", 2}, {"vec", 8}, {"z_chunk", 8}};
+    return {{"cpu_form", 0}, {"tile_x", 32}, {"tile_y", 8}, {"y_per_item", 2}, {"vec", 8}, {"z_chunk", 0}};
+  }
+  stageParamNames(stage);  // throws the "not an OpenCL stage" error
+  return {};
+}
+
+StageParamMap defaultStageParams(const std::string& stage, const DeviceInfo& device) {
+  StageParamMap p = builtinStageDefaults(stage, device);
+  StageParamMap tuned;
+  if (lookupTunedParams(stage, device, tuned))
+    for (const auto& [k, v] : tuned)
+      if (p.count(k)) p[k] = v;
+  return p;
+}
+
+std::size_t workGroupSize(const std::string& stage, const StageParamMap& p) {
+  if (usesCpuOptimizedKernel(stage, p)) return 0;  // the driver chooses
+  if (p.count("wg_x")) return std::size_t(p.at("wg_x")) * std::size_t(p.at("wg_y"));
+  return std::size_t(p.at("tile_x")) * std::size_t(p.at("tile_y"));
+}
+
+std::size_t localMemoryBytes(const std::string& stage, const StageParamMap& p) {
+  if (stage == "gpu-slm")
+    return std::size_t(p.at("tile_x") + 2 * kHalo) * std::size_t(p.at("tile_y") + 2 * kHalo) * sizeof(float);
+  if (stage == "gpu-optimized" && !usesCpuOptimizedKernel(stage, p))
+    return 2 * std::size_t(p.at("tile_x") + 2 * kHalo) *
+           std::size_t(p.at("tile_y") * p.at("y_per_item") + 2 * kHalo) * sizeof(float);
+  return 0;
+}
+
+StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& device,
+                                 const StageParamMap& overrides, bool useDatabase) {
+  StageParamMap p = useDatabase ? defaultStageParams(stage, device) : builtinStageDefaults(stage, device);
+  const std::vector<std::string> names = stageParamNames(stage);
+  for (const auto& [key, value] : overrides) {
+    if (std::find(names.begin(), names.end(), key) == names.end()) {
+      std::string known;
+      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      throw badParam(stage, "unknown parameter '" + key + "' (this stage takes: " + known + ")");
+    }
+    p[key] = value;
+  }
+  for (const auto& [key, value] : p) {
+    const bool zeroAllowed = key == "z_chunk" || key == "x_chunk" || key == "cpu_form";
+    if (zeroAllowed ? value < 0 : value < 1)
+      throw badParam(stage, key + " = " + std::to_string(value) + " must be " +
+                                (zeroAllowed ? ">= 0" : ">= 1") + (key == "cpu_form" ? "" : " (chunk 0 = the whole axis)"));
+    if ((key == "tile_x" || key == "tile_y" || key == "wg_x" || key == "wg_y") && value > kMaxTile)
+      throw badParam(stage, key + " = " + std::to_string(value) + " exceeds " + std::to_string(kMaxTile));
+  }
+  if (p.count("y_per_item") && p["y_per_item"] > kMaxYPerItem)
+    throw badParam(stage, "y_per_item = " + std::to_string(p["y_per_item"]) + " exceeds " +
+                              std::to_string(kMaxYPerItem) + " (each row holds 17 registers of z queue)");
+  if (p.count("vec") && p["vec"] != 2 && p["vec"] != 4 && p["vec"] != 8 && p["vec"] != 16)
+    throw badParam(stage, "vec = " + std::to_string(p["vec"]) + " must be 2, 4, 8 or 16 (OpenCL vector widths)");
+
+  if (const std::size_t wg = workGroupSize(stage, p); wg > 0) {
+    const int wx = p.count("wg_x") ? p["wg_x"] : p["tile_x"];
+    const int wy = p.count("wg_y") ? p["wg_y"] : p["tile_y"];
+    if (wg > device.maxWorkGroupSize)
+      throw badParam(stage, "work-group of " + std::to_string(wg) + " work-items (" + std::to_string(wx) + " x " +
+                                std::to_string(wy) + ") exceeds the device's maximum work-group size of " +
+                                std::to_string(device.maxWorkGroupSize) + " on " + device.name);
+    if (device.maxWorkItemSizes.size() >= 2 &&
+        (std::size_t(wx) > device.maxWorkItemSizes[0] || std::size_t(wy) > device.maxWorkItemSizes[1]))
+      throw badParam(stage, "work-group " + std::to_string(wx) + " x " + std::to_string(wy) +
+                                " exceeds the device's maximum work-item sizes " +
+                                std::to_string(device.maxWorkItemSizes[0]) + " x " +
+                                std::to_string(device.maxWorkItemSizes[1]));
+  }
+  if (const std::size_t local = localMemoryBytes(stage, p); local > device.localMemBytes)
+    throw badParam(stage, "tile needs " + std::to_string(local) + " bytes of local memory (" + formatStageParams(p) +
+                              ") but " + device.name + " has " + std::to_string(device.localMemBytes) +
+                              " bytes; choose a smaller tile");
+  return p;
+}
+
+std::vector<StageParamMap> tuningCandidates(const std::string& stage, const DeviceInfo& device, const Grid& grid) {
+  std::vector<StageParamMap> raw;
+  if (stage == "gpu-slm") {
+    for (int tx : {16, 32, 64})
+      for (int ty : {4, 8, 16, 32})
+        for (int zc : {0, 64}) raw.push_back({{"tile_x", tx}, {"tile_y", ty}, {"z_chunk", zc}});
+  } else if (stage == "gpu-optimized" && device.type == "CPU") {
+    for (int v : {4, 8, 16})
+      for (int zc : {4, 8, 32}) raw.push_back({{"cpu_form", 1}, {"vec", v}, {"z_chunk", zc}});
+  } else if (stage == "gpu-optimized") {
+    for (int tx : {32, 64})
+      for (int ty : {4, 8, 16})
+        for (int yb : {1, 2, 4})
+          for (int zc : {0, 128})
+            raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"z_chunk", zc}});
+  } else {
+    raw.push_back(builtinStageDefaults(stage, device));
+  }
+  std::vector<StageParamMap> out;
+  for (auto& p : raw) {
+    // z chunks at least as tall as the grid are the same candidate as "whole axis".
+    if (p.count("z_chunk") && p["z_chunk"] >= grid.n3) p["z_chunk"] = 0;
+    if (std::find(out.begin(), out.end(), p) != out.end()) continue;
+    try {
+      // Candidates override the defaults, so every candidate is a complete parameter set.
+      out.push_back(resolveStageParams(stage, device, p, /*useDatabase=*/false));
+    } catch (const ComputeError&) {
+      // Not runnable on this device (work-group or local memory limits): not a candidate.
+    }
+  }
+  return out;
+}
+
+std::string formatStageParams(const StageParamMap& p) {
+  std::string s;
+  for (const auto& [k, v] : p) s += (s.empty() ? "" : " ") + k + "=" + std::to_string(v);
+  return s;
+}
+
+std::string deviceKey(const DeviceInfo& device) {
+  return device.name + " | " + device.platformName + " | " + device.driverVersion;
+}
+
+void storeTunedParams(const std::string& stage, const DeviceInfo& device, const StageParamMap& params,
+                      const Grid& tunedOn, double mptsPerSecond) {
+  const std::string path = databasePath();
+  if (path.empty())
+    throw ComputeError(ComputeStatus::DeviceError, "no writable cache directory for the tuning database "
+                                                   "(set ISO3DFD_CACHE_DIR)");
+  nlohmann::json db = readDatabase();
+  nlohmann::json entry;
+  entry["params"] = params;
+  entry["grid"] = {tunedOn.n1, tunedOn.n2, tunedOn.n3};
+  entry["mpts_per_s"] = mptsPerSecond;
+  db[deviceKey(device)][stage] = entry;
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << db.dump(2) << "\n";
+    if (!f) throw ComputeError(ComputeStatus::DeviceError, "cannot write the tuning database " + tmp);
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw ComputeError(ComputeStatus::DeviceError, "cannot replace " + path + ": " + ec.message());
+}
+
+bool lookupTunedParams(const std::string& stage, const DeviceInfo& device, StageParamMap& out) {
+  const nlohmann::json db = readDatabase();
+  const auto dev = db.find(deviceKey(device));
+  if (dev == db.end() || !dev->is_object()) return false;
+  const auto st = dev->find(stage);
+  if (st == dev->end() || !st->contains("params") || !(*st)["params"].is_object()) return false;
+  out.clear();
+  for (const auto& [k, v] : (*st)["params"].items())
+    if (v.is_number_integer()) out[k] = v.get<int>();
+  return !out.empty();
+}
+
+}  // namespace iso

@@ -1,0 +1,75 @@
+// Shared by every stage program: constants, the update rule and the small utility kernels.
+// Layout (DESIGN.md §2): padded sizes nx = n1 + 2R, ny = n2 + 2R, nz = n3 + 2R, x fastest,
+// index = (z*ny + y)*nx + x. Grid sizes are kernel arguments so that one build serves every grid;
+// the host refuses grids whose padded size does not fit a 32-bit int index.
+//
+// Build-time defines: DAMPING (0/1) compiles the absorbing-layer factor in; stage files add their own.
+
+#define R 8
+#ifndef DAMPING
+#define DAMPING 0
+#endif
+
+// The common arguments of every stencil kernel, in this order.
+#define STENCIL_ARGS                                                                          \
+  __global const float* restrict prev, __global float* restrict next,                         \
+      __global const float* restrict vel, __constant float* restrict coef,                    \
+      __global const float* restrict gx, __global const float* restrict gy,                   \
+      __global const float* restrict gz, const int n1, const int n2, const int n3
+
+// next = 2 prev - next + vel lap, or with damping g: next = g (2 prev - g next + vel lap),
+// g = (gx[x] gy[y]) gz[z] in padded coordinates (the order cpu-serial uses).
+inline float wave_update(float p, float n, float v, float lap, __global const float* gx,
+                         __global const float* gy, __global const float* gz, int x, int y, int z) {
+#if DAMPING
+  const float g = (gx[x] * gy[y]) * gz[z];
+  return g * (2.0f * p - g * n + v * lap);
+#else
+  return 2.0f * p - n + v * lap;
+#endif
+}
+
+// Adds the source term of this step at one padded index (one work-item).
+__kernel void inject_source(__global float* next, const int index, const float value) {
+  next[index] += value;
+}
+
+// traces[row*count + r] = field[index[r]]: the receivers' samples of one step.
+__kernel void record_receivers(__global const float* field, __global const int* index,
+                               __global float* traces, const int count, const int row) {
+  const int r = get_global_id(0);
+  if (r < count) traces[row * count + r] = field[index[r]];
+}
+
+// The three orthogonal interior planes through interior cell (i, j, k), packed one after the
+// other: xy (n1*n2, at z = k), xz (n1*n3, at y = j), yz (n2*n3, at x = i).
+__kernel void extract_slices(__global const float* field, __global float* out, const int n1,
+                             const int n2, const int n3, const int i, const int j, const int k) {
+  const int g = get_global_id(0);
+  const int nx = n1 + 2 * R, ny = n2 + 2 * R;
+  if (g < n1 * n2) {
+    const int a = g % n1, b = g / n1;
+    out[g] = field[((k + R) * ny + b + R) * nx + a + R];
+  }
+  if (g < n1 * n3) {
+    const int a = g % n1, c = g / n1;
+    out[n1 * n2 + g] = field[((c + R) * ny + j + R) * nx + a + R];
+  }
+  if (g < n2 * n3) {
+    const int b = g % n2, c = g / n2;
+    out[n1 * n2 + n1 * n3 + g] = field[((c + R) * ny + b + R) * nx + i + R];
+  }
+}
+
+// Every factor-th interior point (the centre of each factor^3 block, clamped to the grid), for a
+// low-resolution copy of the volume: out is (m3, m2, m1), m = ceil(n / factor).
+__kernel void extract_decimated(__global const float* field, __global float* out, const int n1,
+                                const int n2, const int n3, const int factor, const int m1,
+                                const int m2, const int m3) {
+  const int a = get_global_id(0), b = get_global_id(1), c = get_global_id(2);
+  if (a >= m1 || b >= m2 || c >= m3) return;
+  const int nx = n1 + 2 * R, ny = n2 + 2 * R;
+  const int x = min(a * factor + factor / 2, n1 - 1), y = min(b * factor + factor / 2, n2 - 1),
+            z = min(c * factor + factor / 2, n3 - 1);
+  out[(c * m2 + b) * m1 + a] = field[((z + R) * ny + y + R) * nx + x + R];
+}

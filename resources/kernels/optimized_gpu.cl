@@ -1,0 +1,121 @@
+// gpu-optimized for GPUs: 2.5D blocking with
+//  - a TX x TY work-group where each work-item owns YB consecutive rows (register blocking along y:
+//    its y-neighbours come from one column of YB + 2R tile values kept in registers),
+//  - a z register queue of 2R+1 values per row,
+//  - a double-buffered local tile, so one barrier per plane suffices,
+//  - every global load of the next plane (new z value, halo cells) and the current plane's vel and
+//    next issued before the barrier and the arithmetic, so they are in flight while it computes.
+// Any tile size is legal; partial tiles read and write nothing outside the padded grid.
+#define ROWS (TY * YB)
+#define LW (TX + 2 * R)
+#define LH (ROWS + 2 * R)
+#define WG (TX * TY)
+#define HALO_X (ROWS * 2 * R)
+#define HALO (HALO_X + 2 * R * TX)
+#define HPT ((HALO + WG - 1) / WG)  // halo cells each work-item loads per plane
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_ARGS,
+                                                                      const int z_chunk) {
+  __local float tile[2 * LH * LW];
+  const int tx = get_local_id(0), ty = get_local_id(1), lid = ty * TX + tx;
+  const int nx = n1 + 2 * R, ny = n2 + 2 * R, plane = nx * ny;
+  const int x0 = (int)get_group_id(0) * TX + R, y0 = (int)get_group_id(1) * ROWS + R;
+  const int x = x0 + tx;
+  const int z0 = R + (int)get_group_id(2) * z_chunk;
+  const int z1 = min(z0 + z_chunk, n3 + R);
+
+  // This work-item's halo cells: plane offset, tile offset (-1: none), and whether it is in the grid.
+  int hoff[HPT], hloc[HPT];
+  bool hok[HPT];
+#pragma unroll
+  for (int s = 0; s < HPT; ++s) {
+    const int h = lid + s * WG;
+    int px, py, lrow, lcol;
+    if (h < HALO_X) {
+      const int row = h / (2 * R), k = h % (2 * R);
+      lcol = k < R ? k : TX + k;
+      lrow = row + R;
+      px = x0 - R + lcol;
+      py = y0 + row;
+    } else {
+      const int k = (h - HALO_X) / TX, col = (h - HALO_X) % TX;
+      lrow = k < R ? k : ROWS + k;
+      lcol = col + R;
+      px = x0 + col;
+      py = y0 - R + lrow;
+    }
+    hok[s] = h < HALO && px < nx && py < ny;
+    hoff[s] = hok[s] ? py * nx + px : 0;
+    hloc[s] = h < HALO ? lrow * LW + lcol : -1;
+  }
+
+  int off[YB];
+  bool inside[YB], active[YB];
+#pragma unroll
+  for (int b = 0; b < YB; ++b) {
+    const int y = y0 + ty * YB + b;
+    off[b] = y * nx + x;
+    inside[b] = x < nx && y < ny;
+    active[b] = x < n1 + R && y < n2 + R;
+  }
+
+  float q[YB][2 * R + 1], front[YB], hcur[HPT];
+#pragma unroll
+  for (int b = 0; b < YB; ++b) {
+#pragma unroll
+    for (int d = 0; d < 2 * R; ++d) q[b][d] = inside[b] ? prev[(z0 + d - R) * plane + off[b]] : 0.0f;
+    front[b] = inside[b] ? prev[(z0 + R) * plane + off[b]] : 0.0f;
+  }
+#pragma unroll
+  for (int s = 0; s < HPT; ++s) hcur[s] = hok[s] ? prev[z0 * plane + hoff[s]] : 0.0f;
+
+  int buf = 0;
+  for (int z = z0; z < z1; ++z) {
+    const int zp = z * plane;
+    __local float* t = tile + buf * (LH * LW);
+#pragma unroll
+    for (int b = 0; b < YB; ++b) {
+      q[b][2 * R] = front[b];
+      t[(ty * YB + b + R) * LW + tx + R] = q[b][R];
+    }
+#pragma unroll
+    for (int s = 0; s < HPT; ++s)
+      if (hloc[s] >= 0) t[hloc[s]] = hcur[s];
+
+    float vcur[YB], ncur[YB];
+#pragma unroll
+    for (int b = 0; b < YB; ++b) {
+      vcur[b] = active[b] ? vel[zp + off[b]] : 0.0f;
+      ncur[b] = active[b] ? next[zp + off[b]] : 0.0f;
+    }
+    const bool more = z + 1 < z1;  // prefetch the next plane of this chunk
+#pragma unroll
+    for (int b = 0; b < YB; ++b) front[b] = (more && inside[b]) ? prev[zp + (R + 1) * plane + off[b]] : 0.0f;
+#pragma unroll
+    for (int s = 0; s < HPT; ++s) hcur[s] = (more && hok[s]) ? prev[zp + plane + hoff[s]] : 0.0f;
+
+    barrier(CLK_LOCAL_MEM_FENCE);
+
+    float col[YB + 2 * R];  // this column's tile values, rows ty*YB - R .. ty*YB + YB + R - 1
+#pragma unroll
+    for (int i = 0; i < YB + 2 * R; ++i) col[i] = t[(ty * YB + i) * LW + tx + R];
+#pragma unroll
+    for (int b = 0; b < YB; ++b) {
+      const __local float* row = t + (ty * YB + b + R) * LW + tx + R;
+      float lap = coef[0] * q[b][R];
+#pragma unroll
+      for (int r = 1; r <= R; ++r)
+        lap += coef[r] * ((row[r] + row[-r]) + (col[b + R + r] + col[b + R - r]) +
+                          (q[b][R + r] + q[b][R - r]));
+      if (active[b])
+        next[zp + off[b]] = wave_update(q[b][R], ncur[b], vcur[b], lap, gx, gy, gz, x,
+                                        y0 + ty * YB + b, z);
+    }
+#pragma unroll
+    for (int b = 0; b < YB; ++b) {
+#pragma unroll
+      for (int d = 0; d < 2 * R; ++d) q[b][d] = q[b][d + 1];
+    }
+    buf ^= 1;
+  }
+}

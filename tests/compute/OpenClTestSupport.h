@@ -1,0 +1,86 @@
+#pragma once
+// Shared helpers of the compute tests: the device under test, small scenarios and the reference run.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "CpuSolvers.h"
+#include "DeviceRegistry.h"
+#include "FieldCompare.h"
+#include "OpenClSolver.h"
+#include "Problem.h"
+#include "Scenario.h"
+
+namespace iso::test {
+
+// The first OpenCL device (PoCL in CI); tests skip when none exists.
+inline const DeviceInfo* testDevice() {
+  static const std::vector<DeviceInfo> all = listDevices();
+  static const DeviceInfo chosen = all.empty() ? DeviceInfo{} : selectDevice("");
+  return all.empty() ? nullptr : &chosen;
+}
+
+#define ISO_REQUIRE_DEVICE()                                          \
+  const ::iso::DeviceInfo* device = ::iso::test::testDevice();         \
+  if (!device) GTEST_SKIP() << "no OpenCL device on this machine"
+
+// A Ricker source in a three-layer model on a small odd grid: a wave that crosses layers and, with
+// `absorbing`, reaches the damping layer within `steps`.
+inline Scenario smallScenario(int n1, int n2, int n3, bool absorbing) {
+  Scenario s = presetScenario("default");
+  s.n1 = n1;
+  s.n2 = n2;
+  s.n3 = n3;
+  s.dx = 10.0;
+  s.model.kind = ModelKind::Layered;
+  s.model.layers = {{0.0, 2000.0}, {n3 * 10.0 * 0.35, 2500.0}, {n3 * 10.0 * 0.7, 3000.0}};
+  s.model.salt.enabled = false;
+  s.boundary = {absorbing ? BoundaryKind::Absorbing : BoundaryKind::Reflecting, 4, 1.0e-3};
+  s.source = {SourceKind::Ricker, n1 / 3, n2 / 2, n3 / 2, 60.0, 1.0e6, 0.006};
+  s.receivers = {{1, n2 / 2, n3 / 2}, {n1 - 2, 1, n3 - 2}};
+  s.steps = 40;
+  return s;
+}
+
+struct RunResult {
+  std::vector<float> field, traces;
+};
+
+inline RunResult runSolver(WaveSolver& solver, int steps) {
+  solver.advance(steps);
+  RunResult r;
+  solver.readField(r.field);
+  r.traces = solver.traces();
+  return r;
+}
+
+inline RunResult runReference(const Scenario& s) {
+  Problem p = buildProblem(s);
+  p.stage = "cpu-serial";
+  p.stageParams.clear();
+  auto solver = createCpuSolver(std::move(p));
+  return runSolver(*solver, s.steps);
+}
+
+inline Problem openClProblem(const Scenario& s, const std::string& stage, const StageParamMap& params = {}) {
+  Problem p = buildProblem(s);
+  p.stage = stage;
+  p.stageParams = params;
+  return p;
+}
+
+// Relative L2 <= 1e-5 and no NaN/Inf, with a message that names what was compared.
+inline void expectAgrees(const std::vector<float>& got, const std::vector<float>& ref, const std::string& what) {
+  const FieldDifference d = compareFields(got, ref);
+  EXPECT_EQ(d.nonFinite, 0u) << what;
+  EXPECT_LE(d.relativeL2, 1e-5) << what << " (max abs " << d.maxAbs << ")";
+}
+
+inline const std::vector<std::string>& openClStages() {
+  static const std::vector<std::string> stages = {"gpu-basic",     "gpu-linear", "gpu-private-z",
+                                                  "gpu-private-x", "gpu-slm",    "gpu-optimized"};
+  return stages;
+}
+
+}  // namespace iso::test
