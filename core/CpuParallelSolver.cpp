@@ -5,6 +5,10 @@
 #include <thread>
 #include <utility>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
 // The kernels pass GCC vector types by value between always-inline helpers only, so the ABI note
 // "AVX vector return without AVX enabled changes the ABI" never applies to a real call.
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -27,121 +31,50 @@ using StencilArgs = CpuParallelSolver::StencilArgs;
 
 #define ISO_INLINE inline __attribute__((always_inline))
 
-template <int W>
-struct VecOf {
-  typedef float type __attribute__((vector_size(W * sizeof(float))));
-};
-
-template <int W>
-ISO_INLINE typename VecOf<W>::type loadVec(const float* p) {
-  typename VecOf<W>::type v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-
-// Lanes [lo, hi) from p, the others zero. The first and last vector of a tile row must neither read
-// nor write cells outside the row's [x0, x1): another thread may be updating them.
-template <int W>
-ISO_INLINE typename VecOf<W>::type loadLanes(const float* p, int lo, int hi) {
-  float lanes[W] = {};
-  __builtin_memcpy(lanes + lo, p + lo, std::size_t(hi - lo) * sizeof(float));
-  return loadVec<W>(lanes);
-}
-
-// One vector of W cells of a row; only lanes [lo, hi) are updated (all of them when Full).
-// Same association as cpu-serial; the AVX kernels let the compiler fuse a*b+c into FMA.
-// Row pointers arrive as restrict locals: through a struct, every store would force the compiler to
-// reload them (a vector store may alias anything a pointer in memory points at).
-template <int W, bool Damped, bool Full>
-ISO_INLINE void updateVector(const float* __restrict p, const float* __restrict vel, float* __restrict out,
-                             const float* __restrict gx, std::ptrdiff_t sy, std::ptrdiff_t sz, int lo, int hi,
-                             float gy, float gz, const typename VecOf<W>::type (&c)[kHalfLength + 1]) {
-  using V = typename VecOf<W>::type;
-  // prev is read-only during a step, so whole vectors of it may be read even for partial updates.
-  const V centre = loadVec<W>(p);
-  V value = centre * c[0];
-#pragma GCC unroll 8
-  for (int r = 1; r <= kHalfLength; ++r)
-    value += c[r] * ((loadVec<W>(p + r) + loadVec<W>(p - r)) + (loadVec<W>(p + r * sy) + loadVec<W>(p - r * sy)) +
-                     (loadVec<W>(p + r * sz) + loadVec<W>(p - r * sz)));
-  const V v = Full ? loadVec<W>(vel) : loadLanes<W>(vel, lo, hi);
-  const V old = Full ? loadVec<W>(out) : loadLanes<W>(out, lo, hi);
-  V result;
-  if constexpr (Damped) {
-    const V g = ((Full ? loadVec<W>(gx) : loadLanes<W>(gx, lo, hi)) * gy) * gz;
-    result = g * (2.0f * centre - g * old + v * value);
-  } else {
-    result = 2.0f * centre - old + value * v;
-  }
-  if constexpr (Full) {
-    __builtin_memcpy(out, &result, sizeof result);
-  } else {
-    float lanes[W];
-    __builtin_memcpy(lanes, &result, sizeof result);
-    __builtin_memcpy(out + lo, lanes + lo, std::size_t(hi - lo) * sizeof(float));
-  }
-}
-
-template <int W, bool Damped>
-ISO_INLINE void stencilTile(const StencilArgs& a, const Tile& t) {
-  using V = typename VecOf<W>::type;
-  V c[kHalfLength + 1];
-  for (int r = 0; r <= kHalfLength; ++r) c[r] = V{} + a.c[r];
-  const float* __restrict prev = a.prev;
-  const float* __restrict vel = a.vel;
-  float* __restrict next = a.next;
-  const float* __restrict gx = a.gx;
-  const std::ptrdiff_t sy = a.sy, sz = a.sz;
-  const int x0 = t.x0, x1 = t.x1;
-  for (int z = t.z0; z < t.z1; ++z) {
-    for (int y = t.y0; y < t.y1; ++y) {
-      const std::ptrdiff_t row = z * sz + y * sy;
-      const float gy = Damped ? a.gy[y] : 1.0f, gz = Damped ? a.gz[z] : 1.0f;
-      // Vectors start on multiples of W floats in memory (the arrays are 64-byte aligned), so that
-      // most loads do not straddle two cache lines; the first and last may be partial.
-      int x = x0 - int(std::size_t(row + x0) % W);
-      auto partial = [&](int xs) {
-        updateVector<W, Damped, false>(prev + row + xs, vel + row + xs, next + row + xs,
-                                       Damped ? gx + xs : nullptr, sy, sz, std::max(x0 - xs, 0),
-                                       std::min(x1 - xs, W), gy, gz, c);
-      };
-      if (x < x0) {
-        partial(x);
-        x += W;
-      }
-      for (; x + W <= x1; x += W)
-        updateVector<W, Damped, true>(prev + row + x, vel + row + x, next + row + x, Damped ? gx + x : nullptr, sy,
-                                      sz, 0, W, gy, gz, c);
-      if (x < x1) partial(x);
-    }
-  }
-}
-
-template <bool Damped>
-void tilePortable(const StencilArgs& a, const Tile& t) {
-  stencilTile<4, Damped>(a, t);
-}
+// One copy of the kernel per instruction set, each in its own namespace (so no inline function is
+// shared between code compiled for different CPUs) and compiled for its target; the AVX ones may
+// contract a*b+c into FMA.
+namespace portable {
+#define ISO_KERNEL_WIDTH 4
+#define ISO_KERNEL_ZBLOCK 4
+#include "CpuStencilKernel.inc"
+#undef ISO_KERNEL_WIDTH
+#undef ISO_KERNEL_ZBLOCK
+}  // namespace portable
 
 #if defined(__x86_64__) || defined(__i386__)
 #define ISO_HAVE_X86_KERNELS 1
-template <bool Damped>
-__attribute__((target("avx2,fma"), optimize("fp-contract=fast"))) void tileAvx2(const StencilArgs& a,
-                                                                                  const Tile& t) {
-  stencilTile<8, Damped>(a, t);
-}
-template <bool Damped>
-__attribute__((target("avx512f"), optimize("fp-contract=fast"))) void tileAvx512(const StencilArgs& a,
-                                                                                  const Tile& t) {
-  stencilTile<16, Damped>(a, t);
-}
+#pragma GCC push_options
+#pragma GCC target("avx2,fma")
+#pragma GCC optimize("fp-contract=fast")
+namespace avx2 {
+#define ISO_KERNEL_WIDTH 8
+#define ISO_KERNEL_ZBLOCK 2
+#include "CpuStencilKernel.inc"
+#undef ISO_KERNEL_WIDTH
+#undef ISO_KERNEL_ZBLOCK
+}  // namespace avx2
+#pragma GCC pop_options
+
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+#pragma GCC optimize("fp-contract=fast")
+namespace avx512 {
+#define ISO_KERNEL_WIDTH 16
+#define ISO_KERNEL_ZBLOCK 4
+#include "CpuStencilKernel.inc"
+#undef ISO_KERNEL_WIDTH
+#undef ISO_KERNEL_ZBLOCK
+}  // namespace avx512
+#pragma GCC pop_options
 #endif
 
 CpuParallelSolver::TileKernel selectKernel(int simdWidth, bool damped) {
 #ifdef ISO_HAVE_X86_KERNELS
-  if (simdWidth == 16) return damped ? &tileAvx512<true> : &tileAvx512<false>;
-  if (simdWidth == 8) return damped ? &tileAvx2<true> : &tileAvx2<false>;
+  if (simdWidth == 16) return damped ? &avx512::stencilTile<true> : &avx512::stencilTile<false>;
+  if (simdWidth == 8) return damped ? &avx2::stencilTile<true> : &avx2::stencilTile<false>;
 #endif
-  return damped ? &tilePortable<true> : &tilePortable<false>;
+  return damped ? &portable::stencilTile<true> : &portable::stencilTile<false>;
 }
 
 int readParam(const std::map<std::string, int>& params, const std::string& name, int fallback, int minimum) {
