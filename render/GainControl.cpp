@@ -1,0 +1,67 @@
+#include "GainControl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace iso {
+
+GainControl::Measurement GainControl::measure(const SliceSet& s) {
+  Measurement m;
+  const std::size_t total = s.xy.size() + s.xz.size() + s.yz.size();
+  if (total == 0) return m;
+  const std::size_t stride = std::max<std::size_t>(1, (total + settings_.maxSamples - 1) / settings_.maxSamples);
+  samples_.clear();
+  samples_.reserve(std::min(total, settings_.maxSamples) + 3);
+  // One stride over the three planes as if concatenated, so every plane is sampled evenly.
+  std::size_t offset = 0;
+  for (const std::vector<float>* plane : {&s.xy, &s.xz, &s.yz}) {
+    std::size_t n = offset;
+    for (; n < plane->size(); n += stride) {
+      const float a = std::abs((*plane)[n]);
+      if (!std::isfinite(a)) {
+        ++m.nonFinite;
+        continue;
+      }
+      samples_.push_back(a);
+      m.peak = std::max(m.peak, a);
+    }
+    offset = n - plane->size();
+  }
+  if (m.peak <= 0.0f) return m;
+
+  // Robust peak: the m-th largest sample (nth_element leaves the m−1 larger ones in front of it).
+  const std::size_t m_th = std::min(samples_.size(), std::max<std::size_t>(settings_.spikeCount,
+                                    std::size_t(settings_.spikeShare * double(samples_.size()))));
+  std::nth_element(samples_.begin(), samples_.begin() + std::ptrdiff_t(m_th - 1), samples_.end(), std::greater<float>());
+  m.robustPeak = samples_[m_th - 1];
+  // With fewer than m non-zero samples the robust peak is 0 and every non-zero sample is active.
+  const float quiet = float(settings_.activeFraction) * m.robustPeak;
+  const auto activeEnd = std::partition(samples_.begin(), samples_.end(), [quiet](float a) { return a > quiet; });
+  const std::size_t active = std::size_t(activeEnd - samples_.begin());  // >= 1: the peak is above `quiet`
+  const double rank = settings_.percentile / 100.0 * double(active - 1);
+  const auto nth = samples_.begin() + std::ptrdiff_t(std::clamp(std::llround(rank), 0LL, (long long)active - 1));
+  std::nth_element(samples_.begin(), nth, activeEnd);
+  m.target = *nth;
+  return m;
+}
+
+float GainControl::update(const SliceSet& slices) {
+  last_ = measure(slices);
+  if (last_.target <= 0.0f) return clip_;
+  if (!initialised_) {
+    clip_ = last_.target;
+    initialised_ = true;
+    return clip_;
+  }
+  const double rate = last_.target > clip_ ? settings_.attack : settings_.release;
+  clip_ = float(double(clip_) + rate * (double(last_.target) - double(clip_)));
+  return clip_;
+}
+
+void GainControl::reset(float clip) {
+  initialised_ = clip > 0.0f && std::isfinite(clip);
+  if (initialised_) clip_ = clip;
+}
+
+}  // namespace iso

@@ -1,0 +1,64 @@
+#pragma once
+// Automatic symmetric colour range [-clip, clip] for the wavefield.
+//
+// Target: a high percentile (99.5th by default) of |u| over the three slices, taken among the
+// "active" samples — those above a small fraction of a robust peak — on an even subsample. Why: early
+// in a run, or far from a point source, almost every sample is exactly zero, so a percentile over all
+// samples would be 0 and saturate the picture; the true peak is dominated by the source cell, whose
+// amplitude is singular. The robust peak is the m-th largest |u| (m = 32 or 0.2 % of the samples),
+// which ignores up to m−1 spikes. Relative thresholds keep everything scale-free: a field times 1000
+// gets a range times 1000. The oneAPI scenario, whose mean grows linearly, needs nothing special: the range
+// follows the bulk of |u|, whatever its offset.
+// Smoothing: the range follows the target with an exponential per update, quickly when the field
+// grows (so it never saturates for long) and slowly when it decays (so the picture does not flicker).
+#include <cstddef>
+#include <vector>
+
+#include "WaveSolver.h"
+
+namespace iso {
+
+class GainControl {
+ public:
+  struct Settings {
+    double percentile = 99.5;      // of |u| over the active samples, in (0, 100]
+    double activeFraction = 1e-3;  // samples with |u| <= this × robust peak are quiet, not counted
+    std::size_t spikeCount = 32;   // the robust peak is the spikeCount-th largest |u| ...
+    double spikeShare = 0.002;     // ... or this share of the samples, whichever is more
+    std::size_t maxSamples = 65536;
+    double attack = 0.6;           // share of the gap closed per update while the field grows
+    double release = 0.08;         // ... while it decays
+  };
+
+  struct Measurement {
+    float target = 0.0f;         // the robust amplitude of this slice set (0: every sample is zero)
+    float peak = 0.0f;           // max |u| over the subsample
+    float robustPeak = 0.0f;     // the m-th largest |u| (see above)
+    std::size_t nonFinite = 0;   // NaN/Inf samples seen (skipped)
+  };
+
+  GainControl() = default;
+  explicit GainControl(const Settings& settings) : settings_(settings) {}
+
+  // Measures the slice set and moves the range towards its target; returns the range now in use.
+  // A field with no non-zero finite sample leaves the range unchanged.
+  float update(const SliceSet& slices);
+
+  // The robust amplitude of one slice set, without smoothing.
+  Measurement measure(const SliceSet& slices);
+
+  float clip() const { return clip_; }
+  bool settled() const { return initialised_; }
+  const Measurement& lastMeasurement() const { return last_; }
+  // Starts again from `clip` (e.g. the manual range when auto gain is switched back on); 0 = unset.
+  void reset(float clip = 0.0f);
+
+ private:
+  Settings settings_;
+  float clip_ = 1.0f;
+  bool initialised_ = false;
+  Measurement last_;
+  std::vector<float> samples_;  // reused: no allocation per update once grown
+};
+
+}  // namespace iso

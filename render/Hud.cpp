@@ -1,0 +1,137 @@
+#include "Hud.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QFontDatabase>
+#include <QFontMetricsF>
+#include <QImage>
+
+namespace iso {
+
+std::vector<double> niceTicks(double lo, double hi, int target) {
+  std::vector<double> ticks;
+  if (!(hi > lo) || !std::isfinite(lo) || !std::isfinite(hi) || target < 1) return ticks;
+  const double rough = (hi - lo) / double(target);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
+  double step = magnitude;
+  for (double factor : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    step = factor * magnitude;
+    if (step >= rough) break;
+  }
+  const double first = std::ceil(lo / step - 1e-9) * step;
+  for (double v = first; v <= hi + 1e-9 * step; v += step) ticks.push_back(std::abs(v) < 1e-9 * step ? 0.0 : v);
+  return ticks;
+}
+
+QString formatTick(double value, double step) {
+  if (std::abs(value) < 1e-12 * std::max(std::abs(step), 1e-300)) return "0";
+  const double a = std::max(std::abs(value), std::abs(step));
+  if (a >= 1e-3 && a < 1e5) {
+    // As many decimals as the step needs to be exact (0.25 needs 2), so labels are never rounded.
+    int decimals = 0;
+    const double s = std::abs(step);
+    while (decimals < 6 && std::abs(s * std::pow(10.0, decimals) - std::round(s * std::pow(10.0, decimals))) >
+                               1e-6 * s * std::pow(10.0, decimals))
+      ++decimals;
+    return QString::number(value, 'f', decimals);
+  }
+  return QString::number(value, 'g', 3);
+}
+
+Hud::Hud() : font_(QFontDatabase::systemFont(QFontDatabase::GeneralFont)) {
+  font_.setPointSizeF(9.5);
+  smallFont_ = font_;
+  smallFont_.setPointSizeF(8.5);
+}
+
+const QColor& Hud::textColour() {
+  static const QColor colour(226, 228, 232);
+  return colour;
+}
+
+const QColor& Hud::panelColour() {
+  static const QColor colour(18, 19, 22, 190);
+  return colour;
+}
+
+QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
+                          const QString& title) const {
+  painter.save();
+  painter.setFont(smallFont_);
+  const QFontMetricsF metrics(smallFont_);
+  const double titleHeight = metrics.height() + 6.0;
+  const double barWidth = 14.0;
+  const QRectF bar(area.left() + 4.0, area.top() + titleHeight + metrics.height() * 0.5, barWidth,
+                   std::max(area.height() - titleHeight - metrics.height(), 10.0));
+
+  // The bar: one row per table entry, top = hi.
+  QImage strip(1, int(table.size()), QImage::Format_RGB32);
+  for (int n = 0; n < int(table.size()); ++n) {
+    const auto& c = table[table.size() - 1 - std::size_t(n)];
+    strip.setPixel(0, n, qRgb(c[0], c[1], c[2]));
+  }
+  painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
+  painter.drawImage(bar, strip);
+  painter.setPen(QPen(QColor(150, 152, 158), 1.0));
+  painter.setBrush(Qt::NoBrush);
+  painter.drawRect(bar);
+
+  painter.setPen(textColour());
+  painter.drawText(QRectF(area.left(), area.top(), area.width(), titleHeight), Qt::AlignLeft | Qt::AlignVCenter, title);
+
+  const std::vector<double> ticks = niceTicks(lo, hi, std::max(2, int(bar.height() / 40.0)));
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : std::abs(hi - lo);
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  for (double v : ticks) {
+    const double y = bar.bottom() - (v - lo) / (hi - lo) * bar.height();
+    painter.setPen(QPen(textColour(), 1.0));
+    painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5.0, y));
+    painter.drawText(QRectF(bar.right() + 8.0, y - metrics.height() * 0.5, area.right() - bar.right() - 8.0,
+                            metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, formatTick(v, step));
+  }
+  painter.restore();
+  return bar;
+}
+
+void Hud::drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines) const {
+  if (lines.isEmpty()) return;
+  painter.save();
+  painter.setFont(font_);
+  const QFontMetricsF metrics(font_);
+  double width = 0.0;
+  for (const QString& line : lines) width = std::max(width, metrics.horizontalAdvance(line));
+  const double pad = 6.0;
+  const QRectF panel(topLeft, QSizeF(width + 2 * pad, metrics.lineSpacing() * lines.size() + 2 * pad - metrics.leading()));
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setPen(Qt::NoPen);
+  painter.setBrush(panelColour());
+  painter.drawRoundedRect(panel, 4.0, 4.0);
+  painter.setPen(textColour());
+  double baseline = panel.top() + pad + metrics.ascent();
+  for (const QString& line : lines) {
+    painter.drawText(QPointF(panel.left() + pad, baseline), line);
+    baseline += metrics.lineSpacing();
+  }
+  painter.restore();
+}
+
+void Hud::drawMessage(QPainter& painter, const QRectF& area, const QString& text, bool error) const {
+  painter.save();
+  painter.setFont(font_);
+  const QFontMetricsF metrics(font_);
+  const double maxWidth = std::max(area.width() * 0.8, 100.0);
+  const QRectF textBox = metrics.boundingRect(QRectF(0, 0, maxWidth, 1e4), Qt::TextWordWrap | Qt::AlignCenter, text);
+  QRectF panel = textBox.adjusted(-12, -10, 12, 10);
+  panel.moveCenter(area.center());
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setPen(error ? QPen(QColor(235, 90, 80), 1.5) : Qt::NoPen);
+  painter.setBrush(error ? QColor(60, 20, 20, 225) : panelColour());
+  painter.drawRoundedRect(panel, 6.0, 6.0);
+  painter.setPen(error ? QColor(255, 200, 190) : textColour());
+  painter.drawText(panel.adjusted(12, 10, -12, -10), Qt::TextWordWrap | Qt::AlignCenter, text);
+  painter.restore();
+}
+
+}  // namespace iso

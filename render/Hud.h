@@ -1,0 +1,44 @@
+#pragma once
+// What is painted over the GL picture with QPainter: text lines (counters, paths), the colour bar
+// with tick labels and units, and messages (no data yet, GL problems).
+#include <vector>
+
+#include <QFont>
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+
+#include "Colormap.h"
+
+namespace iso {
+
+// "Nice" tick values (1, 2, 2.5, 5 × 10^n steps) inside [lo, hi], about `target` of them.
+std::vector<double> niceTicks(double lo, double hi, int target);
+// A compact label for a tick value: 3 significant digits, exponent only when needed, "0" for ~0.
+QString formatTick(double value, double step);
+
+class Hud {
+ public:
+  Hud();
+
+  // A vertical colour bar inside `area` (logical pixels): the bar, ticks and labels from `lo` (bottom)
+  // to `hi` (top), and `title` (name and unit) above it. Returns the rectangle of the bar itself.
+  QRectF drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
+                       const QString& title) const;
+  // Lines of text on a translucent panel at the top-left corner.
+  void drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines) const;
+  // A centred message panel; `error` paints it in warning colours.
+  void drawMessage(QPainter& painter, const QRectF& area, const QString& text, bool error) const;
+
+  const QFont& font() const { return font_; }
+  const QFont& smallFont() const { return smallFont_; }
+
+  static const QColor& textColour();
+  static const QColor& panelColour();
+
+ private:
+  QFont font_, smallFont_;
+};
+
+}  // namespace iso

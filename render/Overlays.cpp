@@ -1,0 +1,348 @@
+#include "Overlays.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QFontMetricsF>
+#include <QPainterPath>
+
+namespace iso {
+namespace {
+
+// x and y run along the top edges from the origin corner (top, back, left); z runs down the
+// front-left edge, which stays visible from the default viewpoint (the back one hides behind the
+// slices). Each entry: the edge's start (grid units) and the outward direction of its ticks.
+struct AxisEdge {
+  glm::vec3 start;
+  glm::vec3 outward;
+};
+
+AxisEdge axisEdge(int axis, const SliceGeometry& g) {
+  switch (axis) {
+    case 0: return {{0.0f, 0.0f, 0.0f}, {0.0f, -1.0f, 0.0f}};
+    case 1: return {{0.0f, 0.0f, 0.0f}, {-1.0f, 0.0f, 0.0f}};
+    default: return {{0.0f, float(g.size[1]), 0.0f}, {-1.0f, 0.0f, 0.0f}};
+  }
+}
+
+const QColor kBoxColour(150, 154, 162, 200);
+const QColor kSourceColour(80, 255, 120);
+
+// Text with a thin dark halo so it reads on any colour underneath.
+void drawHaloText(QPainter& painter, const QRectF& box, int flags, const QString& text, const QColor& colour) {
+  painter.setPen(QColor(0, 0, 0, 170));
+  for (const QPointF& d : {QPointF(1, 0), QPointF(-1, 0), QPointF(0, 1), QPointF(0, -1)})
+    painter.drawText(box.translated(d), flags, text);
+  painter.setPen(colour);
+  painter.drawText(box, flags, text);
+}
+
+QString metres(double value, double step) { return formatTick(value, step); }
+
+}  // namespace
+
+QColor axisColour(int axis) {
+  static const QColor colours[3] = {QColor(235, 110, 110), QColor(130, 205, 110), QColor(95, 170, 245)};
+  return colours[std::clamp(axis, 0, 2)];
+}
+
+QString axisName(int axis) { return QStringList{"x", "y", "z"}.value(axis); }
+
+QString axisTitle(int axis) { return axis == 2 ? QString("z, depth (m)") : axisName(axis) + " (m)"; }
+
+// ---- PlaneLayout ---------------------------------------------------------------------------------
+
+PlaneLayout PlaneLayout::fit(SlicePlane plane, const SliceGeometry& geometry, const QRectF& area) {
+  PlaneLayout layout;
+  layout.plane = plane;
+  layout.columns = std::max(geometry.width(plane), 1);
+  layout.rows = std::max(geometry.height(plane), 1);
+  double scale = std::min(area.width() / layout.columns, area.height() / layout.rows);
+  if (scale >= 1.0) scale = std::floor(scale);
+  scale = std::max(scale, 1e-3);
+  layout.pixelsPerCell = scale;
+  const QSizeF size(layout.columns * scale, layout.rows * scale);
+  // Whole-pixel origin, so that cell boundaries fall on pixel boundaries.
+  const QPointF origin(std::floor(area.center().x() - 0.5 * size.width()),
+                       std::floor(area.center().y() - 0.5 * size.height()));
+  layout.rect = QRectF(origin, size);
+  return layout;
+}
+
+std::optional<std::array<int, 2>> PlaneLayout::cellAt(const QPointF& position) const {
+  const double c = std::floor((position.x() - rect.left()) / pixelsPerCell);
+  const double r = std::floor((position.y() - rect.top()) / pixelsPerCell);
+  if (c < 0 || r < 0 || c >= columns || r >= rows) return std::nullopt;
+  return std::array<int, 2>{int(c), int(r)};
+}
+
+QPointF PlaneLayout::centreOf(double column, double row) const {
+  return {rect.left() + (column + 0.5) * pixelsPerCell, rect.top() + (row + 0.5) * pixelsPerCell};
+}
+
+// ---- GL lines (3D) -------------------------------------------------------------------------------
+
+bool Overlays::create(GlFunctions* gl) {
+  program_ = std::make_unique<QOpenGLShaderProgram>();
+  error_ = buildShaderProgram(*program_, ":/shaders/line.vert", ":/shaders/line.frag");
+  if (!error_.isEmpty()) return false;
+  gl->glGenVertexArrays(1, &vao_);
+  gl->glGenBuffers(1, &vbo_);
+  gl->glBindVertexArray(vao_);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  gl->glEnableVertexAttribArray(0);
+  gl->glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vertex), reinterpret_cast<void*>(offsetof(Vertex, x)));
+  gl->glEnableVertexAttribArray(1);
+  gl->glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(Vertex), reinterpret_cast<void*>(offsetof(Vertex, r)));
+  gl->glBindVertexArray(0);
+  uploadedCapacity_ = 0;
+  built_ = false;
+  error_ = drainGlErrors(gl, "creating the overlay buffers");
+  return error_.isEmpty();
+}
+
+void Overlays::destroy(GlFunctions* gl) {
+  if (vbo_ != 0) gl->glDeleteBuffers(1, &vbo_);
+  if (vao_ != 0) gl->glDeleteVertexArrays(1, &vao_);
+  vao_ = vbo_ = 0;
+  program_.reset();
+  built_ = false;
+}
+
+double Overlays::tickLength() const {
+  return 0.018 * double(std::max({geometry_.size[0], geometry_.size[1], geometry_.size[2]}));
+}
+
+void Overlays::addLine(const glm::vec3& gridA, const glm::vec3& gridB, const QColor& colour) {
+  for (const glm::vec3& g : {gridA, gridB}) {
+    const glm::vec3 w = geometry_.toWorld(g);
+    vertices_.push_back({w.x, w.y, w.z, float(colour.redF()), float(colour.greenF()), float(colour.blueF()),
+                         float(colour.alphaF())});
+  }
+}
+
+bool Overlays::update(GlFunctions* gl, const SliceGeometry& geometry, double dx, const std::optional<Cell>& source) {
+  if (built_ && geometry == geometry_ && dx == dx_ && source == source_) return true;
+  geometry_ = geometry;
+  dx_ = dx;
+  source_ = source;
+  vertices_.clear();
+  labels_.clear();
+  sourceWorld_.reset();
+  const glm::vec3 n(geometry.size[0], geometry.size[1], geometry.size[2]);
+
+  // Bounding box: the 12 edges between corners that differ in one coordinate.
+  for (int a = 0; a < 8; ++a)
+    for (int axis = 0; axis < 3; ++axis) {
+      if (a & (1 << axis)) continue;
+      const glm::vec3 from(a & 1 ? n.x : 0.0f, a & 2 ? n.y : 0.0f, a & 4 ? n.z : 0.0f);
+      glm::vec3 to = from;
+      to[axis] = n[axis];
+      addLine(from, to, kBoxColour);
+    }
+
+  // Slice outlines, in the colour of each slice's normal axis.
+  for (SlicePlane p : kSlicePlanes) {
+    const QColor colour = axisColour(planeAxes(p).normal);
+    const float corners[5][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}};
+    for (int c = 0; c < 4; ++c)
+      addLine(geometry.toGrid(geometry.planeCorner(p, corners[c][0], corners[c][1])),
+              geometry.toGrid(geometry.planeCorner(p, corners[c + 1][0], corners[c + 1][1])), colour);
+  }
+
+  // Axes with ticks at round metre values; grid point i (at i·dx metres) is the centre of cell i.
+  const float tick = float(tickLength());
+  for (int axis = 0; axis < 3; ++axis) {
+    const AxisEdge edge = axisEdge(axis, geometry);
+    const QColor colour = axisColour(axis);
+    glm::vec3 end = edge.start;
+    end[axis] = n[axis];
+    addLine(edge.start, end, colour);
+    const double lengthMetres = double(geometry.size[axis] - 1) * dx;
+    const std::vector<double> ticks = niceTicks(0.0, lengthMetres, 5);
+    const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : lengthMetres;
+    for (double m : ticks) {
+      glm::vec3 at = edge.start;
+      at[axis] = float(m / dx + 0.5);
+      addLine(at, at + tick * edge.outward, colour);
+      labels_.push_back({geometry.toWorld(at + 3.2f * tick * edge.outward), metres(m, step), colour, false});
+    }
+    // The title beside the middle of the axis, beyond its tick labels.
+    glm::vec3 titleAt = 0.5f * (edge.start + end) + 7.0f * tick * edge.outward;
+    labels_.push_back({geometry.toWorld(titleAt), axisTitle(axis), colour, true});
+  }
+
+  if (source) {
+    const glm::vec3 centre(source->i + 0.5f, source->j + 0.5f, source->k + 0.5f);
+    const float half = 1.6f * tick;
+    for (int axis = 0; axis < 3; ++axis) {
+      glm::vec3 d(0.0f);
+      d[axis] = half;
+      addLine(centre - d, centre + d, kSourceColour);
+    }
+    sourceWorld_ = geometry.toWorld(centre);
+  }
+
+  gl->glBindBuffer(GL_ARRAY_BUFFER, vbo_);
+  const GLsizeiptr bytes = GLsizeiptr(vertices_.size() * sizeof(Vertex));
+  if (vertices_.size() > uploadedCapacity_) {
+    gl->glBufferData(GL_ARRAY_BUFFER, bytes, vertices_.data(), GL_STATIC_DRAW);
+    uploadedCapacity_ = vertices_.size();
+  } else {
+    gl->glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, vertices_.data());
+  }
+  error_ = drainGlErrors(gl, "uploading the overlay lines");
+  built_ = error_.isEmpty();
+  return built_;
+}
+
+void Overlays::draw3D(GlFunctions* gl, const glm::mat4& viewProjection) {
+  if (!built_ || vertices_.empty()) return;
+  program_->bind();
+  gl->glUniformMatrix4fv(program_->uniformLocation("viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);
+  gl->glBindVertexArray(vao_);
+  // Lines lie exactly on the slices' edges: let them win the depth tie.
+  gl->glDepthFunc(GL_LEQUAL);
+  gl->glDrawArrays(GL_LINES, 0, GLsizei(vertices_.size()));
+  gl->glDepthFunc(GL_LESS);
+  gl->glBindVertexArray(0);
+  program_->release();
+}
+
+void Overlays::paintLabels3D(QPainter& painter, const OrbitCamera& camera, int width, int height,
+                             const Hud& hud) const {
+  if (!built_) return;
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setRenderHint(QPainter::TextAntialiasing, true);
+  QFont titleFont = hud.font();
+  titleFont.setBold(true);
+  for (const Label& label : labels_) {
+    const auto at = camera.project(label.world, width, height);
+    if (!at) continue;
+    painter.setFont(label.title ? titleFont : hud.smallFont());
+    const QFontMetricsF metrics(painter.font());
+    const double w = metrics.horizontalAdvance(label.text) + 4.0;
+    const QRectF box(at->x - 0.5 * w, at->y - 0.5 * metrics.height(), w, metrics.height());
+    drawHaloText(painter, box, Qt::AlignCenter, label.text, label.title ? label.colour : Hud::textColour());
+  }
+  if (sourceWorld_) {
+    if (const auto at = camera.project(*sourceWorld_, width, height)) {
+      painter.setPen(QPen(QColor(0, 0, 0, 180), 3.0));
+      painter.setBrush(Qt::NoBrush);
+      painter.drawEllipse(QPointF(at->x, at->y), 7.0, 7.0);
+      painter.setPen(QPen(kSourceColour, 1.6));
+      painter.drawEllipse(QPointF(at->x, at->y), 7.0, 7.0);
+    }
+  }
+  painter.restore();
+}
+
+// ---- 2D ------------------------------------------------------------------------------------------
+
+void Overlays::paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,
+                       const std::optional<Cell>& source, const Hud& hud) const {
+  const PlaneAxes axes = planeAxes(layout.plane);
+  const QRectF& r = layout.rect;
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setRenderHint(QPainter::TextAntialiasing, true);
+
+  // Traces of the other two slices through this plane.
+  QPen trace(Qt::white, 1.0, Qt::DashLine);
+  const QPointF point = layout.centreOf(geometry.point[axes.column], geometry.point[axes.row]);
+  QColor c = axisColour(axes.column);
+  c.setAlpha(170);
+  trace.setColor(c);
+  painter.setPen(trace);
+  painter.drawLine(QPointF(point.x(), r.top()), QPointF(point.x(), r.bottom()));
+  c = axisColour(axes.row);
+  c.setAlpha(170);
+  trace.setColor(c);
+  painter.setPen(trace);
+  painter.drawLine(QPointF(r.left(), point.y()), QPointF(r.right(), point.y()));
+
+  // Frame in the colour of the plane's normal, as in the 3D view.
+  painter.setPen(QPen(axisColour(axes.normal), 1.0));
+  painter.setBrush(Qt::NoBrush);
+  painter.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
+
+  // Metre axes: the column axis below the plane, the row axis on its left.
+  painter.setFont(hud.smallFont());
+  const QFontMetricsF small(hud.smallFont());
+  const auto drawAxis = [&](int axis, int cells, bool horizontal) {
+    const double lengthMetres = double(cells - 1) * dx;
+    const double pixels = horizontal ? r.width() : r.height();
+    const std::vector<double> ticks = niceTicks(0.0, lengthMetres, std::max(2, int(pixels / (horizontal ? 90 : 60))));
+    const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : lengthMetres;
+    for (double m : ticks) {
+      const QPointF at = horizontal ? layout.centreOf(m / dx, 0) : layout.centreOf(0, m / dx);
+      const QString text = metres(m, step);
+      painter.setPen(QPen(Hud::textColour(), 1.0));
+      if (horizontal) {
+        painter.drawLine(QPointF(at.x(), r.bottom() + 1), QPointF(at.x(), r.bottom() + 6));
+        painter.drawText(QRectF(at.x() - 40, r.bottom() + 7, 80, small.height()), Qt::AlignHCenter | Qt::AlignTop, text);
+      } else {
+        painter.drawLine(QPointF(r.left() - 6, at.y()), QPointF(r.left() - 1, at.y()));
+        painter.drawText(QRectF(r.left() - 88, at.y() - 0.5 * small.height(), 80, small.height()),
+                         Qt::AlignRight | Qt::AlignVCenter, text);
+      }
+    }
+    QFont titleFont = hud.font();
+    titleFont.setBold(true);
+    painter.setFont(titleFont);
+    painter.setPen(axisColour(axis));
+    const QFontMetricsF title(titleFont);
+    if (horizontal) {
+      painter.drawText(QRectF(r.left(), r.bottom() + 8 + small.height(), r.width(), title.height()),
+                       Qt::AlignHCenter | Qt::AlignTop, axisTitle(axis) + QString::fromUtf8(" \u2192"));
+    } else {
+      painter.save();
+      painter.translate(r.left() - 14 - small.horizontalAdvance("00000") - title.height(), r.center().y());
+      painter.rotate(-90);
+      // Rotated text reads bottom-to-top, so the arrow pointing down the axis goes first.
+      painter.drawText(QRectF(-0.5 * r.height(), 0, r.height(), title.height()), Qt::AlignCenter,
+                       QString::fromUtf8("\u2190 ") + axisTitle(axis));
+      painter.restore();
+    }
+    painter.setFont(hud.smallFont());
+  };
+  drawAxis(axes.column, layout.columns, true);
+  drawAxis(axes.row, layout.rows, false);
+
+  // Which slice this is, above the plane.
+  const int n = axes.normal;
+  const int index = geometry.point[n];
+  const QString kind = layout.plane == SlicePlane::XY ? "depth slice" : "vertical section";
+  QFont headerFont = hud.font();
+  headerFont.setBold(true);
+  painter.setFont(headerFont);
+  const QFontMetricsF header(headerFont);
+  const QString heading = QString("%1%2 plane, %3 at %4 = %5 m (%6 = %7)")
+                              .arg(axisName(axes.column).toUpper(), axisName(axes.row).toUpper(), kind, axisName(n))
+                              .arg(formatTick(index * dx, dx))
+                              .arg(QStringList{"i", "j", "k"}.value(n))
+                              .arg(index);
+  drawHaloText(painter, QRectF(r.left(), r.top() - header.height() - 4, std::max(r.width(), 400.0), header.height()),
+               Qt::AlignLeft | Qt::AlignVCenter, heading, Hud::textColour());
+
+  // Source marker: solid when the source lies in this plane, dashed when it is only projected onto it.
+  if (source) {
+    const std::array<int, 3> s{source->i, source->j, source->k};
+    const QPointF at = layout.centreOf(s[axes.column], s[axes.row]);
+    const double radius = std::max(6.0, 0.8 * layout.pixelsPerCell);
+    const bool inPlane = s[n] == geometry.point[n];
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(QColor(0, 0, 0, 180), 3.5));
+    painter.drawEllipse(at, radius, radius);
+    painter.setPen(QPen(kSourceColour, 1.8, inPlane ? Qt::SolidLine : Qt::DashLine));
+    painter.drawEllipse(at, radius, radius);
+    if (inPlane) {
+      painter.drawLine(at - QPointF(radius * 0.5, 0), at + QPointF(radius * 0.5, 0));
+      painter.drawLine(at - QPointF(0, radius * 0.5), at + QPointF(0, radius * 0.5));
+    }
+  }
+  painter.restore();
+}
+
+}  // namespace iso

@@ -1,0 +1,86 @@
+#pragma once
+// Lines and labels that give the slices their frame of reference: in 3D the bounding box, the x/y/z
+// axes with metre ticks along three edges from the origin corner, the outlines of the three slices
+// and a source marker (GL lines, labels painted afterwards); in 2D the plane's frame, metre axes,
+// the traces of the other two slices and the source marker (all painted with QPainter).
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <QColor>
+#include <QOpenGLShaderProgram>
+#include <QPainter>
+#include <QRectF>
+#include <QString>
+
+#include "GlCheck.h"
+#include "Hud.h"
+#include "OrbitCamera.h"
+#include "SliceGeometry.h"
+
+namespace iso {
+
+// Where a 2D plane lies in the widget (logical pixels): `pixelsPerCell` is an integer when the plane
+// is magnified, so every cell is the same block of pixels.
+struct PlaneLayout {
+  SlicePlane plane = SlicePlane::XY;
+  QRectF rect;                // the plane's pixels; cell (col, row) covers one pixelsPerCell square
+  double pixelsPerCell = 1.0;
+  int columns = 0, rows = 0;
+
+  // Fits the plane into `area`, aspect preserved, integer magnification when it is at least 1.
+  static PlaneLayout fit(SlicePlane plane, const SliceGeometry& geometry, const QRectF& area);
+  // (column, row) of the cell under a widget position, or nullopt outside the plane.
+  std::optional<std::array<int, 2>> cellAt(const QPointF& position) const;
+  // Widget position of the centre of grid point (column, row).
+  QPointF centreOf(double column, double row) const;
+};
+
+// Colours of the axes (x, y, z) — a slice's outline uses the colour of its normal axis.
+QColor axisColour(int axis);
+// "x", "y", "z".
+QString axisName(int axis);
+// Axis title with unit, e.g. "z, depth (m)".
+QString axisTitle(int axis);
+
+class Overlays {
+ public:
+  bool create(GlFunctions* gl);  // line program, VAO and VBO; false (see lastError) on failure
+  void destroy(GlFunctions* gl);
+  const QString& lastError() const { return error_; }
+
+  // Rebuilds the 3D lines when the geometry, the spacing or the source changed.
+  bool update(GlFunctions* gl, const SliceGeometry& geometry, double dx, const std::optional<Cell>& source);
+  void draw3D(GlFunctions* gl, const glm::mat4& viewProjection);
+  void paintLabels3D(QPainter& painter, const OrbitCamera& camera, int width, int height, const Hud& hud) const;
+
+  void paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,
+               const std::optional<Cell>& source, const Hud& hud) const;
+
+ private:
+  struct Vertex {
+    float x, y, z, r, g, b, a;
+  };
+  struct Label {
+    glm::vec3 world;
+    QString text;
+    QColor colour;
+    bool title;
+  };
+  void addLine(const glm::vec3& gridA, const glm::vec3& gridB, const QColor& colour);
+  double tickLength() const;
+
+  std::unique_ptr<QOpenGLShaderProgram> program_;
+  GLuint vao_ = 0, vbo_ = 0;
+  std::size_t uploadedCapacity_ = 0;  // vertices the VBO can hold
+  std::vector<Vertex> vertices_;
+  std::vector<Label> labels_;
+  std::optional<glm::vec3> sourceWorld_;
+  SliceGeometry geometry_;
+  double dx_ = 0.0;
+  std::optional<Cell> source_;
+  bool built_ = false;
+  QString error_;
+};
+
+}  // namespace iso

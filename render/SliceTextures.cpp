@@ -1,0 +1,75 @@
+#include "SliceTextures.h"
+
+namespace iso {
+namespace {
+const std::vector<float>& planeData(const SliceSet& s, SlicePlane p) {
+  switch (p) {
+    case SlicePlane::XY: return s.xy;
+    case SlicePlane::XZ: return s.xz;
+    case SlicePlane::YZ: return s.yz;
+  }
+  return s.xy;
+}
+}  // namespace
+
+bool SliceTextures::create(GlFunctions* gl) {
+  gl->glGenTextures(3, textures_.data());
+  for (GLuint texture : textures_) {
+    gl->glBindTexture(GL_TEXTURE_2D, texture);
+    gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, nearest_ ? GL_NEAREST : GL_LINEAR);
+    gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  }
+  allocated_ = {};
+  loaded_ = false;
+  error_ = drainGlErrors(gl, "creating the slice textures");
+  return error_.isEmpty();
+}
+
+void SliceTextures::destroy(GlFunctions* gl) {
+  if (textures_[0] != 0) gl->glDeleteTextures(3, textures_.data());
+  textures_ = {0, 0, 0};
+  allocated_ = {};
+  loaded_ = false;
+}
+
+bool SliceTextures::upload(GlFunctions* gl, const SliceSet& slices) {
+  const SliceGeometry geometry = SliceGeometry::of(slices);
+  gl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  for (SlicePlane p : kSlicePlanes) {
+    const int index = int(p);
+    const int w = geometry.width(p), h = geometry.height(p);
+    gl->glBindTexture(GL_TEXTURE_2D, textures_[index]);
+    if (allocated_[index] != std::array<int, 2>{w, h}) {
+      gl->glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, w, h, 0, GL_RED, GL_FLOAT, nullptr);
+      allocated_[index] = {w, h};
+    }
+    gl->glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RED, GL_FLOAT, planeData(slices, p).data());
+  }
+  error_ = drainGlErrors(gl, "uploading the slices");
+  if (!error_.isEmpty()) {
+    allocated_ = {};  // storage state unknown: allocate afresh next time
+    loaded_ = false;
+    return false;
+  }
+  geometry_ = geometry;
+  loaded_ = true;
+  return true;
+}
+
+void SliceTextures::setMagnifyNearest(GlFunctions* gl, bool nearest) {
+  if (nearest == nearest_) return;
+  nearest_ = nearest;
+  for (GLuint texture : textures_) {
+    gl->glBindTexture(GL_TEXTURE_2D, texture);
+    gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, nearest ? GL_NEAREST : GL_LINEAR);
+  }
+}
+
+void SliceTextures::bind(GlFunctions* gl, SlicePlane plane, int unit) const {
+  gl->glActiveTexture(GL_TEXTURE0 + GLenum(unit));
+  gl->glBindTexture(GL_TEXTURE_2D, textures_[int(plane)]);
+}
+
+}  // namespace iso

@@ -1,0 +1,534 @@
+#include "SliceView.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <QDebug>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVersionFunctionsFactory>
+#include <QPainter>
+#include <QSurfaceFormat>
+#include <QWheelEvent>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace iso {
+namespace {
+
+const QColor kBackground(30, 31, 34);
+constexpr int kFieldUnit = 0, kColormapUnit = 1, kVelocityUnit = 2;
+constexpr double kClickSlopPixels = 4.0;  // a press and release closer than this is a click
+
+// Room around a 2D plane for its heading, metre axes and the colour bar (logical pixels).
+constexpr double kMarginLeft = 96, kMarginRight = 118, kMarginTop = 36, kMarginBottom = 54;
+
+SlicePlane planeOf(SliceView::Mode mode) {
+  switch (mode) {
+    case SliceView::Mode::PlaneXZ: return SlicePlane::XZ;
+    case SliceView::Mode::PlaneYZ: return SlicePlane::YZ;
+    default: return SlicePlane::XY;
+  }
+}
+
+bool positiveFinite(double v) { return std::isfinite(v) && v > 0.0; }
+
+}  // namespace
+
+SliceView::SliceView(QWidget* parent) : QOpenGLWidget(parent) {
+  QSurfaceFormat format = QSurfaceFormat::defaultFormat();
+  format.setRenderableType(QSurfaceFormat::OpenGL);
+  format.setVersion(3, 3);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setDepthBufferSize(24);
+  format.setSamples(4);  // anti-aliased lines and slice edges
+  setFormat(format);
+  setMinimumSize(320, 240);
+  setFocusPolicy(Qt::StrongFocus);
+}
+
+SliceView::~SliceView() {
+  // The context outlives this object's part of the destruction; release while the members exist.
+  if (contextConnection_) disconnect(contextConnection_);
+  if (gl_ != nullptr && context() != nullptr) {
+    makeCurrent();
+    releaseGl();
+    doneCurrent();
+  }
+}
+
+// ---- Setters -------------------------------------------------------------------------------------
+
+void SliceView::setSlices(std::shared_ptr<const SliceSet> slices) {
+  if (slices) {
+    const std::string problem = sliceSetProblem(*slices);
+    if (!problem.empty()) {
+      dataProblem_ = QString("Wavefield slices refused: %1").arg(QString::fromStdString(problem));
+      qWarning().noquote() << dataProblem_;
+      update();
+      return;
+    }
+  }
+  dataProblem_.clear();
+  slices_ = std::move(slices);
+  geometry_ = slices_ ? SliceGeometry::of(*slices_) : SliceGeometry{};
+  fieldDirty_ = true;
+  if (slices_ && autoGain_) setClipInUse(gain_.update(*slices_));
+  update();
+}
+
+void SliceView::setVelocitySlices(std::shared_ptr<const SliceSet> velocity) {
+  if (velocity) {
+    const std::string problem = sliceSetProblem(*velocity);
+    if (!problem.empty()) {
+      qWarning().noquote() << "Velocity slices refused:" << QString::fromStdString(problem);
+      velocity.reset();
+    }
+  }
+  velocity_ = std::move(velocity);
+  if (velocity_) {
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (const std::vector<float>* plane : {&velocity_->xy, &velocity_->xz, &velocity_->yz})
+      for (float v : *plane)
+        if (std::isfinite(v)) {
+          lo = std::min(lo, v);
+          hi = std::max(hi, v);
+        }
+    velocityRange_ = lo <= hi ? std::array<float, 2>{lo, hi} : std::array<float, 2>{0.0f, 1.0f};
+  }
+  velocityDirty_ = true;
+  update();
+}
+
+void SliceView::setGridSpacing(double dxMetres) {
+  if (!positiveFinite(dxMetres)) {
+    qWarning() << "SliceView::setGridSpacing: the spacing must be a positive number of metres, got" << dxMetres;
+    return;
+  }
+  dx_ = dxMetres;
+  update();
+}
+
+void SliceView::setSourceCell(int i, int j, int k) {
+  source_ = {i, j, k};
+  update();
+}
+
+void SliceView::setMode(Mode mode) {
+  mode_ = mode;
+  update();
+}
+
+QStringList SliceView::colormapNames() { return Colormap::names(); }
+
+void SliceView::setColormap(const QString& name) {
+  if (Colormap::table(name) == nullptr) {
+    qWarning().noquote() << "SliceView::setColormap: unknown colormap" << name << "(known:"
+                         << Colormap::names().join(", ") + ")";
+    return;
+  }
+  colormapName_ = name;
+  colormapDirty_ = true;
+  update();
+}
+
+void SliceView::setAutoGain(bool on) {
+  if (on == autoGain_) return;
+  autoGain_ = on;
+  if (on) {
+    gain_.reset(clip_);  // continue from the picture on screen, not from a stale state
+    if (slices_) setClipInUse(gain_.update(*slices_));
+  } else {
+    setClipInUse(manualClip_.value_or(clip_));
+  }
+  update();
+}
+
+void SliceView::setClip(float clip) {
+  if (!positiveFinite(clip)) {
+    qWarning() << "SliceView::setClip: the range must be a positive finite number, got" << clip;
+    return;
+  }
+  manualClip_ = clip;
+  if (!autoGain_) setClipInUse(clip);
+}
+
+float SliceView::clip() const { return clip_; }
+
+void SliceView::setClipInUse(float clip) {
+  if (clip == clip_) return;
+  clip_ = clip;
+  emit clipChanged(clip_);
+  update();
+}
+
+void SliceView::setVelocityOverlay(bool on, float opacity) {
+  if (!(opacity >= 0.0f && opacity <= 1.0f)) {
+    qWarning() << "SliceView::setVelocityOverlay: opacity must lie in [0, 1], got" << opacity << "- clamped";
+    opacity = std::isfinite(opacity) ? std::clamp(opacity, 0.0f, 1.0f) : 0.35f;
+  }
+  overlayOn_ = on;
+  overlayOpacity_ = opacity;
+  update();
+}
+
+void SliceView::setHudLines(const QStringList& lines) {
+  hudLines_ = lines;
+  update();
+}
+
+void SliceView::setFieldLabel(const QString& label) {
+  fieldLabel_ = label;
+  update();
+}
+
+void SliceView::resetCamera() {
+  framedSize_ = {0, 0, 0};  // re-framed at the next paint
+  update();
+}
+
+std::optional<Cell> SliceView::sourceInGrid() const {
+  const Cell& s = source_;
+  if (s.i < 0 || geometry_.empty()) return std::nullopt;
+  if (s.i >= geometry_.size[0] || s.j < 0 || s.j >= geometry_.size[1] || s.k < 0 || s.k >= geometry_.size[2])
+    return std::nullopt;
+  return s;
+}
+
+bool SliceView::velocityMatches() const {
+  return velocity_ && velocityTextures_.hasData() && velocityTextures_.geometry() == fieldTextures_.geometry();
+}
+
+// ---- GL lifetime ---------------------------------------------------------------------------------
+
+bool SliceView::failGl(const QString& problem) {
+  glProblem_ = problem;
+  ready_ = false;
+  qWarning().noquote() << "SliceView:" << problem;
+  return false;
+}
+
+void SliceView::initializeGL() {
+  // initializeGL runs again when the widget moves to a new top-level window (new context).
+  releaseGl();
+  glProblem_.clear();
+  if (contextConnection_) disconnect(contextConnection_);
+  contextConnection_ = connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
+    makeCurrent();
+    releaseGl();
+    doneCurrent();
+  });
+
+  const QSurfaceFormat got = context()->format();
+  const bool versionOk = !context()->isOpenGLES() &&
+                         (got.majorVersion() > 3 || (got.majorVersion() == 3 && got.minorVersion() >= 3));
+  gl_ = versionOk ? QOpenGLVersionFunctionsFactory::get<GlFunctions>(context()) : nullptr;
+  if (gl_ == nullptr || !gl_->initializeOpenGLFunctions()) {
+    gl_ = nullptr;
+    failGl(QString("This view needs OpenGL 3.3 (core profile), but the system provides OpenGL%1 %2.%3. "
+                   "Update the graphics driver, or use Mesa's software renderer (LIBGL_ALWAYS_SOFTWARE=1).")
+               .arg(context()->isOpenGLES() ? " ES" : "")
+               .arg(got.majorVersion())
+               .arg(got.minorVersion()));
+    return;
+  }
+  glInfo_ = QString("OpenGL %1 · %2")
+                .arg(reinterpret_cast<const char*>(gl_->glGetString(GL_VERSION)),
+                     reinterpret_cast<const char*>(gl_->glGetString(GL_RENDERER)));
+
+  sliceProgram_ = std::make_unique<QOpenGLShaderProgram>();
+  if (const QString log = buildShaderProgram(*sliceProgram_, ":/shaders/slice.vert", ":/shaders/slice.frag");
+      !log.isEmpty()) {
+    failGl(log);
+    return;
+  }
+  sliceProgram_->bind();
+  sliceProgram_->setUniformValue("field", kFieldUnit);
+  sliceProgram_->setUniformValue("colormap", kColormapUnit);
+  sliceProgram_->setUniformValue("velocity", kVelocityUnit);
+  sliceProgram_->release();
+
+  gl_->glGenVertexArrays(1, &quadVao_);
+  gl_->glGenBuffers(1, &quadVbo_);
+  gl_->glBindVertexArray(quadVao_);
+  gl_->glBindBuffer(GL_ARRAY_BUFFER, quadVbo_);
+  gl_->glBufferData(GL_ARRAY_BUFFER, sizeof(quadVertices_), nullptr, GL_DYNAMIC_DRAW);
+  quadVertices_.fill(std::numeric_limits<float>::quiet_NaN());  // forces the first upload
+  const GLsizei stride = 5 * sizeof(float);
+  gl_->glEnableVertexAttribArray(0);
+  gl_->glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+  gl_->glEnableVertexAttribArray(1);
+  gl_->glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(3 * sizeof(float)));
+  gl_->glBindVertexArray(0);
+  if (const QString e = drainGlErrors(gl_, "creating the slice quads"); !e.isEmpty()) {
+    failGl(e);
+    return;
+  }
+
+  if (!fieldTextures_.create(gl_)) return void(failGl(fieldTextures_.lastError()));
+  if (!velocityTextures_.create(gl_)) return void(failGl(velocityTextures_.lastError()));
+  if (!colormapTexture_.create(gl_)) return void(failGl(colormapTexture_.lastError()));
+  if (!overlays_.create(gl_)) return void(failGl(overlays_.lastError()));
+  fieldDirty_ = velocityDirty_ = colormapDirty_ = true;
+  ready_ = true;
+}
+
+void SliceView::releaseGl() {
+  if (gl_ == nullptr) return;
+  fieldTextures_.destroy(gl_);
+  velocityTextures_.destroy(gl_);
+  colormapTexture_.destroy(gl_);
+  overlays_.destroy(gl_);
+  if (quadVbo_ != 0) gl_->glDeleteBuffers(1, &quadVbo_);
+  if (quadVao_ != 0) gl_->glDeleteVertexArrays(1, &quadVao_);
+  quadVao_ = quadVbo_ = 0;
+  sliceProgram_.reset();
+  gl_ = nullptr;
+  ready_ = false;
+}
+
+// ---- Drawing -------------------------------------------------------------------------------------
+
+bool SliceView::uploadPending() {
+  if (colormapDirty_) {
+    if (!colormapTexture_.select(gl_, colormapName_)) return failGl(colormapTexture_.lastError());
+    colormapDirty_ = false;
+  }
+  if (fieldDirty_) {
+    if (slices_ && !fieldTextures_.upload(gl_, *slices_)) return failGl(fieldTextures_.lastError());
+    fieldDirty_ = false;
+  }
+  if (velocityDirty_) {
+    if (velocity_ && !velocityTextures_.upload(gl_, *velocity_)) return failGl(velocityTextures_.lastError());
+    velocityDirty_ = false;
+  }
+  return true;
+}
+
+PlaneLayout SliceView::planeLayout() const {
+  const QRectF area(kMarginLeft, kMarginTop, std::max(width() - kMarginLeft - kMarginRight, 16.0),
+                    std::max(height() - kMarginTop - kMarginBottom, 16.0));
+  return PlaneLayout::fit(planeOf(mode_), geometry_, area);
+}
+
+QRectF SliceView::planeRect() const {
+  if (mode_ == Mode::Orthogonal3D || geometry_.empty()) return {};
+  return planeLayout().rect;
+}
+
+void SliceView::drawSliceQuads(const glm::mat4& viewProjection, int first, int count,
+                               const std::array<SlicePlane, 3>& planes) {
+  sliceProgram_->bind();
+  gl_->glUniformMatrix4fv(sliceProgram_->uniformLocation("viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);
+  sliceProgram_->setUniformValue("clip", clip_);
+  const bool overlay = overlayOn_ && velocityMatches();
+  sliceProgram_->setUniformValue("overlayOpacity", overlay ? overlayOpacity_ : 0.0f);
+  sliceProgram_->setUniformValue("velocityRange", velocityRange_[0], velocityRange_[1]);
+  colormapTexture_.bind(gl_, kColormapUnit);
+  gl_->glBindVertexArray(quadVao_);
+  for (int n = 0; n < count; ++n) {
+    fieldTextures_.bind(gl_, planes[n], kFieldUnit);
+    velocityTextures_.bind(gl_, planes[n], kVelocityUnit);
+    gl_->glDrawArrays(GL_TRIANGLE_FAN, 4 * (first + n), 4);
+  }
+  gl_->glBindVertexArray(0);
+  sliceProgram_->release();
+}
+
+void SliceView::drawSlices3D(int widthPx, int heightPx) {
+  const SliceGeometry& g = fieldTextures_.geometry();
+  if (framedSize_ != g.size) {
+    camera_.frame(glm::vec3(0.0f), g.boundingRadius());
+    framedSize_ = g.size;
+  }
+  std::array<float, 16 * 5> vertices = quadVertices_;
+  const float corners[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+  for (SlicePlane p : kSlicePlanes)
+    for (int c = 0; c < 4; ++c) {
+      const glm::vec3 w = g.planeCorner(p, corners[c][0], corners[c][1]);
+      float* v = &vertices[(4 * int(p) + c) * 5];
+      v[0] = w.x, v[1] = w.y, v[2] = w.z, v[3] = corners[c][0], v[4] = corners[c][1];
+    }
+  if (vertices != quadVertices_) {
+    quadVertices_ = vertices;
+    gl_->glBindBuffer(GL_ARRAY_BUFFER, quadVbo_);
+    gl_->glBufferSubData(GL_ARRAY_BUFFER, 0, 12 * 5 * sizeof(float), quadVertices_.data());
+  }
+  fieldTextures_.setMagnifyNearest(gl_, false);
+  velocityTextures_.setMagnifyNearest(gl_, false);
+  const glm::mat4 viewProjection = camera_.projection(float(widthPx) / float(std::max(heightPx, 1))) * camera_.view();
+  gl_->glEnable(GL_DEPTH_TEST);
+  drawSliceQuads(viewProjection, 0, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ});
+  gl_->glEnable(GL_BLEND);
+  gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  if (!overlays_.update(gl_, g, dx_, sourceInGrid())) failGl(overlays_.lastError());
+  overlays_.draw3D(gl_, viewProjection);
+  gl_->glDisable(GL_BLEND);
+  gl_->glDisable(GL_DEPTH_TEST);
+}
+
+void SliceView::drawPlane2D(const PlaneLayout& layout) {
+  const QRectF& r = layout.rect;
+  // Texture row 0 (the array's first row) at the top of the rectangle.
+  const float quad[4][5] = {{float(r.left()), float(r.top()), 0, 0, 0},
+                            {float(r.right()), float(r.top()), 0, 1, 0},
+                            {float(r.right()), float(r.bottom()), 0, 1, 1},
+                            {float(r.left()), float(r.bottom()), 0, 0, 1}};
+  float* target = &quadVertices_[12 * 5];
+  if (!std::equal(&quad[0][0], &quad[0][0] + 20, target)) {
+    std::copy(&quad[0][0], &quad[0][0] + 20, target);
+    gl_->glBindBuffer(GL_ARRAY_BUFFER, quadVbo_);
+    gl_->glBufferSubData(GL_ARRAY_BUFFER, 12 * 5 * sizeof(float), 20 * sizeof(float), target);
+  }
+  // Magnified cells as crisp blocks; a linear filter would blur them into each other.
+  fieldTextures_.setMagnifyNearest(gl_, true);
+  velocityTextures_.setMagnifyNearest(gl_, true);
+  // Logical pixels, y down, like QPainter.
+  const glm::mat4 pixels = glm::ortho(0.0f, float(width()), float(height()), 0.0f, -1.0f, 1.0f);
+  drawSliceQuads(pixels, 3, 1, {layout.plane, layout.plane, layout.plane});
+}
+
+void SliceView::paintGL() {
+  const int widthPx = int(std::lround(width() * devicePixelRatioF()));
+  const int heightPx = int(std::lround(height() * devicePixelRatioF()));
+  const bool draw3D = mode_ == Mode::Orthogonal3D;
+  std::optional<PlaneLayout> layout;
+  if (ready_ && uploadPending()) {
+    gl_->glViewport(0, 0, widthPx, heightPx);
+    gl_->glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.0f);
+    gl_->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    if (slices_ && fieldTextures_.hasData()) {
+      if (draw3D) {
+        drawSlices3D(widthPx, heightPx);
+      } else {
+        layout = planeLayout();
+        drawPlane2D(*layout);
+      }
+    }
+    if (const QString e = drainGlErrors(gl_, "drawing the frame"); !e.isEmpty()) failGl(e);
+  }
+
+  QPainter painter(this);
+  if (!ready_) painter.fillRect(rect(), kBackground);
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setRenderHint(QPainter::TextAntialiasing, true);
+  if (ready_ && slices_ && fieldTextures_.hasData()) {
+    if (layout)
+      overlays_.paint2D(painter, *layout, fieldTextures_.geometry(), dx_, sourceInGrid(), hud_);
+    else
+      overlays_.paintLabels3D(painter, camera_, width(), height(), hud_);
+  }
+  paintOverlay(painter);
+  painter.end();
+  emit frameDrawn();
+}
+
+void SliceView::paintOverlay(QPainter& painter) {
+  const QRectF area = rect();
+  if (!glProblem_.isEmpty()) {
+    hud_.drawMessage(painter, area, glProblem_, true);
+    return;
+  }
+  const bool hasPicture = slices_ && fieldTextures_.hasData();
+  // Colour bars on the right: the wavefield, and the velocity when it is overlaid.
+  if (hasPicture) {
+    if (const ColourTable* table = Colormap::table(colormapName_)) {
+      const bool velocityBar = overlayOn_ && velocityMatches();
+      const double top = kMarginTop, bottom = area.height() - kMarginBottom;
+      const double split = velocityBar ? top + 0.58 * (bottom - top) : bottom;
+      hud_.drawColourBar(painter, QRectF(area.width() - kMarginRight + 14, top, kMarginRight - 18, split - top),
+                         *table, -clip_, clip_, fieldLabel_);
+      if (velocityBar) {
+        static const ColourTable rock = [] {
+          // The overlay's earth-tone ramp (slice.frag), as the overlay shows it at full opacity.
+          ColourTable t(Colormap::kEntries);
+          for (int n = 0; n < Colormap::kEntries; ++n) {
+            const double s = double(n) / (Colormap::kEntries - 1);
+            t[n] = {std::uint8_t(std::lround(255 * (0.22 + s * 0.73))), std::uint8_t(std::lround(255 * (0.17 + s * 0.69))),
+                    std::uint8_t(std::lround(255 * (0.13 + s * 0.53)))};
+          }
+          return t;
+        }();
+        hud_.drawColourBar(painter, QRectF(area.width() - kMarginRight + 14, split + 12, kMarginRight - 18, bottom - split - 12),
+                           rock, velocityRange_[0], velocityRange_[1], "v (m/s)");
+      }
+    }
+  }
+
+  QStringList lines = hudLines_;
+  if (overlayOn_ && velocity_ && !velocityMatches())
+    lines << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
+  if (gain_.lastMeasurement().nonFinite > 0 && autoGain_)
+    lines << QString("warning: %1 NaN/Inf samples in the slices (shown magenta)").arg(gain_.lastMeasurement().nonFinite);
+  hud_.drawTextLines(painter, QPointF(8, 8), lines);
+
+  if (mode_ == Mode::Orthogonal3D && hasPicture) {
+    painter.save();
+    painter.setFont(hud_.smallFont());
+    painter.setPen(QColor(170, 173, 180));
+    painter.drawText(QRectF(8, area.height() - 22, area.width() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter,
+                     QString::fromUtf8("z is depth, pointing down \u00b7 drag: orbit \u00b7 right drag: pan \u00b7 "
+                                       "wheel: zoom \u00b7 double click: reset \u00b7 click: pick a cell"));
+    painter.restore();
+  }
+
+  if (!dataProblem_.isEmpty())
+    hud_.drawMessage(painter, area, dataProblem_, true);
+  else if (!hasPicture)
+    hud_.drawMessage(painter, area, "No wavefield yet: waiting for the first slices.", false);
+}
+
+// ---- Mouse ---------------------------------------------------------------------------------------
+
+void SliceView::mousePressEvent(QMouseEvent* event) {
+  pressPosition_ = lastPosition_ = event->position();
+  pressButton_ = event->button();
+  dragged_ = false;
+  event->accept();
+}
+
+void SliceView::mouseMoveEvent(QMouseEvent* event) {
+  const QPointF position = event->position();
+  if ((position - pressPosition_).manhattanLength() > kClickSlopPixels) dragged_ = true;
+  const QPointF delta = position - lastPosition_;
+  lastPosition_ = position;
+  if (!dragged_ || mode_ != Mode::Orthogonal3D) return;
+  if (event->buttons() & Qt::LeftButton)
+    camera_.orbit(float(delta.x()), float(delta.y()));
+  else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton))
+    camera_.pan(float(delta.x()), float(delta.y()), height());
+  update();
+}
+
+void SliceView::mouseReleaseEvent(QMouseEvent* event) {
+  if (event->button() == pressButton_ && pressButton_ == Qt::LeftButton && !dragged_) pick(event->position());
+  pressButton_ = Qt::NoButton;
+  dragged_ = false;
+}
+
+void SliceView::mouseDoubleClickEvent(QMouseEvent* event) {
+  if (mode_ == Mode::Orthogonal3D && event->button() == Qt::LeftButton) resetCamera();
+}
+
+void SliceView::wheelEvent(QWheelEvent* event) {
+  if (mode_ != Mode::Orthogonal3D) return;
+  camera_.zoom(float(event->angleDelta().y()) / 120.0f);
+  update();
+  event->accept();
+}
+
+void SliceView::pick(const QPointF& position) {
+  if (!slices_ || geometry_.empty()) return;
+  std::optional<Cell> cell;
+  if (mode_ == Mode::Orthogonal3D) {
+    const OrbitCamera::Ray ray = camera_.ray(float(position.x()), float(position.y()), width(), height());
+    cell = geometry_.pick(ray.origin, ray.direction);
+  } else {
+    const PlaneLayout layout = planeLayout();
+    if (const auto at = layout.cellAt(position)) cell = geometry_.cellOnPlane(layout.plane, (*at)[0], (*at)[1]);
+  }
+  if (cell) emit cellPicked(cell->i, cell->j, cell->k);
+}
+
+}  // namespace iso

@@ -1,0 +1,139 @@
+#pragma once
+// The wavefield view: three orthogonal slices through the slice point, in a perspective 3D view or one
+// plane at a time in 2D, colour-mapped over a symmetric range, with axes in metres, a colour bar, a
+// source marker, an optional velocity overlay and HUD text. OpenGL 3.3 core.
+//
+// Axes: x (n1) and y (n2) horizontal, z (n3) depth pointing down; (x, y, z) is right-handed.
+// 2D planes: XY with x right and y down (seen from above), XZ with x right and z down, YZ with y right
+// and z down. See SliceGeometry.h. Mouse (3D): left drag orbits, right or middle drag pans, the wheel
+// zooms, a double click re-frames; a click without drag on a slice emits cellPicked in every mode.
+#include <memory>
+#include <optional>
+
+#include <QOpenGLWidget>
+#include <QStringList>
+
+#include "Colormap.h"
+#include "GainControl.h"
+#include "Hud.h"
+#include "OrbitCamera.h"
+#include "Overlays.h"
+#include "SliceGeometry.h"
+#include "SliceTextures.h"
+
+class QOpenGLShaderProgram;
+
+namespace iso {
+
+class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
+  Q_OBJECT
+ public:
+  enum class Mode { Orthogonal3D, PlaneXY, PlaneXZ, PlaneYZ };
+  explicit SliceView(QWidget* parent = nullptr);
+  ~SliceView() override;
+
+  // New wavefield planes (GUI thread; the data is shared, not copied; uploaded at the next paint).
+  // An inconsistent set (sizes, slice point) is refused with a message in the view; nullptr clears.
+  void setSlices(std::shared_ptr<const iso::SliceSet> slices);
+  // Velocity planes (m/s) through the same point, for the optional semi-transparent overlay; drawn only
+  // while they match the wavefield's grid and slice point.
+  void setVelocitySlices(std::shared_ptr<const iso::SliceSet> velocity);
+  void setGridSpacing(double dxMetres);                 // axis labels in metres
+  void setSourceCell(int i, int j, int k);              // marker; i < 0 hides it
+  void setMode(Mode mode);
+  static QStringList colormapNames();                    // "seismic", "grey", "viridis", "inferno"
+  void setColormap(const QString& name);
+  // Auto gain: robust percentile of |u|, smoothed over time (GainControl). Switching it off keeps the
+  // manual range if setClip was ever called, otherwise the range in use at that moment.
+  void setAutoGain(bool on);
+  void setClip(float clip);                              // manual symmetric range [-clip, clip], used while auto gain is off
+  float clip() const;                                    // the range in use (auto or manual)
+  void setVelocityOverlay(bool on, float opacity = 0.35f);
+  void setHudLines(const QStringList& lines);            // text drawn over the view (counters, path)
+
+  // Additions to the contract.
+  Mode mode() const { return mode_; }
+  bool autoGain() const { return autoGain_; }
+  QString colormap() const { return colormapName_; }
+  void setFieldLabel(const QString& label);  // colour bar title, "u (arb. units)" by default
+  void resetCamera();                        // back to the default 3D viewpoint
+  // "OpenGL 4.5 (Core Profile) Mesa … · llvmpipe …" once initialised, or why the view cannot draw.
+  QString glInfo() const { return glProblem_.isEmpty() ? glInfo_ : glProblem_; }
+  bool glReady() const { return ready_; }
+  // Where the plane is drawn in a 2D mode (logical pixels; cell (col, row) covers a square of
+  // planeRect().width() / columns pixels); empty in 3D or without data.
+  QRectF planeRect() const;
+
+ signals:
+  void cellPicked(int i, int j, int k);  // a click (no drag) on a slice: the interior cell under it
+  void clipChanged(float clip);
+  void frameDrawn();                      // after each paintGL, for the frames-per-second counter
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseDoubleClickEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+
+ private:
+  void releaseGl();
+  bool failGl(const QString& problem);  // records a GL problem shown in the view; returns false
+  bool uploadPending();
+  void drawSlices3D(int widthPx, int heightPx);
+  void drawPlane2D(const PlaneLayout& layout);
+  void drawSliceQuads(const glm::mat4& viewProjection, int first, int count, const std::array<SlicePlane, 3>& planes);
+  void paintOverlay(QPainter& painter);
+  PlaneLayout planeLayout() const;
+  std::optional<Cell> sourceInGrid() const;
+  bool velocityMatches() const;
+  void setClipInUse(float clip);
+  void pick(const QPointF& position);
+
+  // GL state (valid between initializeGL and releaseGl).
+  GlFunctions* gl_ = nullptr;
+  bool ready_ = false;
+  QString glInfo_, glProblem_;
+  QMetaObject::Connection contextConnection_;
+  std::unique_ptr<QOpenGLShaderProgram> sliceProgram_;
+  GLuint quadVao_ = 0, quadVbo_ = 0;
+  std::array<float, 16 * 5> quadVertices_{};  // 3 slices (3D) + 1 plane (2D), 4 vertices of x y z s t
+  SliceTextures fieldTextures_, velocityTextures_;
+  Colormap colormapTexture_;
+  Overlays overlays_;
+
+  // View state.
+  Mode mode_ = Mode::Orthogonal3D;
+  OrbitCamera camera_;
+  std::array<int, 3> framedSize_{0, 0, 0};  // grid size the camera was framed for
+  Hud hud_;
+  QString colormapName_ = "seismic";
+  QString fieldLabel_ = "u (arb. units)";
+  QStringList hudLines_;
+  double dx_ = 10.0;
+  Cell source_{-1, -1, -1};
+  bool overlayOn_ = false;
+  float overlayOpacity_ = 0.35f;
+
+  // Data.
+  std::shared_ptr<const SliceSet> slices_, velocity_;
+  SliceGeometry geometry_;  // of slices_
+  bool fieldDirty_ = false, velocityDirty_ = false, colormapDirty_ = true;
+  std::array<float, 2> velocityRange_{0.0f, 1.0f};
+  QString dataProblem_;
+
+  // Colour range.
+  GainControl gain_;
+  bool autoGain_ = true;
+  std::optional<float> manualClip_;
+  float clip_ = 1.0f;
+
+  // Mouse.
+  QPointF pressPosition_, lastPosition_;
+  Qt::MouseButton pressButton_ = Qt::NoButton;
+  bool dragged_ = false;
+};
+
+}  // namespace iso

@@ -1,0 +1,287 @@
+// SliceView end to end: known synthetic fields drawn, the frame grabbed, its pixels checked.
+// Needs a display with OpenGL: run under xvfb-run -a -s "-screen 0 1280x720x24".
+#include <array>
+#include <vector>
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QMouseEvent>
+#include <QWindow>
+#include <gtest/gtest.h>
+
+#include "SliceView.h"
+#include "test_render_support.h"
+
+namespace iso {
+namespace {
+
+// render_tests links no QtTest (tests/gui/CMakeLists.txt), so events are sent by hand.
+void sendMouse(QWidget* widget, QEvent::Type type, QPoint at, Qt::MouseButtons buttons) {
+  const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
+  QMouseEvent event(type, QPointF(at), widget->mapToGlobal(QPointF(at)), button, buttons, Qt::NoModifier);
+  QApplication::sendEvent(widget, &event);
+}
+void click(QWidget* widget, QPoint at) {
+  sendMouse(widget, QEvent::MouseButtonPress, at, Qt::LeftButton);
+  sendMouse(widget, QEvent::MouseButtonRelease, at, Qt::NoButton);
+}
+bool waitExposed(QWidget* widget) {
+  QElapsedTimer timer;
+  timer.start();
+  while (!(widget->windowHandle() && widget->windowHandle()->isExposed()) && timer.elapsed() < 5000)
+    QApplication::processEvents(QEventLoop::AllEvents, 50);
+  return widget->windowHandle() && widget->windowHandle()->isExposed();
+}
+
+class RenderView : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::displayAvailable()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+    view_ = std::make_unique<SliceView>();
+    view_->resize(720, 480);
+    view_->show();
+    ASSERT_TRUE(waitExposed(view_.get()));
+    view_->grabFramebuffer();  // initialises GL
+    ASSERT_TRUE(view_->glReady()) << view_->glInfo().toStdString();
+    view_->setGridSpacing(10.0);
+  }
+
+  QImage grab(const QString& name) {
+    const QImage image = view_->grabFramebuffer();
+    test::saveScreenshot(image, name);
+    return image;
+  }
+
+  // The colour at the centre of cell (col, row) of the plane shown in a 2D mode.
+  QColor cellColour(const QImage& image, int col, int row, int columns) const {
+    const QRectF r = view_->planeRect();
+    const double ppc = r.width() / columns;
+    const QPointF at(r.left() + (col + 0.5) * ppc, r.top() + (row + 0.5) * ppc);
+    return image.pixelColor(int(at.x()), int(at.y()));
+  }
+
+  // Records cellPicked emissions.
+  std::vector<std::array<int, 3>>& recordPicks() {
+    QObject::connect(view_.get(), &SliceView::cellPicked, [this](int i, int j, int k) { picks_.push_back({i, j, k}); });
+    return picks_;
+  }
+
+  std::unique_ptr<SliceView> view_;
+  std::vector<std::array<int, 3>> picks_;
+};
+
+bool isRed(const QColor& c) { return c.red() > 200 && c.green() < 60 && c.blue() < 60; }
+bool isBlue(const QColor& c) { return c.blue() > 200 && c.red() < 60 && c.green() < 60; }
+bool isWhite(const QColor& c) { return c.red() > 240 && c.green() > 240 && c.blue() > 240; }
+std::string name(const QColor& c) { return c.name().toStdString(); }
+
+constexpr int kN1 = 64, kN2 = 48, kN3 = 40;
+
+TEST_F(RenderView, SeismicSectionShowsSignsWhereTheyAreAndZeroAsWhite) {
+  // XZ section: +0.5 on the left (x < 20), 0 in the middle, -0.5 on the right (x >= 44); clip 1
+  // puts ±0.5 on the pure red/blue entries of "seismic". Rows: z down — the top 5 rows hold +0.5.
+  view_->setAutoGain(false);
+  view_->setClip(1.0f);
+  view_->setMode(SliceView::Mode::PlaneXZ);
+  view_->setSlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int plane, int c, int r) {
+    if (plane != 1) return 0.0f;
+    if (r < 5) return 0.5f;
+    return c < 20 ? 0.5f : c >= 44 ? -0.5f : 0.0f;
+  }));
+  const QImage image = grab("render_2d_xz_signs");
+  EXPECT_FLOAT_EQ(view_->clip(), 1.0f);
+  for (int row : {10, 25, 39}) {
+    EXPECT_TRUE(isRed(cellColour(image, 3, row, kN1))) << name(cellColour(image, 3, row, kN1));
+    EXPECT_TRUE(isWhite(cellColour(image, 32, row, kN1))) << name(cellColour(image, 32, row, kN1));
+    EXPECT_TRUE(isBlue(cellColour(image, 60, row, kN1))) << name(cellColour(image, 60, row, kN1));
+  }
+  // z points down: the positive top rows are at the top of the picture.
+  EXPECT_TRUE(isRed(cellColour(image, 32, 2, kN1))) << name(cellColour(image, 32, 2, kN1));
+  // Plane aspect kept: 64 x 40 cells in square pixels.
+  const QRectF r = view_->planeRect();
+  EXPECT_DOUBLE_EQ(r.width() / kN1, r.height() / kN3);
+}
+
+TEST_F(RenderView, DepthSliceHasXRightAndYDown) {
+  view_->setAutoGain(false);
+  view_->setClip(1.0f);
+  view_->setMode(SliceView::Mode::PlaneXY);
+  // Positive only in the quadrant x < 16, y < 12: it must appear at the top-left.
+  view_->setSlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int plane, int c, int r) {
+    return plane == 0 && c < 16 && r < 12 ? 0.5f : -0.5f;
+  }));
+  const QImage image = grab("render_2d_xy_quadrant");
+  EXPECT_TRUE(isRed(cellColour(image, 2, 2, kN1)));
+  EXPECT_TRUE(isBlue(cellColour(image, kN1 - 3, 2, kN1)));
+  EXPECT_TRUE(isBlue(cellColour(image, 2, kN2 - 3, kN1)));
+}
+
+TEST_F(RenderView, GreyIsMonotoneAlongAGradientAndTheColourBarIsDrawn) {
+  view_->setAutoGain(false);
+  view_->setClip(1.0f);
+  view_->setColormap("grey");
+  view_->setMode(SliceView::Mode::PlaneYZ);
+  // u runs from -1 at y = 0 to +1 at y = n2 - 1.
+  view_->setSlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int c, int) {
+    return -1.0f + 2.0f * float(c) / float(kN2 - 1);
+  }));
+  const QImage image = grab("render_2d_yz_grey");
+  int previous = -1;
+  for (int c = 0; c < kN2; ++c) {
+    if (c == 20) continue;  // the dashed trace of the XZ slice (j = 20) runs down this column
+    const int level = cellColour(image, c, 20, kN2).red();
+    EXPECT_GE(level, previous) << "column " << c;
+    previous = level;
+  }
+  EXPECT_LT(cellColour(image, 0, 20, kN2).red(), 8);
+  EXPECT_GT(cellColour(image, kN2 - 1, 20, kN2).red(), 247);
+  // The colour bar (right of the plane) holds the grey ramp: near-black and near-white pixels.
+  const int left = int(view_->planeRect().right()) + 20;
+  int dark = 0, light = 0;
+  for (int x = left; x < image.width(); ++x)
+    for (int y = 0; y < image.height(); ++y) {
+      const QColor c = image.pixelColor(x, y);
+      if (c.red() == c.green() && c.green() == c.blue()) {
+        dark += c.red() < 12;
+        light += c.red() > 243;
+      }
+    }
+  EXPECT_GT(dark, 20);
+  EXPECT_GT(light, 20);
+}
+
+TEST_F(RenderView, Orthogonal3DShowsThreePlanes) {
+  view_->setAutoGain(false);
+  view_->setClip(1.0f);
+  // One colour per plane: xy red, xz blue, yz white.
+  view_->setSlices(test::makeSlices(kN1, kN2, kN3, 32, 24, 20, [](int plane, int, int) {
+    return plane == 0 ? 0.5f : plane == 1 ? -0.5f : 0.0f;
+  }));
+  view_->setSourceCell(32, 24, 20);
+  const QImage image = grab("render_3d_planes");
+  int red = 0, blue = 0, white = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const QColor c = image.pixelColor(x, y);
+      red += isRed(c);
+      blue += isBlue(c);
+      white += isWhite(c);
+    }
+  EXPECT_GT(red, 2000);
+  EXPECT_GT(blue, 2000);
+  EXPECT_GT(white, 2000);
+  // The middle of the view is covered by the slices (the background is dark grey).
+  int covered = 0, total = 0;
+  for (int y = image.height() / 2 - 80; y < image.height() / 2 + 80; y += 4)
+    for (int x = image.width() / 2 - 80; x < image.width() / 2 + 80; x += 4, ++total) {
+      const QColor c = image.pixelColor(x, y);
+      covered += isRed(c) || isBlue(c) || isWhite(c);
+    }
+  EXPECT_GT(covered, total * 3 / 4);
+}
+
+TEST_F(RenderView, ClickInTwoDimensionsPicksTheCellUnderTheCursor) {
+  view_->setMode(SliceView::Mode::PlaneXZ);
+  view_->setSlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int) { return 0.0f; }));
+  grab("render_pick");
+  const auto& picks = recordPicks();
+  const QRectF r = view_->planeRect();
+  const double ppc = r.width() / kN1;
+  const QPoint at(int(r.left() + 41.5 * ppc), int(r.top() + 7.5 * ppc));
+  click(view_.get(), at);
+  ASSERT_EQ(picks.size(), 1u);
+  EXPECT_EQ(picks[0][0], 41);  // i: column
+  EXPECT_EQ(picks[0][1], 20);  // j: the section's y
+  EXPECT_EQ(picks[0][2], 7);   // k: row (depth)
+  // Outside the plane: nothing.
+  click(view_.get(), QPoint(2, 2));
+  EXPECT_EQ(picks.size(), 1u);
+}
+
+TEST_F(RenderView, ClickInThreeDimensionsPicksACellOnASlice) {
+  view_->setSlices(test::makeSlices(kN1, kN2, kN3, 32, 24, 20, [](int, int, int) { return 0.0f; }));
+  grab("render_pick_3d");
+  const auto& picks = recordPicks();
+  click(view_.get(), QPoint(view_->width() / 2, view_->height() / 2));
+  ASSERT_EQ(picks.size(), 1u);
+  const auto [i, j, k] = picks[0];
+  EXPECT_TRUE(i == 32 || j == 24 || k == 20) << i << "," << j << "," << k;
+  // A drag orbits instead of picking.
+  sendMouse(view_.get(), QEvent::MouseButtonPress, QPoint(300, 200), Qt::LeftButton);
+  sendMouse(view_.get(), QEvent::MouseMove, QPoint(360, 230), Qt::LeftButton);
+  sendMouse(view_.get(), QEvent::MouseButtonRelease, QPoint(360, 230), Qt::NoButton);
+  EXPECT_EQ(picks.size(), 1u);
+}
+
+TEST_F(RenderView, AutoGainGivesTheSamePictureForAFieldScaledBy1000) {
+  int clipSignals = 0;
+  QObject::connect(view_.get(), &SliceView::clipChanged, [&clipSignals](float) { ++clipSignals; });
+  QImage pictures[2];
+  float clips[2] = {0, 0};
+  const double scales[2] = {1.0, 1000.0};
+  for (int n = 0; n < 2; ++n) {
+    if (n == 1) {  // a fresh view: the same history of fields, only 1000 times larger
+      SetUp();
+      QObject::connect(view_.get(), &SliceView::clipChanged, [&clipSignals](float) { ++clipSignals; });
+    }
+    for (int step = 0; step < 30; ++step) view_->setSlices(test::makeRing(48, 24, 24, 24, 6.0 + 0.3 * step, scales[n]));
+    clips[n] = view_->clip();
+    pictures[n] = grab(n == 0 ? "render_gain_x1" : "render_gain_x1000");
+  }
+  EXPECT_GT(clipSignals, 0);
+  EXPECT_NEAR(clips[1] / clips[0], 1000.0, 0.1);
+  ASSERT_EQ(pictures[0].size(), pictures[1].size());
+  int differing = 0;
+  for (int y = 0; y < pictures[0].height(); ++y)
+    for (int x = 0; x < pictures[0].width(); ++x) {
+      const QColor a = pictures[0].pixelColor(x, y), b = pictures[1].pixelColor(x, y);
+      differing += std::abs(a.red() - b.red()) > 2 || std::abs(a.green() - b.green()) > 2 ||
+                   std::abs(a.blue() - b.blue()) > 2;
+    }
+  // Only the colour bar's tick labels differ (values ×1000).
+  EXPECT_LT(differing, pictures[0].width() * pictures[0].height() / 50);
+  const QRect field(100, 60, 400, 360);
+  for (int y = field.top(); y < field.bottom(); y += 7)
+    for (int x = field.left(); x < field.right(); x += 7)
+      ASSERT_EQ(pictures[0].pixel(x, y), pictures[1].pixel(x, y)) << x << "," << y;
+}
+
+TEST_F(RenderView, VelocityOverlayTintsThePlanesWhenItMatches) {
+  view_->setAutoGain(false);
+  view_->setClip(1.0f);
+  view_->setMode(SliceView::Mode::PlaneXZ);
+  const auto zero = test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int) { return 0.0f; });
+  view_->setSlices(zero);
+  // Layered velocity: slow on top, fast below.
+  view_->setVelocitySlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int plane, int, int r) {
+    return plane == 0 ? 2000.0f : r < 20 ? 1500.0f : 4000.0f;
+  }));
+  view_->setVelocityOverlay(true, 0.5f);
+  const QImage image = grab("render_2d_velocity_overlay");
+  const QColor top = cellColour(image, 32, 5, kN1), bottom = cellColour(image, 32, 35, kN1);
+  EXPECT_FALSE(isWhite(top)) << name(top);
+  EXPECT_LT(top.lightness(), bottom.lightness());  // slow rock darker than fast rock
+  // Planes through another point do not match: the overlay is not drawn.
+  view_->setVelocitySlices(test::makeSlices(kN1, kN2, kN3, 11, 20, 30, [](int, int, int) { return 1500.0f; }));
+  EXPECT_TRUE(isWhite(cellColour(view_->grabFramebuffer(), 32, 5, kN1)));
+}
+
+TEST_F(RenderView, InconsistentSlicesAreRefusedAndBadSettingsIgnored) {
+  view_->setAutoGain(false);
+  view_->setClip(2.0f);
+  auto bad = test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int) { return 0.0f; });
+  bad->xy.resize(5);
+  view_->setSlices(bad);
+  grab("render_refused");  // must not crash; a message is drawn instead
+  view_->setClip(-1.0f);
+  view_->setClip(std::numeric_limits<float>::quiet_NaN());
+  EXPECT_FLOAT_EQ(view_->clip(), 2.0f);
+  view_->setColormap("no-such-map");
+  EXPECT_EQ(view_->colormap(), "seismic");
+  view_->setAutoGain(true);
+  view_->setAutoGain(false);
+  EXPECT_FLOAT_EQ(view_->clip(), 2.0f);  // back to the manual range
+}
+
+}  // namespace
+}  // namespace iso
