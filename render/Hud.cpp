@@ -95,6 +95,16 @@ QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTab
   return bar;
 }
 
+namespace {
+constexpr double kPanelPadding = 6.0;
+}
+
+double Hud::textLinesHeight(int lines) const {
+  if (lines <= 0) return 0.0;
+  const QFontMetricsF metrics(font_);
+  return metrics.lineSpacing() * lines + 2 * kPanelPadding - metrics.leading();
+}
+
 void Hud::drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines) const {
   if (lines.isEmpty()) return;
   painter.save();
@@ -102,8 +112,8 @@ void Hud::drawTextLines(QPainter& painter, const QPointF& topLeft, const QString
   const QFontMetricsF metrics(font_);
   double width = 0.0;
   for (const QString& line : lines) width = std::max(width, metrics.horizontalAdvance(line));
-  const double pad = 6.0;
-  const QRectF panel(topLeft, QSizeF(width + 2 * pad, metrics.lineSpacing() * lines.size() + 2 * pad - metrics.leading()));
+  const double pad = kPanelPadding;
+  const QRectF panel(topLeft, QSizeF(width + 2 * pad, textLinesHeight(int(lines.size()))));
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setPen(Qt::NoPen);
   painter.setBrush(panelColour());

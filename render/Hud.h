@@ -28,6 +28,8 @@ class Hud {
                        const QString& title) const;
   // Lines of text on a translucent panel at the top-left corner.
   void drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines) const;
+  // Height of the panel drawTextLines paints for `lines` (0 for none).
+  double textLinesHeight(int lines) const;
   // A centred message panel; `error` paints it in warning colours.
   void drawMessage(QPainter& painter, const QRectF& area, const QString& text, bool error) const;
 

@@ -162,14 +162,16 @@ bool Overlays::update(GlFunctions* gl, const SliceGeometry& geometry, double dx,
     const std::vector<double> ticks = niceTicks(0.0, lengthMetres, 5);
     const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : lengthMetres;
     for (double m : ticks) {
+      if (axis == 1 && m == 0.0) continue;  // x's "0" already marks the corner both axes start from
       glm::vec3 at = edge.start;
       at[axis] = float(m / dx + 0.5);
       addLine(at, at + tick * edge.outward, colour);
-      labels_.push_back({geometry.toWorld(at + 3.2f * tick * edge.outward), metres(m, step), colour, false});
+      labels_.push_back({geometry.toWorld(at + 3.2f * tick * edge.outward), metres(m, step), colour, std::nullopt});
     }
-    // The title beside the middle of the axis, beyond its tick labels.
-    glm::vec3 titleAt = 0.5f * (edge.start + end) + 7.0f * tick * edge.outward;
-    labels_.push_back({geometry.toWorld(titleAt), axisTitle(axis), colour, true});
+    // The title beside the middle of the axis, beyond its tick labels (placed on screen when painted).
+    const glm::vec3 middle = 0.5f * (edge.start + end);
+    labels_.push_back({geometry.toWorld(middle + 3.2f * tick * edge.outward), axisTitle(axis), colour,
+                       geometry.toWorld(middle)});
   }
 
   if (source) {
@@ -217,14 +219,27 @@ void Overlays::paintLabels3D(QPainter& painter, const OrbitCamera& camera, int w
   painter.setRenderHint(QPainter::TextAntialiasing, true);
   QFont titleFont = hud.font();
   titleFont.setBold(true);
+  const QFontMetricsF tickMetrics(hud.smallFont()), titleMetrics(titleFont);
+  const QSizeF tickLabel(tickMetrics.horizontalAdvance("0000") + 4.0, tickMetrics.height());
   for (const Label& label : labels_) {
-    const auto at = camera.project(label.world, width, height);
+    auto at = camera.project(label.world, width, height);
     if (!at) continue;
-    painter.setFont(label.title ? titleFont : hud.smallFont());
-    const QFontMetricsF metrics(painter.font());
-    const double w = metrics.horizontalAdvance(label.text) + 4.0;
-    const QRectF box(at->x - 0.5 * w, at->y - 0.5 * metrics.height(), w, metrics.height());
-    drawHaloText(painter, box, Qt::AlignCenter, label.text, label.title ? label.colour : Hud::textColour());
+    const QFontMetricsF& metrics = label.axisPoint ? titleMetrics : tickMetrics;
+    const QSizeF size(metrics.horizontalAdvance(label.text) + 4.0, metrics.height());
+    if (label.axisPoint) {
+      // Push the title outward from its axis, on screen, past a tick label at the same spot: the
+      // projected outward direction varies with the viewpoint, so this cannot be fixed in 3D.
+      const auto anchor = camera.project(*label.axisPoint, width, height);
+      if (!anchor || glm::length(*at - *anchor) < 1e-3f) continue;
+      const glm::vec2 dir = glm::normalize(*at - *anchor);
+      const auto extent = [&dir](const QSizeF& s) {
+        return 0.5f * (std::abs(dir.x) * float(s.width()) + std::abs(dir.y) * float(s.height()));
+      };
+      *at += dir * (extent(tickLabel) + extent(size) + 4.0f);
+    }
+    painter.setFont(label.axisPoint ? titleFont : hud.smallFont());
+    const QRectF box(at->x - 0.5 * size.width(), at->y - 0.5 * size.height(), size.width(), size.height());
+    drawHaloText(painter, box, Qt::AlignCenter, label.text, label.axisPoint ? label.colour : Hud::textColour());
   }
   if (sourceWorld_) {
     if (const auto at = camera.project(*sourceWorld_, width, height)) {

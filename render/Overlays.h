@@ -65,7 +65,7 @@ class Overlays {
     glm::vec3 world;
     QString text;
     QColor colour;
-    bool title;
+    std::optional<glm::vec3> axisPoint;  // titles: pushed on screen away from this point of their axis
   };
   void addLine(const glm::vec3& gridA, const glm::vec3& gridB, const QColor& colour);
   double tickLength() const;

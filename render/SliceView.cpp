@@ -306,9 +306,25 @@ bool SliceView::uploadPending() {
   return true;
 }
 
+QStringList SliceView::hudText() const {
+  QStringList lines = hudLines_;
+  if (overlayOn_ && velocity_ && !velocityMatches())
+    lines << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
+  if (gain_.lastMeasurement().nonFinite > 0 && autoGain_)
+    lines << QString("warning: %1 NaN/Inf samples in the slices (shown magenta)").arg(gain_.lastMeasurement().nonFinite);
+  return lines;
+}
+
+double SliceView::contentTop() const {
+  // Below the HUD panel, so that the HUD and the plane's heading never hide each other.
+  const int lines = int(hudText().size());
+  return kMarginTop + (lines > 0 ? hud_.textLinesHeight(lines) + 4.0 : 0.0);
+}
+
 PlaneLayout SliceView::planeLayout() const {
-  const QRectF area(kMarginLeft, kMarginTop, std::max(width() - kMarginLeft - kMarginRight, 16.0),
-                    std::max(height() - kMarginTop - kMarginBottom, 16.0));
+  const double top = contentTop();
+  const QRectF area(kMarginLeft, top, std::max(width() - kMarginLeft - kMarginRight, 16.0),
+                    std::max(height() - top - kMarginBottom, 16.0));
   return PlaneLayout::fit(planeOf(mode_), geometry_, area);
 }
 
@@ -435,7 +451,7 @@ void SliceView::paintOverlay(QPainter& painter) {
   if (hasPicture) {
     if (const ColourTable* table = Colormap::table(colormapName_)) {
       const bool velocityBar = overlayOn_ && velocityMatches();
-      const double top = kMarginTop, bottom = area.height() - kMarginBottom;
+      const double top = contentTop(), bottom = area.height() - kMarginBottom;
       const double split = velocityBar ? top + 0.58 * (bottom - top) : bottom;
       hud_.drawColourBar(painter, QRectF(area.width() - kMarginRight + 14, top, kMarginRight - 18, split - top),
                          *table, -clip_, clip_, fieldLabel_);
@@ -456,12 +472,7 @@ void SliceView::paintOverlay(QPainter& painter) {
     }
   }
 
-  QStringList lines = hudLines_;
-  if (overlayOn_ && velocity_ && !velocityMatches())
-    lines << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
-  if (gain_.lastMeasurement().nonFinite > 0 && autoGain_)
-    lines << QString("warning: %1 NaN/Inf samples in the slices (shown magenta)").arg(gain_.lastMeasurement().nonFinite);
-  hud_.drawTextLines(painter, QPointF(8, 8), lines);
+  hud_.drawTextLines(painter, QPointF(8, 8), hudText());
 
   if (mode_ == Mode::Orthogonal3D && hasPicture) {
     painter.save();

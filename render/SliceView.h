@@ -87,6 +87,8 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void drawSliceQuads(const glm::mat4& viewProjection, int first, int count, const std::array<SlicePlane, 3>& planes);
   void paintOverlay(QPainter& painter);
   PlaneLayout planeLayout() const;
+  QStringList hudText() const;  // the HUD lines plus the view's own warnings
+  double contentTop() const;    // top of the plane and colour bars, below the HUD
   std::optional<Cell> sourceInGrid() const;
   bool velocityMatches() const;
   void setClipInUse(float clip);

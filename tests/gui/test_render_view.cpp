@@ -180,6 +180,33 @@ TEST_F(RenderView, Orthogonal3DShowsThreePlanes) {
   EXPECT_GT(covered, total * 3 / 4);
 }
 
+TEST_F(RenderView, EveryModeDrawsTheWavefieldAndTheSourceMarker) {
+  const auto isMarker = [](const QColor& c) { return c.green() > 200 && c.red() < 140 && c.blue() < 170; };
+  view_->setSlices(test::makeRing(48, 20, 24, 16, 12.0, 1.0));
+  view_->setSourceCell(20, 24, 16);
+  view_->setHudLines({"gpu-optimized on pthread-haswell (PoCL) \u00b7 step 240 \u00b7 t = 0.480 s",
+                      "812 Mpts/s \u00b7 49.5 GFLOP/s \u00b7 60 fps \u00b7 host-copy path"});
+  const std::pair<SliceView::Mode, const char*> modes[] = {{SliceView::Mode::Orthogonal3D, "render_ring_3d"},
+                                                           {SliceView::Mode::PlaneXY, "render_ring_xy"},
+                                                           {SliceView::Mode::PlaneXZ, "render_ring_xz"},
+                                                           {SliceView::Mode::PlaneYZ, "render_ring_yz"}};
+  for (const auto& [mode, file] : modes) {
+    view_->setMode(mode);
+    const QImage image = grab(file);
+    int marker = 0, red = 0, blue = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width(); ++x) {
+        const QColor c = image.pixelColor(x, y);
+        marker += isMarker(c);
+        red += isRed(c);
+        blue += isBlue(c);
+      }
+    EXPECT_GT(marker, 10) << file;
+    EXPECT_GT(red, 200) << file;
+    EXPECT_GT(blue, 100) << file;
+  }
+}
+
 TEST_F(RenderView, ClickInTwoDimensionsPicksTheCellUnderTheCursor) {
   view_->setMode(SliceView::Mode::PlaneXZ);
   view_->setSlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int) { return 0.0f; }));
