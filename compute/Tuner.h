@@ -1,0 +1,48 @@
+#pragma once
+// Timing of one stage configuration, and the auto-tuner that sweeps the tunable parameters of a stage
+// (gpu-slm, gpu-optimized) for the current device and grid and keeps the best in the tuning database.
+// `iso3dfd tune` and iso3dfd-gpu-bench call these.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "DeviceRegistry.h"
+#include "Problem.h"
+#include "StageParams.h"
+
+namespace iso {
+
+struct TuneOptions {
+  int warmupSteps = 3;   // not timed: first launches, caches
+  int timedSteps = 10;   // steps per timed batch
+  int repeats = 3;       // timed batches; the median batch counts
+  bool store = true;     // write the best into the tuning database
+};
+
+struct StageTiming {
+  StageParamMap params;
+  double secondsPerStep = 0.0;  // median over the batches, stencil + source + receivers kernels
+  double mpts = 0.0;            // interior points per second / 1e6
+  std::string error;            // non-empty when this configuration could not run (then no timing)
+};
+
+// Builds the stage with `params` (merged over the defaults) for a copy of `problem` and times it.
+// Errors of the configuration are returned in `error`, not thrown.
+StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const std::string& stage,
+                      const StageParamMap& params, const TuneOptions& options);
+
+struct TuneResult {
+  std::string stage;
+  Grid grid;
+  std::vector<StageTiming> candidates;  // in the order tried
+  StageParamMap best;
+  double bestMpts = 0.0;
+};
+
+// Tries every tuningCandidates() entry; `progress` (optional) sees each result as it comes.
+// Throws ComputeError(InvalidParameter) when no candidate runs.
+TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const std::string& stage,
+                     const TuneOptions& options = {},
+                     const std::function<void(const StageTiming&)>& progress = {});
+
+}  // namespace iso
