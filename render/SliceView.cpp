@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <QDebug>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLShaderProgram>
@@ -206,7 +207,35 @@ bool SliceView::failGl(const QString& problem) {
   glProblem_ = problem;
   ready_ = false;
   qWarning().noquote() << "SliceView:" << problem;
+  // A raster child widget, not GL painting: the GL context that failed may not be able to show text.
+  // Shown from the event loop, since this may run inside paintGL.
+  QMetaObject::invokeMethod(this, [this] {
+    if (glProblem_.isEmpty()) return;
+    if (problemLabel_ == nullptr) {
+      problemLabel_ = new QLabel(this);
+      problemLabel_->setWordWrap(true);
+      problemLabel_->setAlignment(Qt::AlignCenter);
+      problemLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+      problemLabel_->setStyleSheet("QLabel { background: rgb(60, 20, 20); color: rgb(255, 205, 195);"
+                                   " border: 1px solid rgb(235, 90, 80); border-radius: 6px; padding: 12px; }");
+    }
+    problemLabel_->setText(glProblem_);
+    placeProblemLabel();
+    problemLabel_->show();
+  }, Qt::QueuedConnection);
   return false;
+}
+
+void SliceView::placeProblemLabel() {
+  if (problemLabel_ == nullptr) return;
+  const int w = std::max(200, width() * 4 / 5);
+  const int h = problemLabel_->heightForWidth(w);
+  problemLabel_->setGeometry((width() - w) / 2, std::max(0, (height() - h) / 2), w, std::min(h, height()));
+}
+
+void SliceView::resizeEvent(QResizeEvent* event) {
+  QOpenGLWidget::resizeEvent(event);
+  placeProblemLabel();
 }
 
 void SliceView::initializeGL() {
@@ -442,10 +471,7 @@ void SliceView::paintGL() {
 
 void SliceView::paintOverlay(QPainter& painter) {
   const QRectF area = rect();
-  if (!glProblem_.isEmpty()) {
-    hud_.drawMessage(painter, area, glProblem_, true);
-    return;
-  }
+  if (!glProblem_.isEmpty()) return;  // problemLabel_ says what is wrong
   const bool hasPicture = slices_ && fieldTextures_.hasData();
   // Colour bars on the right: the wavefield, and the velocity when it is overlaid.
   if (hasPicture) {

@@ -21,6 +21,7 @@
 #include "SliceGeometry.h"
 #include "SliceTextures.h"
 
+class QLabel;
 class QOpenGLShaderProgram;
 
 namespace iso {
@@ -77,10 +78,12 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void releaseGl();
   bool failGl(const QString& problem);  // records a GL problem shown in the view; returns false
+  void placeProblemLabel();
   bool uploadPending();
   void drawSlices3D(int widthPx, int heightPx);
   void drawPlane2D(const PlaneLayout& layout);
@@ -98,6 +101,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   GlFunctions* gl_ = nullptr;
   bool ready_ = false;
   QString glInfo_, glProblem_;
+  QLabel* problemLabel_ = nullptr;  // child widget showing glProblem_
   QMetaObject::Connection contextConnection_;
   std::unique_ptr<QOpenGLShaderProgram> sliceProgram_;
   GLuint quadVao_ = 0, quadVbo_ = 0;

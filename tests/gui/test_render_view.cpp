@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QMouseEvent>
+#include <QProcess>
 #include <QWindow>
 #include <gtest/gtest.h>
 
@@ -308,6 +309,50 @@ TEST_F(RenderView, InconsistentSlicesAreRefusedAndBadSettingsIgnored) {
   view_->setAutoGain(true);
   view_->setAutoGain(false);
   EXPECT_FLOAT_EQ(view_->clip(), 2.0f);  // back to the manual range
+}
+
+}  // namespace
+}  // namespace iso
+
+namespace iso {
+namespace {
+
+// Run in a child process (below) under Mesa with OpenGL capped at 3.0: the view must explain, not crash.
+TEST(RenderViewOldGl, ShowsAMessageInsteadOfDrawing) {
+  if (qEnvironmentVariable("ISO_RENDER_EXPECT_OLD_GL") != "1") GTEST_SKIP() << "runs only as the child of OldGlChild";
+  ASSERT_TRUE(test::displayAvailable());
+  SliceView view;
+  view.resize(640, 400);
+  view.show();
+  ASSERT_TRUE(waitExposed(&view));
+  view.setSlices(test::makeSlices(16, 16, 16, 8, 8, 8, [](int, int, int) { return 1.0f; }));
+  view.grabFramebuffer();  // runs initializeGL and paintGL
+  QApplication::processEvents();  // the message widget is shown from the event loop
+  const QImage image = view.grab().toImage();
+  test::saveScreenshot(image, "render_old_gl_message");
+  EXPECT_FALSE(view.glReady());
+  EXPECT_TRUE(view.glInfo().contains("needs OpenGL 3.3")) << view.glInfo().toStdString();
+  // The message panel (dark red) is in the middle of the view.
+  const QColor middle = image.pixelColor(image.width() / 2, image.height() / 2 - 20);
+  EXPECT_GT(middle.red(), middle.blue() + 20) << middle.name().toStdString();
+}
+
+TEST(RenderViewOldGl, OldGlChild) {
+  if (!test::displayAvailable()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  QProcess child;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert("ISO_RENDER_EXPECT_OLD_GL", "1");
+  env.insert("MESA_GL_VERSION_OVERRIDE", "3.0");  // Mesa (llvmpipe in CI) then offers no 3.3 context
+  child.setProcessEnvironment(env);
+  child.setProcessChannelMode(QProcess::MergedChannels);
+  child.start(QCoreApplication::applicationFilePath(), {"--gtest_filter=RenderViewOldGl.ShowsAMessageInsteadOfDrawing"});
+  ASSERT_TRUE(child.waitForFinished(60000));
+  const QString output = QString::fromLocal8Bit(child.readAll());
+  if (output.contains("[  SKIPPED ]") && !output.contains("OpenGL 3.0"))
+    GTEST_SKIP() << "the GL driver ignores MESA_GL_VERSION_OVERRIDE";
+  EXPECT_EQ(child.exitStatus(), QProcess::NormalExit) << output.toStdString();
+  EXPECT_EQ(child.exitCode(), 0) << output.toStdString();
+  EXPECT_TRUE(output.contains("[  PASSED  ] 1 test")) << output.toStdString();
 }
 
 }  // namespace
