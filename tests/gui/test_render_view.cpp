@@ -206,6 +206,14 @@ TEST_F(RenderView, EveryModeDrawsTheWavefieldAndTheSourceMarker) {
     EXPECT_GT(red, 200) << file;
     EXPECT_GT(blue, 100) << file;
   }
+  // The velocity overlay in 3D: a layered model with a fast layer below 300 m changes the picture.
+  view_->setMode(SliceView::Mode::Orthogonal3D);
+  const QImage plain = view_->grabFramebuffer();
+  view_->setVelocitySlices(test::makeSlices(48, 48, 48, 20, 24, 16, [](int plane, int, int r) {
+    return plane == 0 ? 2000.0f : r < 30 ? 1500.0f + 20.0f * r : 3500.0f;
+  }));
+  view_->setVelocityOverlay(true);
+  EXPECT_NE(grab("render_ring_3d_velocity"), plain);
 }
 
 TEST_F(RenderView, ClickInTwoDimensionsPicksTheCellUnderTheCursor) {
