@@ -231,10 +231,17 @@ void MainWindow::buildDocks() {
     viewMenu_->addAction(dock->toggleViewAction());
     return dock;
   };
+  // Parameters on the left (the stage as a tab behind the scenario), view controls on the right: the view
+  // in the middle keeps most of the width.
   QDockWidget* scenario = addDock("Scenario", "scenarioDock", scrollable(form_->physicsPage()), Qt::LeftDockWidgetArea);
-  scenario->setMinimumWidth(340);
-  addDock("Stage and device", "stageDock", form_->stagePage(), Qt::RightDockWidgetArea);
-  addDock("View", "viewDock", buildViewControls(), Qt::RightDockWidgetArea);
+  // Wide enough for the form without a horizontal scroll bar (the vertical one may appear).
+  const int formWidth = form_->physicsPage()->sizeHint().width() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 8;
+  scenario->setMinimumWidth(formWidth);
+  QDockWidget* stage = addDock("Stage and device", "stageDock", scrollable(form_->stagePage()), Qt::LeftDockWidgetArea);
+  tabifyDockWidget(scenario, stage);
+  scenario->raise();
+  QDockWidget* viewDock = addDock("View", "viewDock", buildViewControls(), Qt::RightDockWidgetArea);
+  resizeDocks({scenario, viewDock}, {formWidth, 250}, Qt::Horizontal);
 
   messages_ = new QListWidget;
   messages_->setToolTip("Errors and notices; double-click one for its details (e.g. a kernel build log)");
@@ -268,9 +275,10 @@ QWidget* MainWindow::buildViewControls() {
     auto* s = new QSpinBox;
     s->setRange(-1, 4095);
     s->setValue(-1);
-    s->setSpecialValueText("centre");
+    s->setSpecialValueText("source");
     s->setKeyboardTracking(false);
-    s->setToolTip(QStringLiteral("Interior cell along %1 where the orthogonal slices cross").arg(axis));
+    s->setToolTip(QStringLiteral("Interior cell along %1 where the orthogonal slices cross; 'source' follows the\n"
+                                 "source cell (the centre when there is no point source)").arg(axis));
     connect(s, &QSpinBox::valueChanged, this,
             [this] { pane_->controller().setSlicePoint(sliceI_->value(), sliceJ_->value(), sliceK_->value()); });
     return s;
@@ -351,6 +359,8 @@ void MainWindow::applyScenario(const Scenario& scenario) {
 }
 
 void MainWindow::setPlaying(bool playing) { playAction_->setChecked(playing); }
+
+void MainWindow::setViewMode(int mode) { viewMode_->setCurrentIndex(mode); }
 
 bool MainWindow::openScenario(const QString& path) {
   try {

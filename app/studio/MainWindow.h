@@ -38,6 +38,7 @@ class MainWindow : public QMainWindow {
   bool saveScenario(const QString& path);
   void applyScenario(const Scenario& scenario);  // fills the controls and rebuilds the run
   void setPlaying(bool playing);
+  void setViewMode(int mode);  // 0 3D, 1 XY, 2 XZ, 3 YZ (keys 1–4)
   bool saveScreenshot(const QString& path);       // PNG of the view
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
 

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ScenarioResize.h"
 #include "StageRegistry.h"
 
 namespace iso {
@@ -303,8 +304,18 @@ void ScenarioForm::buildPhysicsPage() {
   page->addWidget(boundaryBox);
   page->addStretch(1);
 
+  // A new grid size rescales the source, salt body, layers and receivers with it (resizedScenario), so
+  // that they stay inside the grid and the picture stays the same.
+  for (QSpinBox* size : {n1_, n2_, n3_})
+    connect(size, &QSpinBox::valueChanged, this, [this] {
+      if (filling_) return;
+      Scenario s = scenario();
+      s.n1 = base_.n1, s.n2 = base_.n2, s.n3 = base_.n3;
+      setScenario(resizedScenario(s, n1_->value(), n2_->value(), n3_->value()));
+      emit changed();
+    });
   for (QWidget* w : std::initializer_list<QWidget*>{
-           n1_, n2_, n3_, dx_, autoDt_, dtFraction_, dtMs_, coefficients_, modelKind_, constantVelocity_,
+           dx_, autoDt_, dtFraction_, dtMs_, coefficients_, modelKind_, constantVelocity_,
            gradientTop_, gradientBottom_, randomMean_, randomStdDev_, randomLength_, randomSeed_, modelPath_,
            fileN1_, fileN2_, fileN3_, salt_, saltX_, saltY_, saltZ_, saltRadius_, saltVelocity_, sourceKind_,
            sourceI_, sourceJ_, sourceK_, frequency_, amplitude_, delay_, boundaryKind_, boundaryWidth_,

@@ -299,8 +299,15 @@ void SimulationController::pauseBySelf() {
 
 std::array<int, 3> SimulationController::resolvedSlicePoint() const {
   const Grid& g = sim_.solver->grid();
-  auto pick = [](int requested, int n) { return requested < 0 ? n / 2 : std::clamp(requested, 0, n - 1); };
-  return {pick(slicePoint_[0], g.n1), pick(slicePoint_[1], g.n2), pick(slicePoint_[2], g.n3)};
+  // activeScenario_ is written only by this thread, so reading it here needs no lock.
+  const SourceSpec& source = activeScenario_.source;
+  const bool pointSource = source.kind == SourceKind::Ricker;
+  auto pick = [&](int requested, int sourceCell, int n) {
+    if (requested < 0) requested = pointSource && sourceCell >= 0 ? sourceCell : n / 2;
+    return std::clamp(requested, 0, n - 1);
+  };
+  return {pick(slicePoint_[0], source.i, g.n1), pick(slicePoint_[1], source.j, g.n2),
+          pick(slicePoint_[2], source.k, g.n3)};
 }
 
 void SimulationController::publishSlices() {

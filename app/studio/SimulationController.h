@@ -87,7 +87,7 @@ class SimulationController {
   void setPlaying(bool playing);
   void singleStep(int steps = 1);              // while paused
   void setStepsPerFrame(int steps);            // steps between published slices (a batch may do fewer)
-  void setSlicePoint(int i, int j, int k);     // clamped to the grid
+  void setSlicePoint(int i, int j, int k);     // clamped to the grid; -1: through the source (else centre)
   void setPauseAtStep(long step);              // pause when the step count reaches it (< 0: never)
 
   // GUI side.
@@ -124,7 +124,7 @@ class SimulationController {
   void publishSlices();
   void updateVelocitySlices();
   void pauseBySelf();  // stops playing and counts it in the status
-  std::array<int, 3> resolvedSlicePoint() const;  // -1 → centre, clamped into the grid
+  std::array<int, 3> resolvedSlicePoint() const;  // -1 → source or centre, clamped into the grid
 
   SimulationBuilder builder_;
   TripleBuffer<SliceSet> slices_;
@@ -147,7 +147,7 @@ class SimulationController {
   int singleStepsLeft_ = 0;
   int stepsPerFrame_ = 4;
   long pauseAtStep_ = -1;
-  std::array<int, 3> slicePoint_{-1, -1, -1};  // -1: the centre of that axis
+  std::array<int, 3> slicePoint_{-1, -1, -1};  // -1: through the source cell (the centre without one)
   double secondsPerStep_ = 0.0;                 // wall time, smoothed; sizes the batches
   // Throughput window: accumulate, then fold into the smoothed status a few times a second.
   double windowComputeSeconds_ = 0.0, windowSteps_ = 0.0;

@@ -30,6 +30,7 @@ class SimulationPane : public QWidget {
   long shownStep() const { return shownStep_; }  // step of the slices in the last drawn frame
 
   void stop();  // stops the compute thread (quitting); the view keeps its last frame
+  void pollStatus();  // counters, events and rebuilds now (otherwise a few times a second)
 
  signals:
   void statusUpdated(const iso::ControllerStatus& status);  // a few times a second
@@ -39,7 +40,6 @@ class SimulationPane : public QWidget {
 
  private:
   void pollSlices();
-  void pollStatus();
 
   std::unique_ptr<SimulationController> controller_;
   SliceView* view_ = nullptr;

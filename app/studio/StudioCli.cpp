@@ -10,6 +10,7 @@
 
 #include "DeviceRegistry.h"
 #include "MainWindow.h"
+#include "ScenarioResize.h"
 #include "SimulationPane.h"
 #include "SliceView.h"
 #include "StageRegistry.h"
@@ -84,7 +85,9 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption stepsPerFrame("steps-per-frame", "Time steps between displayed frames (1 to 1000, default 4).", "N");
   const QCommandLineOption benchmark("benchmark", "Measure throughput headless and with the view for SECONDS each, print both, quit.", "SECONDS");
   const QCommandLineOption paused("paused", "Start paused.");
-  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused});
+  const QCommandLineOption mode("mode", "View mode: 3d, xy, xz or yz (default 3d).", "mode");
+  const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
+  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow, mode});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
@@ -141,7 +144,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       error = QStringLiteral("--size %1: expected three integers n1,n2,n3 from 1 to %2").arg(parser.value(size)).arg(kMaxCellsPerAxis);
       return std::nullopt;
     }
-    o.scenario.n1 = n[0], o.scenario.n2 = n[1], o.scenario.n3 = n[2];
+    o.scenario = resizedScenario(o.scenario, n[0], n[1], n[2]);  // keeps the picture (source, salt, layers)
     o.scenarioGiven = true;
   }
   if (parser.isSet(device)) o.scenario.device = parser.value(device).toStdString();
@@ -171,6 +174,14 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     }
   }
   o.startPaused = parser.isSet(paused);
+  o.screenshotWindow = parser.isSet(wholeWindow);
+  if (parser.isSet(mode)) {
+    o.viewMode = QStringList{"3d", "xy", "xz", "yz"}.indexOf(parser.value(mode).toLower());
+    if (o.viewMode < 0) {
+      error = "--mode " + parser.value(mode) + ": expected 3d, xy, xz or yz";
+      return std::nullopt;
+    }
+  }
   return o;
 }
 
@@ -202,9 +213,17 @@ int runStudio(const StudioOptions& options) {
     if (automated) QApplication::exit(1);
   });
   if (!options.screenshot.isEmpty()) {
-    QObject::connect(pane, &SimulationPane::frameShown, &window, [&](long step) {
-      if (step < options.steps) return;
-      QApplication::exit(window.saveScreenshot(options.screenshot) ? 0 : 1);
+    QObject::connect(pane, &SimulationPane::frameShown, &window, [&, taken = false](long step) mutable {
+      if (step < options.steps || taken) return;
+      taken = true;
+      // frameShown comes from inside a paint: grab after it returns (grabbing paints again).
+      QTimer::singleShot(0, &window, [&] {
+        pane->pollStatus();  // the counters of this very step in the picture
+        const bool saved = options.screenshotWindow ? window.grab().save(options.screenshot, "PNG")
+                                                    : window.saveScreenshot(options.screenshot);
+        if (!saved) printError("could not save the screenshot to " + options.screenshot);
+        QApplication::exit(saved ? 0 : 1);
+      });
     });
   }
   // Benchmark: once the solver runs, a warm-up like the headless run's, then count steps and frames.
@@ -235,6 +254,7 @@ int runStudio(const StudioOptions& options) {
     });
     benchmarkTick.start(20);
   }
+  window.setViewMode(options.viewMode);
   window.show();
   window.setPlaying(!options.startPaused);
   const int status = QApplication::exec();

@@ -14,9 +14,11 @@ struct StudioOptions {
   bool scenarioGiven = false;   // a file, a preset, --stage or --size was given (no GPU upgrade)
   long steps = -1;              // pause at this step (< 0: run on)
   QString screenshot;           // with steps: save the view there after that step, then quit
+  bool screenshotWindow = false;  // ... the whole window (docks and status bar) instead of the view
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
   int stepsPerFrame = 4;
   bool startPaused = false;
+  int viewMode = 0;  // 0 3D, 1 XY, 2 XZ, 3 YZ (the View menu's order)
 };
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets

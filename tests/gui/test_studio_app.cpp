@@ -1,0 +1,211 @@
+// The application end to end: the real binary (exit status, screenshot) and the window in-process
+// (mid-run changes, bad input, quitting). Needs an X display with OpenGL: run under xvfb-run.
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QListWidget>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <cmath>
+
+#include "MainWindow.h"
+#include "ScenarioForm.h"
+#include "ScenarioResize.h"
+#include "SimulationPane.h"
+#include "SliceView.h"
+#include "test_studio_support.h"
+
+namespace iso {
+namespace {
+
+
+// A homogeneous cube with the source at its centre: the wave must be symmetric about the source.
+Scenario homogeneousScenario(int n = 49) {  // odd: the centre cell is the plane's centre
+  Scenario s = resizedScenario(presetScenario("default"), n, n, n);
+  s.name = "homogeneous";
+  s.dx = 10.0;
+  s.model = VelocityModelSpec{};
+  s.model.kind = ModelKind::Constant;
+  s.model.velocity = 2000.0;
+  s.source.kind = SourceKind::Ricker;
+  s.source.i = s.source.j = s.source.k = -1;
+  s.source.frequency = 20.0;
+  s.source.delay = -1.0;
+  s.stage = "cpu-parallel";
+  return s;
+}
+
+double colourStdDev(const QImage& image) {
+  double sum = 0.0, sum2 = 0.0;
+  const double n = double(image.width()) * image.height();
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const QRgb c = image.pixel(x, y);
+      const double v = qRed(c) + qGreen(c) + qBlue(c);
+      sum += v;
+      sum2 += v * v;
+    }
+  return std::sqrt(std::max(0.0, sum2 / n - (sum / n) * (sum / n)));
+}
+
+struct BinaryRun {
+  int exitCode = -1;
+  QString output;
+  double seconds = 0.0;
+};
+
+BinaryRun runStudioBinary(const QStringList& arguments, int timeoutMs = 120000) {
+  QProcess p;
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  QElapsedTimer clock;
+  clock.start();
+  p.start(ISO_STUDIO_BINARY, arguments);
+  BinaryRun r;
+  if (!p.waitForFinished(timeoutMs)) {
+    p.kill();
+    p.waitForFinished();
+    r.output = "timed out: " + QString::fromLocal8Bit(p.readAll());
+    return r;
+  }
+  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.output = QString::fromLocal8Bit(p.readAll());
+  r.seconds = clock.elapsed() / 1000.0;
+  return r;
+}
+
+TEST(StudioApp, ScreenshotAfterNStepsShowsAWave) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  QTemporaryDir dir;
+  const QString shot = dir.filePath("view.png");
+  const BinaryRun r = runStudioBinary({"--size", "64,64,64", "--steps", "120", "--screenshot", shot});
+  ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
+  QImage image(shot);
+  ASSERT_FALSE(image.isNull()) << "no PNG at " << shot.toStdString();
+  EXPECT_GT(image.width(), 200);
+  EXPECT_GT(colourStdDev(image), 20.0) << "the view looks flat";
+}
+
+TEST(StudioApp, BadArgumentsAndMissingFilesExitWithAMessage) {
+  const BinaryRun size = runStudioBinary({"--size", "0,64,64", "--steps", "1", "--screenshot", "x.png"});
+  EXPECT_EQ(size.exitCode, 2);
+  EXPECT_TRUE(size.output.contains("--size")) << size.output.toStdString();
+  const BinaryRun file = runStudioBinary({"/nonexistent/scenario.json"});
+  EXPECT_EQ(file.exitCode, 2);
+  EXPECT_TRUE(file.output.contains("/nonexistent/scenario.json")) << file.output.toStdString();
+  const BinaryRun help = runStudioBinary({"--help"});
+  EXPECT_EQ(help.exitCode, 0);
+  EXPECT_TRUE(help.output.contains("--screenshot")) << help.output.toStdString();
+}
+
+// Drives a window in this process until its controller reaches a step.
+class StudioWindow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+    window_ = std::make_unique<MainWindow>(homogeneousScenario());
+    window_->resize(1100, 700);
+    window_->show();
+  }
+  const ControllerStatus& status() { return window_->pane()->lastStatus(); }
+  bool reachStep(long step) {
+    return test::waitUntil([&] { return status().hasSolver && status().step >= step; });
+  }
+  int errorCount() const { return window_->messages()->count(); }
+  std::string messages() const {
+    std::string out;
+    for (int n = 0; n < window_->messages()->count(); ++n) out += window_->messages()->item(n)->text().toStdString() + "\n";
+    return out;
+  }
+  std::unique_ptr<MainWindow> window_;
+};
+
+TEST_F(StudioWindow, WaveInAHomogeneousModelIsSymmetricAboutTheSource) {
+  window_->setViewMode(1);  // plane XY through the source
+  window_->pane()->controller().setPauseAtStep(150);
+  window_->setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return window_->pane()->shownStep() == 150; })) << messages();
+  SliceView* view = window_->pane()->view();
+  const QRect plane = view->planeRect().toAlignedRect();
+  ASSERT_FALSE(plane.isEmpty());
+  const QImage image = view->grabFramebuffer().copy(plane);
+  if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) image.save(QDir::temp().filePath("studio_symmetry.png"));
+  ASSERT_GT(colourStdDev(image), 10.0) << "no wave in the plane";
+  // Mirror about the vertical and the horizontal centre lines (the source cell's centre); a cell off in
+  // the rounding of the plane's rectangle allowed for by comparing averages over 4×4 pixel blocks.
+  auto block = [&](int x, int y) {
+    double v = 0.0;
+    for (int dy = 0; dy < 4; ++dy)
+      for (int dx = 0; dx < 4; ++dx) {
+        const QRgb c = image.pixel(std::clamp(x + dx, 0, image.width() - 1), std::clamp(y + dy, 0, image.height() - 1));
+        v += qRed(c) - qBlue(c);  // seismic map: red positive, blue negative
+      }
+    return v / 16.0;
+  };
+  double worst = 0.0, range = 0.0;
+  const int w = image.width(), h = image.height();
+  for (int y = 0; y + 4 <= h; y += 4)
+    for (int x = 0; x + 4 <= w / 2; x += 4) {
+      const double a = block(x, y);
+      range = std::max(range, std::abs(a));
+      worst = std::max(worst, std::abs(a - block(w - 4 - x, y)));
+      worst = std::max(worst, std::abs(a - block(x, h - 4 - y)));
+    }
+  ASSERT_GT(range, 50.0) << "the wave is too faint to judge";
+  EXPECT_LT(worst, 0.25 * range) << "asymmetric about the source";
+}
+
+TEST_F(StudioWindow, StageGridAndModelChangeMidRun) {
+  window_->setPlaying(true);
+  ASSERT_TRUE(reachStep(10)) << messages();
+  Scenario s = window_->form()->scenario();
+  s = resizedScenario(s, 40, s.n2, s.n3);
+  s.stage = "cpu-serial";
+  s.model.kind = ModelKind::Gradient;
+  window_->applyScenario(s);
+  ASSERT_TRUE(test::waitUntil([&] {
+    return status().stage == "cpu-serial" && status().grid == Grid(40, 49, 49) && status().step >= 5;
+  })) << "stage " << status().stage << ", step " << status().step;
+  EXPECT_EQ(errorCount(), 0);
+}
+
+TEST_F(StudioWindow, BadInputShowsAnErrorAndTheRunGoesOn) {
+  window_->setPlaying(true);
+  ASSERT_TRUE(reachStep(5)) << messages();
+  const long generation = status().generation;
+
+  Scenario unstable = window_->form()->scenario();
+  unstable.dt = 1.0;  // seconds: far above the stability limit
+  window_->applyScenario(unstable);
+  ASSERT_TRUE(test::waitUntil([&] { return errorCount() >= 1; }));
+  EXPECT_TRUE(window_->messages()->item(0)->text().contains("dt")) << window_->messages()->item(0)->text().toStdString();
+
+  Scenario missingModel = window_->form()->scenario();
+  missingModel.dt = 0.0;
+  missingModel.model.kind = ModelKind::File;
+  missingModel.model.path = "/nonexistent/model.npy";
+  window_->applyScenario(missingModel);
+  ASSERT_TRUE(test::waitUntil([&] { return errorCount() >= 2; }));
+  EXPECT_TRUE(window_->messages()->item(1)->text().contains("/nonexistent/model.npy"))
+      << window_->messages()->item(1)->text().toStdString();
+
+  const long step = status().step;
+  ASSERT_TRUE(reachStep(step + 10)) << "the run stopped after the errors";
+  EXPECT_EQ(status().generation, generation) << "the last good solver was replaced";
+}
+
+TEST_F(StudioWindow, QuitDuringARunIsQuick) {
+  Scenario big = homogeneousScenario(128);
+  window_->applyScenario(big);
+  window_->pane()->controller().setStepsPerFrame(1000);
+  window_->setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return status().grid.n1 == 128 && status().step >= 3; }));
+  QElapsedTimer clock;
+  clock.start();
+  window_->close();
+  EXPECT_LT(clock.elapsed(), 1000) << "closing waited for the compute thread";
+}
+
+}  // namespace
+}  // namespace iso

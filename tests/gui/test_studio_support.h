@@ -1,0 +1,26 @@
+#pragma once
+// Helpers shared by the studio tests.
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QThread>
+#include <QtGlobal>
+
+namespace iso::test {
+
+// QOpenGLWidget needs a real display (Xvfb here); Qt's offscreen platform has no OpenGL.
+inline bool haveDisplay() { return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY"); }
+
+// Runs the event loop until the condition holds; false after the timeout (generous: the machine is shared).
+template <class Condition>
+bool waitUntil(Condition condition, int timeoutMs = 20000) {
+  QElapsedTimer clock;
+  clock.start();
+  while (!condition()) {
+    if (clock.elapsed() > timeoutMs) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    QThread::msleep(2);
+  }
+  return true;
+}
+
+}  // namespace iso::test
