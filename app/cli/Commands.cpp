@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "DeviceRegistry.h"
+#include "Tuner.h"
 #include "FieldCompare.h"
 #include "Npy.h"
 #include "StageRegistry.h"
@@ -241,6 +242,32 @@ int devicesCommand() {
   std::printf("\nStages: ");
   for (const auto& s : availableStages()) std::printf("%s ", s.c_str());
   std::printf("\n");
+  return 0;
+}
+
+int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
+  const Scenario s = opts.resolve();
+  const DeviceInfo device = selectDevice(s.device);
+  std::printf("Tuning on [%s] %s, grid %d x %d x %d\n", device.selector().c_str(), device.name.c_str(), s.n1, s.n2,
+              s.n3);
+  iso::TuneOptions options;
+  options.timedSteps = tune.steps;
+  options.repeats = tune.repeats;
+  options.store = !tune.dryRun;
+  for (const auto& stage : tune.stages) {
+    if (!StageRegistry::get(stage).opencl) throw ScenarioError("only OpenCL stages are tuned, not '" + stage + "'");
+    const Problem p = problemFor(s, stage);
+    std::printf("\n%s: %zu candidates\n", stage.c_str(), tuningCandidates(stage, device, p.grid).size());
+    const TuneResult result = tuneStage(p, device, stage, options, [](const StageTiming& t) {
+      if (t.error.empty())
+        std::printf("  %-50s %10.1f Mpts/s\n", formatStageParams(t.params).c_str(), t.mpts);
+      else
+        std::printf("  %-50s skipped: %s\n", formatStageParams(t.params).c_str(), t.error.c_str());
+      std::fflush(stdout);
+    });
+    std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
+                tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in the tuning database)");
+  }
   return 0;
 }
 

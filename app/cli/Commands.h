@@ -27,6 +27,13 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
 
 int devicesCommand();
 
+struct TuneOptions {
+  std::vector<std::string> stages{"gpu-slm", "gpu-optimized"};
+  int steps = 10, repeats = 3;
+  bool dryRun = false;  // time the candidates but keep the database as it is
+};
+int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune);
+
 // Stages that can run on this machine: the CPU stages, plus the OpenCL ones when a device exists.
 std::vector<std::string> availableStages();
 // Expands "all" and checks every name.

@@ -26,7 +26,7 @@ std::vector<int> parseTriple(const std::string& text, const char* what) {
 }  // namespace
 
 void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
-  cmd.add_option("sizes", sizes, "n1 n2 n3 iterations: interior grid size (x fastest) and time steps")
+  cmd.add_option("sizes", sizes, "n1 n2 n3 [iterations]: interior grid size (x fastest) and time steps")
       ->expected(0, 4);
   cmd.add_option("--scenario", scenario,
                  "preset (" + [] {
@@ -62,14 +62,14 @@ Scenario ScenarioOptions::resolve() const {
     s = presetScenario(scenario);
 
   if (!sizes.empty()) {
-    if (sizes.size() != 4)
-      throw ScenarioError("give all four of n1 n2 n3 iterations (got " + std::to_string(sizes.size()) + " numbers)");
+    if (sizes.size() < 3)
+      throw ScenarioError("give n1 n2 n3 [iterations] (got " + std::to_string(sizes.size()) + " numbers)");
     // The sizes are checked by buildProblem; non-positive ones are passed on so its message names them.
     if (sizes[0] > 0 && sizes[1] > 0 && sizes[2] > 0)
       s = resizedScenario(std::move(s), sizes[0], sizes[1], sizes[2]);
     else
       s.n1 = sizes[0], s.n2 = sizes[1], s.n3 = sizes[2];
-    s.steps = sizes[3];
+    if (sizes.size() == 4) s.steps = sizes[3];
   }
   if (stage) s.stage = *stage;
   if (device) s.device = *device;

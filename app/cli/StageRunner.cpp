@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "Bandwidth.h"
+#include "DeviceRegistry.h"
 #include "HostBandwidth.h"
 #include "SolverFactory.h"
 #include "StageRegistry.h"
@@ -42,9 +44,8 @@ StageRun runStage(Problem problem, int steps, int chunks, bool keepField) {
 }
 
 double ceilingGBs(const std::string& stage, const std::string& deviceSelector) {
-  (void)deviceSelector;
   if (!StageRegistry::get(stage).opencl) return hostCopyBandwidthGBs();
-  return 0.0;
+  return copyBandwidthGBs(selectDevice(deviceSelector));
 }
 
 }  // namespace iso::cli

@@ -37,12 +37,23 @@ int main(int argc, char** argv) {
 
   app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
 
+  ScenarioOptions tuneOpts;
+  TuneOptions tune;
+  auto* tuneCmd = app.add_subcommand("tune", "Sweep the tunable parameters of gpu-slm and gpu-optimized on a "
+                                             "device and grid; keep the best in the tuning database");
+  tuneOpts.addTo(*tuneCmd, false);
+  tuneCmd->add_option("--stage", tune.stages, "OpenCL stages to tune")->delimiter(',')->capture_default_str();
+  tuneCmd->add_option("--steps", tune.steps, "timed steps per batch")->check(CLI::Range(1, 100000))->capture_default_str();
+  tuneCmd->add_option("--repeats", tune.repeats, "timed batches; the median counts")->check(CLI::Range(1, 100))->capture_default_str();
+  tuneCmd->add_flag("--dry-run", tune.dryRun, "time the candidates but leave the database as it is");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*runCmd) return runCommand(runOpts, run);
     if (*benchCmd) return benchCommand(benchOpts, bench);
     if (*verifyCmd) return verifyCommand(verifyOpts, verify);
     if (app.got_subcommand("devices")) return devicesCommand();
+    if (*tuneCmd) return tuneCommand(tuneOpts, tune);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
     return 1;
