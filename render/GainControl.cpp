@@ -49,13 +49,17 @@ GainControl::Measurement GainControl::measure(const SliceSet& s) {
 float GainControl::update(const SliceSet& slices) {
   last_ = measure(slices);
   if (last_.target <= 0.0f) return clip_;
-  if (!initialised_) {
+  const long elapsed = slices.step - lastStep_;
+  lastStep_ = slices.step;
+  if (!initialised_ || elapsed < 0) {
     clip_ = last_.target;
     initialised_ = true;
     return clip_;
   }
-  const double rate = last_.target > clip_ ? settings_.attack : settings_.release;
-  clip_ = float(double(clip_) + rate * (double(last_.target) - double(clip_)));
+  const double steps = elapsed > 0 ? double(elapsed) : settings_.stepsPerStill;
+  const double timeConstant = last_.target > clip_ ? settings_.attackSteps : settings_.releaseSteps;
+  const double share = 1.0 - std::exp(-steps / timeConstant);
+  clip_ = float(double(clip_) + share * (double(last_.target) - double(clip_)));
   return clip_;
 }
 

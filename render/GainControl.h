@@ -9,8 +9,11 @@
 // which ignores up to m−1 spikes. Relative thresholds keep everything scale-free: a field times 1000
 // gets a range times 1000. The oneAPI scenario, whose mean grows linearly, needs nothing special: the range
 // follows the bulk of |u|, whatever its offset.
-// Smoothing: the range follows the target with an exponential per update, quickly when the field
-// grows (so it never saturates for long) and slowly when it decays (so the picture does not flicker).
+// Smoothing: the range follows the target exponentially in simulated time steps (SliceSet::step), not
+// in updates, so the picture after N steps does not depend on how many frames the GUI managed to show:
+// quickly when the field grows (time constant 5 steps, so it never saturates for long) and slowly when
+// it decays (100 steps, so the picture does not flicker). Slices of the same step (a moved slice point
+// while paused) count as 4 steps; a step going backwards (a restart) starts the range afresh.
 #include <cstddef>
 #include <vector>
 
@@ -26,8 +29,9 @@ class GainControl {
     std::size_t spikeCount = 32;   // the robust peak is the spikeCount-th largest |u| ...
     double spikeShare = 0.002;     // ... or this share of the samples, whichever is more
     std::size_t maxSamples = 65536;
-    double attack = 0.6;           // share of the gap closed per update while the field grows
-    double release = 0.08;         // ... while it decays
+    double attackSteps = 5.0;      // time constant (time steps) while the field grows
+    double releaseSteps = 100.0;   // ... while it decays
+    double stepsPerStill = 4.0;    // steps an update of the same step counts as
   };
 
   struct Measurement {
@@ -57,6 +61,7 @@ class GainControl {
   Settings settings_;
   float clip_ = 1.0f;
   bool initialised_ = false;
+  long lastStep_ = 0;
   Measurement last_;
   std::vector<float> samples_;  // reused: no allocation per update once grown
 };

@@ -65,6 +65,12 @@ QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTab
   const QRectF bar(area.left() + 4.0, area.top() + titleHeight + metrics.height() * 0.5, barWidth,
                    std::max(area.height() - titleHeight - metrics.height(), 10.0));
 
+  // A translucent panel, so the bar and its labels read over the 3D scene too.
+  painter.setPen(Qt::NoPen);
+  painter.setBrush(panelColour());
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.drawRoundedRect(area.adjusted(-6, -2, 0, 2), 4.0, 4.0);
+
   // The bar: one row per table entry, top = hi.
   QImage strip(1, int(table.size()), QImage::Format_RGB32);
   for (int n = 0; n < int(table.size()); ++n) {
@@ -105,14 +111,18 @@ double Hud::textLinesHeight(int lines) const {
   return metrics.lineSpacing() * lines + 2 * kPanelPadding - metrics.leading();
 }
 
-void Hud::drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines) const {
+void Hud::drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines, double maxWidth) const {
   if (lines.isEmpty()) return;
   painter.save();
   painter.setFont(font_);
   const QFontMetricsF metrics(font_);
-  double width = 0.0;
-  for (const QString& line : lines) width = std::max(width, metrics.horizontalAdvance(line));
   const double pad = kPanelPadding;
+  QStringList shown;
+  double width = 0.0;
+  for (const QString& line : lines) {
+    shown << metrics.elidedText(line, Qt::ElideRight, std::max(maxWidth - 2 * pad, 20.0));
+    width = std::max(width, metrics.horizontalAdvance(shown.back()));
+  }
   const QRectF panel(topLeft, QSizeF(width + 2 * pad, textLinesHeight(int(lines.size()))));
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setPen(Qt::NoPen);
@@ -120,7 +130,7 @@ void Hud::drawTextLines(QPainter& painter, const QPointF& topLeft, const QString
   painter.drawRoundedRect(panel, 4.0, 4.0);
   painter.setPen(textColour());
   double baseline = panel.top() + pad + metrics.ascent();
-  for (const QString& line : lines) {
+  for (const QString& line : shown) {
     painter.drawText(QPointF(panel.left() + pad, baseline), line);
     baseline += metrics.lineSpacing();
   }

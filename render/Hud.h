@@ -26,8 +26,8 @@ class Hud {
   // to `hi` (top), and `title` (name and unit) above it. Returns the rectangle of the bar itself.
   QRectF drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
                        const QString& title) const;
-  // Lines of text on a translucent panel at the top-left corner.
-  void drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines) const;
+  // Lines of text on a translucent panel at the top-left corner, each elided to fit `maxWidth`.
+  void drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines, double maxWidth) const;
   // Height of the panel drawTextLines paints for `lines` (0 for none).
   double textLinesHeight(int lines) const;
   // A centred message panel; `error` paints it in warning colours.

@@ -25,9 +25,16 @@ void OrbitCamera::orbit(float dxPixels, float dyPixels) {
   pitch_ = std::clamp(pitch_ + dyPixels * kRadiansPerPixel, -kMaxPitch, kMaxPitch);
 }
 
-void OrbitCamera::pan(float dxPixels, float dyPixels, int viewportHeight) {
+float OrbitCamera::fieldOfViewY(float aspect) {
+  if (aspect >= 1.0f) return kFieldOfViewY;
+  return 2.0f * std::atan(std::tan(0.5f * kFieldOfViewY) / std::max(aspect, 1e-3f));
+}
+
+void OrbitCamera::pan(float dxPixels, float dyPixels, int viewportWidth, int viewportHeight) {
   // Move the target so that the point under the cursor follows it (at the target's depth).
-  const float worldPerPixel = 2.0f * distance_ * std::tan(0.5f * kFieldOfViewY) / float(std::max(viewportHeight, 1));
+  const float h = float(std::max(viewportHeight, 1));
+  const float fov = fieldOfViewY(float(std::max(viewportWidth, 1)) / h);
+  const float worldPerPixel = 2.0f * distance_ * std::tan(0.5f * fov) / h;
   const glm::mat4 v = view();
   const glm::vec3 right(v[0][0], v[1][0], v[2][0]);
   const glm::vec3 up(v[0][1], v[1][1], v[2][1]);
@@ -49,7 +56,7 @@ float OrbitCamera::nearPlane() const { return std::max(distance_ - 2.0f * radius
 float OrbitCamera::farPlane() const { return distance_ + 2.0f * radius_; }
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
-  return glm::perspective(kFieldOfViewY, std::max(aspect, 1e-3f), nearPlane(), farPlane());
+  return glm::perspective(fieldOfViewY(aspect), std::max(aspect, 1e-3f), nearPlane(), farPlane());
 }
 
 OrbitCamera::Ray OrbitCamera::ray(float px, float py, int width, int height) const {

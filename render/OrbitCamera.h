@@ -18,7 +18,7 @@ class OrbitCamera {
   void frame(const glm::vec3& center, float radius);
 
   void orbit(float dxPixels, float dyPixels);
-  void pan(float dxPixels, float dyPixels, int viewportHeight);
+  void pan(float dxPixels, float dyPixels, int viewportWidth, int viewportHeight);
   void zoom(float wheelSteps);  // > 0 moves closer
 
   glm::vec3 eye() const;
@@ -35,6 +35,9 @@ class OrbitCamera {
   float distance() const { return distance_; }
 
  private:
+  // The vertical field of view for a viewport shape: the nominal one, widened in portrait viewports
+  // so that the nominal angle always fits horizontally too (what frame() relies on).
+  static float fieldOfViewY(float aspect);
   float nearPlane() const;
   float farPlane() const;
 

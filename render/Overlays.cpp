@@ -328,18 +328,22 @@ void Overlays::paint2D(QPainter& painter, const PlaneLayout& layout, const Slice
   // Which slice this is, above the plane.
   const int n = axes.normal;
   const int index = geometry.point[n];
-  const QString kind = layout.plane == SlicePlane::XY ? "depth slice" : "vertical section";
+  const QString kind = layout.plane == SlicePlane::XY ? "depth slice" : "section";
   QFont headerFont = hud.font();
   headerFont.setBold(true);
   painter.setFont(headerFont);
   const QFontMetricsF header(headerFont);
-  const QString heading = QString("%1%2 plane, %3 at %4 = %5 m (%6 = %7)")
+  const QString heading = QString("%1%2 %3 at %4 = %5 m (%6 = %7)")
                               .arg(axisName(axes.column).toUpper(), axisName(axes.row).toUpper(), kind, axisName(n))
                               .arg(formatTick(index * dx, dx))
                               .arg(QStringList{"i", "j", "k"}.value(n))
                               .arg(index);
-  drawHaloText(painter, QRectF(r.left(), r.top() - header.height() - 4, std::max(r.width(), 400.0), header.height()),
-               Qt::AlignLeft | Qt::AlignVCenter, heading, Hud::textColour());
+  // As wide as the room up to the colour bar (narrow windows elide the end).
+  const double headingWidth = std::max(r.width(), painter.device()->width() / painter.device()->devicePixelRatioF() -
+                                                      r.left() - 130.0);
+  drawHaloText(painter, QRectF(r.left(), r.top() - header.height() - 4, headingWidth, header.height()),
+               Qt::AlignLeft | Qt::AlignVCenter, header.elidedText(heading, Qt::ElideRight, headingWidth - 4),
+               Hud::textColour());
 
   // Source marker: solid when the source lies in this plane, dashed when it is only projected onto it.
   if (source) {

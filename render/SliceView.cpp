@@ -7,6 +7,8 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QOpenGLPaintDevice>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
 #include <QPainter>
@@ -313,6 +315,7 @@ void SliceView::releaseGl() {
   if (quadVao_ != 0) gl_->glDeleteVertexArrays(1, &quadVao_);
   quadVao_ = quadVbo_ = 0;
   sliceProgram_.reset();
+  paintDevice_.reset();  // holds the context's paint engine
   gl_ = nullptr;
   ready_ = false;
 }
@@ -454,11 +457,23 @@ void SliceView::paintGL() {
     if (const QString e = drainGlErrors(gl_, "drawing the frame"); !e.isEmpty()) failGl(e);
   }
 
-  QPainter painter(this);
-  if (!ready_) painter.fillRect(rect(), kBackground);
+  if (!ready_) {
+    // Without a usable 3.3 context only the plain background is drawn; problemLabel_ explains.
+    QOpenGLFunctions* basic = context()->functions();
+    basic->glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.0f);
+    basic->glClear(GL_COLOR_BUFFER_BIT);
+    emit frameDrawn();
+    return;
+  }
+  // Paint into the widget's framebuffer explicitly: QPainter(this) would be redirected by
+  // QWidget::grab/render (a screenshot of the whole window), and the text would be lost there.
+  if (!paintDevice_) paintDevice_ = std::make_unique<QOpenGLPaintDevice>();
+  paintDevice_->setSize(QSize(widthPx, heightPx));
+  paintDevice_->setDevicePixelRatio(devicePixelRatioF());
+  QPainter painter(paintDevice_.get());
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setRenderHint(QPainter::TextAntialiasing, true);
-  if (ready_ && slices_ && fieldTextures_.hasData()) {
+  if (slices_ && fieldTextures_.hasData()) {
     if (layout)
       overlays_.paint2D(painter, *layout, fieldTextures_.geometry(), dx_, sourceInGrid(), hud_);
     else
@@ -498,7 +513,7 @@ void SliceView::paintOverlay(QPainter& painter) {
     }
   }
 
-  hud_.drawTextLines(painter, QPointF(8, 8), hudText());
+  hud_.drawTextLines(painter, QPointF(8, 8), hudText(), area.width() - 16);
 
   if (mode_ == Mode::Orthogonal3D && hasPicture) {
     painter.save();
@@ -534,7 +549,7 @@ void SliceView::mouseMoveEvent(QMouseEvent* event) {
   if (event->buttons() & Qt::LeftButton)
     camera_.orbit(float(delta.x()), float(delta.y()));
   else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton))
-    camera_.pan(float(delta.x()), float(delta.y()), height());
+    camera_.pan(float(delta.x()), float(delta.y()), width(), height());
   update();
 }
 

@@ -22,6 +22,7 @@
 #include "SliceTextures.h"
 
 class QLabel;
+class QOpenGLPaintDevice;
 class QOpenGLShaderProgram;
 
 namespace iso {
@@ -104,6 +105,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   QLabel* problemLabel_ = nullptr;  // child widget showing glProblem_
   QMetaObject::Connection contextConnection_;
   std::unique_ptr<QOpenGLShaderProgram> sliceProgram_;
+  std::unique_ptr<QOpenGLPaintDevice> paintDevice_;  // QPainter target: this widget's framebuffer
   GLuint quadVao_ = 0, quadVbo_ = 0;
   std::array<float, 16 * 5> quadVertices_{};  // 3 slices (3D) + 1 plane (2D), 4 vertices of x y z s t
   SliceTextures fieldTextures_, velocityTextures_;

@@ -46,19 +46,35 @@ TEST(RenderGain, IgnoresASingleSpike) {
   EXPECT_LT(clip, 1.01f);
 }
 
-TEST(RenderGain, ReactsQuicklyToGrowthAndSlowlyToDecay) {
+TEST(RenderGain, ReactsQuicklyToGrowthAndSlowlyToDecayInTimeSteps) {
   GainControl gain;
-  const auto constant = [](float v) {
-    return test::makeSlices(16, 16, 16, 8, 8, 8, [v](int, int, int) { return v; });
+  long step = 0;
+  const auto constant = [&step](float v, long advance) {
+    step += advance;
+    auto s = test::makeSlices(16, 16, 16, 8, 8, 8, [v](int, int, int) { return v; });
+    s->step = step;
+    return s;
   };
-  gain.update(*constant(1.0f));
+  gain.update(*constant(1.0f, 0));
   EXPECT_FLOAT_EQ(gain.clip(), 1.0f);
-  for (int n = 0; n < 3; ++n) gain.update(*constant(100.0f));
-  EXPECT_GT(gain.clip(), 90.0f);  // within 10 % of a 100x growth in 3 updates
-  for (int n = 0; n < 3; ++n) gain.update(*constant(1.0f));
-  EXPECT_GT(gain.clip(), 60.0f);  // a decay is followed slowly...
-  for (int n = 0; n < 200; ++n) gain.update(*constant(1.0f));
+  for (int n = 0; n < 3; ++n) gain.update(*constant(100.0f, 4));
+  EXPECT_GT(gain.clip(), 90.0f);  // within 10 % of a 100x growth in 12 steps
+  for (int n = 0; n < 3; ++n) gain.update(*constant(1.0f, 4));
+  EXPECT_GT(gain.clip(), 80.0f);  // a decay is followed slowly...
+  gain.update(*constant(1.0f, 1000));
   EXPECT_NEAR(gain.clip(), 1.0f, 0.01f);  // ... but followed
+  // Time, not the number of updates, sets the range: 10 updates of 10 steps = 1 update of 100.
+  GainControl many, one;
+  step = 0;
+  many.update(*constant(50.0f, 0));
+  for (int n = 0; n < 10; ++n) many.update(*constant(5.0f, 10));
+  step = 0;
+  one.update(*constant(50.0f, 0));
+  one.update(*constant(5.0f, 100));
+  EXPECT_NEAR(many.clip(), one.clip(), 1e-3f * one.clip());
+  // A restart (the step goes backwards) starts afresh.
+  step = 0;
+  EXPECT_FLOAT_EQ(one.update(*constant(7.0f, 0)), 7.0f);
 }
 
 TEST(RenderGain, SkipsAndCountsNonFiniteSamples) {

@@ -52,6 +52,14 @@ TEST(RenderGeometry, CameraRayThroughAProjectedCellPicksThatCell) {
     ASSERT_TRUE(hit.has_value()) << cell.i << "," << cell.j << "," << cell.k;
     EXPECT_EQ(*hit, cell);
   }
+  // A portrait viewport still shows the whole volume: every corner projects inside it.
+  for (int c = 0; c < 8; ++c) {
+    const glm::vec3 corner = g.toWorld({c & 1 ? 40.0f : 0.0f, c & 2 ? 30.0f : 0.0f, c & 4 ? 20.0f : 0.0f});
+    const auto at = camera.project(corner, 300, 700);
+    ASSERT_TRUE(at.has_value());
+    EXPECT_GT(at->x, 0.0f);
+    EXPECT_LT(at->x, 300.0f);
+  }
   // A ray into the sky misses.
   const OrbitCamera::Ray sky = camera.ray(2, 2, w, h);
   EXPECT_FALSE(g.pick(sky.origin, sky.direction).has_value());
@@ -69,7 +77,7 @@ TEST(RenderGeometry, CameraOrbitPanZoomMoveTheEye) {
   camera.orbit(0.0f, 1e5f);  // pitch is clamped short of the pole
   EXPECT_LT(camera.pitch(), 1.571f);
   const glm::vec3 before = camera.eye();
-  camera.pan(50.0f, 0.0f, 600);
+  camera.pan(50.0f, 0.0f, 800, 600);
   EXPECT_GT(glm::length(camera.eye() - before), 0.1f);
 }
 
