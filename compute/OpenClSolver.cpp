@@ -39,6 +39,8 @@ std::string buildOptions(const std::string& stage, const StageParamMap& p, bool 
       def("YB", "y_per_item");
     }
   }
+  if (p.count("max_registers") && p.at("max_registers") > 0)
+    o += " -cl-nv-maxrregcount=" + std::to_string(p.at("max_registers"));  // validated: NVIDIA only
   return o;
 }
 

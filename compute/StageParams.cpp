@@ -46,8 +46,9 @@ std::vector<std::string> stageParamNames(const std::string& stage) {
   if (stage == "gpu-basic" || stage == "gpu-linear") return {"wg_x", "wg_y"};
   if (stage == "gpu-private-z") return {"wg_x", "wg_y", "z_chunk"};
   if (stage == "gpu-private-x") return {"wg_x", "wg_y", "x_chunk"};
-  if (stage == "gpu-slm") return {"tile_x", "tile_y", "z_chunk"};
-  if (stage == "gpu-optimized") return {"cpu_form", "tile_x", "tile_y", "y_per_item", "vec", "z_chunk"};
+  if (stage == "gpu-slm") return {"tile_x", "tile_y", "z_chunk", "max_registers"};
+  if (stage == "gpu-optimized")
+    return {"cpu_form", "tile_x", "tile_y", "y_per_item", "vec", "z_chunk", "max_registers"};
   throw badParam(stage, "not an OpenCL stage (OpenCL stages: gpu-basic, gpu-linear, gpu-private-z, "
                         "gpu-private-x, gpu-slm, gpu-optimized)");
 }
@@ -58,11 +59,11 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
   if (stage == "gpu-basic" || stage == "gpu-linear") return {{"wg_x", 32}, {"wg_y", 4}};
   if (stage == "gpu-private-z") return {{"wg_x", 32}, {"wg_y", 4}, {"z_chunk", cpu ? 16 : 0}};
   if (stage == "gpu-private-x") return {{"wg_x", 32}, {"wg_y", 4}, {"x_chunk", 0}};
-  if (stage == "gpu-slm") return {{"tile_x", 32}, {"tile_y", 8}, {"z_chunk", cpu ? 16 : 0}};
-  if (stage == "gpu-optimized") {
-    if (cpu) return {{"cpu_form", 1}, {"tile_x", 32}, {"tile_y", 8}, {"y_per_item", 2}, {"vec", 8}, {"z_chunk", 8}};
-    return {{"cpu_form", 0}, {"tile_x", 32}, {"tile_y", 8}, {"y_per_item", 2}, {"vec", 8}, {"z_chunk", 0}};
-  }
+  // GPU tiles: the best of the H100 sweep (docs/GPU_NOTES.md); max_registers 0 = the compiler's choice.
+  if (stage == "gpu-slm") return {{"tile_x", 32}, {"tile_y", 4}, {"z_chunk", cpu ? 16 : 64}, {"max_registers", 0}};
+  if (stage == "gpu-optimized")
+    return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", 4},     {"y_per_item", 2},
+            {"vec", 8},            {"z_chunk", cpu ? 8 : 0}, {"max_registers", 0}};
   stageParamNames(stage);  // throws the "not an OpenCL stage" error
   return {};
 }
@@ -104,7 +105,7 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
     p[key] = value;
   }
   for (const auto& [key, value] : p) {
-    const bool zeroAllowed = key == "z_chunk" || key == "x_chunk" || key == "cpu_form";
+    const bool zeroAllowed = key == "z_chunk" || key == "x_chunk" || key == "cpu_form" || key == "max_registers";
     if (zeroAllowed ? value < 0 : value < 1)
       throw badParam(stage, key + " = " + std::to_string(value) + " must be " +
                                 (zeroAllowed ? ">= 0" : ">= 1") + (key == "cpu_form" ? "" : " (chunk 0 = the whole axis)"));
@@ -114,6 +115,13 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
   if (p.count("y_per_item") && p["y_per_item"] > kMaxYPerItem)
     throw badParam(stage, "y_per_item = " + std::to_string(p["y_per_item"]) + " exceeds " +
                               std::to_string(kMaxYPerItem) + " (each row holds 17 registers of z queue)");
+  if (p.count("max_registers") && p["max_registers"] != 0) {
+    if (!device.hasExtension("cl_nv_compiler_options"))
+      throw badParam(stage, "max_registers needs the cl_nv_compiler_options extension (NVIDIA); " + device.name +
+                                " does not have it: use max_registers=0");
+    if (p["max_registers"] < 32 || p["max_registers"] > 255)
+      throw badParam(stage, "max_registers = " + std::to_string(p["max_registers"]) + " must be 0 or 32..255");
+  }
   if (p.count("vec") && p["vec"] != 2 && p["vec"] != 4 && p["vec"] != 8 && p["vec"] != 16)
     throw badParam(stage, "vec = " + std::to_string(p["vec"]) + " must be 2, 4, 8 or 16 (OpenCL vector widths)");
 
@@ -140,19 +148,25 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
 
 std::vector<StageParamMap> tuningCandidates(const std::string& stage, const DeviceInfo& device, const Grid& grid) {
   std::vector<StageParamMap> raw;
+  // Register caps (max_registers) are not swept: on the H100 (driver 580) caps of 64/96/128 changed
+  // neither the kernels' work-group limit nor their speed (docs/GPU_NOTES.md).
+  const std::vector<int> caps = {0};
   if (stage == "gpu-slm") {
     for (int tx : {16, 32, 64})
-      for (int ty : {4, 8, 16, 32})
-        for (int zc : {0, 64}) raw.push_back({{"tile_x", tx}, {"tile_y", ty}, {"z_chunk", zc}});
+      for (int ty : {4, 8, 16})
+        for (int zc : {0, 64})
+          for (int cap : caps)
+            raw.push_back({{"tile_x", tx}, {"tile_y", ty}, {"z_chunk", zc}, {"max_registers", cap}});
   } else if (stage == "gpu-optimized" && device.type == "CPU") {
     for (int v : {4, 8, 16})
       for (int zc : {4, 8, 32}) raw.push_back({{"cpu_form", 1}, {"vec", v}, {"z_chunk", zc}});
   } else if (stage == "gpu-optimized") {
     for (int tx : {32, 64})
-      for (int ty : {4, 8, 16})
+      for (int ty : {4, 8})
         for (int yb : {1, 2, 4})
-          for (int zc : {0, 128})
-            raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"z_chunk", zc}});
+          for (int cap : caps)
+            raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"z_chunk", 0},
+                           {"max_registers", cap}});
   } else {
     raw.push_back(builtinStageDefaults(stage, device));
   }

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -131,7 +132,15 @@ int main(int argc, char** argv) {
         p.stageParams = params;
         OpenClSolverOptions so;
         so.useTuningDatabase = false;
-        OpenClSolver solver(std::move(p), device, so);
+        std::unique_ptr<OpenClSolver> built;
+        try {
+          built = std::make_unique<OpenClSolver>(std::move(p), device, so);
+        } catch (const ComputeError& e) {
+          // A candidate the device refuses (limits, compiler options) is skipped here and by the tuner.
+          say("verify " + stage + " " + formatStageParams(params) + " skipped (" + toString(e.status()) + "): " + e.what());
+          continue;
+        }
+        OpenClSolver& solver = *built;
         solver.advance(steps);
         std::vector<float> field;
         solver.readField(field);

@@ -1,0 +1,185 @@
+// Device discovery, out-of-bounds safety (guard regions), parameter validation, build errors and the
+// tuner's candidates.
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+
+#include "KernelCache.h"
+#include "OpenClTestSupport.h"
+#include "SolverFactory.h"
+#include "Tuner.h"
+
+namespace iso::test {
+namespace {
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Devices, ListAndSelect) {
+  ISO_REQUIRE_DEVICE();
+  const auto all = listDevices();
+  ASSERT_FALSE(all.empty());
+  for (const auto& d : all) {
+    EXPECT_FALSE(d.name.empty());
+    EXPECT_GT(d.globalMemBytes, 0u);
+    EXPECT_GT(d.maxWorkGroupSize, 0u);
+    EXPECT_GE(d.maxWorkItemSizes.size(), 3u);
+    EXPECT_NE(d.summary().find(d.selector()), std::string::npos);
+  }
+  EXPECT_EQ(selectDevice("0").selector(), all[0].selector());
+  EXPECT_EQ(selectDevice(all[0].selector()).name, all[0].name);
+  EXPECT_EQ(selectDevice(all[0].name.substr(0, 4)).selector(), all[0].selector());
+  const std::string msg = errorOf([] { selectDevice("no-such-device-xyz"); });
+  EXPECT_NE(msg.find("no OpenCL device matches 'no-such-device-xyz'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find(all[0].name), std::string::npos) << "the message lists the devices: " << msg;
+}
+
+// Kernels run on sub-buffers inside larger allocations. With NaN guards, any read outside the grid
+// would poison the field; with sentinel guards, any write outside it would change them.
+TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = smallScenario(37, 29, 23, true);
+  const RunResult ref = runReference(s);
+  std::vector<std::pair<std::string, StageParamMap>> runs;
+  for (const auto& stage : openClStages()) runs.push_back({stage, {}});
+  runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 16}, {"tile_y", 4}, {"y_per_item", 3}}});
+  for (const auto& [stage, params] : runs) {
+    for (const float guard : {std::nanf(""), 12345.0f}) {
+      OpenClSolverOptions o;
+      o.guardElements = 4096;
+      o.guardValue = guard;
+      OpenClSolver solver(openClProblem(s, stage, params), *device, o);
+      const RunResult got = runSolver(solver, s.steps);
+      expectAgrees(got.field, ref.field, stage + " with guards " + std::to_string(guard));
+      const std::size_t g = solver.guardElements(), n = solver.grid().paddedSize();
+      ASSERT_GE(g, 4096u);
+      for (int b = 0; b < 3; ++b) {
+        const std::vector<float> raw = solver.readRawBuffer(b);
+        ASSERT_EQ(raw.size(), n + 2 * g);
+        std::size_t changed = 0;
+        for (std::size_t i = 0; i < g; ++i) {
+          for (float v : {raw[i], raw[g + n + i]})
+            if (std::isnan(guard) ? !std::isnan(v) : v != guard) ++changed;
+        }
+        EXPECT_EQ(changed, 0u) << stage << " wrote outside buffer " << b;
+      }
+    }
+  }
+}
+
+TEST(Parameters, BadParametersGiveClearErrors) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = smallScenario(37, 29, 23, false);
+  auto make = [&](const std::string& stage, const StageParamMap& p) {
+    return errorOf([&] { OpenClSolver(openClProblem(s, stage, p), *device); });
+  };
+  const int huge = int(device->maxWorkGroupSize);  // huge x 2 work-items cannot fit
+  std::string m = make("gpu-slm", {{"tile_x", std::min(huge, 1024)}, {"tile_y", 1024}});
+  EXPECT_NE(m.find("exceeds the device's maximum work-group size"), std::string::npos) << m;
+  m = make("gpu-basic", {{"wg_x", 0}});
+  EXPECT_NE(m.find("wg_x = 0 must be >= 1"), std::string::npos) << m;
+  m = make("gpu-slm", {{"tile_z", 4}});
+  EXPECT_NE(m.find("unknown parameter 'tile_z'"), std::string::npos) << m;
+  EXPECT_NE(m.find("tile_x"), std::string::npos) << "lists the accepted keys: " << m;
+  m = make("gpu-optimized", {{"cpu_form", 1}, {"vec", 3}});
+  EXPECT_NE(m.find("must be 2, 4, 8 or 16"), std::string::npos) << m;
+  if (!device->hasExtension("cl_nv_compiler_options")) {
+    m = make("gpu-optimized", {{"max_registers", 64}});
+    EXPECT_NE(m.find("cl_nv_compiler_options"), std::string::npos) << m;
+  }
+
+  // Too much local memory: the same device described with 4 KiB of local memory (real devices here
+  // have so much that no legal work-group exceeds it).
+  DeviceInfo littleLocal = *device;
+  littleLocal.localMemBytes = 4096;
+  m = errorOf([&] { resolveStageParams("gpu-slm", littleLocal, {{"tile_x", 32}, {"tile_y", 8}}); });
+  EXPECT_NE(m.find("tile needs 9216 bytes of local memory"), std::string::npos) << m;
+  EXPECT_NE(m.find("has 4096 bytes"), std::string::npos) << m;
+
+  // Grids that do not fit: 32-bit indexing, max allocation, global memory.
+  m = errorOf([&] { checkGridFitsDevice(Grid(1300, 1300, 1300), *device); });
+  EXPECT_NE(m.find("32-bit"), std::string::npos) << m;
+  DeviceInfo small = *device;
+  small.maxAllocBytes = 1 << 20;
+  m = errorOf([&] { checkGridFitsDevice(Grid(100, 100, 100), small); });
+  EXPECT_NE(m.find("per allocation"), std::string::npos) << m;
+  small.maxAllocBytes = 1ull << 40;
+  small.globalMemBytes = 8 << 20;
+  m = errorOf([&] { checkGridFitsDevice(Grid(100, 100, 100), small); });
+  EXPECT_NE(m.find("of device memory"), std::string::npos) << m;
+  EXPECT_NE(m.find("choose a smaller grid"), std::string::npos) << m;
+  EXPECT_NO_THROW(checkGridFitsDevice(Grid(100, 100, 100), *device));
+
+  // Unknown stage through the factory.
+  Problem p = openClProblem(s, "gpu-basic");
+  p.stage = "gpu-fastest";
+  m = errorOf([&] { createSolver(std::move(p)); });
+  EXPECT_NE(m.find("unknown stage 'gpu-fastest'"), std::string::npos) << m;
+}
+
+TEST(Build, AFailedBuildReportsTheBuildLog) {
+  ISO_REQUIRE_DEVICE();
+  try {
+    OpenClSolver::buildForTest(*device, "__kernel void broken(__global float* a) { a[0] = undeclared_name; }", "");
+    FAIL() << "a broken kernel built";
+  } catch (const ComputeError& e) {
+    EXPECT_EQ(e.status(), ComputeStatus::BuildFailure);
+    const std::string m = e.what();
+    EXPECT_NE(m.find("build log"), std::string::npos) << m;
+    EXPECT_NE(m.find("undeclared_name"), std::string::npos) << "the compiler's own words are in it: " << m;
+  }
+}
+
+// Every parameter set the tuner can choose on this device computes the same field.
+TEST(Tuner, EveryCandidateGivesTheSameField) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = smallScenario(37, 29, 23, true);
+  const RunResult ref = runReference(s);
+  const Grid grid(s.n1, s.n2, s.n3);
+  for (const std::string stage : {"gpu-slm", "gpu-optimized"}) {
+    const auto candidates = tuningCandidates(stage, *device, grid);
+    ASSERT_FALSE(candidates.empty()) << stage;
+    for (const auto& c : candidates) {
+      OpenClSolverOptions o;
+      o.useTuningDatabase = false;
+      OpenClSolver solver(openClProblem(s, stage, c), *device, o);
+      expectAgrees(runSolver(solver, s.steps).field, ref.field, stage + " " + formatStageParams(c));
+    }
+  }
+}
+
+TEST(Tuner, TuneStoresTheBestAndDefaultsFollowIt) {
+  ISO_REQUIRE_DEVICE();
+  // A private cache dir, so the test does not change the user's tuning database.
+  const std::string dir = std::string(ISO_BINARY_DIR) + "/tuner-test-cache";
+  const char* old = std::getenv("ISO3DFD_CACHE_DIR");
+  const std::string saved = old ? old : "";
+  setenv("ISO3DFD_CACHE_DIR", dir.c_str(), 1);
+  std::filesystem::remove_all(dir);
+  const Scenario s = smallScenario(24, 20, 18, false);
+  const Problem p = openClProblem(s, "gpu-optimized");
+  TuneOptions o;
+  o.warmupSteps = 1;
+  o.timedSteps = 2;
+  o.repeats = 1;
+  const TuneResult r = tuneStage(p, *device, "gpu-optimized", o);
+  EXPECT_EQ(r.candidates.size(), tuningCandidates("gpu-optimized", *device, p.grid).size());
+  EXPECT_GT(r.bestMpts, 0.0);
+  StageParamMap stored;
+  ASSERT_TRUE(lookupTunedParams("gpu-optimized", *device, stored));
+  EXPECT_EQ(stored, r.best);
+  EXPECT_EQ(defaultStageParams("gpu-optimized", *device), r.best);
+  // A manual override wins over the database.
+  EXPECT_EQ(resolveStageParams("gpu-optimized", *device, {{"z_chunk", 3}}).at("z_chunk"), 3);
+  if (old) setenv("ISO3DFD_CACHE_DIR", saved.c_str(), 1); else unsetenv("ISO3DFD_CACHE_DIR");
+}
+
+}  // namespace
+}  // namespace iso::test
