@@ -238,7 +238,9 @@ void Overlays::paintLabels3D(QPainter& painter, const OrbitCamera& camera, int w
       *at += dir * (extent(tickLabel) + extent(size) + 4.0f);
     }
     painter.setFont(label.axisPoint ? titleFont : hud.smallFont());
-    const QRectF box(at->x - 0.5 * size.width(), at->y - 0.5 * size.height(), size.width(), size.height());
+    // Kept inside the scene, so a title pushed past the edge is still read.
+    const double left = std::clamp(double(at->x) - 0.5 * size.width(), 2.0, std::max(2.0, width - size.width() - 2.0));
+    const QRectF box(left, at->y - 0.5 * size.height(), size.width(), size.height());
     drawHaloText(painter, box, Qt::AlignCenter, label.text, label.axisPoint ? label.colour : Hud::textColour());
   }
   if (sourceWorld_) {

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include <QDebug>
+#include <QFontMetricsF>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -338,6 +339,11 @@ bool SliceView::uploadPending() {
   return true;
 }
 
+int SliceView::sceneWidth() const {
+  // The 3D scene leaves the colour bar its own column, so the bar never hides the volume.
+  return std::max(width() - int(kMarginRight), width() / 2);
+}
+
 QStringList SliceView::hudText() const {
   QStringList lines = hudLines_;
   if (overlayOn_ && velocity_ && !velocityMatches())
@@ -405,6 +411,7 @@ void SliceView::drawSlices3D(int widthPx, int heightPx) {
   }
   fieldTextures_.setMagnifyNearest(gl_, false);
   velocityTextures_.setMagnifyNearest(gl_, false);
+  gl_->glViewport(0, 0, widthPx, heightPx);
   const glm::mat4 viewProjection = camera_.projection(float(widthPx) / float(std::max(heightPx, 1))) * camera_.view();
   gl_->glEnable(GL_DEPTH_TEST);
   drawSliceQuads(viewProjection, 0, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ});
@@ -448,7 +455,8 @@ void SliceView::paintGL() {
     gl_->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     if (slices_ && fieldTextures_.hasData()) {
       if (draw3D) {
-        drawSlices3D(widthPx, heightPx);
+        drawSlices3D(int(std::lround(sceneWidth() * devicePixelRatioF())), heightPx);
+        gl_->glViewport(0, 0, widthPx, heightPx);
       } else {
         layout = planeLayout();
         drawPlane2D(*layout);
@@ -477,7 +485,7 @@ void SliceView::paintGL() {
     if (layout)
       overlays_.paint2D(painter, *layout, fieldTextures_.geometry(), dx_, sourceInGrid(), hud_);
     else
-      overlays_.paintLabels3D(painter, camera_, width(), height(), hud_);
+      overlays_.paintLabels3D(painter, camera_, sceneWidth(), height(), hud_);
   }
   paintOverlay(painter);
   painter.end();
@@ -519,9 +527,10 @@ void SliceView::paintOverlay(QPainter& painter) {
     painter.save();
     painter.setFont(hud_.smallFont());
     painter.setPen(QColor(170, 173, 180));
+    const QString hint = QString::fromUtf8("z is depth, pointing down \u00b7 drag: orbit \u00b7 right drag: pan "
+                                           "\u00b7 wheel: zoom \u00b7 double click: reset \u00b7 click: pick a cell");
     painter.drawText(QRectF(8, area.height() - 22, area.width() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                     QString::fromUtf8("z is depth, pointing down \u00b7 drag: orbit \u00b7 right drag: pan \u00b7 "
-                                       "wheel: zoom \u00b7 double click: reset \u00b7 click: pick a cell"));
+                     QFontMetricsF(hud_.smallFont()).elidedText(hint, Qt::ElideRight, area.width() - 16));
     painter.restore();
   }
 
@@ -549,7 +558,7 @@ void SliceView::mouseMoveEvent(QMouseEvent* event) {
   if (event->buttons() & Qt::LeftButton)
     camera_.orbit(float(delta.x()), float(delta.y()));
   else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton))
-    camera_.pan(float(delta.x()), float(delta.y()), width(), height());
+    camera_.pan(float(delta.x()), float(delta.y()), sceneWidth(), height());
   update();
 }
 
@@ -574,7 +583,8 @@ void SliceView::pick(const QPointF& position) {
   if (!slices_ || geometry_.empty()) return;
   std::optional<Cell> cell;
   if (mode_ == Mode::Orthogonal3D) {
-    const OrbitCamera::Ray ray = camera_.ray(float(position.x()), float(position.y()), width(), height());
+    if (position.x() >= sceneWidth()) return;
+    const OrbitCamera::Ray ray = camera_.ray(float(position.x()), float(position.y()), sceneWidth(), height());
     cell = geometry_.pick(ray.origin, ray.direction);
   } else {
     const PlaneLayout layout = planeLayout();

@@ -92,7 +92,8 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void paintOverlay(QPainter& painter);
   PlaneLayout planeLayout() const;
   QStringList hudText() const;  // the HUD lines plus the view's own warnings
-  double contentTop() const;    // top of the plane and colour bars, below the HUD
+  double contentTop() const;
+  int sceneWidth() const;  // logical pixels of the 3D scene, left of the colour bar    // top of the plane and colour bars, below the HUD
   std::optional<Cell> sourceInGrid() const;
   bool velocityMatches() const;
   void setClipInUse(float clip);
