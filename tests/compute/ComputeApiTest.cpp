@@ -100,7 +100,7 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   DeviceInfo littleLocal = *device;
   littleLocal.localMemBytes = 4096;
   m = errorOf([&] { resolveStageParams("gpu-slm", littleLocal, {{"tile_x", 32}, {"tile_y", 8}}); });
-  EXPECT_NE(m.find("tile needs 9216 bytes of local memory"), std::string::npos) << m;
+  EXPECT_NE(m.find("tile needs 4608 bytes of local memory"), std::string::npos) << m;
   EXPECT_NE(m.find("has 4096 bytes"), std::string::npos) << m;
 
   // Grids that do not fit: 32-bit indexing, max allocation, global memory.
