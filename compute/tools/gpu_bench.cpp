@@ -2,7 +2,8 @@
 // bandwidth, tunes gpu-slm and gpu-optimized, and times every stage at several sizes. No Qt, so it runs
 // on a bare GPU machine. Usage:
 //   iso3dfd-gpu-bench [--device SEL] [--sizes 256,512,768] [--tune-size 512] [--steps 20] [--repeats 5]
-//                     [--no-verify] [--no-tune] [--out DIR]
+//                     [--no-verify] [--no-tune] [--with-cpu-parallel] [--out DIR]
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include "FieldCompare.h"
 #include "Metrics.h"
 #include "OpenClSolver.h"
+#include "SolverFactory.h"
 #include "StageRegistry.h"
 #include "Tuner.h"
 
@@ -30,7 +32,7 @@ struct Args {
   std::string device = "gpu", out = ".";
   std::vector<int> sizes = {256, 512, 768};
   int tuneSize = 512, steps = 20, repeats = 5;
-  bool verify = true, tune = true;
+  bool verify = true, tune = true, withCpuParallel = false;
 };
 
 std::vector<int> parseList(const std::string& s) {
@@ -56,6 +58,7 @@ Args parseArgs(int argc, char** argv) {
     else if (k == "--out") a.out = value();
     else if (k == "--no-verify") a.verify = false;
     else if (k == "--no-tune") a.tune = false;
+    else if (k == "--with-cpu-parallel") a.withCpuParallel = true;
     else throw std::invalid_argument("unknown option " + k);
   }
   return a;
@@ -187,6 +190,22 @@ int main(int argc, char** argv) {
         std::snprintf(buf, sizeof buf, "%-14s %4d %9.0f %9.0f %9.0f %9.0f %8.1f   %s", stage.c_str(), n, th.mpts,
                       th.gflops, th.gbsSample, th.gbsTraffic, th.rooflinePercent, formatStageParams(t.params).c_str());
         say(std::string("time ") + buf);
+        table.push_back(buf);
+      }
+    }
+    if (args.withCpuParallel) {
+      // The native CPU stage next to the OpenCL ones (steady_clock, same problem, median batch).
+      for (int n : args.sizes) {
+        Problem p = timingProblem(n);
+        p.stage = "cpu-parallel";
+        auto cpu = createSolver(std::move(p));
+        cpu->advance(topt.warmupSteps);
+        std::vector<double> batches;
+        for (int r = 0; r < args.repeats; ++r) batches.push_back(cpu->advance(args.steps) / args.steps);
+        std::sort(batches.begin(), batches.end());
+        const Throughput th = computeThroughput(double(n) * n * n, 1.0, batches[batches.size() / 2], ceiling);
+        std::snprintf(buf, sizeof buf, "%-14s %4d %9.0f %9.0f %9.0f %9.0f %8.1f   (host threads, steady_clock)",
+                      "cpu-parallel", n, th.mpts, th.gflops, th.gbsSample, th.gbsTraffic, th.rooflinePercent);
         table.push_back(buf);
       }
     }
