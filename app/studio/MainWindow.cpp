@@ -186,7 +186,8 @@ void MainWindow::buildMenus() {
   sim->addAction(resetAction_);
 
   QMenu* view = menuBar()->addMenu("&View");
-  auto* modes = new QActionGroup(this);
+  modeActions_ = new QActionGroup(this);
+  QActionGroup* modes = modeActions_;
   const QStringList modeNames = {"&3D orthogonal slices", "Plane &XY (top)", "Plane X&Z (side)", "Plane &YZ (front)"};
   for (int n = 0; n < modeNames.size(); ++n) {
     QAction* a = view->addAction(modeNames[n]);
@@ -293,10 +294,11 @@ QWidget* MainWindow::buildViewControls() {
   viewMode_ = new QComboBox;
   viewMode_->addItems({"3D orthogonal slices", "Plane XY (top)", "Plane XZ (side)", "Plane YZ (front)"});
   viewMode_->setToolTip("What the view shows (keys 1–4); drag to orbit in 3D, wheel to zoom");
-  connect(viewMode_, &QComboBox::currentIndexChanged, this, [view](int n) {
+  connect(viewMode_, &QComboBox::currentIndexChanged, this, [this, view](int n) {
     static const SliceView::Mode modes[] = {SliceView::Mode::Orthogonal3D, SliceView::Mode::PlaneXY,
                                             SliceView::Mode::PlaneXZ, SliceView::Mode::PlaneYZ};
     view->setMode(modes[n]);
+    if (QAction* a = modeActions_->actions().value(n)) a->setChecked(true);  // the View menu follows
   });
   form->addRow("Mode:", viewMode_);
 

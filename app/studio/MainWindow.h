@@ -9,6 +9,7 @@
 #include "SimulationController.h"
 
 class QAction;
+class QActionGroup;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -66,6 +67,7 @@ class MainWindow : public QMainWindow {
 
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
   QMenu *recentMenu_ = nullptr, *viewMenu_ = nullptr;
+  QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
   QLabel* counters_ = nullptr;
   QSpinBox *stepsPerFrame_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
   QComboBox *viewMode_ = nullptr, *colormap_ = nullptr;

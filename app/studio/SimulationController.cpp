@@ -165,19 +165,15 @@ void SimulationController::apply(Commands& c) {
     playing_ = *c.playing;
     singleStepsLeft_ = 0;
   }
-  bool slicesStale = false;
-  if (c.slicePoint) {
-    slicePoint_ = *c.slicePoint;
-    slicesStale = true;
-  }
+  if (c.slicePoint) slicePoint_ = *c.slicePoint;
+  bool republished = false;  // a successful rebuild publishes slices through the new slice point
   if (c.scenario) {
-    rebuild(*c.scenario);
-    slicesStale = false;  // a successful rebuild published fresh slices; a failed one kept the old ones
-    if (c.slicePoint) slicesStale = true;
+    republished = rebuild(*c.scenario);
   } else if (c.reset) {
-    rebuild(activeScenario());
-    slicesStale = false;
+    // Before any successful build, Reset retries the scenario that was asked for last.
+    republished = rebuild(sim_.solver ? activeScenario() : lastRequested_);
   }
+  const bool slicesStale = c.slicePoint && !republished;
   singleStepsLeft_ += c.singleSteps;
   if (slicesStale && sim_.solver) {
     updateVelocitySlices();
@@ -187,15 +183,17 @@ void SimulationController::apply(Commands& c) {
   status_.playing = playing_;
 }
 
-void SimulationController::rebuild(const Scenario& scenario) {
+bool SimulationController::rebuild(const Scenario& scenario) {
+  lastRequested_ = scenario;
+  bool built = false;
   {
     std::lock_guard lock(statusMutex_);
     status_.rebuilding = true;
   }
   try {
-    BuiltSimulation built = builder_(scenario);
-    if (!built.solver) throw std::runtime_error("the solver builder returned no solver");
-    sim_ = std::move(built);  // the previous solver is released only now that the new one works
+    BuiltSimulation next = builder_(scenario);
+    if (!next.solver) throw std::runtime_error("the solver builder returned no solver");
+    sim_ = std::move(next);  // the previous solver is released only now that the new one works
     secondsPerStep_ = 0.0;
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = Clock::now();
@@ -221,6 +219,7 @@ void SimulationController::rebuild(const Scenario& scenario) {
     }
     updateVelocitySlices();
     publishSlices();
+    built = true;
   } catch (const std::exception& e) {
     std::lock_guard lock(statusMutex_);
     events_.push_back(errorEvent(sim_.solver ? "Change not applied (the previous run goes on): "
@@ -229,6 +228,7 @@ void SimulationController::rebuild(const Scenario& scenario) {
   }
   std::lock_guard lock(statusMutex_);
   status_.rebuilding = false;
+  return built;
 }
 
 void SimulationController::advanceBatch() {

@@ -119,7 +119,7 @@ class SimulationController {
   void run();
   Commands waitForCommands(bool idle);
   void apply(Commands& commands);
-  void rebuild(const Scenario& scenario);
+  bool rebuild(const Scenario& scenario);  // false (reported, nothing changed) on failure
   void advanceBatch();
   void publishSlices();
   void updateVelocitySlices();
@@ -143,6 +143,7 @@ class SimulationController {
 
   // Compute-thread state only.
   BuiltSimulation sim_;
+  Scenario lastRequested_;  // what Reset retries when no build has succeeded yet
   bool playing_ = false;
   int singleStepsLeft_ = 0;
   int stepsPerFrame_ = 4;
