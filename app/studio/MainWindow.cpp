@@ -242,6 +242,7 @@ void MainWindow::buildDocks() {
   tabifyDockWidget(scenario, stage);
   scenario->raise();
   QDockWidget* viewDock = addDock("View", "viewDock", buildViewControls(), Qt::RightDockWidgetArea);
+  viewDock->setMaximumWidth(320);  // short controls: leave the width to the view
   resizeDocks({scenario, viewDock}, {formWidth, 250}, Qt::Horizontal);
 
   messages_ = new QListWidget;
@@ -277,6 +278,7 @@ QWidget* MainWindow::buildViewControls() {
     s->setRange(-1, 4095);
     s->setValue(-1);
     s->setSpecialValueText("source");
+    s->setMinimumWidth(s->fontMetrics().horizontalAdvance("source") + 36);  // the text plus the arrows
     s->setKeyboardTracking(false);
     s->setToolTip(QStringLiteral("Interior cell along %1 where the orthogonal slices cross; 'source' follows the\n"
                                  "source cell (the centre when there is no point source)").arg(axis));

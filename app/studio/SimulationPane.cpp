@@ -13,32 +13,23 @@ constexpr int kStatusPollMs = 250;  // counters refresh four times a second
 QStringList counterLines(const ControllerStatus& s, double fps) {
   if (!s.hasSolver) return {s.rebuilding ? "building the solver…" : "no simulation"};
   const Throughput& t = s.throughput;
-  QStringList lines;
-  lines << QStringLiteral("step %1   t = %2 s   dt = %3 ms   %4")
-               .arg(s.step)
-               .arg(s.time, 0, 'f', 4)
-               .arg(s.dt * 1e3, 0, 'f', 4)
-               .arg(s.playing ? "playing" : (s.rebuilding ? "rebuilding…" : "paused"));
-  QString roofline = "roofline: ceiling unknown";
-  if (t.ceilingGBs > 0.0)
-    roofline = QStringLiteral("%1 % of roofline (%2, %3 GB/s)")
-                   .arg(t.rooflinePercent, 0, 'f', 1)
-                   .arg(QString::fromStdString(s.ceilingName))
-                   .arg(t.ceilingGBs, 0, 'f', 1);
-  lines << QStringLiteral("%1 Mpts/s   %2 GFLOP/s   %3 GB/s (12 B/pt)   %4 GB/s (16 B/pt)   %5")
-               .arg(t.mpts, 0, 'f', 1)
-               .arg(t.gflops, 0, 'f', 2)
-               .arg(t.gbsSample, 0, 'f', 2)
-               .arg(t.gbsTraffic, 0, 'f', 2)
-               .arg(roofline);
-  lines << QStringLiteral("%1 on %2   %3×%4×%5   slices: %6   %7 fps")
-               .arg(QString::fromStdString(s.stage), QString::fromStdString(s.device))
-               .arg(s.grid.n1)
-               .arg(s.grid.n2)
-               .arg(s.grid.n3)
-               .arg(QString::fromStdString(s.transferPath))
-               .arg(fps, 0, 'f', 0);
-  return lines;
+  const QString roofline = t.ceilingGBs > 0.0 ? QStringLiteral("%1 % of roofline (%2 %3 GB/s)")
+                                                    .arg(t.rooflinePercent, 0, 'f', 1)
+                                                    .arg(QString::fromStdString(s.ceilingName))
+                                                    .arg(t.ceilingGBs, 0, 'f', 1)
+                                              : QStringLiteral("roofline: ceiling unknown");
+  // Short lines: the HUD must fit a narrow view.
+  return {QStringLiteral("step %1 · t = %2 s · dt = %3 ms · %4")
+              .arg(s.step)
+              .arg(s.time, 0, 'f', 4)
+              .arg(s.dt * 1e3, 0, 'f', 4)
+              .arg(s.playing ? "playing" : (s.rebuilding ? "rebuilding…" : "paused")),
+          QStringLiteral("%1 Mpts/s · %2 GFLOP/s · %3 fps").arg(t.mpts, 0, 'f', 1).arg(t.gflops, 0, 'f', 2).arg(fps, 0, 'f', 0),
+          QStringLiteral("%1 GB/s (12 B/pt) · %2 GB/s (16 B/pt)").arg(t.gbsSample, 0, 'f', 2).arg(t.gbsTraffic, 0, 'f', 2),
+          roofline,
+          QStringLiteral("%1 · %2×%3×%4").arg(QString::fromStdString(s.stage)).arg(s.grid.n1).arg(s.grid.n2).arg(s.grid.n3),
+          QString::fromStdString(s.device),
+          "slices: " + QString::fromStdString(s.transferPath)};
 }
 
 SimulationPane::SimulationPane(QWidget* parent)
