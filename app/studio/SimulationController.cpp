@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "Bandwidth.h"
 #include "DeviceRegistry.h"
 #include "HostBandwidth.h"
 #include "SolverFactory.h"
@@ -52,6 +53,12 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
     built.transferPath = device.hasExtension("cl_khr_gl_sharing")
                              ? "host copy (the GL-sharing path is not implemented yet)"
                              : "host copy (device has no cl_khr_gl_sharing)";
+    try {  // measured once per device and cached on disk; the run does not depend on it
+      built.ceilingGBs = copyBandwidthGBs(device);
+      built.ceilingName = "device copy bandwidth";
+    } catch (const std::exception&) {
+      built.ceilingGBs = 0.0;  // the counters then say the ceiling is unknown
+    }
   } else {
     built.transferPath = "host copy (CPU stage)";
     built.ceilingGBs = hostCopyBandwidthGBs();
