@@ -37,6 +37,7 @@ std::string buildOptions(const std::string& stage, const StageParamMap& p, bool 
       def("TX", "tile_x");
       def("TY", "tile_y");
       def("YB", "y_per_item");
+      def("PREFETCH", "prefetch");
     }
   }
   if (p.count("max_registers") && p.at("max_registers") > 0)

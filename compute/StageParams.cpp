@@ -48,7 +48,7 @@ std::vector<std::string> stageParamNames(const std::string& stage) {
   if (stage == "gpu-private-x") return {"wg_x", "wg_y", "x_chunk"};
   if (stage == "gpu-slm") return {"tile_x", "tile_y", "z_chunk", "max_registers"};
   if (stage == "gpu-optimized")
-    return {"cpu_form", "tile_x", "tile_y", "y_per_item", "vec", "z_chunk", "max_registers"};
+    return {"cpu_form", "tile_x", "tile_y", "y_per_item", "prefetch", "vec", "z_chunk", "max_registers"};
   throw badParam(stage, "not an OpenCL stage (OpenCL stages: gpu-basic, gpu-linear, gpu-private-z, "
                         "gpu-private-x, gpu-slm, gpu-optimized)");
 }
@@ -62,7 +62,7 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
   // GPU tiles: the best of the H100 sweep (docs/GPU_NOTES.md); max_registers 0 = the compiler's choice.
   if (stage == "gpu-slm") return {{"tile_x", 32}, {"tile_y", 4}, {"z_chunk", cpu ? 16 : 64}, {"max_registers", 0}};
   if (stage == "gpu-optimized")
-    return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", 4},     {"y_per_item", 2},
+    return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", 4},          {"y_per_item", 2}, {"prefetch", 1},
             {"vec", 8},            {"z_chunk", cpu ? 8 : 0}, {"max_registers", 0}};
   stageParamNames(stage);  // throws the "not an OpenCL stage" error
   return {};
@@ -105,10 +105,11 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
     p[key] = value;
   }
   for (const auto& [key, value] : p) {
-    const bool zeroAllowed = key == "z_chunk" || key == "x_chunk" || key == "cpu_form" || key == "max_registers";
+    const bool zeroAllowed =
+        key == "z_chunk" || key == "x_chunk" || key == "cpu_form" || key == "prefetch" || key == "max_registers";
     if (zeroAllowed ? value < 0 : value < 1)
       throw badParam(stage, key + " = " + std::to_string(value) + " must be " +
-                                (zeroAllowed ? ">= 0" : ">= 1") + (key == "cpu_form" ? "" : " (chunk 0 = the whole axis)"));
+                                (zeroAllowed ? ">= 0" : ">= 1") + (key == "z_chunk" || key == "x_chunk" ? " (chunk 0 = the whole axis)" : ""));
     if ((key == "tile_x" || key == "tile_y" || key == "wg_x" || key == "wg_y") && value > kMaxTile)
       throw badParam(stage, key + " = " + std::to_string(value) + " exceeds " + std::to_string(kMaxTile));
   }
@@ -122,6 +123,9 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
     if (p["max_registers"] < 32 || p["max_registers"] > 255)
       throw badParam(stage, "max_registers = " + std::to_string(p["max_registers"]) + " must be 0 or 32..255");
   }
+  for (const char* flag : {"cpu_form", "prefetch"})
+    if (p.count(flag) && p[flag] > 1)
+      throw badParam(stage, std::string(flag) + " = " + std::to_string(p[flag]) + " must be 0 or 1");
   if (p.count("vec") && p["vec"] != 2 && p["vec"] != 4 && p["vec"] != 8 && p["vec"] != 16)
     throw badParam(stage, "vec = " + std::to_string(p["vec"]) + " must be 2, 4, 8 or 16 (OpenCL vector widths)");
 

@@ -3,6 +3,10 @@
 // on a bare GPU machine. Usage:
 //   iso3dfd-gpu-bench [--device SEL] [--sizes 256,512,768] [--tune-size 512] [--steps 20] [--repeats 5]
 //                     [--no-verify] [--no-tune] [--with-cpu-parallel] [--out DIR]
+//                     [--sweep "tile_x=32,64;y_per_item=1,2"] [--stages gpu-optimized,...] [--ptxas]
+// --sweep replaces the tuner's gpu-optimized candidates by the product of the listed values (over the
+// device defaults); --stages limits the timing table; --ptxas prints NVIDIA's register/spill report of
+// every gpu-optimized candidate (the build log with -cl-nv-verbose).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -17,7 +21,9 @@
 #include "Bandwidth.h"
 #include "ClError.h"
 #include "CpuSolvers.h"
+#include "ClHost.h"
 #include "FieldCompare.h"
+#include "KernelSources.h"
 #include "Metrics.h"
 #include "OpenClSolver.h"
 #include "SolverFactory.h"
@@ -32,7 +38,9 @@ struct Args {
   std::string device = "gpu", out = ".";
   std::vector<int> sizes = {256, 512, 768};
   int tuneSize = 512, steps = 20, repeats = 5;
-  bool verify = true, tune = true, withCpuParallel = false;
+  bool verify = true, tune = true, withCpuParallel = false, ptxas = false;
+  std::string sweep;                // "key=v1,v2;key=v1" for gpu-optimized, empty = tuningCandidates()
+  std::vector<std::string> stages;  // timing table stages, empty = every OpenCL stage
 };
 
 std::vector<int> parseList(const std::string& s) {
@@ -59,6 +67,12 @@ Args parseArgs(int argc, char** argv) {
     else if (k == "--no-verify") a.verify = false;
     else if (k == "--no-tune") a.tune = false;
     else if (k == "--with-cpu-parallel") a.withCpuParallel = true;
+    else if (k == "--sweep") a.sweep = value();
+    else if (k == "--ptxas") a.ptxas = true;
+    else if (k == "--stages") {
+      std::stringstream ss(value());
+      for (std::string item; std::getline(ss, item, ',');) a.stages.push_back(item);
+    }
     else throw std::invalid_argument("unknown option " + k);
   }
   return a;
@@ -80,6 +94,72 @@ Problem timingProblem(int n) {
     v = float(state >> 8) / float(1u << 24) - 0.5f;
   }
   return p;
+}
+
+// The product of "key=v1,v2;key=v3" as gpu-optimized parameter sets the device can run.
+std::vector<StageParamMap> sweepCandidates(const std::string& spec, const DeviceInfo& device) {
+  std::vector<StageParamMap> sets = {{{"cpu_form", 0}}};
+  std::stringstream ss(spec);
+  for (std::string item; std::getline(ss, item, ';');) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) throw std::invalid_argument("--sweep: '" + item + "' is not key=v1,v2,...");
+    std::vector<StageParamMap> grown;
+    for (const auto& base : sets)
+      for (int v : parseList(item.substr(eq + 1))) {
+        StageParamMap p = base;
+        p[item.substr(0, eq)] = v;
+        grown.push_back(p);
+      }
+    sets = grown;
+  }
+  std::vector<StageParamMap> out;
+  for (const auto& p : sets) {
+    try {
+      out.push_back(resolveStageParams("gpu-optimized", device, p, /*useDatabase=*/false));
+    } catch (const ComputeError& e) {
+      std::cout << "sweep: skipped " << formatStageParams(p) << ": " << e.what() << "\n";
+    }
+  }
+  return out;
+}
+
+// NVIDIA's ptxas report (registers, spills, shared memory) of gpu-optimized's GPU kernel built with
+// `params`: the build options mirror OpenClSolver's for this stage (no damping), plus -cl-nv-verbose.
+std::string ptxasReport(const ClContext& ctx, const StageParamMap& p) {
+  std::string options = "-DDAMPING=0 -DTX=" + std::to_string(p.at("tile_x")) + " -DTY=" + std::to_string(p.at("tile_y")) +
+                        " -DYB=" + std::to_string(p.at("y_per_item")) + " -DPREFETCH=" + std::to_string(p.at("prefetch")) +
+                        " -cl-nv-verbose";
+  if (p.at("max_registers") > 0) options += " -cl-nv-maxrregcount=" + std::to_string(p.at("max_registers"));
+  const std::string source = kernelSource("common.cl") + "\n" + kernelSource("optimized_gpu.cl");
+  const char* src = source.c_str();
+  const std::size_t len = source.size();
+  cl_int err = CL_SUCCESS;
+  cl_device_id dev = ctx.device();
+  cl_program program = clCreateProgramWithSource(ctx.context(), 1, &src, &len, &err);
+  checkCl(err, "clCreateProgramWithSource", "ptxas report");
+  const cl_int built = clBuildProgram(program, 1, &dev, options.c_str(), nullptr, nullptr);
+  std::size_t size = 0;
+  clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  std::string log(size, '\0');
+  clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  std::string report = log;
+  if (built == CL_SUCCESS) {
+    cl_kernel k = clCreateKernel(program, "stencil", &err);
+    if (err == CL_SUCCESS) {
+      std::size_t wg = 0;
+      cl_ulong local = 0, priv = 0;
+      clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr);
+      clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, nullptr);
+      clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv, nullptr);
+      report += "\nkernel work-group limit " + std::to_string(wg) + ", local " + std::to_string(local) +
+                " B, private " + std::to_string(priv) + " B";
+      clReleaseKernel(k);
+    }
+  } else {
+    report += "\nbuild failed: " + std::string(clErrorName(built));
+  }
+  clReleaseProgram(program);
+  return report;
 }
 
 std::vector<std::string> openClStages() {
@@ -108,6 +188,14 @@ int main(int argc, char** argv) {
                   ceiling, ceiling / 16.0);
     say(buf);
 
+    const std::vector<StageParamMap> optimizedCandidates =
+        args.sweep.empty() ? tuningCandidates("gpu-optimized", device, Grid(args.tuneSize, args.tuneSize, args.tuneSize))
+                           : sweepCandidates(args.sweep, device);
+    if (args.ptxas && device.hasExtension("cl_nv_compiler_options")) {
+      const ClContext ctx(device);
+      for (const auto& c : optimizedCandidates) say("ptxas " + formatStageParams(c) + ":\n" + ptxasReport(ctx, c));
+    }
+
     bool allAgree = true;
     if (args.verify) {
       Scenario s = presetScenario("default");
@@ -127,8 +215,9 @@ int main(int argc, char** argv) {
       ref->readField(refField);
       std::vector<std::pair<std::string, StageParamMap>> runs;
       for (const auto& st : openClStages()) runs.push_back({st, {}});
-      for (const auto& c : tuningCandidates("gpu-optimized", device, refProblem.grid)) runs.push_back({"gpu-optimized", c});
-      for (const auto& c : tuningCandidates("gpu-slm", device, refProblem.grid)) runs.push_back({"gpu-slm", c});
+      for (const auto& c : optimizedCandidates) runs.push_back({"gpu-optimized", c});
+      if (args.sweep.empty())
+        for (const auto& c : tuningCandidates("gpu-slm", device, refProblem.grid)) runs.push_back({"gpu-slm", c});
       for (const auto& [stage, params] : runs) {
         Problem p = refProblem;
         p.stage = stage;
@@ -163,13 +252,30 @@ int main(int argc, char** argv) {
     std::map<std::string, StageParamMap> best;
     if (args.tune) {
       const Problem p = timingProblem(args.tuneSize);
-      for (const std::string stage : {"gpu-optimized", "gpu-slm"}) {
-        const TuneResult r = tuneStage(p, device, stage, topt, [&](const StageTiming& t) {
-          std::snprintf(buf, sizeof buf, "tune %d^3 %-14s %-60s %s", args.tuneSize, stage.c_str(),
-                        formatStageParams(t.params).c_str(),
-                        t.error.empty() ? (std::to_string(int(t.mpts)) + " Mpts/s").c_str() : t.error.c_str());
-          say(buf);
-        });
+      auto report = [&](const std::string& stage, const StageTiming& t) {
+        std::snprintf(buf, sizeof buf, "tune %d^3 %-14s %-60s %s", args.tuneSize, stage.c_str(),
+                      formatStageParams(t.params).c_str(),
+                      t.error.empty() ? (std::to_string(int(t.mpts)) + " Mpts/s").c_str() : t.error.c_str());
+        say(buf);
+      };
+      std::vector<std::string> tuned = {"gpu-optimized", "gpu-slm"};
+      if (!args.sweep.empty()) {
+        // The swept candidates are timed here, not stored: a sweep explores, the tuner decides.
+        double bestMpts = 0.0;
+        for (const auto& c : optimizedCandidates) {
+          const StageTiming t = timeStage(p, device, "gpu-optimized", c, topt);
+          report("gpu-optimized", t);
+          if (t.error.empty() && t.mpts > bestMpts) {
+            bestMpts = t.mpts;
+            best["gpu-optimized"] = t.params;
+          }
+        }
+        say("best gpu-optimized (sweep): " + formatStageParams(best["gpu-optimized"]) + " " +
+            std::to_string(int(bestMpts)) + " Mpts/s");
+        tuned = {};
+      }
+      for (const std::string& stage : tuned) {
+        const TuneResult r = tuneStage(p, device, stage, topt, [&](const StageTiming& t) { report(stage, t); });
         best[stage] = r.best;
         say("best " + stage + ": " + formatStageParams(r.best) + " " + std::to_string(int(r.bestMpts)) + " Mpts/s");
       }
@@ -181,6 +287,8 @@ int main(int argc, char** argv) {
     for (int n : args.sizes) {
       const Problem p = timingProblem(n);
       for (const auto& stage : openClStages()) {
+        if (!args.stages.empty() && std::find(args.stages.begin(), args.stages.end(), stage) == args.stages.end())
+          continue;
         const StageTiming t = timeStage(p, device, stage, best.count(stage) ? best[stage] : StageParamMap{}, topt);
         if (!t.error.empty()) {
           say("time " + stage + " " + std::to_string(n) + ": " + t.error);

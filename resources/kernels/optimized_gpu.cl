@@ -3,9 +3,13 @@
 //    its y-neighbours come from one column of YB + 2R tile values kept in registers),
 //  - a z register queue of 2R+1 values per row,
 //  - a double-buffered local tile, so one barrier per plane suffices,
-//  - every global load of the next plane (new z value, halo cells) and the current plane's vel and
-//    next issued before the barrier and the arithmetic, so they are in flight while it computes.
+//  - software pipelining: while plane z is computed, every global load plane z+1 needs is in flight
+//    (the new z value, the tile's halo cells and, with PREFETCH, vel and next of plane z+1), so a
+//    load has a whole iteration to arrive instead of the barrier's wait only.
 // Any tile size is legal; partial tiles read and write nothing outside the padded grid.
+#ifndef PREFETCH
+#define PREFETCH 1
+#endif
 #define ROWS (TY * YB)
 #define LW (TX + 2 * R)
 #define LH (ROWS + 2 * R)
@@ -24,9 +28,9 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   const int z0 = R + (int)get_group_id(2) * z_chunk;
   const int z1 = min(z0 + z_chunk, n3 + R);
 
-  // This work-item's halo cells: plane offset, tile offset (-1: none), and whether it is in the grid.
+  // This work-item's halo cells: offset in the plane (-1: outside the grid, reads as 0) and place in
+  // the tile (-1: no cell, the slot is past the halo).
   int hoff[HPT], hloc[HPT];
-  bool hok[HPT];
 #pragma unroll
   for (int s = 0; s < HPT; ++s) {
     const int h = lid + s * WG;
@@ -44,8 +48,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
       px = x0 + col;
       py = y0 - R + lrow;
     }
-    hok[s] = h < HALO && px < nx && py < ny;
-    hoff[s] = hok[s] ? py * nx + px : 0;
+    hoff[s] = h < HALO && px < nx && py < ny ? py * nx + px : -1;
     hloc[s] = h < HALO ? lrow * LW + lcol : -1;
   }
 
@@ -59,7 +62,8 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     active[b] = x < n1 + R && y < n2 + R;
   }
 
-  float q[YB][2 * R + 1], front[YB], hcur[HPT];
+  // Plane z0's loads, issued before the loop as the loop issues plane z+1's.
+  float q[YB][2 * R + 1], front[YB], hnext[HPT];
 #pragma unroll
   for (int b = 0; b < YB; ++b) {
 #pragma unroll
@@ -67,7 +71,15 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     front[b] = inside[b] ? prev[(z0 + R) * plane + off[b]] : 0.0f;
   }
 #pragma unroll
-  for (int s = 0; s < HPT; ++s) hcur[s] = hok[s] ? prev[z0 * plane + hoff[s]] : 0.0f;
+  for (int s = 0; s < HPT; ++s) hnext[s] = hoff[s] >= 0 ? prev[z0 * plane + hoff[s]] : 0.0f;
+#if PREFETCH
+  float vnext[YB], nnext[YB];
+#pragma unroll
+  for (int b = 0; b < YB; ++b) {
+    vnext[b] = active[b] ? vel[z0 * plane + off[b]] : 0.0f;
+    nnext[b] = active[b] ? next[z0 * plane + off[b]] : 0.0f;
+  }
+#endif
 
   int buf = 0;
   for (int z = z0; z < z1; ++z) {
@@ -80,19 +92,26 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     }
 #pragma unroll
     for (int s = 0; s < HPT; ++s)
-      if (hloc[s] >= 0) t[hloc[s]] = hcur[s];
+      if (hloc[s] >= 0) t[hloc[s]] = hnext[s];
 
+    const bool more = z + 1 < z1;  // plane z+1 belongs to this chunk: start its loads now
     float vcur[YB], ncur[YB];
 #pragma unroll
     for (int b = 0; b < YB; ++b) {
+#if PREFETCH
+      vcur[b] = vnext[b];
+      ncur[b] = nnext[b];
+      vnext[b] = (more && active[b]) ? vel[zp + plane + off[b]] : 0.0f;
+      nnext[b] = (more && active[b]) ? next[zp + plane + off[b]] : 0.0f;
+#else
       vcur[b] = active[b] ? vel[zp + off[b]] : 0.0f;
       ncur[b] = active[b] ? next[zp + off[b]] : 0.0f;
+#endif
     }
-    const bool more = z + 1 < z1;  // prefetch the next plane of this chunk
 #pragma unroll
     for (int b = 0; b < YB; ++b) front[b] = (more && inside[b]) ? prev[zp + (R + 1) * plane + off[b]] : 0.0f;
 #pragma unroll
-    for (int s = 0; s < HPT; ++s) hcur[s] = (more && hok[s]) ? prev[zp + plane + hoff[s]] : 0.0f;
+    for (int s = 0; s < HPT; ++s) hnext[s] = (more && hoff[s] >= 0) ? prev[zp + plane + hoff[s]] : 0.0f;
 
     barrier(CLK_LOCAL_MEM_FENCE);
 
