@@ -146,7 +146,8 @@ CpuParallelSolver::CpuParallelSolver(Problem problem)
 
 std::string CpuParallelSolver::deviceName() const {
   const char* isa = config_.simdWidth == 16 ? "AVX-512" : config_.simdWidth == 8 ? "AVX2+FMA" : "4-wide portable SIMD";
-  return "host CPU (" + std::to_string(config_.threads) + " threads, " + isa + ")";
+  return "host CPU (" + std::to_string(config_.threads) + (config_.threads == 1 ? " thread, " : " threads, ") + isa +
+         ")";
 }
 
 void CpuParallelSolver::computeStencil() {
