@@ -15,6 +15,7 @@ namespace {
 constexpr int kMaxTile = 1024;     // any larger tile exceeds every device's work-group limit anyway
 constexpr int kMaxYPerItem = 8;    // each row costs 2R+1 registers of z queue
 constexpr int kHalo = 8;           // R
+constexpr int kMaxPrefetch = 3;    // gpu-optimized: planes loaded ahead of the arithmetic
 
 ComputeError badParam(const std::string& stage, const std::string& what) {
   return ComputeError(ComputeStatus::InvalidParameter, "stage '" + stage + "': " + what);
@@ -106,7 +107,7 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
   }
   for (const auto& [key, value] : p) {
     const bool zeroAllowed =
-        key == "z_chunk" || key == "x_chunk" || key == "cpu_form" || key == "prefetch" || key == "max_registers";
+        key == "z_chunk" || key == "x_chunk" || key == "cpu_form" || key == "max_registers";
     if (zeroAllowed ? value < 0 : value < 1)
       throw badParam(stage, key + " = " + std::to_string(value) + " must be " +
                                 (zeroAllowed ? ">= 0" : ">= 1") + (key == "z_chunk" || key == "x_chunk" ? " (chunk 0 = the whole axis)" : ""));
@@ -123,9 +124,11 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
     if (p["max_registers"] < 32 || p["max_registers"] > 255)
       throw badParam(stage, "max_registers = " + std::to_string(p["max_registers"]) + " must be 0 or 32..255");
   }
-  for (const char* flag : {"cpu_form", "prefetch"})
-    if (p.count(flag) && p[flag] > 1)
-      throw badParam(stage, std::string(flag) + " = " + std::to_string(p[flag]) + " must be 0 or 1");
+  if (p.count("cpu_form") && p["cpu_form"] > 1)
+    throw badParam(stage, "cpu_form = " + std::to_string(p["cpu_form"]) + " must be 0 or 1");
+  if (p.count("prefetch") && p["prefetch"] > kMaxPrefetch)
+    throw badParam(stage, "prefetch = " + std::to_string(p["prefetch"]) + " exceeds " + std::to_string(kMaxPrefetch) +
+                              " (planes loaded ahead; each costs 3 registers per row plus the halo cells)");
   if (p.count("vec") && p["vec"] != 2 && p["vec"] != 4 && p["vec"] != 8 && p["vec"] != 16)
     throw badParam(stage, "vec = " + std::to_string(p["vec"]) + " must be 2, 4, 8 or 16 (OpenCL vector widths)");
 

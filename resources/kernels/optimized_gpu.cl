@@ -3,9 +3,10 @@
 //    its y-neighbours come from one column of YB + 2R tile values kept in registers),
 //  - a z register queue of 2R+1 values per row,
 //  - a double-buffered local tile, so one barrier per plane suffices,
-//  - software pipelining: while plane z is computed, every global load plane z+1 needs is in flight
-//    (the new z value, the tile's halo cells and, with PREFETCH, vel and next of plane z+1), so a
-//    load has a whole iteration to arrive instead of the barrier's wait only.
+//  - software pipelining: while plane z is computed, every global load that plane z+PREFETCH needs
+//    (the z queue's new value, the tile's halo cells, vel and next) is in flight, so a load has
+//    PREFETCH iterations to arrive. Loading vel and next in the iteration that uses them, hidden
+//    only by the barrier's wait, was 7-15 % slower on the H100 (docs/GPU_NOTES.md).
 // Any tile size is legal; partial tiles read and write nothing outside the padded grid.
 #ifndef PREFETCH
 #define PREFETCH 1
@@ -62,56 +63,68 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     active[b] = x < n1 + R && y < n2 + R;
   }
 
-  // Plane z0's loads, issued before the loop as the loop issues plane z+1's.
-  float q[YB][2 * R + 1], front[YB], hnext[HPT];
+  // Loads run PREFETCH planes ahead of the arithmetic: slot p of each queue below holds plane z+p's
+  // value (fq: the z queue's new entry, plane z+p+R; hq: halo cells; vq, nq: vel and next).
+  // Plane z0+p's loads are issued before the loop, as iteration z issues plane z+PREFETCH's.
+  float q[YB][2 * R + 1], fq[YB][PREFETCH], hq[HPT][PREFETCH], vq[YB][PREFETCH], nq[YB][PREFETCH];
 #pragma unroll
   for (int b = 0; b < YB; ++b) {
 #pragma unroll
     for (int d = 0; d < 2 * R; ++d) q[b][d] = inside[b] ? prev[(z0 + d - R) * plane + off[b]] : 0.0f;
-    front[b] = inside[b] ? prev[(z0 + R) * plane + off[b]] : 0.0f;
   }
 #pragma unroll
-  for (int s = 0; s < HPT; ++s) hnext[s] = hoff[s] >= 0 ? prev[z0 * plane + hoff[s]] : 0.0f;
-#if PREFETCH
-  float vnext[YB], nnext[YB];
+  for (int p = 0; p < PREFETCH; ++p) {
+    const bool ours = z0 + p < z1;  // plane z0+p belongs to this chunk
+    const int zp = (ours ? z0 + p : z0) * plane;  // (a plane index past the grid could overflow)
 #pragma unroll
-  for (int b = 0; b < YB; ++b) {
-    vnext[b] = active[b] ? vel[z0 * plane + off[b]] : 0.0f;
-    nnext[b] = active[b] ? next[z0 * plane + off[b]] : 0.0f;
+    for (int b = 0; b < YB; ++b) {
+      fq[b][p] = ours && inside[b] ? prev[zp + R * plane + off[b]] : 0.0f;
+      vq[b][p] = ours && active[b] ? vel[zp + off[b]] : 0.0f;
+      nq[b][p] = ours && active[b] ? next[zp + off[b]] : 0.0f;
+    }
+#pragma unroll
+    for (int s = 0; s < HPT; ++s) hq[s][p] = ours && hoff[s] >= 0 ? prev[zp + hoff[s]] : 0.0f;
   }
-#endif
 
   int buf = 0;
   for (int z = z0; z < z1; ++z) {
     const int zp = z * plane;
     __local float* t = tile + buf * (LH * LW);
-#pragma unroll
-    for (int b = 0; b < YB; ++b) {
-      q[b][2 * R] = front[b];
-      t[(ty * YB + b + R) * LW + tx + R] = q[b][R];
-    }
-#pragma unroll
-    for (int s = 0; s < HPT; ++s)
-      if (hloc[s] >= 0) t[hloc[s]] = hnext[s];
-
-    const bool more = z + 1 < z1;  // plane z+1 belongs to this chunk: start its loads now
     float vcur[YB], ncur[YB];
 #pragma unroll
     for (int b = 0; b < YB; ++b) {
-#if PREFETCH
-      vcur[b] = vnext[b];
-      ncur[b] = nnext[b];
-      vnext[b] = (more && active[b]) ? vel[zp + plane + off[b]] : 0.0f;
-      nnext[b] = (more && active[b]) ? next[zp + plane + off[b]] : 0.0f;
-#else
-      vcur[b] = active[b] ? vel[zp + off[b]] : 0.0f;
-      ncur[b] = active[b] ? next[zp + off[b]] : 0.0f;
-#endif
+      q[b][2 * R] = fq[b][0];
+      t[(ty * YB + b + R) * LW + tx + R] = q[b][R];
+      vcur[b] = vq[b][0];
+      ncur[b] = nq[b][0];
     }
 #pragma unroll
-    for (int b = 0; b < YB; ++b) front[b] = (more && inside[b]) ? prev[zp + (R + 1) * plane + off[b]] : 0.0f;
+    for (int s = 0; s < HPT; ++s)
+      if (hloc[s] >= 0) t[hloc[s]] = hq[s][0];
+
 #pragma unroll
-    for (int s = 0; s < HPT; ++s) hnext[s] = (more && hoff[s] >= 0) ? prev[zp + plane + hoff[s]] : 0.0f;
+    for (int p = 0; p + 1 < PREFETCH; ++p) {
+#pragma unroll
+      for (int b = 0; b < YB; ++b) {
+        fq[b][p] = fq[b][p + 1];
+        vq[b][p] = vq[b][p + 1];
+        nq[b][p] = nq[b][p + 1];
+      }
+#pragma unroll
+      for (int s = 0; s < HPT; ++s) hq[s][p] = hq[s][p + 1];
+    }
+    // Plane z+PREFETCH's loads, in flight while plane z is computed (each cell of next is read and
+    // written by this work-item only, so reading plane z+PREFETCH of next early is safe).
+    const bool ours = z + PREFETCH < z1;
+    const int zf = ours ? zp + PREFETCH * plane : zp;
+#pragma unroll
+    for (int b = 0; b < YB; ++b) {
+      fq[b][PREFETCH - 1] = ours && inside[b] ? prev[zf + R * plane + off[b]] : 0.0f;
+      vq[b][PREFETCH - 1] = ours && active[b] ? vel[zf + off[b]] : 0.0f;
+      nq[b][PREFETCH - 1] = ours && active[b] ? next[zf + off[b]] : 0.0f;
+    }
+#pragma unroll
+    for (int s = 0; s < HPT; ++s) hq[s][PREFETCH - 1] = ours && hoff[s] >= 0 ? prev[zf + hoff[s]] : 0.0f;
 
     barrier(CLK_LOCAL_MEM_FENCE);
 
