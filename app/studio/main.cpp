@@ -1,19 +1,33 @@
 // iso3dfd-studio: the desktop application. Everything lives in the iso_studio library (tests drive it).
 #include <QApplication>
 #include <cstdio>
+#include <optional>
 
 #include "StudioCli.h"
 
+namespace {
+void setApplicationNames() {
+  QCoreApplication::setApplicationName("iso3dfd-studio");
+  QCoreApplication::setOrganizationName("iso3dfd");
+  QCoreApplication::setApplicationVersion(ISO_VERSION);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setApplicationName("iso3dfd-studio");
-  QApplication::setOrganizationName("iso3dfd");
-  QApplication::setApplicationVersion(ISO_VERSION);
+  // Options are parsed before any window system is touched, so --help, --version and bad options work
+  // on a machine without a display.
+  std::optional<iso::StudioOptions> options;
   QString error;
-  const auto options = iso::parseStudioOptions(QApplication::arguments(), error);
+  {
+    QCoreApplication parsing(argc, argv);
+    setApplicationNames();
+    options = iso::parseStudioOptions(QCoreApplication::arguments(), error);
+  }
   if (!options) {
     std::fprintf(stderr, "iso3dfd-studio: %s\n(see iso3dfd-studio --help)\n", qPrintable(error));
     return 2;
   }
+  QApplication app(argc, argv);
+  setApplicationNames();
   return iso::runStudio(*options);
 }
