@@ -62,9 +62,13 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
   if (stage == "gpu-private-x") return {{"wg_x", 32}, {"wg_y", 4}, {"x_chunk", 0}};
   // GPU tiles: the best of the H100 sweep (docs/GPU_NOTES.md); max_registers 0 = the compiler's choice.
   if (stage == "gpu-slm") return {{"tile_x", 32}, {"tile_y", 4}, {"z_chunk", cpu ? 16 : 64}, {"max_registers", 0}};
-  if (stage == "gpu-optimized")
-    return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", 4},          {"y_per_item", 2}, {"prefetch", 1},
-            {"vec", 8},            {"z_chunk", cpu ? 8 : 0}, {"max_registers", 0}};
+  if (stage == "gpu-optimized") {
+    // NVIDIA (H100 sweep, docs/GPU_NOTES.md): 64 x 8 work-items of 2 rows, loads 3 planes ahead.
+    // Elsewhere a 256-wide group, the most that every GPU vendor's default limit allows.
+    const bool nvidia = device.vendor.find("NVIDIA") != std::string::npos;
+    return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", nvidia ? 8 : 4}, {"y_per_item", 2},
+            {"prefetch", nvidia ? 3 : 2}, {"vec", 8}, {"z_chunk", cpu ? 8 : 0}, {"max_registers", 0}};
+  }
   stageParamNames(stage);  // throws the "not an OpenCL stage" error
   return {};
 }
@@ -168,12 +172,14 @@ std::vector<StageParamMap> tuningCandidates(const std::string& stage, const Devi
     for (int v : {4, 8, 16})
       for (int zc : {4, 8, 32}) raw.push_back({{"cpu_form", 1}, {"vec", v}, {"z_chunk", zc}});
   } else if (stage == "gpu-optimized") {
-    for (int tx : {32, 64})
-      for (int ty : {4, 8})
-        for (int yb : {1, 2, 4})
+    // The leaders of the H100 sweep (docs/GPU_NOTES.md); z chunks give small grids enough work-groups.
+    const int tiles[][3] = {{64, 8, 2}, {64, 4, 2}, {32, 8, 2}, {64, 4, 4}};
+    for (const auto& [tx, ty, yb] : tiles)
+      for (int ahead : {2, 3})
+        for (int zc : {0, 64})
           for (int cap : caps)
-            raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"z_chunk", 0},
-                           {"max_registers", cap}});
+            raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"prefetch", ahead},
+                           {"z_chunk", zc}, {"max_registers", cap}});
   } else {
     raw.push_back(builtinStageDefaults(stage, device));
   }

@@ -4,12 +4,15 @@
 //   iso3dfd-gpu-bench [--device SEL] [--sizes 256,512,768] [--tune-size 512] [--steps 20] [--repeats 5]
 //                     [--no-verify] [--no-tune] [--with-cpu-parallel] [--out DIR]
 //                     [--sweep "tile_x=32,64;y_per_item=1,2"] [--stages gpu-optimized,...] [--ptxas]
+//                     [--tune-each-size]
 // --sweep replaces the tuner's gpu-optimized candidates by the product of the listed values (over the
 // device defaults); --stages limits the timing table; --ptxas prints NVIDIA's register/spill report of
-// every gpu-optimized candidate (the build log with -cl-nv-verbose).
+// every gpu-optimized candidate (the build log with -cl-nv-verbose); --tune-each-size times gpu-optimized
+// at each table size with that size's best candidate (as `iso3dfd tune` on that grid would choose).
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -38,7 +41,7 @@ struct Args {
   std::string device = "gpu", out = ".";
   std::vector<int> sizes = {256, 512, 768};
   int tuneSize = 512, steps = 20, repeats = 5;
-  bool verify = true, tune = true, withCpuParallel = false, ptxas = false;
+  bool verify = true, tune = true, withCpuParallel = false, ptxas = false, tuneEachSize = false;
   std::string sweep;                // "key=v1,v2;key=v1" for gpu-optimized, empty = tuningCandidates()
   std::vector<std::string> stages;  // timing table stages, empty = every OpenCL stage
 };
@@ -69,6 +72,7 @@ Args parseArgs(int argc, char** argv) {
     else if (k == "--with-cpu-parallel") a.withCpuParallel = true;
     else if (k == "--sweep") a.sweep = value();
     else if (k == "--ptxas") a.ptxas = true;
+    else if (k == "--tune-each-size") a.tuneEachSize = true;
     else if (k == "--stages") {
       std::stringstream ss(value());
       for (std::string item; std::getline(ss, item, ',');) a.stages.push_back(item);
@@ -142,6 +146,7 @@ std::string ptxasReport(const ClContext& ctx, const StageParamMap& p) {
   clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
   std::string log(size, '\0');
   clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
+  log.resize(std::strlen(log.c_str()));  // the size counts the terminating NUL
   std::string report = log;
   if (built == CL_SUCCESS) {
     cl_kernel k = clCreateKernel(program, "stencil", &err);
@@ -289,7 +294,21 @@ int main(int argc, char** argv) {
       for (const auto& stage : openClStages()) {
         if (!args.stages.empty() && std::find(args.stages.begin(), args.stages.end(), stage) == args.stages.end())
           continue;
-        const StageTiming t = timeStage(p, device, stage, best.count(stage) ? best[stage] : StageParamMap{}, topt);
+        StageTiming t;
+        if (stage == "gpu-optimized" && args.tuneEachSize && !(args.tune && n == args.tuneSize)) {
+          // This size's best candidate, timed as the tuner times it; that timing is the table's entry.
+          const auto candidates = args.sweep.empty() ? tuningCandidates(stage, device, p.grid) : optimizedCandidates;
+          t.error = "no candidate ran";
+          for (const auto& c : candidates) {
+            const StageTiming ct = timeStage(p, device, stage, c, topt);
+            std::snprintf(buf, sizeof buf, "tune %d^3 %-14s %-60s %s", n, stage.c_str(), formatStageParams(ct.params).c_str(),
+                          ct.error.empty() ? (std::to_string(int(ct.mpts)) + " Mpts/s").c_str() : ct.error.c_str());
+            say(buf);
+            if (ct.error.empty() && (!t.error.empty() || ct.mpts > t.mpts)) t = ct;
+          }
+        } else {
+          t = timeStage(p, device, stage, best.count(stage) ? best[stage] : StageParamMap{}, topt);
+        }
         if (!t.error.empty()) {
           say("time " + stage + " " + std::to_string(n) + ": " + t.error);
           continue;
