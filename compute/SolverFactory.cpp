@@ -6,6 +6,7 @@
 #include "CpuSolvers.h"
 #include "DeviceRegistry.h"
 #include "OpenClSolver.h"
+#include "StageParams.h"
 #include "StageRegistry.h"
 
 namespace iso {
@@ -22,6 +23,10 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem) {
   if (!info->opencl) return createCpuSolver(std::move(problem));
   const DeviceInfo device = selectDevice(problem.device);
   return std::make_unique<OpenClSolver>(std::move(problem), device);
+}
+
+std::vector<std::string> stageParameterNames(const std::string& stage) {
+  return StageRegistry::get(stage).opencl ? stageParamNames(stage) : cpuStageParamNames(stage);
 }
 
 }  // namespace iso

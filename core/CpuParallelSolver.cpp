@@ -5,6 +5,8 @@
 #include <thread>
 #include <utility>
 
+#include "CpuSolvers.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -97,11 +99,11 @@ int widestSupportedSimdWidth() {
 }
 
 CpuParallelConfig parseCpuParallelConfig(const std::map<std::string, int>& params, const Grid& grid) {
-  static const char* const known[] = {"threads", "block_x", "block_y", "block_z", "simd_width"};
+  const std::vector<std::string> known = cpuStageParamNames("cpu-parallel");
   for (const auto& [name, value] : params) {
-    if (std::find(std::begin(known), std::end(known), name) == std::end(known)) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) {
       std::string list;
-      for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
       throw std::invalid_argument("cpu-parallel: unknown parameter '" + name + "' (known: " + list + ")");
     }
   }

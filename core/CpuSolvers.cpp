@@ -15,4 +15,9 @@ std::unique_ptr<WaveSolver> createCpuSolver(Problem problem) {
                               "' is not a CPU stage (expected 'cpu-serial' or 'cpu-parallel')");
 }
 
+std::vector<std::string> cpuStageParamNames(const std::string& stage) {
+  if (stage == "cpu-parallel") return {"threads", "block_x", "block_y", "block_z", "simd_width"};
+  return {};
+}
+
 }  // namespace iso

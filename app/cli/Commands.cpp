@@ -11,6 +11,7 @@
 #include "Tuner.h"
 #include "FieldCompare.h"
 #include "Npy.h"
+#include "SolverFactory.h"
 #include "StageRegistry.h"
 #include "StageRunner.h"
 #include "Traces.h"
@@ -19,8 +20,14 @@ namespace iso::cli {
 
 namespace {
 
+// The scenario run as `stage`: of the --param values, it gets those it accepts, so that one command line
+// can tune gpu-slm's tile and cpu-parallel's threads side by side.
 Problem problemFor(Scenario s, const std::string& stage) {
   s.stage = stage;
+  const auto accepted = stageParameterNames(stage);
+  std::erase_if(s.stageParams, [&](const auto& kv) {
+    return std::find(accepted.begin(), accepted.end(), kv.first) == accepted.end();
+  });
   return buildProblem(s);
 }
 
