@@ -66,8 +66,10 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
     // NVIDIA (H100 sweep, docs/GPU_NOTES.md): 64 x 8 work-items of 2 rows, loads 3 planes ahead.
     // Elsewhere a 256-wide group, the most that every GPU vendor's default limit allows.
     const bool nvidia = device.vendor.find("NVIDIA") != std::string::npos;
+    // z chunks of 64 planes: whole-z columns leave SMs idle at 256^3 (64 groups for 132 SMs) and
+    // cost 1-2 % at 512^3 only.
     return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", nvidia ? 8 : 4}, {"y_per_item", 2},
-            {"prefetch", nvidia ? 3 : 2}, {"vec", 8}, {"z_chunk", cpu ? 8 : 0}, {"max_registers", 0}};
+            {"prefetch", nvidia ? 3 : 2}, {"vec", 8}, {"z_chunk", cpu ? 8 : 64}, {"max_registers", 0}};
   }
   stageParamNames(stage);  // throws the "not an OpenCL stage" error
   return {};
@@ -159,8 +161,9 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
 
 std::vector<StageParamMap> tuningCandidates(const std::string& stage, const DeviceInfo& device, const Grid& grid) {
   std::vector<StageParamMap> raw;
-  // Register caps (max_registers) are not swept: on the H100 (driver 580) caps of 64/96/128 changed
-  // neither the kernels' work-group limit nor their speed (docs/GPU_NOTES.md).
+  // Register caps (max_registers) are not swept: on the H100 (driver 580) ptxas reports the same
+  // register count with -cl-nv-maxrregcount 64/96/128 as without (the cap is ignored; the compiler
+  // sizes registers from reqd_work_group_size instead), and the speed is the same (docs/GPU_NOTES.md).
   const std::vector<int> caps = {0};
   if (stage == "gpu-slm") {
     for (int tx : {16, 32, 64})
