@@ -38,6 +38,7 @@ std::string buildOptions(const std::string& stage, const StageParamMap& p, bool 
       def("TY", "tile_y");
       def("YB", "y_per_item");
       def("PREFETCH", "prefetch");
+      def("Z_UNROLL", "z_unroll");
     }
   }
   if (p.count("max_registers") && p.at("max_registers") > 0)

@@ -16,6 +16,7 @@ constexpr int kMaxTile = 1024;     // any larger tile exceeds every device's wor
 constexpr int kMaxYPerItem = 8;    // each row costs 2R+1 registers of z queue
 constexpr int kHalo = 8;           // R
 constexpr int kMaxPrefetch = 3;    // gpu-optimized: planes loaded ahead of the arithmetic
+constexpr int kMaxZUnroll = 8;     // gpu-optimized: copies of the z loop's body
 
 ComputeError badParam(const std::string& stage, const std::string& what) {
   return ComputeError(ComputeStatus::InvalidParameter, "stage '" + stage + "': " + what);
@@ -49,7 +50,8 @@ std::vector<std::string> stageParamNames(const std::string& stage) {
   if (stage == "gpu-private-x") return {"wg_x", "wg_y", "x_chunk"};
   if (stage == "gpu-slm") return {"tile_x", "tile_y", "z_chunk", "max_registers"};
   if (stage == "gpu-optimized")
-    return {"cpu_form", "tile_x", "tile_y", "y_per_item", "prefetch", "vec", "z_chunk", "max_registers"};
+    return {"cpu_form", "tile_x", "tile_y", "y_per_item", "prefetch", "z_unroll", "vec", "z_chunk",
+            "max_registers"};
   throw badParam(stage, "not an OpenCL stage (OpenCL stages: gpu-basic, gpu-linear, gpu-private-z, "
                         "gpu-private-x, gpu-slm, gpu-optimized)");
 }
@@ -69,7 +71,8 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
     // z chunks of 64 planes: whole-z columns leave SMs idle at 256^3 (64 groups for 132 SMs) and
     // cost 1-2 % at 512^3 only.
     return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", nvidia ? 8 : 4}, {"y_per_item", 2},
-            {"prefetch", nvidia ? 3 : 2}, {"vec", 8}, {"z_chunk", cpu ? 8 : 64}, {"max_registers", 0}};
+            {"prefetch", nvidia ? 3 : 2}, {"z_unroll", 4}, {"vec", 8}, {"z_chunk", cpu ? 8 : 64},
+            {"max_registers", 0}};
   }
   stageParamNames(stage);  // throws the "not an OpenCL stage" error
   return {};
@@ -135,6 +138,9 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
   if (p.count("prefetch") && p["prefetch"] > kMaxPrefetch)
     throw badParam(stage, "prefetch = " + std::to_string(p["prefetch"]) + " exceeds " + std::to_string(kMaxPrefetch) +
                               " (planes loaded ahead; each costs 3 registers per row plus the halo cells)");
+  if (p.count("z_unroll") && p["z_unroll"] > kMaxZUnroll)
+    throw badParam(stage, "z_unroll = " + std::to_string(p["z_unroll"]) + " exceeds " + std::to_string(kMaxZUnroll) +
+                              " (copies of the z loop's body)");
   if (p.count("vec") && p["vec"] != 2 && p["vec"] != 4 && p["vec"] != 8 && p["vec"] != 16)
     throw badParam(stage, "vec = " + std::to_string(p["vec"]) + " must be 2, 4, 8 or 16 (OpenCL vector widths)");
 
@@ -176,13 +182,14 @@ std::vector<StageParamMap> tuningCandidates(const std::string& stage, const Devi
       for (int zc : {4, 8, 32}) raw.push_back({{"cpu_form", 1}, {"vec", v}, {"z_chunk", zc}});
   } else if (stage == "gpu-optimized") {
     // The leaders of the H100 sweep (docs/GPU_NOTES.md); z chunks give small grids enough work-groups.
-    const int tiles[][3] = {{64, 8, 2}, {64, 4, 2}, {32, 8, 2}, {64, 4, 4}};
+    const int tiles[][3] = {{64, 8, 2}, {64, 4, 2}, {32, 8, 2}};
     for (const auto& [tx, ty, yb] : tiles)
       for (int ahead : {2, 3})
-        for (int zc : {0, 64})
-          for (int cap : caps)
-            raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"prefetch", ahead},
-                           {"z_chunk", zc}, {"max_registers", cap}});
+        for (int unroll : {1, 4})
+          for (int zc : {0, 64})
+            for (int cap : caps)
+              raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"prefetch", ahead},
+                             {"z_unroll", unroll}, {"z_chunk", zc}, {"max_registers", cap}});
   } else {
     raw.push_back(builtinStageDefaults(stage, device));
   }

@@ -132,6 +132,7 @@ std::vector<StageParamMap> sweepCandidates(const std::string& spec, const Device
 std::string ptxasReport(const ClContext& ctx, const StageParamMap& p) {
   std::string options = "-DDAMPING=0 -DTX=" + std::to_string(p.at("tile_x")) + " -DTY=" + std::to_string(p.at("tile_y")) +
                         " -DYB=" + std::to_string(p.at("y_per_item")) + " -DPREFETCH=" + std::to_string(p.at("prefetch")) +
+                        " -DZ_UNROLL=" + std::to_string(p.at("z_unroll")) +
                         " -cl-nv-verbose";
   if (p.at("max_registers") > 0) options += " -cl-nv-maxrregcount=" + std::to_string(p.at("max_registers"));
   const std::string source = kernelSource("common.cl") + "\n" + kernelSource("optimized_gpu.cl");

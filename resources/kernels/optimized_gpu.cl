@@ -8,9 +8,16 @@
 //    PREFETCH iterations to arrive. Loading vel and next in the iteration that uses them, hidden
 //    only by the barrier's wait, was 7-15 % slower on the H100 (docs/GPU_NOTES.md).
 // Any tile size is legal; partial tiles read and write nothing outside the padded grid.
+//  - the z loop unrolled Z_UNROLL times, so that most of the queues' shifts become register renaming
+//    instead of moves (the queue of 2R+1 shifts every plane: 16 moves per point without unrolling).
 #ifndef PREFETCH
 #define PREFETCH 1
 #endif
+#ifndef Z_UNROLL
+#define Z_UNROLL 1
+#endif
+#define PRAGMA(x) _Pragma(#x)
+#define UNROLL(n) PRAGMA(unroll n)
 #define ROWS (TY * YB)
 #define LW (TX + 2 * R)
 #define LH (ROWS + 2 * R)
@@ -87,6 +94,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   }
 
   int buf = 0;
+  UNROLL(Z_UNROLL)
   for (int z = z0; z < z1; ++z) {
     const int zp = z * plane;
     __local float* t = tile + buf * (LH * LW);
