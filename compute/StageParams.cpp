@@ -65,7 +65,8 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
   // GPU tiles: the best of the H100 sweep (docs/GPU_NOTES.md); max_registers 0 = the compiler's choice.
   if (stage == "gpu-slm") return {{"tile_x", 32}, {"tile_y", 4}, {"z_chunk", cpu ? 16 : 64}, {"max_registers", 0}};
   if (stage == "gpu-optimized") {
-    // NVIDIA (H100 sweep, docs/GPU_NOTES.md): 64 x 8 work-items of 2 rows, loads 3 planes ahead.
+    // NVIDIA (H100 sweep, docs/GPU_NOTES.md): 64 x 8 work-items of 2 rows, loads 3 planes ahead, z loop
+    // unrolled 4 times.
     // Elsewhere a 256-wide group, the most that every GPU vendor's default limit allows.
     const bool nvidia = device.vendor.find("NVIDIA") != std::string::npos;
     // z chunks of 64 planes: whole-z columns leave SMs idle at 256^3 (64 groups for 132 SMs) and
@@ -185,7 +186,7 @@ std::vector<StageParamMap> tuningCandidates(const std::string& stage, const Devi
     const int tiles[][3] = {{64, 8, 2}, {64, 4, 2}, {32, 8, 2}};
     for (const auto& [tx, ty, yb] : tiles)
       for (int ahead : {2, 3})
-        for (int unroll : {1, 4})
+        for (int unroll : {1, 4, 8})
           for (int zc : {0, 64})
             for (int cap : caps)
               raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"prefetch", ahead},
