@@ -6,10 +6,11 @@
 //  - software pipelining: while plane z is computed, every global load that plane z+PREFETCH needs
 //    (the z queue's new value, the tile's halo cells, vel and next) is in flight, so a load has
 //    PREFETCH iterations to arrive. Loading vel and next in the iteration that uses them, hidden
-//    only by the barrier's wait, was 7-15 % slower on the H100 (docs/GPU_NOTES.md).
-// Any tile size is legal; partial tiles read and write nothing outside the padded grid.
+//    only by the barrier's wait, was 7-15 % slower on the H100 (docs/GPU_NOTES.md),
 //  - the z loop unrolled Z_UNROLL times, so that most of the queues' shifts become register renaming
-//    instead of moves (the queue of 2R+1 shifts every plane: 16 moves per point without unrolling).
+//    instead of moves (the queue of 2R+1 shifts every plane: 16 moves per point without unrolling;
+//    4 copies were 5-10 % faster on the H100).
+// Any tile size is legal; partial tiles read and write nothing outside the padded grid.
 #ifndef PREFETCH
 #define PREFETCH 1
 #endif
@@ -17,7 +18,7 @@
 #define Z_UNROLL 1
 #endif
 #define PRAGMA(x) _Pragma(#x)
-#define UNROLL(n) PRAGMA(unroll n)
+#define UNROLL(n) PRAGMA(unroll n)  // a macro argument inside #pragma is not expanded; in _Pragma it is
 #define ROWS (TY * YB)
 #define LW (TX + 2 * R)
 #define LH (ROWS + 2 * R)
