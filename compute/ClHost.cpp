@@ -1,5 +1,7 @@
 #include "ClHost.h"
 
+#include <algorithm>
+
 #include "KernelCache.h"
 
 namespace iso {
@@ -125,10 +127,33 @@ std::vector<unsigned char> programBinary(cl_program program) {
 
 }  // namespace
 
+namespace {
+
+// Inserts ".maxnreg N" into every ".entry" of a PTX text (between its parameter list / performance
+// directives and the opening brace of its body).
+std::string withMaxRegisters(std::string ptx, int registers) {
+  const std::string directive = ".maxnreg " + std::to_string(registers) + "\n";
+  int entries = 0;
+  for (std::size_t at = ptx.find(".entry "); at != std::string::npos; at = ptx.find(".entry ", at + 1)) {
+    const std::size_t params = ptx.find(')', at), body = params == std::string::npos ? params : ptx.find('{', params);
+    if (body == std::string::npos) break;
+    ptx.insert(body, directive);
+    ++entries;
+  }
+  if (entries == 0)
+    throw ComputeError(ComputeStatus::InvalidParameter,
+                       "max_registers: the driver's program binary is not PTX text (no .entry found); "
+                       "use max_registers=0 on this device");
+  return ptx;
+}
+
+}  // namespace
+
 Program::Program(const ClContext& ctx, const BuildRequest& req) {
   const DeviceInfo& d = ctx.info();
   const std::string key = d.platformName + "|" + d.platformVersion + "|" + d.name + "|" + d.driverVersion + "|" +
-                          req.options + "|" + stableHash(req.source) + "|" + std::to_string(req.source.size());
+                          req.options + "|" + stableHash(req.source) + "|" + std::to_string(req.source.size()) +
+                          "|maxnreg " + std::to_string(req.ptxMaxRegisters);
   cl_device_id dev = ctx.device();
 
   // A cached binary that the driver refuses (driver update, corrupt file) is not an error: rebuild.
@@ -149,21 +174,41 @@ Program::Program(const ClContext& ctx, const BuildRequest& req) {
     }
   }
 
+  const auto fail = [&](cl_int err, const std::string& what) {
+    throw ComputeError(ComputeStatus::BuildFailure,
+                       "OpenCL kernel build failed for '" + req.label + "' on " + d.name + " (" + clErrorName(err) +
+                           ", options: " + req.options + what + ")\nbuild log:\n" +
+                           (log_.empty() ? std::string("(the driver gave no build log)") : log_),
+                       err);
+  };
   const char* src = req.source.c_str();
   const std::size_t len = req.source.size();
   cl_int err = CL_SUCCESS;
   program_ = ClProgramHandle(clCreateProgramWithSource(ctx.context(), 1, &src, &len, &err));
   checkCl(err, "clCreateProgramWithSource", req.label);
   err = clBuildProgram(program_.get(), 1, &dev, req.options.c_str(), nullptr, nullptr);
-  if (err != CL_SUCCESS) {
-    const std::string log = buildLog(program_.get(), dev);
-    throw ComputeError(ComputeStatus::BuildFailure,
-                       "OpenCL kernel build failed for '" + req.label + "' on " + d.name + " (" +
-                           clErrorName(err) + ", options: " + req.options + ")\nbuild log:\n" +
-                           (log.empty() ? std::string("(the driver gave no build log)") : log),
-                       err);
+  log_ = buildLog(program_.get(), dev);
+  if (err != CL_SUCCESS) fail(err, "");
+
+  if (req.ptxMaxRegisters > 0) {
+    // Rebuild from the PTX with the register cap: ptxas (in the driver) honours .maxnreg.
+    const std::vector<unsigned char> ptxBinary = binary();
+    std::string ptx(ptxBinary.begin(), ptxBinary.end());
+    ptx.erase(std::find(ptx.begin(), ptx.end(), '\0'), ptx.end());
+    const std::string patched = withMaxRegisters(ptx, req.ptxMaxRegisters);
+    const unsigned char* ptr = reinterpret_cast<const unsigned char*>(patched.c_str());
+    const std::size_t size = patched.size() + 1;  // with the terminating NUL, as the driver hands PTX out
+    cl_int binStatus = CL_SUCCESS;
+    program_ = ClProgramHandle(clCreateProgramWithBinary(ctx.context(), 1, &dev, &size, &ptr, &binStatus, &err));
+    checkCl(err, "clCreateProgramWithBinary", req.label + " (PTX with .maxnreg)");
+    checkCl(binStatus, "clCreateProgramWithBinary", req.label + " (PTX with .maxnreg)");
+    err = clBuildProgram(program_.get(), 1, &dev, req.options.c_str(), nullptr, nullptr);
+    log_ = buildLog(program_.get(), dev);
+    if (err != CL_SUCCESS) fail(err, ", PTX with .maxnreg " + std::to_string(req.ptxMaxRegisters));
   }
-  storeCachedBinary(key, programBinary(program_.get()));
+  storeCachedBinary(key, binary());
 }
+
+std::vector<unsigned char> Program::binary() const { return programBinary(program_.get()); }
 
 }  // namespace iso

@@ -182,6 +182,9 @@ struct BuildRequest {
   std::string source;   // full OpenCL C source
   std::string options;  // e.g. "-DTILE_X=32 -cl-mad-enable"
   std::string label;    // for messages, e.g. "gpu-slm"
+  // NVIDIA only (their program binary is PTX): cap every kernel's registers per work-item with PTX's
+  // .maxnreg directive, since the driver ignores -cl-nv-maxrregcount. 0 = the compiler's choice.
+  int ptxMaxRegisters = 0;
 };
 
 class Program {
@@ -192,10 +195,15 @@ class Program {
   Program(const ClContext& ctx, const BuildRequest& request);
   Kernel kernel(const std::string& name) const { return Kernel(program_.get(), name); }
   bool fromCache() const { return fromCache_; }
+  // The build log of the last build (e.g. NVIDIA's ptxas report with -cl-nv-verbose); empty from the cache.
+  const std::string& log() const { return log_; }
+  // The program binary (PTX text on NVIDIA).
+  std::vector<unsigned char> binary() const;
 
  private:
   ClProgramHandle program_;
   bool fromCache_ = false;
+  std::string log_;
 };
 
 }  // namespace iso

@@ -23,8 +23,18 @@ std::string stageKernelFile(const std::string& stage, const StageParamMap& p) {
   throw ComputeError(ComputeStatus::InvalidParameter, "'" + stage + "' is not an OpenCL stage");
 }
 
-// The stage's compile-time parameters: those that size local memory or registers.
-std::string buildOptions(const std::string& stage, const StageParamMap& p, bool damping) {
+std::size_t roundUp(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
+std::size_t ceilDiv(std::size_t n, std::size_t m) { return (n + m - 1) / m; }
+
+std::string gib(std::uint64_t bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f GiB", double(bytes) / double(1ull << 30));
+  return b;
+}
+
+}  // namespace
+
+std::string stageBuildOptions(const std::string& stage, const StageParamMap& p, bool damping, const Grid& grid) {
   std::string o = "-DDAMPING=" + std::string(damping ? "1" : "0");
   auto def = [&](const char* name, const char* key) { o += " -D" + std::string(name) + "=" + std::to_string(p.at(key)); };
   if (stage == "gpu-slm") {
@@ -36,26 +46,17 @@ std::string buildOptions(const std::string& stage, const StageParamMap& p, bool 
     } else {
       def("TX", "tile_x");
       def("TY", "tile_y");
+      def("XV", "x_per_item");
       def("YB", "y_per_item");
       def("PREFETCH", "prefetch");
       def("Z_UNROLL", "z_unroll");
+      def("ASYNC", "async_copy");
+      // Rows that start on a vector boundary let every global access be one aligned vector.
+      o += std::string(" -DALIGNED=") + (grid.nx() % p.at("x_per_item") == 0 ? "1" : "0");
     }
   }
-  if (p.count("max_registers") && p.at("max_registers") > 0)
-    o += " -cl-nv-maxrregcount=" + std::to_string(p.at("max_registers"));  // validated: NVIDIA only
   return o;
 }
-
-std::size_t roundUp(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
-std::size_t ceilDiv(std::size_t n, std::size_t m) { return (n + m - 1) / m; }
-
-std::string gib(std::uint64_t bytes) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f GiB", double(bytes) / double(1ull << 30));
-  return b;
-}
-
-}  // namespace
 
 std::size_t openClSolverBytes(const Grid& g) { return 3 * g.paddedSize() * sizeof(float); }
 
@@ -132,7 +133,8 @@ OpenClSolver::OpenClSolver(Problem problem, const DeviceInfo& device, const Open
   // Program: the shared utilities plus the stage's kernel, parameters as defines.
   const std::string file = stageKernelFile(stage_, params_);
   m.program = Program(m.ctx, {kernelSource("common.cl") + "\n" + kernelSource(file),
-                              buildOptions(stage_, params_, damping), stage_ + " (" + file + ")"});
+                              stageBuildOptions(stage_, params_, damping, grid_), stage_ + " (" + file + ")",
+                              params_.count("max_registers") ? params_.at("max_registers") : 0});
   m.stencil = m.program.kernel("stencil");
   m.inject = m.program.kernel("inject_source");
   m.record = m.program.kernel("record_receivers");
@@ -184,7 +186,7 @@ OpenClSolver::OpenClSolver(Problem problem, const DeviceInfo& device, const Open
   } else {
     const std::size_t tx = params_.at("tile_x"), ty = params_.at("tile_y"), rows = ty * params_.at("y_per_item");
     const int zc = chunkOf("z_chunk", g.n3);
-    r.global = {roundUp(g.n1, tx), ceilDiv(g.n2, rows) * ty, ceilDiv(g.n3, zc)};
+    r.global = {ceilDiv(g.n1, tx * params_.at("x_per_item")) * tx, ceilDiv(g.n2, rows) * ty, ceilDiv(g.n3, zc)};
     r.local = {tx, ty, 1};
     m.chunkArg = zc;
   }

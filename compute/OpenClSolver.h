@@ -75,6 +75,10 @@ class OpenClSolver : public WaveSolver {
   SolverCounters counters_;
 };
 
+// The preprocessor options a stage's program is built with: the parameters that size local memory or
+// registers, the absorbing layer, and (gpu-optimized) whether the grid's rows start on vector boundaries.
+std::string stageBuildOptions(const std::string& stage, const StageParamMap& params, bool damping, const Grid& grid);
+
 // Bytes the OpenCL solver allocates for a grid (three padded grids plus small buffers), and the check
 // that it fits the device: throws ComputeError(OutOfMemory) naming the sizes when it does not.
 std::size_t openClSolverBytes(const Grid& grid);

@@ -50,8 +50,8 @@ std::vector<std::string> stageParamNames(const std::string& stage) {
   if (stage == "gpu-private-x") return {"wg_x", "wg_y", "x_chunk"};
   if (stage == "gpu-slm") return {"tile_x", "tile_y", "z_chunk", "max_registers"};
   if (stage == "gpu-optimized")
-    return {"cpu_form", "tile_x", "tile_y", "y_per_item", "prefetch", "z_unroll", "vec", "z_chunk",
-            "max_registers"};
+    return {"cpu_form", "tile_x",  "tile_y", "x_per_item", "y_per_item",   "prefetch",
+            "z_unroll", "async_copy", "vec",  "z_chunk",    "max_registers"};
   throw badParam(stage, "not an OpenCL stage (OpenCL stages: gpu-basic, gpu-linear, gpu-private-z, "
                         "gpu-private-x, gpu-slm, gpu-optimized)");
 }
@@ -71,7 +71,7 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
     const bool nvidia = device.vendor.find("NVIDIA") != std::string::npos;
     // z chunks of 64 planes: whole-z columns leave SMs idle at 256^3 (64 groups for 132 SMs) and
     // cost 1-2 % at 512^3 only.
-    return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", nvidia ? 8 : 4}, {"y_per_item", 2},
+    return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", nvidia ? 8 : 4}, {"x_per_item", 1}, {"y_per_item", 2}, {"async_copy", 0},
             {"prefetch", nvidia ? 3 : 2}, {"z_unroll", 4}, {"vec", 8}, {"z_chunk", cpu ? 8 : 64},
             {"max_registers", 0}};
   }
@@ -97,9 +97,14 @@ std::size_t workGroupSize(const std::string& stage, const StageParamMap& p) {
 std::size_t localMemoryBytes(const std::string& stage, const StageParamMap& p) {
   if (stage == "gpu-slm")
     return std::size_t(p.at("tile_x") + 2 * kHalo) * std::size_t(p.at("tile_y") + 2 * kHalo) * sizeof(float);
-  if (stage == "gpu-optimized" && !usesCpuOptimizedKernel(stage, p))
-    return 2 * std::size_t(p.at("tile_x") + 2 * kHalo) *
-           std::size_t(p.at("tile_y") * p.at("y_per_item") + 2 * kHalo) * sizeof(float);
+  if (stage == "gpu-optimized" && !usesCpuOptimizedKernel(stage, p)) {
+    // A ring of planes (2, or prefetch + 1 with async copies) of the tile with its halo, and with
+    // async copies the work-items' own vectors (z queue's new plane, vel, next) of each plane.
+    const std::size_t width = std::size_t(p.at("tile_x") * p.at("x_per_item")), rows = std::size_t(p.at("tile_y") * p.at("y_per_item"));
+    const bool async = p.count("async_copy") && p.at("async_copy") != 0;
+    const std::size_t planes = async ? std::size_t(p.at("prefetch")) + 1 : 2;
+    return planes * ((width + 2 * kHalo) * (rows + 2 * kHalo) + (async ? 3 * width * rows : 0)) * sizeof(float);
+  }
   return 0;
 }
 
@@ -117,7 +122,7 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
   }
   for (const auto& [key, value] : p) {
     const bool zeroAllowed =
-        key == "z_chunk" || key == "x_chunk" || key == "cpu_form" || key == "max_registers";
+        key == "z_chunk" || key == "x_chunk" || key == "cpu_form" || key == "max_registers" || key == "async_copy";
     if (zeroAllowed ? value < 0 : value < 1)
       throw badParam(stage, key + " = " + std::to_string(value) + " must be " +
                                 (zeroAllowed ? ">= 0" : ">= 1") + (key == "z_chunk" || key == "x_chunk" ? " (chunk 0 = the whole axis)" : ""));
@@ -127,12 +132,19 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
   if (p.count("y_per_item") && p["y_per_item"] > kMaxYPerItem)
     throw badParam(stage, "y_per_item = " + std::to_string(p["y_per_item"]) + " exceeds " +
                               std::to_string(kMaxYPerItem) + " (each row holds 17 registers of z queue)");
+  const bool nvidia = device.vendor.find("NVIDIA") != std::string::npos;
   if (p.count("max_registers") && p["max_registers"] != 0) {
-    if (!device.hasExtension("cl_nv_compiler_options"))
-      throw badParam(stage, "max_registers needs the cl_nv_compiler_options extension (NVIDIA); " + device.name +
-                                " does not have it: use max_registers=0");
+    if (!nvidia)
+      throw badParam(stage, "max_registers caps registers through the PTX of NVIDIA's OpenCL; " + device.name +
+                                " is not an NVIDIA device: use max_registers=0");
     if (p["max_registers"] < 32 || p["max_registers"] > 255)
       throw badParam(stage, "max_registers = " + std::to_string(p["max_registers"]) + " must be 0 or 32..255");
+  }
+  if (p.count("async_copy") && p["async_copy"] != 0) {
+    if (p["async_copy"] != 1) throw badParam(stage, "async_copy = " + std::to_string(p["async_copy"]) + " must be 0 or 1");
+    if (!nvidia || device.nvComputeMajor < 8)
+      throw badParam(stage, "async_copy needs an NVIDIA GPU of compute capability 8.0 or newer (PTX cp.async); " +
+                                device.name + " is not one: use async_copy=0");
   }
   if (p.count("cpu_form") && p["cpu_form"] > 1)
     throw badParam(stage, "cpu_form = " + std::to_string(p["cpu_form"]) + " must be 0 or 1");
@@ -142,6 +154,9 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
   if (p.count("z_unroll") && p["z_unroll"] > kMaxZUnroll)
     throw badParam(stage, "z_unroll = " + std::to_string(p["z_unroll"]) + " exceeds " + std::to_string(kMaxZUnroll) +
                               " (copies of the z loop's body)");
+  if (p.count("x_per_item") && p["x_per_item"] != 1 && p["x_per_item"] != 2 && p["x_per_item"] != 4)
+    throw badParam(stage, "x_per_item = " + std::to_string(p["x_per_item"]) +
+                              " must be 1, 2 or 4 (consecutive x points of a work-item, one OpenCL vector)");
   if (p.count("vec") && p["vec"] != 2 && p["vec"] != 4 && p["vec"] != 8 && p["vec"] != 16)
     throw badParam(stage, "vec = " + std::to_string(p["vec"]) + " must be 2, 4, 8 or 16 (OpenCL vector widths)");
 

@@ -16,7 +16,7 @@ namespace iso {
 
 using StageParamMap = std::map<std::string, int>;
 
-// gpu-optimized has a GPU form (2.5D blocking: tile_x, tile_y, y_per_item, z_chunk) and a CPU form
+// gpu-optimized has a GPU form (2.5D blocking: tile_x, tile_y, x_per_item, y_per_item, z_chunk) and a CPU form
 // (OpenCL vector types: vec, z_chunk); parameter cpu_form (0/1) picks one, by default the device type's.
 bool usesCpuOptimizedKernel(const std::string& stage, const StageParamMap& params);
 

@@ -4,10 +4,12 @@
 //   iso3dfd-gpu-bench [--device SEL] [--sizes 256,512,768] [--tune-size 512] [--steps 20] [--repeats 5]
 //                     [--no-verify] [--no-tune] [--with-cpu-parallel] [--out DIR]
 //                     [--sweep "tile_x=32,64;y_per_item=1,2"] [--stages gpu-optimized,...] [--ptxas]
-//                     [--tune-each-size]
+//                     [--tune-each-size] [--ptx-dir DIR]
 // --sweep replaces the tuner's gpu-optimized candidates by the product of the listed values (over the
+// device defaults; several --sweep options add their products together
 // device defaults); --stages limits the timing table; --ptxas prints NVIDIA's register/spill report of
-// every gpu-optimized candidate (the build log with -cl-nv-verbose); --tune-each-size times gpu-optimized
+// every gpu-optimized candidate (the build log with -cl-nv-verbose), and --ptx-dir writes each one's PTX
+// there; --tune-each-size times gpu-optimized
 // at each table size with that size's best candidate (as `iso3dfd tune` on that grid would choose).
 #include <algorithm>
 #include <cstdio>
@@ -42,7 +44,8 @@ struct Args {
   std::vector<int> sizes = {256, 512, 768};
   int tuneSize = 512, steps = 20, repeats = 5;
   bool verify = true, tune = true, withCpuParallel = false, ptxas = false, tuneEachSize = false;
-  std::string sweep;                // "key=v1,v2;key=v1" for gpu-optimized, empty = tuningCandidates()
+  std::vector<std::string> sweeps;  // "key=v1,v2;key=v1" for gpu-optimized, empty = tuningCandidates()
+  std::string ptxDir;               // with --ptxas: where to write each candidate's program binary
   std::vector<std::string> stages;  // timing table stages, empty = every OpenCL stage
 };
 
@@ -70,8 +73,9 @@ Args parseArgs(int argc, char** argv) {
     else if (k == "--no-verify") a.verify = false;
     else if (k == "--no-tune") a.tune = false;
     else if (k == "--with-cpu-parallel") a.withCpuParallel = true;
-    else if (k == "--sweep") a.sweep = value();
+    else if (k == "--sweep") a.sweeps.push_back(value());
     else if (k == "--ptxas") a.ptxas = true;
+    else if (k == "--ptx-dir") a.ptxDir = value();
     else if (k == "--tune-each-size") a.tuneEachSize = true;
     else if (k == "--stages") {
       std::stringstream ss(value());
@@ -100,72 +104,51 @@ Problem timingProblem(int n) {
   return p;
 }
 
-// The product of "key=v1,v2;key=v3" as gpu-optimized parameter sets the device can run.
-std::vector<StageParamMap> sweepCandidates(const std::string& spec, const DeviceInfo& device) {
-  std::vector<StageParamMap> sets = {{{"cpu_form", 0}}};
-  std::stringstream ss(spec);
-  for (std::string item; std::getline(ss, item, ';');) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos) throw std::invalid_argument("--sweep: '" + item + "' is not key=v1,v2,...");
-    std::vector<StageParamMap> grown;
-    for (const auto& base : sets)
-      for (int v : parseList(item.substr(eq + 1))) {
-        StageParamMap p = base;
-        p[item.substr(0, eq)] = v;
-        grown.push_back(p);
-      }
-    sets = grown;
-  }
+// The products of "key=v1,v2;key=v3" (one per spec) as gpu-optimized parameter sets the device can run.
+std::vector<StageParamMap> sweepCandidates(const std::vector<std::string>& specs, const DeviceInfo& device) {
   std::vector<StageParamMap> out;
-  for (const auto& p : sets) {
-    try {
-      out.push_back(resolveStageParams("gpu-optimized", device, p, /*useDatabase=*/false));
-    } catch (const ComputeError& e) {
-      std::cout << "sweep: skipped " << formatStageParams(p) << ": " << e.what() << "\n";
+  for (const std::string& spec : specs) {
+    std::vector<StageParamMap> sets = {{{"cpu_form", 0}}};
+    std::stringstream ss(spec);
+    for (std::string item; std::getline(ss, item, ';');) {
+      const auto eq = item.find('=');
+      if (eq == std::string::npos) throw std::invalid_argument("--sweep: '" + item + "' is not key=v1,v2,...");
+      std::vector<StageParamMap> grown;
+      for (const auto& base : sets)
+        for (int v : parseList(item.substr(eq + 1))) {
+          StageParamMap p = base;
+          p[item.substr(0, eq)] = v;
+          grown.push_back(p);
+        }
+      sets = grown;
+    }
+    for (const auto& p : sets) {
+      try {
+        out.push_back(resolveStageParams("gpu-optimized", device, p, /*useDatabase=*/false));
+      } catch (const ComputeError& e) {
+        std::cout << "sweep: skipped " << formatStageParams(p) << ": " << e.what() << "\n";
+      }
     }
   }
   return out;
 }
 
 // NVIDIA's ptxas report (registers, spills, shared memory) of gpu-optimized's GPU kernel built with
-// `params`: the build options mirror OpenClSolver's for this stage (no damping), plus -cl-nv-verbose.
-std::string ptxasReport(const ClContext& ctx, const StageParamMap& p) {
-  std::string options = "-DDAMPING=0 -DTX=" + std::to_string(p.at("tile_x")) + " -DTY=" + std::to_string(p.at("tile_y")) +
-                        " -DYB=" + std::to_string(p.at("y_per_item")) + " -DPREFETCH=" + std::to_string(p.at("prefetch")) +
-                        " -DZ_UNROLL=" + std::to_string(p.at("z_unroll")) +
-                        " -cl-nv-verbose";
-  if (p.at("max_registers") > 0) options += " -cl-nv-maxrregcount=" + std::to_string(p.at("max_registers"));
-  const std::string source = kernelSource("common.cl") + "\n" + kernelSource("optimized_gpu.cl");
-  const char* src = source.c_str();
-  const std::size_t len = source.size();
-  cl_int err = CL_SUCCESS;
-  cl_device_id dev = ctx.device();
-  cl_program program = clCreateProgramWithSource(ctx.context(), 1, &src, &len, &err);
-  checkCl(err, "clCreateProgramWithSource", "ptxas report");
-  const cl_int built = clBuildProgram(program, 1, &dev, options.c_str(), nullptr, nullptr);
-  std::size_t size = 0;
-  clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-  std::string log(size, '\0');
-  clGetProgramBuildInfo(program, dev, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-  log.resize(std::strlen(log.c_str()));  // the size counts the terminating NUL
-  std::string report = log;
-  if (built == CL_SUCCESS) {
-    cl_kernel k = clCreateKernel(program, "stencil", &err);
-    if (err == CL_SUCCESS) {
-      std::size_t wg = 0;
-      cl_ulong local = 0, priv = 0;
-      clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof wg, &wg, nullptr);
-      clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local, &local, nullptr);
-      clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof priv, &priv, nullptr);
-      report += "\nkernel work-group limit " + std::to_string(wg) + ", local " + std::to_string(local) +
-                " B, private " + std::to_string(priv) + " B";
-      clReleaseKernel(k);
+// `params` for `grid`: OpenClSolver's build (no damping) plus -cl-nv-verbose. With `ptxPath`, also
+// writes the program binary there (PTX text on NVIDIA) for offline disassembly.
+std::string ptxasReport(const ClContext& ctx, const StageParamMap& p, const Grid& grid, const std::string& ptxPath) {
+  try {
+    const Program program(ctx, {kernelSource("common.cl") + "\n" + kernelSource("optimized_gpu.cl"),
+                                stageBuildOptions("gpu-optimized", p, /*damping=*/false, grid) + " -cl-nv-verbose",
+                                "ptxas report", p.at("max_registers")});
+    if (!ptxPath.empty()) {
+      const std::vector<unsigned char> binary = program.binary();
+      std::ofstream(ptxPath, std::ios::binary).write(reinterpret_cast<const char*>(binary.data()), std::streamsize(binary.size()));
     }
-  } else {
-    report += "\nbuild failed: " + std::string(clErrorName(built));
+    return program.fromCache() ? "(from the kernel cache: no report)" : program.log();
+  } catch (const ComputeError& e) {
+    return std::string("build failed: ") + e.what();
   }
-  clReleaseProgram(program);
-  return report;
 }
 
 std::vector<std::string> openClStages() {
@@ -195,60 +178,71 @@ int main(int argc, char** argv) {
     say(buf);
 
     const std::vector<StageParamMap> optimizedCandidates =
-        args.sweep.empty() ? tuningCandidates("gpu-optimized", device, Grid(args.tuneSize, args.tuneSize, args.tuneSize))
-                           : sweepCandidates(args.sweep, device);
-    if (args.ptxas && device.hasExtension("cl_nv_compiler_options")) {
+        args.sweeps.empty() ? tuningCandidates("gpu-optimized", device, Grid(args.tuneSize, args.tuneSize, args.tuneSize))
+                            : sweepCandidates(args.sweeps, device);
+    if (args.ptxas && device.vendor.find("NVIDIA") != std::string::npos) {
       const ClContext ctx(device);
-      for (const auto& c : optimizedCandidates) say("ptxas " + formatStageParams(c) + ":\n" + ptxasReport(ctx, c));
+      for (const auto& c : optimizedCandidates) {
+        std::string ptx;
+        if (!args.ptxDir.empty()) {
+          ptx = args.ptxDir + "/" + formatStageParams(c) + ".ptx";
+          std::replace(ptx.begin() + args.ptxDir.size() + 1, ptx.end(), ' ', '_');
+        }
+        const Grid grid(args.tuneSize, args.tuneSize, args.tuneSize);
+        say("ptxas " + formatStageParams(c) + ":\n" + ptxasReport(ctx, c, grid, ptx));
+      }
     }
 
     bool allAgree = true;
     if (args.verify) {
-      Scenario s = presetScenario("default");
-      s.n1 = 67; s.n2 = 45; s.n3 = 29;
-      s.model.layers = {{0.0, 2000.0}, {100.0, 2500.0}, {200.0, 3000.0}};
-      s.model.salt.enabled = false;
-      s.boundary = {BoundaryKind::Absorbing, 5, 1e-3};
-      s.source = {SourceKind::Ricker, 20, 22, 14, 60.0, 1e6, 0.006};
-      s.receivers = {{3, 22, 14}, {60, 40, 25}};
-      const int steps = 40;
-      Problem refProblem = buildProblem(s);
-      refProblem.stage = "cpu-serial";
-      refProblem.stageParams.clear();
-      auto ref = createCpuSolver(refProblem);
-      ref->advance(steps);
-      std::vector<float> refField;
-      ref->readField(refField);
-      std::vector<std::pair<std::string, StageParamMap>> runs;
-      for (const auto& st : openClStages()) runs.push_back({st, {}});
-      for (const auto& c : optimizedCandidates) runs.push_back({"gpu-optimized", c});
-      if (args.sweep.empty())
-        for (const auto& c : tuningCandidates("gpu-slm", device, refProblem.grid)) runs.push_back({"gpu-slm", c});
-      for (const auto& [stage, params] : runs) {
-        Problem p = refProblem;
-        p.stage = stage;
-        p.stageParams = params;
-        OpenClSolverOptions so;
-        so.useTuningDatabase = false;
-        std::unique_ptr<OpenClSolver> built;
-        try {
-          built = std::make_unique<OpenClSolver>(std::move(p), device, so);
-        } catch (const ComputeError& e) {
-          // A candidate the device refuses (limits, compiler options) is skipped here and by the tuner.
-          say("verify " + stage + " " + formatStageParams(params) + " skipped (" + toString(e.status()) + "): " + e.what());
-          continue;
+      // Two grids: rows of 83 floats (no vector alignment) and of 80 (aligned for every x_per_item).
+      for (const int n1 : {67, 64}) {
+        Scenario s = presetScenario("default");
+        s.n1 = n1; s.n2 = 45; s.n3 = 29;
+        s.model.layers = {{0.0, 2000.0}, {100.0, 2500.0}, {200.0, 3000.0}};
+        s.model.salt.enabled = false;
+        s.boundary = {BoundaryKind::Absorbing, 5, 1e-3};
+        s.source = {SourceKind::Ricker, 20, 22, 14, 60.0, 1e6, 0.006};
+        s.receivers = {{3, 22, 14}, {60, 40, 25}};
+        const int steps = 40;
+        Problem refProblem = buildProblem(s);
+        refProblem.stage = "cpu-serial";
+        refProblem.stageParams.clear();
+        auto ref = createCpuSolver(refProblem);
+        ref->advance(steps);
+        std::vector<float> refField;
+        ref->readField(refField);
+        std::vector<std::pair<std::string, StageParamMap>> runs;
+        for (const auto& st : openClStages()) runs.push_back({st, {}});
+        for (const auto& c : optimizedCandidates) runs.push_back({"gpu-optimized", c});
+        if (args.sweeps.empty())
+          for (const auto& c : tuningCandidates("gpu-slm", device, refProblem.grid)) runs.push_back({"gpu-slm", c});
+        for (const auto& [stage, params] : runs) {
+          Problem p = refProblem;
+          p.stage = stage;
+          p.stageParams = params;
+          OpenClSolverOptions so;
+          so.useTuningDatabase = false;
+          std::unique_ptr<OpenClSolver> built;
+          try {
+            built = std::make_unique<OpenClSolver>(std::move(p), device, so);
+          } catch (const ComputeError& e) {
+            // A candidate the device refuses (limits, compiler options) is skipped here and by the tuner.
+            say("verify " + stage + " " + formatStageParams(params) + " skipped (" + toString(e.status()) + "): " + e.what());
+            continue;
+          }
+          OpenClSolver& solver = *built;
+          solver.advance(steps);
+          std::vector<float> field;
+          solver.readField(field);
+          const FieldDifference d = compareFields(field, refField);
+          const FieldDifference dt = compareFields(solver.traces(), ref->traces());
+          const bool ok = d.withinTolerance(1e-5) && dt.withinTolerance(1e-5);
+          allAgree = allAgree && ok;
+          std::snprintf(buf, sizeof buf, "verify %dx45x29 %-14s %-55s relL2 %.2e traces %.2e %s", n1, stage.c_str(),
+                        formatStageParams(solver.parameters()).c_str(), d.relativeL2, dt.relativeL2, ok ? "OK" : "FAIL");
+          say(buf);
         }
-        OpenClSolver& solver = *built;
-        solver.advance(steps);
-        std::vector<float> field;
-        solver.readField(field);
-        const FieldDifference d = compareFields(field, refField);
-        const FieldDifference dt = compareFields(solver.traces(), ref->traces());
-        const bool ok = d.withinTolerance(1e-5) && dt.withinTolerance(1e-5);
-        allAgree = allAgree && ok;
-        std::snprintf(buf, sizeof buf, "verify %-14s %-55s relL2 %.2e traces %.2e %s", stage.c_str(),
-                      formatStageParams(solver.parameters()).c_str(), d.relativeL2, dt.relativeL2, ok ? "OK" : "FAIL");
-        say(buf);
       }
     }
 
@@ -265,7 +259,7 @@ int main(int argc, char** argv) {
         say(buf);
       };
       std::vector<std::string> tuned = {"gpu-optimized", "gpu-slm"};
-      if (!args.sweep.empty()) {
+      if (!args.sweeps.empty()) {
         // The swept candidates are timed here, not stored: a sweep explores, the tuner decides.
         double bestMpts = 0.0;
         for (const auto& c : optimizedCandidates) {
@@ -298,7 +292,7 @@ int main(int argc, char** argv) {
         StageTiming t;
         if (stage == "gpu-optimized" && args.tuneEachSize && !(args.tune && n == args.tuneSize)) {
           // This size's best candidate, timed as the tuner times it; that timing is the table's entry.
-          const auto candidates = args.sweep.empty() ? tuningCandidates(stage, device, p.grid) : optimizedCandidates;
+          const auto candidates = args.sweeps.empty() ? tuningCandidates(stage, device, p.grid) : optimizedCandidates;
           t.error = "no candidate ran";
           for (const auto& c : candidates) {
             const StageTiming ct = timeStage(p, device, stage, c, topt);

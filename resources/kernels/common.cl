@@ -18,15 +18,21 @@
       __global const float* restrict gz, const int n1, const int n2, const int n3
 
 // next = 2 prev - next + vel lap, or with damping g: next = g (2 prev - g next + vel lap),
-// g = (gx[x] gy[y]) gz[z] in padded coordinates (the order cpu-serial uses).
+// g = (gx[x] gy[y]) gz[z] in padded coordinates (the order cpu-serial uses). WAVE_STEP works on
+// vectors too; without DAMPING its g is ignored.
+#if DAMPING
+#define WAVE_STEP(p, n, v, lap, g) ((g) * (2.0f * (p) - (g) * (n) + (v) * (lap)))
+#else
+#define WAVE_STEP(p, n, v, lap, g) (2.0f * (p) - (n) + (v) * (lap))
+#endif
 inline float wave_update(float p, float n, float v, float lap, __global const float* gx,
                          __global const float* gy, __global const float* gz, int x, int y, int z) {
 #if DAMPING
   const float g = (gx[x] * gy[y]) * gz[z];
-  return g * (2.0f * p - g * n + v * lap);
 #else
-  return 2.0f * p - n + v * lap;
+  const float g = 1.0f;
 #endif
+  return WAVE_STEP(p, n, v, lap, g);
 }
 
 // Adds the source term of this step at one padded index (one work-item).

@@ -50,6 +50,7 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
   std::vector<std::pair<std::string, StageParamMap>> runs;
   for (const auto& stage : openClStages()) runs.push_back({stage, {}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 16}, {"tile_y", 4}, {"y_per_item", 3}}});
+  runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 4}, {"tile_y", 4}, {"x_per_item", 4}, {"y_per_item", 2}}});
   for (const auto& [stage, params] : runs) {
     for (const float guard : {std::nanf(""), 12345.0f}) {
       OpenClSolverOptions o;
@@ -90,10 +91,14 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   EXPECT_NE(m.find("tile_x"), std::string::npos) << "lists the accepted keys: " << m;
   m = make("gpu-optimized", {{"cpu_form", 1}, {"vec", 3}});
   EXPECT_NE(m.find("must be 2, 4, 8 or 16"), std::string::npos) << m;
-  if (!device->hasExtension("cl_nv_compiler_options")) {
+  if (device->vendor.find("NVIDIA") == std::string::npos) {
     m = make("gpu-optimized", {{"max_registers", 64}});
-    EXPECT_NE(m.find("cl_nv_compiler_options"), std::string::npos) << m;
+    EXPECT_NE(m.find("is not an NVIDIA device"), std::string::npos) << m;
+    m = make("gpu-optimized", {{"cpu_form", 0}, {"async_copy", 1}});
+    EXPECT_NE(m.find("compute capability 8.0"), std::string::npos) << m;
   }
+  m = make("gpu-optimized", {{"cpu_form", 0}, {"x_per_item", 3}});
+  EXPECT_NE(m.find("must be 1, 2 or 4"), std::string::npos) << m;
 
   // Too much local memory: the same device described with 4 KiB of local memory (real devices here
   // have so much that no legal work-group exceeds it).

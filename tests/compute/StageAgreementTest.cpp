@@ -27,6 +27,11 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
   std::vector<std::pair<std::string, StageParamMap>> runs;
   for (const auto& stage : openClStages()) runs.push_back({stage, {}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 16}, {"tile_y", 4}, {"y_per_item", 3}}});
+  // Vector forms: rows of 53 floats (37 wide) take the unaligned path, of 80 and 32 the aligned one.
+  runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 4}, {"x_per_item", 4}, {"y_per_item", 1},
+                                    {"prefetch", 2}}});
+  runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 2}, {"x_per_item", 2}, {"y_per_item", 2},
+                                    {"prefetch", 3}, {"z_unroll", 4}, {"z_chunk", 7}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 1}, {"vec", 8}}});
   for (const auto& [stage, params] : runs) {
     OpenClSolver solver(openClProblem(s, stage, params), *device);
