@@ -13,10 +13,11 @@
 //    instead of moves,
 //  - the Laplacian summed axis by axis (x, then y, then z), so that only one axis's neighbours are
 //    live at a time.
-// ASYNC = 1 (NVIDIA compute capability 8.0+, inline PTX): the halo, the z queue's new values, vel and
-// next of plane z+PREFETCH are copied global -> local memory by cp.async, without passing through
-// registers, into a ring of PREFETCH+1 planes; the registers then hold little more than the z queue,
-// so more points fit on a multiprocessor.
+// ASYNC = 1 (NVIDIA compute capability 8.0+, inline PTX): the halo and the z queue's new values of
+// plane z+PREFETCH are copied global -> local memory by cp.async, without passing through registers,
+// into a ring of PREFETCH+1 planes; ASYNC = 2 copies vel and next that way too. The registers then
+// hold little more than the z queue, so more points (and larger tiles, with less halo traffic) fit on
+// a multiprocessor.
 // Any tile size is legal; partial tiles read and write nothing outside the padded grid. ALIGNED = 1
 // (set by the host when nx is a multiple of XV) lets the global accesses be whole aligned vectors:
 // every vector of the tile then lies entirely inside or entirely outside the grid.
@@ -72,6 +73,7 @@ typedef float4 vec;
 #define OWN (ROWS * TX)         // vectors of the tile's interior (one per work-item and row)
 #if ASYNC
 #define NS (PREFETCH + 1)       // tile ring: planes z .. z+PREFETCH
+#define OWN_ARRAYS (ASYNC == 2 ? 3 : 1)  // own vectors copied per plane: prev of the z queue (+ vel, next)
 #else
 #define NS 2                    // double buffer
 #endif
@@ -138,7 +140,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #if ASYNC
   // This work-item's own vectors of planes z .. z+PREFETCH: slot (a, s) of array a (0: prev of the z
   // queue's new plane, 1: vel, 2: next) holds OWN vectors, one per work-item and row.
-  __local vec own[3 * NS * OWN];
+  __local vec own[OWN_ARRAYS * NS * OWN];
 #endif
   const int tx = get_local_id(0), ty = get_local_id(1), lid = ty * TX + tx;
   const int nx = n1 + 2 * R, ny = n2 + 2 * R, plane = nx * ny;
@@ -193,7 +195,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   }
 #if ASYNC
   // Plane zt's copies into ring slot `slot`: its halo into the tile, this work-item's vectors of the z
-  // queue's new plane (zt+R), vel and next into `own`. Each work-item reads back only its own vectors.
+  // queue's new plane (zt+R) (and of vel and next) into `own`. Each work-item reads back only its own.
 #define ISSUE_COPIES(zt, slot)                                                                          \
   {                                                                                                     \
     __local vec* ts = tile + (slot) * (LH * LWV);                                                       \
@@ -202,8 +204,10 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     _Pragma("unroll") for (int b = 0; b < YB; ++b) {                                                    \
       const int o = (ty * YB + b) * TX + tx;                                                            \
       copy_async(own + (slot) * OWN + o, prev, ((zt) + R) * plane + off[b], lanesIn[b]);                \
-      copy_async(own + (NS + (slot)) * OWN + o, vel, (zt) * plane + off[b], lanesAct[b]);               \
-      copy_async(own + (2 * NS + (slot)) * OWN + o, next, (zt) * plane + off[b], lanesAct[b]);          \
+      if (ASYNC == 2) {                                                                                 \
+        copy_async(own + (NS + (slot)) * OWN + o, vel, (zt) * plane + off[b], lanesAct[b]);             \
+        copy_async(own + (2 * NS + (slot)) * OWN + o, next, (zt) * plane + off[b], lanesAct[b]);        \
+      }                                                                                                 \
     }                                                                                                   \
   }
   // Planes z0 .. z0+PREFETCH-1 before the loop, one commit group per plane (empty past the chunk).
@@ -214,25 +218,31 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   }
   int slot = 0;  // ring slot of plane z
 #else
-  // Loads run PREFETCH planes ahead of the arithmetic: slot p of each queue below holds plane z+p's
-  // value (fq: the z queue's new entry, plane z+p+R; hq: halo vectors; vq, nq: vel and next).
-  // Plane z0+p's loads are issued before the loop, as iteration z issues plane z+PREFETCH's.
-  vec fq[YB][PREFETCH], hq[HPT][PREFETCH], vq[YB][PREFETCH], nq[YB][PREFETCH];
-#pragma unroll
-  for (int p = 0; p < PREFETCH; ++p) {
-    const bool ours = z0 + p < z1;  // plane z0+p belongs to this chunk
-    const int zp = (ours ? z0 + p : z0) * plane;  // (a plane index past the grid could overflow)
-#pragma unroll
-    for (int b = 0; b < YB; ++b) {
-      fq[b][p] = gload(prev, zp + R * plane + off[b], ours ? lanesIn[b] : 0);
-      vq[b][p] = gload(vel, zp + off[b], ours ? lanesAct[b] : 0);
-      nq[b][p] = gload(next, zp + off[b], ours ? lanesAct[b] : 0);
-    }
-#pragma unroll
-    for (int s = 0; s < HPT; ++s) hq[s][p] = gload(prev, zp + hoff[s], ours ? hlanes[s] : 0);
-  }
   int buf = 0;
 #endif
+  // Loads that go through registers run PREFETCH planes ahead of the arithmetic: slot p of each queue
+  // below holds plane z+p's value (fq: the z queue's new entry, plane z+p+R; hq: halo vectors; vq, nq:
+  // vel and next). Plane z0+p's loads are issued before the loop, as iteration z issues plane
+  // z+PREFETCH's (each cell of next is read and written by this work-item only, so reading it early
+  // is safe).
+#define REG_FQ_HQ (ASYNC == 0)
+#define REG_VQ_NQ (ASYNC < 2)
+#define LOAD_REGISTER_QUEUES(zt, p, ours)                                                              \
+  {                                                                                                    \
+    const int zq = (ours) ? (zt) * plane : 0; /* (a plane index past the grid could overflow) */       \
+    _Pragma("unroll") for (int b = 0; b < YB; ++b) {                                                   \
+      if (REG_FQ_HQ) fq[b][p] = gload(prev, zq + R * plane + off[b], (ours) ? lanesIn[b] : 0);       \
+      if (REG_VQ_NQ) {                                                                                 \
+        vq[b][p] = gload(vel, zq + off[b], (ours) ? lanesAct[b] : 0);                                  \
+        nq[b][p] = gload(next, zq + off[b], (ours) ? lanesAct[b] : 0);                                 \
+      }                                                                                                \
+    }                                                                                                  \
+    if (REG_FQ_HQ) _Pragma("unroll") for (int s = 0; s < HPT; ++s)                                     \
+        hq[s][p] = gload(prev, zq + hoff[s], (ours) ? hlanes[s] : 0);                                 \
+  }
+  vec fq[YB][PREFETCH], hq[HPT][PREFETCH], vq[YB][PREFETCH], nq[YB][PREFETCH];
+#pragma unroll
+  for (int p = 0; p < PREFETCH; ++p) LOAD_REGISTER_QUEUES(z0 + p, p, z0 + p < z1);
 
   UNROLL(Z_UNROLL)
   for (int z = z0; z < z1; ++z) {
@@ -245,27 +255,27 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     for (int b = 0; b < YB; ++b) {
       const int o = (ty * YB + b) * TX + tx;
       q[b][2 * R] = own[slot * OWN + o];
+#if ASYNC == 2
       vcur[b] = own[(NS + slot) * OWN + o];
       ncur[b] = own[(2 * NS + slot) * OWN + o];
-      t[(ty * YB + b + R) * LWV + RV + tx] = q[b][R];
+#endif
     }
-    barrier(CLK_LOCAL_MEM_FENCE);  // every work-item's copies and centre stores of plane z are visible
-    // Plane z+PREFETCH goes to the slot of plane z-1, which every work-item has finished reading.
-    if (z + PREFETCH < z1) ISSUE_COPIES(z + PREFETCH, slot == 0 ? NS - 1 : slot - 1);
-    COPY_COMMIT();
 #else
     __local vec* t = tile + buf * (LH * LWV);
 #pragma unroll
-    for (int b = 0; b < YB; ++b) {
-      q[b][2 * R] = fq[b][0];
-      t[(ty * YB + b + R) * LWV + RV + tx] = q[b][R];
-      vcur[b] = vq[b][0];
-      ncur[b] = nq[b][0];
-    }
+    for (int b = 0; b < YB; ++b) q[b][2 * R] = fq[b][0];
 #pragma unroll
     for (int s = 0; s < HPT; ++s)
       if (hloc[s] >= 0) t[hloc[s]] = hq[s][0];
-
+#endif
+#pragma unroll
+    for (int b = 0; b < YB; ++b) {
+      t[(ty * YB + b + R) * LWV + RV + tx] = q[b][R];
+#if REG_VQ_NQ
+      vcur[b] = vq[b][0];
+      ncur[b] = nq[b][0];
+#endif
+    }
 #pragma unroll
     for (int p = 0; p + 1 < PREFETCH; ++p) {
 #pragma unroll
@@ -277,20 +287,13 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #pragma unroll
       for (int s = 0; s < HPT; ++s) hq[s][p] = hq[s][p + 1];
     }
-    // Plane z+PREFETCH's loads, in flight while plane z is computed (each cell of next is read and
-    // written by this work-item only, so reading plane z+PREFETCH of next early is safe).
-    const bool ours = z + PREFETCH < z1;
-    const int zf = ours ? zp + PREFETCH * plane : zp;
-#pragma unroll
-    for (int b = 0; b < YB; ++b) {
-      fq[b][PREFETCH - 1] = gload(prev, zf + R * plane + off[b], ours ? lanesIn[b] : 0);
-      vq[b][PREFETCH - 1] = gload(vel, zf + off[b], ours ? lanesAct[b] : 0);
-      nq[b][PREFETCH - 1] = gload(next, zf + off[b], ours ? lanesAct[b] : 0);
-    }
-#pragma unroll
-    for (int s = 0; s < HPT; ++s) hq[s][PREFETCH - 1] = gload(prev, zf + hoff[s], ours ? hlanes[s] : 0);
+    LOAD_REGISTER_QUEUES(z + PREFETCH, PREFETCH - 1, z + PREFETCH < z1);
 
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE);  // every work-item's halo and centre of plane z are in the tile
+#if ASYNC
+    // Plane z+PREFETCH goes to the slot of plane z-1, which every work-item has finished reading.
+    if (z + PREFETCH < z1) ISSUE_COPIES(z + PREFETCH, slot == 0 ? NS - 1 : slot - 1);
+    COPY_COMMIT();
 #endif
 
     vec lap[YB];
