@@ -98,12 +98,12 @@ std::size_t localMemoryBytes(const std::string& stage, const StageParamMap& p) {
   if (stage == "gpu-slm")
     return std::size_t(p.at("tile_x") + 2 * kHalo) * std::size_t(p.at("tile_y") + 2 * kHalo) * sizeof(float);
   if (stage == "gpu-optimized" && !usesCpuOptimizedKernel(stage, p)) {
-    // A ring of planes (2, or prefetch + 1 with async copies) of the tile with its halo, and with
-    // async copies the work-items' own vectors (z queue's new plane, vel, next) of each plane.
+    // A ring of planes (2, or prefetch + 1 with async copies) of the tile with its halo; with
+    // async_copy 2 also vel and next of the work-items' own points for each plane of the ring.
     const std::size_t width = std::size_t(p.at("tile_x") * p.at("x_per_item")), rows = std::size_t(p.at("tile_y") * p.at("y_per_item"));
-    const bool async = p.count("async_copy") && p.at("async_copy") != 0;
-    const std::size_t planes = async ? std::size_t(p.at("prefetch")) + 1 : 2;
-    return planes * ((width + 2 * kHalo) * (rows + 2 * kHalo) + (async ? 3 * width * rows : 0)) * sizeof(float);
+    const int async = p.count("async_copy") ? p.at("async_copy") : 0;
+    const std::size_t planes = async ? std::size_t(p.at("prefetch")) + 1 : 2, ownArrays = async == 2 ? 2 : 0;
+    return planes * ((width + 2 * kHalo) * (rows + 2 * kHalo) + ownArrays * width * rows) * sizeof(float);
   }
   return 0;
 }
@@ -141,7 +141,9 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
       throw badParam(stage, "max_registers = " + std::to_string(p["max_registers"]) + " must be 0 or 32..255");
   }
   if (p.count("async_copy") && p["async_copy"] != 0) {
-    if (p["async_copy"] != 1) throw badParam(stage, "async_copy = " + std::to_string(p["async_copy"]) + " must be 0 or 1");
+    if (p["async_copy"] > 2)
+      throw badParam(stage, "async_copy = " + std::to_string(p["async_copy"]) +
+                                " must be 0 (no), 1 (the tile) or 2 (also vel and next)");
     if (!nvidia || device.nvComputeMajor < 8)
       throw badParam(stage, "async_copy needs an NVIDIA GPU of compute capability 8.0 or newer (PTX cp.async); " +
                                 device.name + " is not one: use async_copy=0");

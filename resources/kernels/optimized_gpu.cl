@@ -1,23 +1,23 @@
-// gpu-optimized for GPUs: 2.5D blocking with
-//  - a TX x TY work-group where each work-item owns XV consecutive x points (one OpenCL vector:
-//    float, float2 or float4) in each of YB consecutive rows. The vector cuts the local-memory
-//    traffic of the x-neighbours from 2R+1 loads per point to (XV+2R)/XV wide loads per XV points;
-//    register blocking along y cuts the y-neighbours to YB+2R loads per YB rows,
-//  - a z register queue of 2R+1 vectors per row,
-//  - a double-buffered local tile, so one barrier per plane suffices,
-//  - software pipelining: while plane z is computed, every global load that plane z+PREFETCH needs
-//    (the z queue's new value, the tile's halo cells, vel and next) is in flight, so a load has
-//    PREFETCH iterations to arrive (loading vel and next in the iteration that uses them was 7-15 %
-//    slower on the H100, docs/GPU_NOTES.md),
-//  - the z loop unrolled Z_UNROLL times, so that most of the queues' shifts become register renaming
-//    instead of moves,
-//  - the Laplacian summed axis by axis (x, then y, then z), so that only one axis's neighbours are
-//    live at a time.
-// ASYNC = 1 (NVIDIA compute capability 8.0+, inline PTX): the halo and the z queue's new values of
-// plane z+PREFETCH are copied global -> local memory by cp.async, without passing through registers,
-// into a ring of PREFETCH+1 planes; ASYNC = 2 copies vel and next that way too. The registers then
-// hold little more than the z queue, so more points (and larger tiles, with less halo traffic) fit on
-// a multiprocessor.
+// gpu-optimized for GPUs: 2.5D blocking. Each work-group owns a tile of TXV x ROWS points of the x/y
+// plane and streams it through z (a chunk of z_chunk planes), with
+//  - every plane loaded once: plane k's tile (centre and R-wide halo) goes to local memory, and every
+//    use of the plane reads it there: the x/y neighbours of its points, and its own values for the z
+//    register queue. The output trails the loads by R planes: when plane k arrives, its x/y part of
+//    the Laplacian is summed and queued, and plane k-R, whose z neighbours k-2R .. k are now all in
+//    the register queue, is finished. A plane's halo is thus read in the iteration in which the
+//    neighbouring work-groups read the same cells as their centre, while they are in L2. (Reading
+//    each work-item's own values R planes ahead of the halo, as an earlier form did, re-read
+//    2-3.5 B/pt from DRAM on the H100, whose limit here is DRAM traffic: docs/GPU_NOTES.md.)
+//  - XV consecutive x points per work-item as one OpenCL vector (float, float2, float4) in each of YB
+//    consecutive rows: the x-neighbours cost (XV+2R)/XV wide local loads per XV points, the
+//    y-neighbours YB+2R loads per YB rows,
+//  - a z register queue of 2R+1 vectors and a queue of R+1 x/y sums per row,
+//  - software pipelining: while plane k is computed, the loads of plane k+PREFETCH (and vel and next
+//    of the plane it finishes) are in flight,
+//  - one barrier per plane (double-buffered tile, or a ring of PREFETCH+1 planes with async copies),
+//  - the z loop unrolled Z_UNROLL times, so that the queues' shifts become register renaming.
+// ASYNC = 1 (NVIDIA compute capability 8.0+, inline PTX): plane k+PREFETCH is copied global -> local
+// memory by cp.async, without passing through registers; ASYNC = 2 copies vel and next that way too.
 // Any tile size is legal; partial tiles read and write nothing outside the padded grid. ALIGNED = 1
 // (set by the host when nx is a multiple of XV) lets the global accesses be whole aligned vectors:
 // every vector of the tile then lies entirely inside or entirely outside the grid.
@@ -72,8 +72,7 @@ typedef float4 vec;
 #define HPT ((HALO + WG - 1) / WG)  // halo vectors each work-item loads per plane
 #define OWN (ROWS * TX)         // vectors of the tile's interior (one per work-item and row)
 #if ASYNC
-#define NS (PREFETCH + 1)       // tile ring: planes z .. z+PREFETCH
-#define OWN_ARRAYS (ASYNC == 2 ? 3 : 1)  // own vectors copied per plane: prev of the z queue (+ vel, next)
+#define NS (PREFETCH + 1)       // tile ring: planes k .. k+PREFETCH
 #else
 #define NS 2                    // double buffer
 #endif
@@ -120,14 +119,14 @@ inline void gstore(__global float* restrict p, int i, int lanes, vec v) {
 inline void copy_async(__local vec* dst, __global const float* p, int i, int lanes) {
 #if ALIGNED
   __asm__ __volatile__("cp.async." CP_CACHE ".shared.global [%0], [%1], " STR(CP_BYTES) ", %2;" ::"l"((ulong)dst),
-               "l"(lanes > 0 ? p + i : p), "r"(lanes > 0 ? CP_BYTES : 0)
-               : "memory");
+                       "l"(lanes > 0 ? p + i : p), "r"(lanes > 0 ? CP_BYTES : 0)
+                       : "memory");
 #else
 #pragma unroll
   for (int l = 0; l < XV; ++l)
     __asm__ __volatile__("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"l"((ulong)dst + 4 * l),
-                 "l"(l < lanes ? p + i + l : p), "r"(l < lanes ? 4 : 0)
-                 : "memory");
+                         "l"(l < lanes ? p + i + l : p), "r"(l < lanes ? 4 : 0)
+                         : "memory");
 #endif
 }
 #define COPY_COMMIT() __asm__ __volatile__("cp.async.commit_group;" ::: "memory")
@@ -137,17 +136,18 @@ inline void copy_async(__local vec* dst, __global const float* p, int i, int lan
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_ARGS,
                                                                       const int z_chunk) {
   __local vec tile[NS * LH * LWV];
-#if ASYNC
-  // This work-item's own vectors of planes z .. z+PREFETCH: slot (a, s) of array a (0: prev of the z
-  // queue's new plane, 1: vel, 2: next) holds OWN vectors, one per work-item and row.
-  __local vec own[OWN_ARRAYS * NS * OWN];
+#if ASYNC == 2
+  // vel and next of the plane that each ring slot's plane finishes: slot (a, s) of array a (0: vel,
+  // 1: next) holds OWN vectors, one per work-item and row; each work-item reads back only its own.
+  __local vec vn[2 * NS * OWN];
 #endif
   const int tx = get_local_id(0), ty = get_local_id(1), lid = ty * TX + tx;
   const int nx = n1 + 2 * R, ny = n2 + 2 * R, plane = nx * ny;
   const int x0 = (int)get_group_id(0) * TXV + R, y0 = (int)get_group_id(1) * ROWS + R;
   const int x = x0 + tx * XV;
-  const int z0 = R + (int)get_group_id(2) * z_chunk;
+  const int z0 = R + (int)get_group_id(2) * z_chunk;  // this chunk finishes planes z0 .. z1-1
   const int z1 = min(z0 + z_chunk, n3 + R);
+  const int k1 = z1 + R;  // and loads planes z0 .. k1-1 (z0-R .. z0-1 go straight to the z queue)
 
   // This work-item's halo vectors: offset in the plane, lanes inside the grid (0: none, reads as 0)
   // and place in the tile (-1: no vector, the slot is past the halo).
@@ -174,12 +174,14 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     hloc[s] = h < HALO ? lrow * LWV + lcol : -1;
   }
 
-  // Lanes of this work-item's rows inside the grid (read) and inside the interior (written).
-  int off[YB], lanesIn[YB], lanesAct[YB];
+  // This work-item's rows: offset in the plane, place of its vector in the tile, lanes inside the
+  // grid (read) and inside the interior (written).
+  int off[YB], loc[YB], lanesIn[YB], lanesAct[YB];
 #pragma unroll
   for (int b = 0; b < YB; ++b) {
     const int y = y0 + ty * YB + b;
     off[b] = y * nx + x;
+    loc[b] = (ty * YB + b + R) * LWV + RV + tx;
     lanesIn[b] = y < ny ? clamp(nx - x, 0, XV) : 0;
     lanesAct[b] = y < n2 + R ? clamp(n1 + R - x, 0, XV) : 0;
   }
@@ -187,154 +189,168 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   const vec gxv = gload(gx, x, clamp(nx - x, 0, XV));
 #endif
 
-  vec q[YB][2 * R + 1];  // the z queue: planes z-R .. z+R of this work-item's vectors
+  // The queues, written at the top after a shift (index 2R / R: the newest plane k): q holds this
+  // work-item's values of planes k-2R .. k, xy the x/y Laplacian sums of planes k-R .. k. Before the
+  // first plane of the loop, q[R+1 .. 2R] hold planes z0-R .. z0-1.
+  vec q[YB][2 * R + 1], xy[YB][R + 1];
 #pragma unroll
   for (int b = 0; b < YB; ++b) {
 #pragma unroll
-    for (int d = 0; d < 2 * R; ++d) q[b][d] = gload(prev, (z0 + d - R) * plane + off[b], lanesIn[b]);
+    for (int i = 1; i <= R; ++i) q[b][R + i] = gload(prev, (z0 - R - 1 + i) * plane + off[b], lanesIn[b]);
   }
+
+  // Plane kt's loads: its tile (centre; halo only while kt < z1, where its x/y sums are needed), and
+  // vel and next of plane kt-R, which plane kt finishes when that is one of this chunk's.
 #if ASYNC
-  // Plane zt's copies into ring slot `slot`: its halo into the tile, this work-item's vectors of the z
-  // queue's new plane (zt+R) (and of vel and next) into `own`. Each work-item reads back only its own.
-#define ISSUE_COPIES(zt, slot)                                                                          \
+#if ASYNC == 2
+#define COPY_VEL_NEXT(kt, slot)                                                                         \
+  if ((kt) - R >= z0) _Pragma("unroll") for (int b = 0; b < YB; ++b) {                                  \
+      const int o = (ty * YB + b) * TX + tx;                                                            \
+      copy_async(vn + (slot) * OWN + o, vel, ((kt) - R) * plane + off[b], lanesAct[b]);                 \
+      copy_async(vn + (NS + (slot)) * OWN + o, next, ((kt) - R) * plane + off[b], lanesAct[b]);         \
+    }
+#else
+#define COPY_VEL_NEXT(kt, slot)
+#endif
+#define ISSUE_COPIES(kt, slot)                                                                          \
   {                                                                                                     \
     __local vec* ts = tile + (slot) * (LH * LWV);                                                       \
-    _Pragma("unroll") for (int s = 0; s < HPT; ++s) if (hloc[s] >= 0)                                   \
-        copy_async(ts + hloc[s], prev, (zt) * plane + hoff[s], hlanes[s]);                              \
-    _Pragma("unroll") for (int b = 0; b < YB; ++b) {                                                    \
-      const int o = (ty * YB + b) * TX + tx;                                                            \
-      copy_async(own + (slot) * OWN + o, prev, ((zt) + R) * plane + off[b], lanesIn[b]);                \
-      if (ASYNC == 2) {                                                                                 \
-        copy_async(own + (NS + (slot)) * OWN + o, vel, (zt) * plane + off[b], lanesAct[b]);             \
-        copy_async(own + (2 * NS + (slot)) * OWN + o, next, (zt) * plane + off[b], lanesAct[b]);        \
-      }                                                                                                 \
-    }                                                                                                   \
+    _Pragma("unroll") for (int b = 0; b < YB; ++b)                                                      \
+        copy_async(ts + loc[b], prev, (kt) * plane + off[b], lanesIn[b]);                               \
+    if ((kt) < z1) _Pragma("unroll") for (int s = 0; s < HPT; ++s) if (hloc[s] >= 0)                    \
+        copy_async(ts + hloc[s], prev, (kt) * plane + hoff[s], hlanes[s]);                              \
+    COPY_VEL_NEXT(kt, slot)                                                                             \
   }
   // Planes z0 .. z0+PREFETCH-1 before the loop, one commit group per plane (empty past the chunk).
 #pragma unroll
   for (int p = 0; p < PREFETCH; ++p) {
-    if (z0 + p < z1) ISSUE_COPIES(z0 + p, p);
+    if (z0 + p < k1) ISSUE_COPIES(z0 + p, p);
     COPY_COMMIT();
   }
-  int slot = 0;  // ring slot of plane z
+  int slot = 0;  // ring slot of plane k
 #else
   int buf = 0;
 #endif
-  // Loads that go through registers run PREFETCH planes ahead of the arithmetic: slot p of each queue
-  // below holds plane z+p's value (fq: the z queue's new entry, plane z+p+R; hq: halo vectors; vq, nq:
-  // vel and next). Plane z0+p's loads are issued before the loop, as iteration z issues plane
-  // z+PREFETCH's (each cell of next is read and written by this work-item only, so reading it early
-  // is safe).
-#define REG_FQ_HQ (ASYNC == 0)
-#define REG_VQ_NQ (ASYNC < 2)
-#define LOAD_REGISTER_QUEUES(zt, p, ours)                                                              \
+  // Loads through registers: slot p of each queue holds plane k+p's (cq: centre, hq: halo; vq, nq:
+  // vel and next of plane k+p-R). Iteration k issues plane k+PREFETCH's.
+#define REG_TILE (ASYNC == 0)
+#define REG_VN (ASYNC < 2)
+#define LOAD_REGISTER_QUEUES(kt, p)                                                                    \
   {                                                                                                    \
-    const int zq = (ours) ? (zt) * plane : 0; /* (a plane index past the grid could overflow) */       \
+    const bool ours = (kt) < k1, finishes = ours && (kt) - R >= z0;                                    \
+    const int zt = ours ? (kt) * plane : 0, zo = finishes ? ((kt) - R) * plane : 0;                    \
     _Pragma("unroll") for (int b = 0; b < YB; ++b) {                                                   \
-      if (REG_FQ_HQ) fq[b][p] = gload(prev, zq + R * plane + off[b], (ours) ? lanesIn[b] : 0);       \
-      if (REG_VQ_NQ) {                                                                                 \
-        vq[b][p] = gload(vel, zq + off[b], (ours) ? lanesAct[b] : 0);                                  \
-        nq[b][p] = gload(next, zq + off[b], (ours) ? lanesAct[b] : 0);                                 \
+      if (REG_TILE) cq[b][p] = gload(prev, zt + off[b], ours ? lanesIn[b] : 0);                        \
+      if (REG_VN) {                                                                                    \
+        vq[b][p] = gload(vel, zo + off[b], finishes ? lanesAct[b] : 0);                                \
+        nq[b][p] = gload(next, zo + off[b], finishes ? lanesAct[b] : 0);                               \
       }                                                                                                \
     }                                                                                                  \
-    if (REG_FQ_HQ) _Pragma("unroll") for (int s = 0; s < HPT; ++s)                                     \
-        hq[s][p] = gload(prev, zq + hoff[s], (ours) ? hlanes[s] : 0);                                 \
+    if (REG_TILE) _Pragma("unroll") for (int s = 0; s < HPT; ++s)                                      \
+        hq[s][p] = gload(prev, zt + hoff[s], ours && (kt) < z1 ? hlanes[s] : 0);                      \
   }
-  vec fq[YB][PREFETCH], hq[HPT][PREFETCH], vq[YB][PREFETCH], nq[YB][PREFETCH];
+  vec cq[YB][PREFETCH], hq[HPT][PREFETCH], vq[YB][PREFETCH], nq[YB][PREFETCH];
 #pragma unroll
-  for (int p = 0; p < PREFETCH; ++p) LOAD_REGISTER_QUEUES(z0 + p, p, z0 + p < z1);
+  for (int p = 0; p < PREFETCH; ++p) LOAD_REGISTER_QUEUES(z0 + p, p);
 
   UNROLL(Z_UNROLL)
-  for (int z = z0; z < z1; ++z) {
-    const int zp = z * plane;
+  for (int k = z0; k < k1; ++k) {
     vec vcur[YB], ncur[YB];
 #if ASYNC
     __local vec* t = tile + slot * (LH * LWV);
-    COPY_WAIT(PREFETCH - 1);  // this work-item's copies of plane z have landed
+    COPY_WAIT(PREFETCH - 1);  // this work-item's copies of plane k have landed
+#if ASYNC == 2
 #pragma unroll
     for (int b = 0; b < YB; ++b) {
       const int o = (ty * YB + b) * TX + tx;
-      q[b][2 * R] = own[slot * OWN + o];
-#if ASYNC == 2
-      vcur[b] = own[(NS + slot) * OWN + o];
-      ncur[b] = own[(2 * NS + slot) * OWN + o];
-#endif
+      vcur[b] = vn[slot * OWN + o];
+      ncur[b] = vn[(NS + slot) * OWN + o];
     }
+#endif
 #else
     __local vec* t = tile + buf * (LH * LWV);
 #pragma unroll
-    for (int b = 0; b < YB; ++b) q[b][2 * R] = fq[b][0];
+    for (int b = 0; b < YB; ++b) t[loc[b]] = cq[b][0];
 #pragma unroll
     for (int s = 0; s < HPT; ++s)
       if (hloc[s] >= 0) t[hloc[s]] = hq[s][0];
 #endif
+#if REG_VN
 #pragma unroll
     for (int b = 0; b < YB; ++b) {
-      t[(ty * YB + b + R) * LWV + RV + tx] = q[b][R];
-#if REG_VQ_NQ
       vcur[b] = vq[b][0];
       ncur[b] = nq[b][0];
-#endif
     }
+#endif
 #pragma unroll
     for (int p = 0; p + 1 < PREFETCH; ++p) {
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
-        fq[b][p] = fq[b][p + 1];
+        cq[b][p] = cq[b][p + 1];
         vq[b][p] = vq[b][p + 1];
         nq[b][p] = nq[b][p + 1];
       }
 #pragma unroll
       for (int s = 0; s < HPT; ++s) hq[s][p] = hq[s][p + 1];
     }
-    LOAD_REGISTER_QUEUES(z + PREFETCH, PREFETCH - 1, z + PREFETCH < z1);
+    LOAD_REGISTER_QUEUES(k + PREFETCH, PREFETCH - 1);
 
-    barrier(CLK_LOCAL_MEM_FENCE);  // every work-item's halo and centre of plane z are in the tile
+    barrier(CLK_LOCAL_MEM_FENCE);  // every work-item's part of plane k is in the tile
 #if ASYNC
-    // Plane z+PREFETCH goes to the slot of plane z-1, which every work-item has finished reading.
-    if (z + PREFETCH < z1) ISSUE_COPIES(z + PREFETCH, slot == 0 ? NS - 1 : slot - 1);
+    // Plane k+PREFETCH goes to the slot of plane k-1, which every work-item has finished reading.
+    if (k + PREFETCH < k1) ISSUE_COPIES(k + PREFETCH, slot == 0 ? NS - 1 : slot - 1);
     COPY_COMMIT();
 #endif
 
-    vec lap[YB];
-#pragma unroll
-    for (int b = 0; b < YB; ++b) {
-      // x: the row's window of 2RV+1 vectors, i.e. points x-R .. x+XV-1+R, as scalars.
-      const __local vec* row = t + (ty * YB + b + R) * LWV + tx;
-      float w[XV + 2 * R];
-#pragma unroll
-      for (int k = 0; k <= 2 * RV; ++k) {
-        const vec v = row[k];
-#pragma unroll
-        for (int l = 0; l < XV; ++l) w[k * XV + l] = VLANE(v, l);
-      }
-      lap[b] = coef[0] * q[b][R];
-#pragma unroll
-      for (int r = 1; r <= R; ++r) lap[b] += coef[r] * (VMAKE(w, R + r) + VMAKE(w, R - r));
-    }
-    // y: the column of YB+2R vectors above and below this work-item's rows.
-    const __local vec* col = t + ty * YB * LWV + RV + tx;
-#pragma unroll
-    for (int r = 1; r <= R; ++r) {
-#pragma unroll
-      for (int b = 0; b < YB; ++b) lap[b] += coef[r] * (col[(b + R + r) * LWV] + col[(b + R - r) * LWV]);
-    }
-#pragma unroll
-    for (int b = 0; b < YB; ++b) {
-#pragma unroll
-      for (int r = 1; r <= R; ++r) lap[b] += coef[r] * (q[b][R + r] + q[b][R - r]);
-#if DAMPING
-      const vec g = gxv * gy[min(y0 + ty * YB + b, ny - 1)] * gz[z];  // (rows past the grid: not stored)
-#else
-      const float g = 1.0f;
-#endif
-      const vec u = WAVE_STEP(q[b][R], ncur[b], vcur[b], lap[b], g);
-      gstore(next, zp + off[b], lanesAct[b], u);
-    }
+    // Plane k: its values enter the z queue, its x/y sums the xy queue.
 #pragma unroll
     for (int b = 0; b < YB; ++b) {
 #pragma unroll
       for (int d = 0; d < 2 * R; ++d) q[b][d] = q[b][d + 1];
+#pragma unroll
+      for (int d = 0; d < R; ++d) xy[b][d] = xy[b][d + 1];
+      q[b][2 * R] = t[loc[b]];
+    }
+    if (k < z1) {
+#pragma unroll
+      for (int b = 0; b < YB; ++b) {
+        // x: the row's window of 2RV+1 vectors, i.e. points x-R .. x+XV-1+R, as scalars.
+        const __local vec* row = t + loc[b] - RV;
+        float w[XV + 2 * R];
+#pragma unroll
+        for (int j = 0; j <= 2 * RV; ++j) {
+          const vec v = row[j];
+#pragma unroll
+          for (int l = 0; l < XV; ++l) w[j * XV + l] = VLANE(v, l);
+        }
+        xy[b][R] = coef[1] * (VMAKE(w, R + 1) + VMAKE(w, R - 1));
+#pragma unroll
+        for (int r = 2; r <= R; ++r) xy[b][R] += coef[r] * (VMAKE(w, R + r) + VMAKE(w, R - r));
+      }
+      // y: the column of YB+2R vectors above and below this work-item's rows.
+      const __local vec* col = t + loc[0] - R * LWV;
+#pragma unroll
+      for (int r = 1; r <= R; ++r) {
+#pragma unroll
+        for (int b = 0; b < YB; ++b) xy[b][R] += coef[r] * (col[(b + R + r) * LWV] + col[(b + R - r) * LWV]);
+      }
+    }
+
+    // Plane k-R: its z neighbours are all in the queue now.
+    if (k - R >= z0) {
+      const int zo = k - R;
+#pragma unroll
+      for (int b = 0; b < YB; ++b) {
+        vec lap = xy[b][0] + coef[0] * q[b][R];
+#pragma unroll
+        for (int r = 1; r <= R; ++r) lap += coef[r] * (q[b][R + r] + q[b][R - r]);
+#if DAMPING
+        const vec g = gxv * gy[min(y0 + ty * YB + b, ny - 1)] * gz[zo];  // (rows past the grid: not stored)
+#else
+        const float g = 1.0f;
+#endif
+        gstore(next, zo * plane + off[b], lanesAct[b], WAVE_STEP(q[b][R], ncur[b], vcur[b], lap, g));
+      }
     }
 #if ASYNC
     slot = slot + 1 == NS ? 0 : slot + 1;
