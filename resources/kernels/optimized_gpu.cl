@@ -11,7 +11,8 @@
 //  - XV consecutive x points per work-item as one OpenCL vector (float, float2, float4) in each of YB
 //    consecutive rows: the x-neighbours cost (XV+2R)/XV wide local loads per XV points, the
 //    y-neighbours YB+2R loads per YB rows,
-//  - a z register queue of 2R+1 vectors and a queue of R+1 x/y sums per row,
+//  - per row, a register queue of the R+1 latest planes' values and one of the R+1 Laplacians being
+//    summed (each arriving plane adds its z terms to the R planes before it),
 //  - software pipelining: while plane k is computed, the loads of plane k+PREFETCH (and vel and next
 //    of the plane it finishes) are in flight,
 //  - one barrier per plane (double-buffered tile, or a ring of PREFETCH+1 planes with async copies),
@@ -189,14 +190,18 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   const vec gxv = gload(gx, x, clamp(nx - x, 0, XV));
 #endif
 
-  // The queues, written at the top after a shift (index 2R / R: the newest plane k): q holds this
-  // work-item's values of planes k-2R .. k, xy the x/y Laplacian sums of planes k-R .. k. Before the
-  // first plane of the loop, q[R+1 .. 2R] hold planes z0-R .. z0-1.
-  vec q[YB][2 * R + 1], xy[YB][R + 1];
+  // Two queues per row, shifted at the top of each iteration (index R: the newest plane k): u holds
+  // this work-item's values of planes k-R .. k, and lap the Laplacians of planes k-R .. k being
+  // summed: plane k's x/y sums and its z terms of planes k-R .. k start lap[R]; plane k adds its
+  // c_r u terms to planes k-R .. k-1. lap[0] (plane k-R) is then complete. Before the first plane of
+  // the loop, u[1 .. R] hold planes z0-R .. z0-1.
+  vec u[YB][R + 1], lap[YB][R + 1];
 #pragma unroll
   for (int b = 0; b < YB; ++b) {
 #pragma unroll
-    for (int i = 1; i <= R; ++i) q[b][R + i] = gload(prev, (z0 - R - 1 + i) * plane + off[b], lanesIn[b]);
+    for (int i = 1; i <= R; ++i) u[b][i] = gload(prev, (z0 - R - 1 + i) * plane + off[b], lanesIn[b]);
+#pragma unroll
+    for (int i = 0; i <= R; ++i) lap[b][i] = (vec)(0.0f);
   }
 
   // Plane kt's loads: its tile (centre; halo only while kt < z1, where its x/y sums are needed), and
@@ -302,15 +307,19 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     COPY_COMMIT();
 #endif
 
-    // Plane k: its values enter the z queue, its x/y sums the xy queue.
+    // Plane k: its values enter u and add their z terms to the Laplacians of planes k-R .. k-1.
 #pragma unroll
     for (int b = 0; b < YB; ++b) {
 #pragma unroll
-      for (int d = 0; d < 2 * R; ++d) q[b][d] = q[b][d + 1];
+      for (int d = 0; d < R; ++d) {
+        u[b][d] = u[b][d + 1];
+        lap[b][d] = lap[b][d + 1];
+      }
+      u[b][R] = t[loc[b]];
 #pragma unroll
-      for (int d = 0; d < R; ++d) xy[b][d] = xy[b][d + 1];
-      q[b][2 * R] = t[loc[b]];
+      for (int d = 0; d < R; ++d) lap[b][d] += coef[R - d] * u[b][R];
     }
+    // Plane k's own Laplacian, while it is one of this chunk's: x/y sums, then its z terms so far.
     if (k < z1) {
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
@@ -323,33 +332,35 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #pragma unroll
           for (int l = 0; l < XV; ++l) w[j * XV + l] = VLANE(v, l);
         }
-        xy[b][R] = coef[1] * (VMAKE(w, R + 1) + VMAKE(w, R - 1));
+        lap[b][R] = coef[0] * u[b][R];
 #pragma unroll
-        for (int r = 2; r <= R; ++r) xy[b][R] += coef[r] * (VMAKE(w, R + r) + VMAKE(w, R - r));
+        for (int r = 1; r <= R; ++r) lap[b][R] += coef[r] * (VMAKE(w, R + r) + VMAKE(w, R - r));
       }
       // y: the column of YB+2R vectors above and below this work-item's rows.
       const __local vec* col = t + loc[0] - R * LWV;
 #pragma unroll
       for (int r = 1; r <= R; ++r) {
 #pragma unroll
-        for (int b = 0; b < YB; ++b) xy[b][R] += coef[r] * (col[(b + R + r) * LWV] + col[(b + R - r) * LWV]);
+        for (int b = 0; b < YB; ++b) lap[b][R] += coef[r] * (col[(b + R + r) * LWV] + col[(b + R - r) * LWV]);
+      }
+#pragma unroll
+      for (int b = 0; b < YB; ++b) {
+#pragma unroll
+        for (int r = 1; r <= R; ++r) lap[b][R] += coef[r] * u[b][R - r];
       }
     }
 
-    // Plane k-R: its z neighbours are all in the queue now.
+    // Plane k-R: its Laplacian is complete.
     if (k - R >= z0) {
       const int zo = k - R;
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
-        vec lap = xy[b][0] + coef[0] * q[b][R];
-#pragma unroll
-        for (int r = 1; r <= R; ++r) lap += coef[r] * (q[b][R + r] + q[b][R - r]);
 #if DAMPING
         const vec g = gxv * gy[min(y0 + ty * YB + b, ny - 1)] * gz[zo];  // (rows past the grid: not stored)
 #else
         const float g = 1.0f;
 #endif
-        gstore(next, zo * plane + off[b], lanesAct[b], WAVE_STEP(q[b][R], ncur[b], vcur[b], lap, g));
+        gstore(next, zo * plane + off[b], lanesAct[b], WAVE_STEP(u[b][0], ncur[b], vcur[b], lap[b][0], g));
       }
     }
 #if ASYNC
