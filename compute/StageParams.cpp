@@ -13,7 +13,7 @@ namespace iso {
 namespace {
 
 constexpr int kMaxTile = 1024;     // any larger tile exceeds every device's work-group limit anyway
-constexpr int kMaxYPerItem = 8;    // each row costs 2R+1 registers of z queue
+constexpr int kMaxYPerItem = 8;    // each row costs 2(R+1) registers of queues per vector
 constexpr int kHalo = 8;           // R
 constexpr int kMaxPrefetch = 3;    // gpu-optimized: planes loaded ahead of the arithmetic
 constexpr int kMaxZUnroll = 8;     // gpu-optimized: copies of the z loop's body
@@ -65,15 +65,18 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
   // GPU tiles: the best of the H100 sweep (docs/GPU_NOTES.md); max_registers 0 = the compiler's choice.
   if (stage == "gpu-slm") return {{"tile_x", 32}, {"tile_y", 4}, {"z_chunk", cpu ? 16 : 64}, {"max_registers", 0}};
   if (stage == "gpu-optimized") {
-    // NVIDIA (H100 sweep, docs/GPU_NOTES.md): 64 x 8 work-items of 2 rows, loads 3 planes ahead, z loop
-    // unrolled 4 times.
-    // Elsewhere a 256-wide group, the most that every GPU vendor's default limit allows.
-    const bool nvidia = device.vendor.find("NVIDIA") != std::string::npos;
-    // z chunks of 64 planes: whole-z columns leave SMs idle at 256^3 (64 groups for 132 SMs) and
-    // cost 1-2 % at 512^3 only.
-    return {{"cpu_form", cpu ? 1 : 0}, {"tile_x", 64}, {"tile_y", nvidia ? 8 : 4}, {"x_per_item", 1}, {"y_per_item", 2}, {"async_copy", 0},
-            {"prefetch", nvidia ? 3 : 2}, {"z_unroll", 4}, {"vec", 8}, {"z_chunk", cpu ? 8 : 64},
-            {"max_registers", 0}};
+    if (cpu) return {{"cpu_form", 1}, {"tile_x", 16}, {"tile_y", 8}, {"x_per_item", 2}, {"y_per_item", 1}, {"prefetch", 2},
+                     {"z_unroll", 4}, {"async_copy", 0}, {"vec", 8}, {"z_chunk", 8}, {"max_registers", 0}};
+    // NVIDIA compute capability 8.0+ (H100 sweeps, docs/GPU_NOTES.md): 64 x 32 tiles of 2 x 2 points per
+    // work-item, planes copied by cp.async two ahead, registers capped at 128 so that the 512 work-items
+    // fit one multiprocessor, z chunks of 128 planes.
+    if (device.vendor.find("NVIDIA") != std::string::npos && device.nvComputeMajor >= 8)
+      return {{"cpu_form", 0}, {"tile_x", 32}, {"tile_y", 16}, {"x_per_item", 2}, {"y_per_item", 2}, {"prefetch", 2},
+              {"z_unroll", 4}, {"async_copy", 1}, {"vec", 8}, {"z_chunk", 128}, {"max_registers", 128}};
+    // Other GPUs: loads through registers three planes ahead, 64 x 8 tiles of float2 vectors, 256
+    // work-items (every vendor's default limit allows that).
+    return {{"cpu_form", 0}, {"tile_x", 32}, {"tile_y", 8}, {"x_per_item", 2}, {"y_per_item", 1}, {"prefetch", 3},
+            {"z_unroll", 4}, {"async_copy", 0}, {"vec", 8}, {"z_chunk", 64}, {"max_registers", 0}};
   }
   stageParamNames(stage);  // throws the "not an OpenCL stage" error
   return {};
@@ -131,7 +134,7 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
   }
   if (p.count("y_per_item") && p["y_per_item"] > kMaxYPerItem)
     throw badParam(stage, "y_per_item = " + std::to_string(p["y_per_item"]) + " exceeds " +
-                              std::to_string(kMaxYPerItem) + " (each row holds 17 registers of z queue)");
+                              std::to_string(kMaxYPerItem) + " (each row holds 18 registers of queues per x point)");
   const bool nvidia = device.vendor.find("NVIDIA") != std::string::npos;
   if (p.count("max_registers") && p["max_registers"] != 0) {
     if (!nvidia)
@@ -185,29 +188,27 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
 
 std::vector<StageParamMap> tuningCandidates(const std::string& stage, const DeviceInfo& device, const Grid& grid) {
   std::vector<StageParamMap> raw;
-  // Register caps (max_registers) are not swept: on the H100 (driver 580) ptxas reports the same
-  // register count with -cl-nv-maxrregcount 64/96/128 as without (the cap is ignored; the compiler
-  // sizes registers from reqd_work_group_size instead), and the speed is the same (docs/GPU_NOTES.md).
-  const std::vector<int> caps = {0};
   if (stage == "gpu-slm") {
     for (int tx : {16, 32, 64})
       for (int ty : {4, 8, 16})
-        for (int zc : {0, 64})
-          for (int cap : caps)
-            raw.push_back({{"tile_x", tx}, {"tile_y", ty}, {"z_chunk", zc}, {"max_registers", cap}});
+        for (int zc : {0, 64}) raw.push_back({{"tile_x", tx}, {"tile_y", ty}, {"z_chunk", zc}});
   } else if (stage == "gpu-optimized" && device.type == "CPU") {
     for (int v : {4, 8, 16})
       for (int zc : {4, 8, 32}) raw.push_back({{"cpu_form", 1}, {"vec", v}, {"z_chunk", zc}});
   } else if (stage == "gpu-optimized") {
-    // The leaders of the H100 sweep (docs/GPU_NOTES.md); z chunks give small grids enough work-groups.
-    const int tiles[][3] = {{64, 8, 2}, {64, 4, 2}, {32, 8, 2}};
-    for (const auto& [tx, ty, yb] : tiles)
-      for (int ahead : {2, 3})
-        for (int unroll : {1, 4, 8})
-          for (int zc : {0, 64})
-            for (int cap : caps)
-              raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"y_per_item", yb}, {"prefetch", ahead},
-                             {"z_unroll", unroll}, {"z_chunk", zc}, {"max_registers", cap}});
+    // The leaders of the H100 sweeps (docs/GPU_NOTES.md). With async copies (NVIDIA 8.0+; refused
+    // elsewhere, so not candidates there): 64 x 32 and 64 x 16 tiles with 128 registers; through
+    // registers: 64 x 8 tiles. Small z chunks give small grids enough work-groups.
+    const int asyncTiles[][4] = {{32, 16, 2, 2}, {16, 32, 4, 1}, {16, 16, 4, 1}};  // tile_x, tile_y, x/y per item
+    for (const auto& [tx, ty, xv, yb] : asyncTiles)
+      for (int zc : {32, 64, 128, 256})
+        raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb},
+                       {"prefetch", 2}, {"z_unroll", 4}, {"async_copy", 1}, {"max_registers", 128}, {"z_chunk", zc}});
+    const int registerTiles[][4] = {{32, 8, 2, 1}, {16, 8, 4, 1}, {64, 8, 1, 2}};
+    for (const auto& [tx, ty, xv, yb] : registerTiles)
+      for (int zc : {64, 128})
+        raw.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb},
+                       {"prefetch", 3}, {"z_unroll", 4}, {"async_copy", 0}, {"max_registers", 0}, {"z_chunk", zc}});
   } else {
     raw.push_back(builtinStageDefaults(stage, device));
   }
