@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Runs gpu-optimized's OpenCL kernel from the PTX that NVIDIA's OpenCL compiler produced, through CuPy,
+so that Nsight Compute (which reads CUDA only) can profile it, and prints its throughput.
+
+On an NVIDIA GPU machine with CuPy (the `device` tool's machines have it):
+  iso3dfd-gpu-bench --ptxas --ptx-dir DIR ...          # saves each candidate's PTX
+  python3 scripts/ptx_profile.py [--ceilings] [--n 512] FILE.ptx TX TY XV YB [Z_CHUNK] [FILE.ptx ...]
+  ncu --kernel-name stencil --launch-skip 5 --launch-count 1 --metrics ... python3 scripts/ptx_profile.py ...
+TX TY: work-group; XV YB: x points and rows per work-item; Z_CHUNK: planes per work-group (default 64).
+--ceilings also times a 3-read-1-write stream and a copy over arrays of the same size.
+"""
+import argparse
+import re
+
+import cupy as cp
+import numpy as np
+
+R = 8
+
+
+def median_seconds(launch, reps=20):
+    for _ in range(3):
+        launch()
+    cp.cuda.Device().synchronize()
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+    times = []
+    for _ in range(5):
+        start.record()
+        for _ in range(reps):
+            launch()
+        stop.record()
+        stop.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, stop) / reps / 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def load_stencil(path):
+    ptx = open(path, 'rb').read().rstrip(b'\0').decode()
+    # OpenCL's __constant arguments live in a constant bank there; here they are plain global memory.
+    ptx = ptx.replace('.ptr .const', '.ptr .global').replace('ld.const.', 'ld.global.')
+    # %envreg0-5 hold OpenCL's group and global offsets, which are 0 for our launches; CUDA leaves them unset.
+    ptx = re.sub(r'%envreg\d+', '0', ptx)
+    fixed = '/tmp/' + path.split('/')[-1]
+    with open(fixed, 'w') as f:
+        f.write(ptx)
+    return cp.RawModule(path=fixed).get_function('stencil')
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument('--n', type=int, default=512, help='interior size of the cubic grid')
+    parser.add_argument('--ceilings', action='store_true', help='also time streaming kernels')
+    parser.add_argument('specs', nargs='*', help='FILE.ptx TX TY XV YB [Z_CHUNK] ...')
+    a = parser.parse_args()
+
+    n = a.n
+    nx = n + 2 * R
+    size = nx ** 3
+    rng = np.random.default_rng(1)
+    prev = cp.asarray(rng.random(size, dtype=np.float32) - 0.5)  # random: zeros can flatter a kernel
+    nxt = cp.asarray(rng.random(size, dtype=np.float32) - 0.5)
+    vel = cp.full(size, 0.04, dtype=cp.float32)
+    coef = cp.asarray(np.array([-8.5, 1.7, -0.3, 0.07, -0.017, 0.003, -5e-4, 5e-5, -2e-6], dtype=np.float32) / 100)
+    ones = cp.ones(nx, dtype=cp.float32)
+
+    if a.ceilings:
+        stream = cp.ElementwiseKernel('float32 p, float32 v', 'float32 q', 'q = 2.0f * p - q + v * p', 'stream3r1w')
+        t = median_seconds(lambda: stream(prev, vel, nxt))
+        print(f'stream 3R+1W over the padded grid: {size * 16 / t / 1e9:.0f} GB/s = {n ** 3 / t / 1e9:.1f} interior Gpts/s')
+        t = median_seconds(lambda: cp.copyto(nxt, prev))
+        print(f'copy 1R+1W: {size * 8 / t / 1e9:.0f} GB/s')
+
+    specs = a.specs
+    while specs:
+        path, tx, ty, xv, yb = specs[0], *map(int, specs[1:5])
+        specs = specs[5:]
+        zc = 64
+        if specs and specs[0].isdigit():
+            zc, specs = int(specs[0]), specs[1:]
+        chunk = zc if zc else n
+        kernel = load_stencil(path)
+        grid = (-(-n // (tx * xv)), -(-n // (ty * yb)), -(-n // chunk))
+        args = (prev, nxt, vel, coef, ones, ones, ones, np.int32(n), np.int32(n), np.int32(n), np.int32(chunk))
+        t = median_seconds(lambda: kernel(grid, (tx, ty, 1), args))
+        print(f'{path} z_chunk={zc}: {n ** 3 / t / 1e9:.1f} Gpts/s ({t * 1e3:.3f} ms per step)')
+
+
+if __name__ == '__main__':
+    main()
