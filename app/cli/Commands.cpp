@@ -1,13 +1,16 @@
 #include "Commands.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "DeviceRegistry.h"
+#include "SimulationController.h"
 #include "Tuner.h"
 #include "FieldCompare.h"
 #include "Npy.h"
@@ -275,6 +278,80 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
     std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
                 tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in the tuning database)");
   }
+  return 0;
+}
+
+}  // namespace iso::cli
+
+namespace iso::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr double kViewCostWarmupSeconds = 0.5;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// The solver alone, advancing in batches of `steps` as the controller does, with no slices taken.
+double solverAloneMpts(const Scenario& s, int steps, double seconds) {
+  auto solver = createSolver(problemFor(s, s.stage));
+  for (const auto start = Clock::now(); secondsSince(start) < kViewCostWarmupSeconds;) solver->advance(steps);
+  long done = 0;
+  const auto start = Clock::now();
+  while (secondsSince(start) < seconds) {
+    solver->advance(steps);
+    done += steps;
+  }
+  return double(solver->grid().interiorSize()) * double(done) / secondsSince(start) / 1e6;
+}
+
+}  // namespace
+
+int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view) {
+  const Scenario s = opts.resolve();
+  const double alone = solverAloneMpts(s, view.stepsPerFrame, view.seconds);
+
+  SimulationController controller;
+  controller.setScenario(s);
+  controller.setStepsPerFrame(view.stepsPerFrame);
+  controller.setPlaying(true);
+  controller.start();
+  while (!controller.status().hasSolver) {
+    for (const auto& e : controller.takeEvents())
+      if (e.kind == ControllerEvent::Kind::Error) throw std::runtime_error(e.message);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  // The reader takes the newest slices `fps` times a second and copies them, as the view does.
+  const auto period = std::chrono::duration<double>(1.0 / view.fps);
+  auto next = Clock::now();
+  const auto readFor = [&](double seconds) {
+    long frames = 0;
+    for (const auto start = Clock::now(); secondsSince(start) < seconds;) {
+      next += std::chrono::duration_cast<Clock::duration>(period);
+      std::this_thread::sleep_until(next);
+      if (!controller.slices().take()) continue;
+      const auto copy = std::make_shared<const SliceSet>(controller.slices().front());
+      frames += copy->xy.empty() ? 0 : 1;
+    }
+    return frames;
+  };
+  readFor(kViewCostWarmupSeconds);
+  const ControllerStatus first = controller.status();
+  const std::uint64_t skippedBefore = controller.framesSkipped();
+  const auto start = Clock::now();
+  const long frames = readFor(view.seconds);
+  const double wall = secondsSince(start);
+  const ControllerStatus last = controller.status();
+  controller.stop();
+  const double withView = double(last.grid.interiorSize()) * double(last.step - first.step) / wall / 1e6;
+
+  std::printf("%s on %s, %dx%dx%d, %d steps per frame, %.1f s each\n", last.stage.c_str(), last.device.c_str(),
+              last.grid.n1, last.grid.n2, last.grid.n3, view.stepsPerFrame, view.seconds);
+  std::printf("solver alone           : %10.1f Mpts/s\n", alone);
+  std::printf("with a %3.0f Hz reader  : %10.1f Mpts/s, %.1f frames/s delivered, %llu batches without slices\n",
+              view.fps, withView, double(frames) / wall,
+              static_cast<unsigned long long>(controller.framesSkipped() - skippedBefore));
+  std::printf("ratio                  : %10.1f %%\n", alone > 0.0 ? 100.0 * withView / alone : 0.0);
   return 0;
 }
 

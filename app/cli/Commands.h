@@ -34,6 +34,15 @@ struct TuneOptions {
 };
 int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune);
 
+struct ViewCostOptions {
+  double seconds = 5.0;    // measured time of each of the two runs (after a warm-up)
+  double fps = 60.0;       // how often the reader takes slices, like the view's repaints
+  int stepsPerFrame = 4;   // the application's default
+};
+// What showing the live view costs the computation: the application's compute thread
+// (SimulationController) with a reader taking slices at `fps`, against the solver alone.
+int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view);
+
 // Stages that can run on this machine: the CPU stages, plus the OpenCL ones when a device exists.
 std::vector<std::string> availableStages();
 // Expands "all" and checks every name.

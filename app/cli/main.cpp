@@ -47,6 +47,18 @@ int main(int argc, char** argv) {
   tuneCmd->add_option("--repeats", tune.repeats, "timed batches; the median counts")->check(CLI::Range(1, 100))->capture_default_str();
   tuneCmd->add_flag("--dry-run", tune.dryRun, "time the candidates but leave the database as it is");
 
+  ScenarioOptions viewOpts;
+  ViewCostOptions viewCost;
+  auto* viewCmd = app.add_subcommand("view-cost", "Measure what the live view costs the computation: the "
+                                                  "application's compute thread with a reader taking slices "
+                                                  "at --fps, against the solver alone");
+  viewOpts.addTo(*viewCmd);
+  viewCmd->add_option("--seconds", viewCost.seconds, "measured seconds of each run")
+      ->check(CLI::Range(0.5, 600.0))->capture_default_str();
+  viewCmd->add_option("--fps", viewCost.fps, "slices taken per second")->check(CLI::Range(1.0, 1000.0))->capture_default_str();
+  viewCmd->add_option("--steps-per-frame", viewCost.stepsPerFrame, "time steps per published frame")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*runCmd) return runCommand(runOpts, run);
@@ -54,6 +66,7 @@ int main(int argc, char** argv) {
     if (*verifyCmd) return verifyCommand(verifyOpts, verify);
     if (app.got_subcommand("devices")) return devicesCommand();
     if (*tuneCmd) return tuneCommand(tuneOpts, tune);
+    if (*viewCmd) return viewCostCommand(viewOpts, viewCost);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
     return 1;

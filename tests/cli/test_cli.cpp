@@ -38,11 +38,18 @@ std::filesystem::path tempPath(const std::string& name) {
 }  // namespace
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* cmd : {"", "run", "bench", "verify", "devices"}) {
+  for (const char* cmd : {"", "run", "bench", "verify", "devices", "tune", "view-cost"}) {
     const Result r = runCli(std::string(cmd) + " --help");
     EXPECT_EQ(r.status, 0) << cmd;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << cmd << ": " << r.output;
   }
+}
+
+TEST(Cli, ViewCostComparesTheControllerWithTheSolverAlone) {
+  const Result r = runCli("view-cost 24 20 16 --stage cpu-serial --seconds 0.5 --fps 30");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* key : {"cpu-serial", "24x20x16", "solver alone", "30 Hz reader", "frames/s delivered", "ratio"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in: " << r.output;
 }
 
 TEST(Cli, RunPrintsTheSampleFiguresAndOurTraffic) {

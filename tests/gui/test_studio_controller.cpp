@@ -218,11 +218,31 @@ TEST(StudioController, SlowReaderDropsFramesNotSteps) {
   c.setStepsPerFrame(1);
   c.setPlaying(true);
   c.start();
-  // Nobody reads the slot: the compute thread must go on regardless.
+  // Nobody reads the slot: the compute thread goes on regardless, and extracts no slices meanwhile.
   ASSERT_TRUE(eventually([&] { return c.status().step > 500; }));
-  EXPECT_GT(c.slices().dropped(), 100u);
+  EXPECT_GT(c.framesSkipped(), 100u);
+  EXPECT_LT(c.slices().published(), 10u);
   ASSERT_TRUE(c.slices().take());
   expectConsistent(c.slices().front());
+  // Once the reader has taken them, the next batch publishes fresh slices.
+  const long taken = c.slices().front().step;
+  ASSERT_TRUE(eventually([&] { return c.slices().take(); }));
+  EXPECT_GT(c.slices().front().step, taken);
+  expectConsistent(c.slices().front());
+}
+
+TEST(StudioController, PausingPublishesTheStepItRestsOn) {
+  SimulationController c(fakeBuilder(20us));
+  c.setScenario(smallScenario());
+  c.setStepsPerFrame(1);
+  c.setPlaying(true);
+  c.start();
+  ASSERT_TRUE(eventually([&] { return c.status().step > 200 && c.framesSkipped() > 50; }));
+  c.setPlaying(false);
+  ASSERT_TRUE(eventually([&] { return !c.status().playing; }));
+  const long rest = c.status().step;
+  ASSERT_TRUE(eventually([&] { return c.slices().take() && c.slices().front().step == rest; }))
+      << "the slices of the step the run paused on reach the reader";
 }
 
 TEST(StudioController, StopsQuicklyDuringSlowSteps) {

@@ -31,6 +31,9 @@ class TripleBuffer {
   }
   const T& front() const { return buffers_[frontIndex_]; }
 
+  // Any thread: whether the latest published value still waits for the reader.
+  bool unread() const { return middle_.load(std::memory_order_acquire) & kFresh; }
+
   // Any thread: how many values were published, and how many of them the reader never saw.
   std::uint64_t published() const { return published_.load(std::memory_order_relaxed); }
   std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -97,6 +98,9 @@ class SimulationController {
   Scenario activeScenario() const;  // the scenario of the running solver (the last good one)
   // Velocity (m/s) through the slice point of the latest published slices, or null before any build.
   std::shared_ptr<const SliceSet> velocitySlices() const;
+  // Batches after which no slices were extracted because the reader had not taken the last ones yet
+  // (a slow or absent view costs the solver no extractions: it drops frames, not steps).
+  std::uint64_t framesSkipped() const { return framesSkipped_.load(std::memory_order_relaxed); }
 
   static constexpr double kBatchSeconds = 0.05;  // target upper bound of one batch
 
@@ -130,6 +134,7 @@ class SimulationController {
   TripleBuffer<SliceSet> slices_;
   std::thread thread_;
   std::atomic<bool> stop_{false};
+  std::atomic<std::uint64_t> framesSkipped_{0};
 
   mutable std::mutex commandMutex_;
   std::condition_variable commandReady_;
@@ -146,6 +151,7 @@ class SimulationController {
   Scenario lastRequested_;  // what Reset retries when no build has succeeded yet
   bool playing_ = false;
   int singleStepsLeft_ = 0;
+  bool slicesBehind_ = false;  // the last batch's slices were skipped: publish before resting
   int stepsPerFrame_ = 4;
   long pauseAtStep_ = -1;
   std::array<int, 3> slicePoint_{-1, -1, -1};  // -1: through the source cell (the centre without one)

@@ -150,6 +150,7 @@ void SimulationController::run() {
   windowStart_ = Clock::now();
   while (!stop_) {
     const bool idle = !sim_.solver || (!playing_ && singleStepsLeft_ == 0);
+    if (idle && slicesBehind_) publishSlices();  // the view shows the step the run rests on
     Commands commands = waitForCommands(idle);
     if (stop_) break;
     apply(commands);
@@ -255,7 +256,16 @@ void SimulationController::advanceBatch() {
   double computeSeconds = 0.0;
   try {
     computeSeconds = solver.advance(int(steps));
-    publishSlices();
+    // While playing, slices are extracted only when the reader has taken the last ones; the frame a
+    // run stops on is always published.
+    const bool stopsHere = singleStepping ? singleStepsLeft_ <= steps
+                                          : pauseAtStep_ >= 0 && solver.currentStep() >= pauseAtStep_;
+    if (stopsHere || !slices_.unread()) {
+      publishSlices();
+    } else {
+      slicesBehind_ = true;
+      framesSkipped_.fetch_add(1, std::memory_order_relaxed);
+    }
   } catch (const std::exception& e) {
     pauseBySelf();
     std::lock_guard lock(statusMutex_);
@@ -323,6 +333,7 @@ void SimulationController::publishSlices() {
   sim_.solver->extractSlices(i, j, k, out);
   out.step = sim_.solver->currentStep();
   slices_.publish();
+  slicesBehind_ = false;
 }
 
 void SimulationController::updateVelocitySlices() {
