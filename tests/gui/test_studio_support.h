@@ -4,19 +4,22 @@
 #include <QElapsedTimer>
 #include <QThread>
 #include <QtGlobal>
+#include <algorithm>
 
 namespace iso::test {
 
 // QOpenGLWidget needs a real display (Xvfb here); Qt's offscreen platform has no OpenGL.
 inline bool haveDisplay() { return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY"); }
 
-// Runs the event loop until the condition holds; false after the timeout (generous: the machine is shared).
+// Runs the event loop until the condition holds; false after the timeout (generous: the machine is
+// shared), multiplied by $ISO_TEST_TIMEOUT_SCALE (e.g. 10 under ThreadSanitizer, which is that much slower).
 template <class Condition>
 bool waitUntil(Condition condition, int timeoutMs = 20000) {
+  const int scale = qEnvironmentVariableIsSet("ISO_TEST_TIMEOUT_SCALE") ? qEnvironmentVariableIntValue("ISO_TEST_TIMEOUT_SCALE") : 1;
   QElapsedTimer clock;
   clock.start();
   while (!condition()) {
-    if (clock.elapsed() > timeoutMs) return false;
+    if (clock.elapsed() > qint64(timeoutMs) * std::max(scale, 1)) return false;
     QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     QThread::msleep(2);
   }
