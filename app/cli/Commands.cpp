@@ -312,15 +312,7 @@ int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view) {
   const double alone = solverAloneMpts(s, view.stepsPerFrame, view.seconds);
 
   SimulationController controller;
-  controller.setScenario(s);
-  controller.setStepsPerFrame(view.stepsPerFrame);
-  controller.setPlaying(true);
-  controller.start();
-  while (!controller.status().hasSolver) {
-    for (const auto& e : controller.takeEvents())
-      if (e.kind == ControllerEvent::Kind::Error) throw std::runtime_error(e.message);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  playWhenBuilt(controller, s, view.stepsPerFrame);
   // The reader takes the newest slices `fps` times a second and copies them, as the view does.
   const auto period = std::chrono::duration<double>(1.0 / view.fps);
   auto next = Clock::now();

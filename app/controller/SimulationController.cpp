@@ -364,4 +364,16 @@ void SimulationController::updateVelocitySlices() {
   velocitySlices_ = std::move(v);
 }
 
+void playWhenBuilt(SimulationController& controller, const Scenario& scenario, int stepsPerFrame) {
+  controller.setScenario(scenario);
+  controller.setStepsPerFrame(stepsPerFrame);
+  controller.setPlaying(true);
+  controller.start();
+  while (!controller.status().hasSolver) {
+    for (const auto& e : controller.takeEvents())
+      if (e.kind == ControllerEvent::Kind::Error) throw std::runtime_error(e.message);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
 }  // namespace iso

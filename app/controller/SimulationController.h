@@ -161,4 +161,8 @@ class SimulationController {
   std::chrono::steady_clock::time_point windowStart_;
 };
 
+// Headless measurements: starts `controller` playing `scenario` and waits until its solver is built;
+// throws std::runtime_error with the controller's message when the build fails.
+void playWhenBuilt(SimulationController& controller, const Scenario& scenario, int stepsPerFrame);
+
 }  // namespace iso

@@ -37,15 +37,7 @@ double measureWallMpts(const SimulationController& controller, double seconds) {
 // The same stage with no window at all: the reference for the view's cost.
 double headlessMpts(const StudioOptions& options) {
   SimulationController controller;
-  controller.setScenario(options.scenario);
-  controller.setStepsPerFrame(options.stepsPerFrame);
-  controller.setPlaying(true);
-  controller.start();
-  while (!controller.status().hasSolver) {
-    for (const auto& e : controller.takeEvents())
-      if (e.kind == ControllerEvent::Kind::Error) throw std::runtime_error(e.message);
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  playWhenBuilt(controller, options.scenario, options.stepsPerFrame);
   std::this_thread::sleep_for(std::chrono::duration<double>(kBenchmarkWarmupSeconds));
   return measureWallMpts(controller, options.benchmarkSeconds);
 }
