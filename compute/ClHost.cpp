@@ -127,11 +127,7 @@ std::vector<unsigned char> programBinary(cl_program program) {
 
 }  // namespace
 
-namespace {
-
-// Inserts ".maxnreg N" into every ".entry" of a PTX text (between its parameter list / performance
-// directives and the opening brace of its body).
-std::string withMaxRegisters(std::string ptx, int registers) {
+std::string ptxWithMaxRegisters(std::string ptx, int registers) {
   const std::string directive = ".maxnreg " + std::to_string(registers) + "\n";
   int entries = 0;
   for (std::size_t at = ptx.find(".entry "); at != std::string::npos; at = ptx.find(".entry ", at + 1)) {
@@ -146,8 +142,6 @@ std::string withMaxRegisters(std::string ptx, int registers) {
                        "use max_registers=0 on this device");
   return ptx;
 }
-
-}  // namespace
 
 Program::Program(const ClContext& ctx, const BuildRequest& req) {
   const DeviceInfo& d = ctx.info();
@@ -195,7 +189,7 @@ Program::Program(const ClContext& ctx, const BuildRequest& req) {
     const std::vector<unsigned char> ptxBinary = binary();
     std::string ptx(ptxBinary.begin(), ptxBinary.end());
     ptx.erase(std::find(ptx.begin(), ptx.end(), '\0'), ptx.end());
-    const std::string patched = withMaxRegisters(ptx, req.ptxMaxRegisters);
+    const std::string patched = ptxWithMaxRegisters(ptx, req.ptxMaxRegisters);
     const unsigned char* ptr = reinterpret_cast<const unsigned char*>(patched.c_str());
     const std::size_t size = patched.size() + 1;  // with the terminating NUL, as the driver hands PTX out
     cl_int binStatus = CL_SUCCESS;

@@ -187,6 +187,10 @@ struct BuildRequest {
   int ptxMaxRegisters = 0;
 };
 
+// Inserts PTX's ".maxnreg registers" directive into every .entry of a PTX text (between its parameter
+// list and performance directives and its body). Throws ComputeError when the text has no .entry.
+std::string ptxWithMaxRegisters(std::string ptx, int registers);
+
 class Program {
  public:
   Program() = default;

@@ -142,6 +142,18 @@ TEST(Build, AFailedBuildReportsTheBuildLog) {
   }
 }
 
+// max_registers on NVIDIA: the directive lands in every kernel entry, before its body; text without an
+// entry (not PTX) is refused.
+TEST(Build, PtxRegisterCapGoesIntoEveryEntry) {
+  const std::string ptx =
+      ".version 9.0\n.target sm_90\n.entry a(\n .param .u64 a_param_0\n)\n.reqntid 32, 8, 1\n{\n ret;\n}\n"
+      ".entry b(\n .param .u32 b_param_0\n)\n{\n ret;\n}\n";
+  const std::string patched = ptxWithMaxRegisters(ptx, 128);
+  EXPECT_EQ(patched, ".version 9.0\n.target sm_90\n.entry a(\n .param .u64 a_param_0\n)\n.reqntid 32, 8, 1\n"
+                     ".maxnreg 128\n{\n ret;\n}\n.entry b(\n .param .u32 b_param_0\n)\n.maxnreg 128\n{\n ret;\n}\n");
+  EXPECT_THROW(ptxWithMaxRegisters("\x7f" "ELF binary", 64), ComputeError);
+}
+
 // Every parameter set the tuner can choose on this device computes the same field.
 TEST(Tuner, EveryCandidateGivesTheSameField) {
   ISO_REQUIRE_DEVICE();
