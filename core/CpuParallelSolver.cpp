@@ -38,10 +38,10 @@ using StencilArgs = CpuParallelSolver::StencilArgs;
 // contract a*b+c into FMA.
 namespace portable {
 #define ISO_KERNEL_WIDTH 4
-#define ISO_KERNEL_ZBLOCK 4
+#define ISO_KERNEL_SEGMENT 4
 #include "CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
-#undef ISO_KERNEL_ZBLOCK
+#undef ISO_KERNEL_SEGMENT
 }  // namespace portable
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -51,10 +51,10 @@ namespace portable {
 #pragma GCC optimize("fp-contract=fast")
 namespace avx2 {
 #define ISO_KERNEL_WIDTH 8
-#define ISO_KERNEL_ZBLOCK 2
+#define ISO_KERNEL_SEGMENT 8
 #include "CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
-#undef ISO_KERNEL_ZBLOCK
+#undef ISO_KERNEL_SEGMENT
 }  // namespace avx2
 #pragma GCC pop_options
 
@@ -63,10 +63,10 @@ namespace avx2 {
 #pragma GCC optimize("fp-contract=fast")
 namespace avx512 {
 #define ISO_KERNEL_WIDTH 16
-#define ISO_KERNEL_ZBLOCK 4
+#define ISO_KERNEL_SEGMENT 8
 #include "CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
-#undef ISO_KERNEL_ZBLOCK
+#undef ISO_KERNEL_SEGMENT
 }  // namespace avx512
 #pragma GCC pop_options
 #endif
