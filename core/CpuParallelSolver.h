@@ -1,9 +1,10 @@
 #pragma once
 // cpu-parallel: the fastest native code here. A persistent thread pool takes tiles of the interior
 // (blocked in x and y, streaming along z so the planes a tile reads stay in L2) from a shared counter;
-// each tile runs a SIMD kernel over x that updates several z-planes per vector column (register
-// blocking), chosen at run time: AVX-512, AVX2+FMA, or a portable 4-wide fallback (SSE2 on x86-64), so
-// the binary runs on any x86-64. Kernels: CpuStencilKernel.inc; measurements: docs/PERFORMANCE.md.
+// each tile runs a SIMD kernel over segments of a row (several vectors summed together, neighbour
+// distance outermost), chosen at run time: AVX-512, AVX2+FMA, or a portable 4-wide fallback (SSE2 on
+// x86-64), so the binary runs on any x86-64. Kernels: CpuStencilKernel.inc; measurements:
+// docs/PERFORMANCE.md.
 //
 // Stage parameters (Problem::stageParams), all optional:
 //   threads     number of threads, >= 1 (default: std::thread::hardware_concurrency())
