@@ -36,11 +36,16 @@ using StencilArgs = CpuParallelSolver::StencilArgs;
 // One copy of the kernel per instruction set, each in its own namespace (so no inline function is
 // shared between code compiled for different CPUs) and compiled for its target; the AVX ones may
 // contract a*b+c into FMA.
+// ISO_KERNEL_ZBLOCK: planes per vector column (1: row segments only); ISO_KERNEL_SEGMENT: vectors
+// per row segment. Register-poor instruction sets (16 vector registers) sum row segments; AVX-512
+// keeps a column of 16 + 4 z-neighbours in its 32 registers (docs/PERFORMANCE.md).
 namespace portable {
 #define ISO_KERNEL_WIDTH 4
+#define ISO_KERNEL_ZBLOCK 1
 #define ISO_KERNEL_SEGMENT 4
 #include "CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
+#undef ISO_KERNEL_ZBLOCK
 #undef ISO_KERNEL_SEGMENT
 }  // namespace portable
 
@@ -51,9 +56,11 @@ namespace portable {
 #pragma GCC optimize("fp-contract=fast")
 namespace avx2 {
 #define ISO_KERNEL_WIDTH 8
+#define ISO_KERNEL_ZBLOCK 1
 #define ISO_KERNEL_SEGMENT 8
 #include "CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
+#undef ISO_KERNEL_ZBLOCK
 #undef ISO_KERNEL_SEGMENT
 }  // namespace avx2
 #pragma GCC pop_options
@@ -63,9 +70,11 @@ namespace avx2 {
 #pragma GCC optimize("fp-contract=fast")
 namespace avx512 {
 #define ISO_KERNEL_WIDTH 16
-#define ISO_KERNEL_SEGMENT 8
+#define ISO_KERNEL_ZBLOCK 4
+#define ISO_KERNEL_SEGMENT 4
 #include "CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
+#undef ISO_KERNEL_ZBLOCK
 #undef ISO_KERNEL_SEGMENT
 }  // namespace avx512
 #pragma GCC pop_options
