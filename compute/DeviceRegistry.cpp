@@ -117,9 +117,8 @@ std::vector<DeviceInfo> listDevices() {
       std::istringstream ext(deviceString(id, CL_DEVICE_EXTENSIONS));
       for (std::string e; ext >> e;) info.extensions.push_back(e);
       if (info.hasExtension("cl_nv_device_attribute_query")) {
-        constexpr cl_device_info kComputeMajorNv = 0x4000, kComputeMinorNv = 0x4001;  // cl_ext.h values
+        constexpr cl_device_info kComputeMajorNv = 0x4000;  // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV (cl_ext.h)
         info.nvComputeMajor = int(deviceValue<cl_uint>(id, kComputeMajorNv));
-        info.nvComputeMinor = int(deviceValue<cl_uint>(id, kComputeMinorNv));
       }
       out.push_back(std::move(info));
     }

@@ -281,10 +281,6 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   return 0;
 }
 
-}  // namespace iso::cli
-
-namespace iso::cli {
-
 namespace {
 
 using Clock = std::chrono::steady_clock;

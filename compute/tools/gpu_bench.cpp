@@ -6,16 +6,15 @@
 //                     [--sweep "tile_x=32,64;y_per_item=1,2"] [--stages gpu-optimized,...] [--ptxas]
 //                     [--tune-each-size] [--ptx-dir DIR]
 // --sweep replaces the tuner's gpu-optimized candidates by the product of the listed values (over the
-// device defaults; several --sweep options add their products together
-// device defaults); --stages limits the timing table; --ptxas prints NVIDIA's register/spill report of
-// every gpu-optimized candidate (the build log with -cl-nv-verbose), and --ptx-dir writes each one's PTX
-// there; --tune-each-size times gpu-optimized
-// at each table size with that size's best candidate (as `iso3dfd tune` on that grid would choose).
+// device defaults; several --sweep options add their products together); --stages limits the timing
+// table; --ptxas prints NVIDIA's register/spill report of every gpu-optimized candidate (the build log
+// with -cl-nv-verbose), and with it --ptx-dir writes each one's PTX there; --tune-each-size times
+// gpu-optimized at each table size with that size's best candidate (as `iso3dfd tune` on that grid
+// would choose). Every verification runs inside NaN guard regions that are checked afterwards.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <map>
