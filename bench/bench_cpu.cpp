@@ -94,6 +94,57 @@ void BM_Triad(benchmark::State& state) {
 }
 BENCHMARK(BM_Triad)->UseManualTime()->Unit(benchmark::kMillisecond);
 
+#if defined(__x86_64__)
+// The two numbers that bound the AVX2 stencil kernel (docs/PERFORMANCE.md): the core clock, from a chain
+// of dependent integer adds (one per cycle), and how many 256-bit loads per nanosecond one core completes
+// when each feeds an independent add (12 chains, one 4 KB buffer, so every load hits L1). Their ratio is
+// loads per cycle.
+void BM_CoreClock(benchmark::State& state) {
+  constexpr long kAdds = 1L << 24;
+  long x = 0;
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    for (long i = 0; i < kAdds; i += 4) asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(t);
+    seconds += t;
+  }
+  benchmark::DoNotOptimize(x);
+  state.counters["GHz"] = double(kAdds) * double(state.iterations()) / seconds / 1e9;
+}
+BENCHMARK(BM_CoreClock)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+void BM_VectorLoads(benchmark::State& state) {
+  if (!__builtin_cpu_supports("avx")) {
+    state.SkipWithError("this CPU has no AVX");
+    return;
+  }
+  alignas(64) static float buffer[1024] = {};
+  constexpr long kRounds = 1L << 21;  // 12 loads each
+  const float* p = buffer;
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    for (long i = 0; i < kRounds; ++i)
+      asm volatile(
+          "vaddps 0(%0), %%ymm0, %%ymm0\n\tvaddps 32(%0), %%ymm1, %%ymm1\n\tvaddps 64(%0), %%ymm2, %%ymm2\n\t"
+          "vaddps 96(%0), %%ymm3, %%ymm3\n\tvaddps 128(%0), %%ymm4, %%ymm4\n\tvaddps 160(%0), %%ymm5, %%ymm5\n\t"
+          "vaddps 192(%0), %%ymm6, %%ymm6\n\tvaddps 224(%0), %%ymm7, %%ymm7\n\tvaddps 256(%0), %%ymm8, %%ymm8\n\t"
+          "vaddps 288(%0), %%ymm9, %%ymm9\n\tvaddps 320(%0), %%ymm10, %%ymm10\n\tvaddps 352(%0), %%ymm11, %%ymm11"
+          :
+          : "r"(p)
+          : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11");
+    asm volatile("vzeroupper");
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(t);
+    seconds += t;
+  }
+  state.counters["loads/ns"] = 12.0 * double(kRounds) * double(state.iterations()) / seconds / 1e9;
+}
+BENCHMARK(BM_VectorLoads)->UseManualTime()->Unit(benchmark::kMillisecond);
+#endif
+
 }  // namespace
 
 BENCHMARK_MAIN();
