@@ -214,10 +214,7 @@ TEST(StudioController, RebuildsWithANewGridMidRun) {
 
 TEST(StudioController, SlowReaderDropsFramesNotSteps) {
   SimulationController c(fakeBuilder(20us));
-  c.setScenario(smallScenario());
-  c.setStepsPerFrame(1);
-  c.setPlaying(true);
-  c.start();
+  playWhenBuilt(c, smallScenario(), 1);
   // Nobody reads the slot: the compute thread goes on regardless, and extracts no slices meanwhile.
   ASSERT_TRUE(eventually([&] { return c.status().step > 500; }));
   EXPECT_GT(c.framesSkipped(), 100u);
@@ -233,10 +230,7 @@ TEST(StudioController, SlowReaderDropsFramesNotSteps) {
 
 TEST(StudioController, PausingPublishesTheStepItRestsOn) {
   SimulationController c(fakeBuilder(20us));
-  c.setScenario(smallScenario());
-  c.setStepsPerFrame(1);
-  c.setPlaying(true);
-  c.start();
+  playWhenBuilt(c, smallScenario(), 1);
   ASSERT_TRUE(eventually([&] { return c.status().step > 200 && c.framesSkipped() > 50; }));
   c.setPlaying(false);
   ASSERT_TRUE(eventually([&] { return !c.status().playing; }));
@@ -248,10 +242,7 @@ TEST(StudioController, PausingPublishesTheStepItRestsOn) {
 TEST(StudioController, StopsQuicklyDuringSlowSteps) {
   // 20 ms per step and 1000 steps per frame: only the ~50 ms batch limit keeps stop() fast.
   SimulationController c(fakeBuilder(20ms));
-  c.setScenario(smallScenario());
-  c.setStepsPerFrame(1000);
-  c.setPlaying(true);
-  c.start();
+  playWhenBuilt(c, smallScenario(), 1000);
   ASSERT_TRUE(eventually([&] { return c.status().step > 5; }));
   const auto start = std::chrono::steady_clock::now();
   c.stop();
