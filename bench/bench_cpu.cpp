@@ -1,5 +1,6 @@
 // CPU stages at 128³ and 256³ (Mpts/s, GB/s at 16 B/pt) and the memory bandwidth they are measured
-// against: a STREAM-like triad on every hardware thread.
+// against: a STREAM-like triad on every hardware thread; on x86-64 also the core clock and the L1 load
+// throughput that bound the AVX2 kernel.
 //
 //   iso_bench_cpu --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
@@ -64,6 +65,20 @@ BENCHMARK(BM_CpuParallel)->ArgNames({"n", "steps", "threads"})
 BENCHMARK(BM_CpuParallelAbsorbing)->ArgNames({"n", "steps", "threads"})->Args({128, 20, 0})->Args({256, 10, 0})
     ->UseManualTime()->Unit(benchmark::kMillisecond);
 
+// Times `work` once per benchmark iteration with steady_clock (manual time) and returns the total seconds.
+template <class Work>
+double timeEachIteration(benchmark::State& state, Work work) {
+  double seconds = 0.0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    work();
+    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    state.SetIterationTime(t);
+    seconds += t;
+  }
+  return seconds;
+}
+
 // a[i] = b[i] + s·c[i] over 3 × 256 MiB, split over all hardware threads; counts 12 B per element
 // (STREAM's convention: the write-allocate read of a is not counted).
 void BM_Triad(benchmark::State& state) {
@@ -79,16 +94,11 @@ void BM_Triad(benchmark::State& state) {
     for (std::size_t i = begin; i < end; ++i) pa[i] = pb[i] + 3.0f * pc[i];
   };
   pool.run(triad);  // first touch of a
-  double seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
+  const double seconds = timeEachIteration(state, [&] {
     pool.run(triad);
     benchmark::DoNotOptimize(a.data());
     benchmark::ClobberMemory();
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-  }
+  });
   state.counters["GB/s"] = 12.0 * double(n) * double(state.iterations()) / seconds / 1e9;
   state.SetLabel(std::to_string(threads) + " threads");
 }
@@ -102,14 +112,9 @@ BENCHMARK(BM_Triad)->UseManualTime()->Unit(benchmark::kMillisecond);
 void BM_CoreClock(benchmark::State& state) {
   constexpr long kAdds = 1L << 24;
   long x = 0;
-  double seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
+  const double seconds = timeEachIteration(state, [&] {
     for (long i = 0; i < kAdds; i += 4) asm volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-  }
+  });
   benchmark::DoNotOptimize(x);
   state.counters["GHz"] = double(kAdds) * double(state.iterations()) / seconds / 1e9;
 }
@@ -123,9 +128,7 @@ void BM_VectorLoads(benchmark::State& state) {
   alignas(64) static float buffer[1024] = {};
   constexpr long kRounds = 1L << 21;  // 12 loads each
   const float* p = buffer;
-  double seconds = 0.0;
-  for (auto _ : state) {
-    const auto start = std::chrono::steady_clock::now();
+  const double seconds = timeEachIteration(state, [&] {
     for (long i = 0; i < kRounds; ++i)
       asm volatile(
           "vaddps 0(%0), %%ymm0, %%ymm0\n\tvaddps 32(%0), %%ymm1, %%ymm1\n\tvaddps 64(%0), %%ymm2, %%ymm2\n\t"
@@ -136,10 +139,7 @@ void BM_VectorLoads(benchmark::State& state) {
           : "r"(p)
           : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11");
     asm volatile("vzeroupper");
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    state.SetIterationTime(t);
-    seconds += t;
-  }
+  });
   state.counters["loads/ns"] = 12.0 * double(kRounds) * double(state.iterations()) / seconds / 1e9;
 }
 BENCHMARK(BM_VectorLoads)->UseManualTime()->Unit(benchmark::kMillisecond);
