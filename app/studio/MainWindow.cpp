@@ -351,6 +351,7 @@ QWidget* MainWindow::buildViewControls() {
   overlayRow->addWidget(overlay_);
   overlayRow->addWidget(overlayOpacity_, 1);
   form->addRow("Overlay:", overlayRow);
+  overlay_->setChecked(true);
   return page;
 }
 
