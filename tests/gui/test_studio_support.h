@@ -15,11 +15,11 @@ inline bool haveDisplay() { return qEnvironmentVariableIsSet("DISPLAY") || qEnvi
 // shared), multiplied by $ISO_TEST_TIMEOUT_SCALE (e.g. 10 under ThreadSanitizer, which is that much slower).
 template <class Condition>
 bool waitUntil(Condition condition, int timeoutMs = 20000) {
-  const int scale = qEnvironmentVariableIsSet("ISO_TEST_TIMEOUT_SCALE") ? qEnvironmentVariableIntValue("ISO_TEST_TIMEOUT_SCALE") : 1;
+  const int scale = std::max(qEnvironmentVariableIntValue("ISO_TEST_TIMEOUT_SCALE"), 1);  // 0 when unset
   QElapsedTimer clock;
   clock.start();
   while (!condition()) {
-    if (clock.elapsed() > qint64(timeoutMs) * std::max(scale, 1)) return false;
+    if (clock.elapsed() > qint64(timeoutMs) * scale) return false;
     QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     QThread::msleep(2);
   }
