@@ -9,6 +9,7 @@
 #include <string>
 
 #include "Npy.h"
+#include "ScratchDir.h"
 
 namespace {
 
@@ -29,11 +30,7 @@ Result runCli(const std::string& args) {
   return r;
 }
 
-std::filesystem::path tempPath(const std::string& name) {
-  auto dir = std::filesystem::path(ISO_BINARY_DIR) / "cli-test-output";
-  std::filesystem::create_directories(dir);
-  return dir / name;
-}
+std::filesystem::path tempPath(const std::string& name) { return iso::test::scratchPath(name); }
 
 }  // namespace
 

@@ -7,6 +7,7 @@
 
 #include "KernelCache.h"
 #include "OpenClTestSupport.h"
+#include "ScratchDir.h"
 #include "SolverFactory.h"
 #include "Tuner.h"
 
@@ -175,7 +176,7 @@ TEST(Tuner, EveryCandidateGivesTheSameField) {
 TEST(Tuner, TuneStoresTheBestAndDefaultsFollowIt) {
   ISO_REQUIRE_DEVICE();
   // A private cache dir, so the test does not change the user's tuning database.
-  const std::string dir = std::string(ISO_BINARY_DIR) + "/tuner-test-cache";
+  const std::string dir = test::scratchPath("tuner-cache").string();
   const char* old = std::getenv("ISO3DFD_CACHE_DIR");
   const std::string saved = old ? old : "";
   setenv("ISO3DFD_CACHE_DIR", dir.c_str(), 1);

@@ -12,12 +12,13 @@
 #include "ModelFile.h"
 #include "Npy.h"
 #include "Problem.h"
+#include "ScratchDir.h"
 #include "VelocityModel.h"
 
 namespace iso {
 namespace {
 
-std::string tempPath(const std::string& name) { return std::string(ISO_BINARY_DIR) + "/test_models_" + name; }
+std::string tempPath(const std::string& name) { return test::scratchPath(name).string(); }
 
 float at(const std::vector<float>& m, const Grid& g, int i, int j, int k) {
   return m[(std::size_t(k) * g.n2 + j) * std::size_t(g.n1) + i];
@@ -209,7 +210,7 @@ TEST(Models, BadFilesAreRefusedNamingTheFileAndTheProblem) {
   data[5] = std::numeric_limits<float>::quiet_NaN();
   writeNpy(path, data.data(), {2, 2, 2});
   std::string msg = errorOf([&] { loadModelFile(path); });
-  EXPECT_NE(msg.find("test_models_bad.npy': the velocity at (i, j, k) = (1, 0, 1) is nan"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("/bad.npy': the velocity at (i, j, k) = (1, 0, 1) is nan"), std::string::npos) << msg;
   data[5] = -3.0f;
   writeNpy(path, data.data(), {2, 2, 2});
   EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("must be finite and positive"), std::string::npos);

@@ -7,12 +7,13 @@
 #include <sstream>
 
 #include "Npy.h"
+#include "ScratchDir.h"
 #include "Traces.h"
 
 namespace iso {
 namespace {
 
-std::string tempPath(const std::string& name) { return std::string(ISO_BINARY_DIR) + "/test_npy_" + name; }
+std::string tempPath(const std::string& name) { return test::scratchPath(name).string(); }
 
 std::string readBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -7,6 +7,7 @@
 
 #include "Problem.h"
 #include "Scenario.h"
+#include "ScratchDir.h"
 
 namespace iso {
 namespace {
@@ -72,7 +73,7 @@ TEST(Scenario, JsonRoundTripKeepsEveryField) {
 }
 
 TEST(Scenario, FileRoundTrip) {
-  const std::string path = std::string(ISO_BINARY_DIR) + "/test_scenario_roundtrip.json";
+  const std::string path = test::scratchPath("roundtrip.json").string();
   saveScenarioFile(everyFieldChanged(), path);
   EXPECT_EQ(scenarioToJson(loadScenarioFile(path)), scenarioToJson(everyFieldChanged()));
   std::remove(path.c_str());
