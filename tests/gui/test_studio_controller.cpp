@@ -1,14 +1,13 @@
 // The compute thread and the slice slot, without GL: these are the tests to run under ThreadSanitizer.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
 #include "SimulationController.h"
 #include "TripleBuffer.h"
+#include "test_timeout_scale.h"
 
 namespace iso {
 namespace {
@@ -69,13 +68,11 @@ Scenario smallScenario(const std::string& stage = "fake") {
   return s;
 }
 
-// Polls until the condition holds; false after the timeout (generous: this machine is shared),
-// multiplied by $ISO_TEST_TIMEOUT_SCALE as in test_studio_support.h (this file stays free of Qt).
+// Polls until the condition holds; false after the timeout (generous: this machine is shared), times
+// timeoutScale().
 template <class Condition>
 bool eventually(Condition condition, std::chrono::milliseconds timeout = 5000ms) {
-  const char* scaleText = std::getenv("ISO_TEST_TIMEOUT_SCALE");
-  const int scale = std::max(scaleText ? std::atoi(scaleText) : 0, 1);
-  const auto end = std::chrono::steady_clock::now() + timeout * scale;
+  const auto end = std::chrono::steady_clock::now() + timeout * test::timeoutScale();
   while (std::chrono::steady_clock::now() < end) {
     if (condition()) return true;
     std::this_thread::sleep_for(2ms);

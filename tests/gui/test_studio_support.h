@@ -4,7 +4,8 @@
 #include <QElapsedTimer>
 #include <QThread>
 #include <QtGlobal>
-#include <algorithm>
+
+#include "test_timeout_scale.h"
 
 namespace iso::test {
 
@@ -12,10 +13,10 @@ namespace iso::test {
 inline bool haveDisplay() { return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY"); }
 
 // Runs the event loop until the condition holds; false after the timeout (generous: the machine is
-// shared), multiplied by $ISO_TEST_TIMEOUT_SCALE (e.g. 10 under ThreadSanitizer, which is that much slower).
+// shared), times timeoutScale().
 template <class Condition>
 bool waitUntil(Condition condition, int timeoutMs = 20000) {
-  const int scale = std::max(qEnvironmentVariableIntValue("ISO_TEST_TIMEOUT_SCALE"), 1);  // 0 when unset
+  const int scale = timeoutScale();
   QElapsedTimer clock;
   clock.start();
   while (!condition()) {
