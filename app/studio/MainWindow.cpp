@@ -291,7 +291,9 @@ QWidget* MainWindow::buildViewControls() {
   sliceK_ = sliceSpin("z");
   auto* sliceRow = new QHBoxLayout;
   for (QSpinBox* s : {sliceI_, sliceJ_, sliceK_}) sliceRow->addWidget(s);
-  form->addRow("Slice point:", sliceRow);
+  // A row of its own: three spin boxes beside a label would not fit the dock's default width.
+  form->addRow(new QLabel("Slice point (x, y, z cell):"));
+  form->addRow(sliceRow);
 
   viewMode_ = new QComboBox;
   viewMode_->addItems({"3D orthogonal slices", "Plane XY (top)", "Plane XZ (side)", "Plane YZ (front)"});
