@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -19,6 +20,7 @@
 #include <cmath>
 
 #include "ScenarioResize.h"
+#include "SolverFactory.h"
 #include "StageRegistry.h"
 
 namespace iso {
@@ -80,6 +82,22 @@ const SourceKind kSourceKinds[] = {SourceKind::Ricker, SourceKind::OneApiCubes, 
 template <class Kind, std::size_t N>
 int indexOf(const Kind (&kinds)[N], Kind k) {
   return int(std::find(kinds, kinds + N, k) - kinds);
+}
+
+// The stage parameters `stage` takes; none for a stage this build does not know.
+std::vector<std::string> acceptedParams(const std::string& stage) {
+  try {
+    return stageParameterNames(stage);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+// The first of `keys` that `accepted` holds, or "" when the stage takes none of them.
+std::string keyAmong(const std::vector<std::string>& keys, const std::vector<std::string>& accepted) {
+  for (const auto& k : keys)
+    if (std::find(accepted.begin(), accepted.end(), k) != accepted.end()) return k;
+  return {};
 }
 
 }  // namespace
@@ -329,6 +347,7 @@ void ScenarioForm::buildStagePage() {
   auto* page = new QVBoxLayout(stagePage_);
   auto* form = new QFormLayout;
   stage_ = new QComboBox;
+  stage_->setObjectName("stage");
   for (const auto& s : StageRegistry::all()) {
     stage_->addItem(QString::fromStdString(s.title), QString::fromStdString(s.id));
     QString tip = QString::fromStdString(s.description);
@@ -347,21 +366,41 @@ void ScenarioForm::buildStagePage() {
 
   auto* paramsBox = new QGroupBox("Stage parameters");
   auto* params = new QFormLayout(paramsBox);
-  threads_ = intSpin(0, 1024, 0, "", "Threads of the cpu-parallel stage; leave one core free for smooth drawing");
-  threads_->setSpecialValueText("all cores");
-  tileX_ = intSpin(0, 1024, 0, "", "Work-group / local-memory tile width along x (gpu-slm, gpu-optimized)");
-  tileY_ = intSpin(0, 1024, 0, "", "Work-group / local-memory tile height along y (gpu-slm, gpu-optimized)");
-  zChunk_ = intSpin(0, kMaxCells, 0, " planes", "Planes along z that one work-item streams through");
-  for (QSpinBox* s : {tileX_, tileY_, zChunk_}) s->setSpecialValueText("tuned default");
-  params->addRow("CPU threads:", threads_);
-  params->addRow("Tile x:", tileX_);
-  params->addRow("Tile y:", tileY_);
-  params->addRow("z-chunk:", zChunk_);
+  auto* threads = intSpin(0, 1024, 0, "", "Threads of the cpu-parallel stage; leave one core free for smooth drawing");
+  threads->setSpecialValueText("all cores");
+  auto* tileX = intSpin(0, 1024, 0, "",
+                        "Tile width along x: the cache block of cpu-parallel (block_x), the work-group of the\n"
+                        "simple GPU stages (wg_x), the local-memory tile of gpu-slm and gpu-optimized (tile_x)");
+  auto* tileY = intSpin(0, 1024, 0, "",
+                        "Tile height along y: the cache block of cpu-parallel (block_y), the work-group of the\n"
+                        "simple GPU stages (wg_y), the local-memory tile of gpu-slm and gpu-optimized (tile_y)");
+  auto* zChunk = intSpin(0, kMaxCells, 0, " planes",
+                         "Planes along z that one tile (cpu-parallel: block_z) or one work-item (GPU stages:\n"
+                         "z_chunk) streams through");
+  for (QSpinBox* s : {tileX, tileY, zChunk}) s->setSpecialValueText("tuned default");
+  params->addRow("CPU threads:", threads);
+  params->addRow("Tile x:", tileX);
+  params->addRow("Tile y:", tileY);
+  params->addRow("z-chunk:", zChunk);
   page->addWidget(paramsBox);
   page->addStretch(1);
+  paramBoxes_ = {{threads, {"threads"}},
+                 {tileX, {"tile_x", "wg_x", "block_x"}},
+                 {tileY, {"tile_y", "wg_y", "block_y"}},
+                 {zChunk, {"z_chunk", "block_z"}}};
+  for (const ParamBox& p : paramBoxes_) p.box->setObjectName(QString::fromStdString(p.keys.front()));
 
-  for (QWidget* w : std::initializer_list<QWidget*>{stage_, device_, threads_, tileX_, tileY_, zChunk_})
-    connectChanges(w);
+  // A value chosen for one stage means something else, or nothing, to another: a new stage starts from
+  // its tuned defaults. (Connected before connectChanges, so the scenario emitted already has them.)
+  connect(stage_, &QComboBox::currentIndexChanged, this, [this, threads] {
+    if (filling_) return;
+    for (const ParamBox& p : paramBoxes_) {
+      if (p.box == threads) continue;  // the same meaning wherever it applies
+      const QSignalBlocker quiet(p.box);
+      p.box->setValue(0);
+    }
+  });
+  for (QWidget* w : std::initializer_list<QWidget*>{stage_, device_, threads, tileX, tileY, zChunk}) connectChanges(w);
 }
 
 void ScenarioForm::addLayerRow(double top, double velocity) {
@@ -386,9 +425,8 @@ void ScenarioForm::updateEnabledControls() {
   const StageInfo* info = StageRegistry::find(stage);
   stageDescription_->setText(info ? QString::fromStdString(info->description) : QString());
   device_->setEnabled(info && info->opencl);
-  threads_->setEnabled(stage == "cpu-parallel");
-  const bool tiled = stage == "gpu-slm" || stage == "gpu-optimized";
-  for (QWidget* w : {tileX_, tileY_, zChunk_}) w->setEnabled(tiled);
+  const std::vector<std::string> accepted = acceptedParams(stage);
+  for (const ParamBox& p : paramBoxes_) p.box->setEnabled(!keyAmong(p.keys, accepted).empty());
 }
 
 void ScenarioForm::setScenario(const Scenario& s) {
@@ -451,10 +489,11 @@ void ScenarioForm::setScenario(const Scenario& s) {
     const auto it = s.stageParams.find(key);
     return it == s.stageParams.end() ? 0 : it->second;
   };
-  threads_->setValue(param("threads"));
-  tileX_->setValue(param("tile_x"));
-  tileY_->setValue(param("tile_y"));
-  zChunk_->setValue(param("z_chunk"));
+  const std::vector<std::string> accepted = acceptedParams(s.stage);
+  for (const ParamBox& p : paramBoxes_) {
+    const std::string key = keyAmong(p.keys, accepted);
+    p.box->setValue(key.empty() ? 0 : param(key.c_str()));
+  }
   updateEnabledControls();
   filling_ = false;
 }
@@ -510,15 +549,17 @@ Scenario ScenarioForm::scenario() const {
 
   s.stage = stage_->currentData().toString().toStdString();
   s.device = device_->currentData().toString().toStdString();
-  // Zero means "the stage's tuned default": such keys are left out, so the stage picks.
-  auto setParam = [&](const char* key, QSpinBox* box) {
-    if (box->value() > 0) s.stageParams[key] = box->value();
+  // Keys the stage does not take (left from another stage) go; zero means "the stage's tuned default":
+  // such keys are left out too, so the stage picks.
+  const std::vector<std::string> accepted = acceptedParams(s.stage);
+  std::erase_if(s.stageParams,
+                [&](const auto& kv) { return std::find(accepted.begin(), accepted.end(), kv.first) == accepted.end(); });
+  for (const ParamBox& p : paramBoxes_) {
+    const std::string key = keyAmong(p.keys, accepted);
+    if (key.empty()) continue;
+    if (p.box->value() > 0) s.stageParams[key] = p.box->value();
     else s.stageParams.erase(key);
-  };
-  setParam("threads", threads_);
-  setParam("tile_x", tileX_);
-  setParam("tile_y", tileY_);
-  setParam("z_chunk", zChunk_);
+  }
   return s;
 }
 

@@ -90,7 +90,13 @@ class ScenarioForm : public QObject {
 
   QComboBox *stage_ = nullptr, *device_ = nullptr;
   QLabel* stageDescription_ = nullptr;
-  QSpinBox *threads_ = nullptr, *tileX_ = nullptr, *tileY_ = nullptr, *zChunk_ = nullptr;
+  // A stage-parameter box and the keys it stands for, of which a stage takes at most one (the x tile is
+  // block_x for cpu-parallel, wg_x for the simple GPU stages, tile_x for gpu-slm and gpu-optimized).
+  struct ParamBox {
+    QSpinBox* box;
+    std::vector<std::string> keys;
+  };
+  std::vector<ParamBox> paramBoxes_;
 
   bool filling_ = false;  // true while setScenario fills the controls: no changed() then
 };
