@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "Npy.h"
 
@@ -28,11 +29,12 @@ std::string lowerExtension(const std::string& path) {
 void checkVelocities(const std::string& path, const Volume& v) {
   for (std::size_t n = 0; n < v.data.size(); ++n) {
     const float x = v.data[n];
-    if (std::isfinite(x) && x > 0.0f) continue;
+    if (x >= kMinVelocity && x <= kMaxVelocity) continue;  // false for NaN
     const std::size_t plane = std::size_t(v.n1) * v.n2;
-    fail(path, "the velocity at (i, j, k) = (" + std::to_string(n % v.n1) + ", " +
-                   std::to_string(n % plane / v.n1) + ", " + std::to_string(n / plane) + ") is " +
-                   std::to_string(x) + "; velocities must be finite and positive (m/s)");
+    std::ostringstream msg;  // shortest form: 1e+30, not thirty digits
+    msg << "the velocity at (i, j, k) = (" << n % v.n1 << ", " << n % plane / v.n1 << ", " << n / plane << ") is " << x
+        << "; velocities must be finite and within [" << kMinVelocity << ", " << kMaxVelocity << "] m/s";
+    fail(path, msg.str());
   }
 }
 

@@ -4,7 +4,8 @@
 //   .bin .raw .f32     raw little-endian float32, x fastest, dims (n1, n2, n3) given by the caller
 //   .sgy .segy         SEG-Y through libsegyio: each trace is a vertical column (samples along z),
 //                      traces ordered x fastest; 4-byte IBM or IEEE floats, post-stack (one offset)
-// Every velocity must be finite and positive. Errors are ScenarioError naming the file and the problem.
+// Every velocity must lie in [kMinVelocity, kMaxVelocity] m/s (Scenario.h). Errors are ScenarioError naming the file
+// and the problem.
 #include <string>
 
 #include "VelocityModel.h"

@@ -17,7 +17,6 @@ namespace {
 using nlohmann::json;
 
 constexpr int kMaxAxis = 16384;            // cells per axis; memory is checked separately
-constexpr double kMaxVelocity = 100000.0;  // m/s; no rock is faster than ~7 km/s
 
 std::string num(double x) {
   std::ostringstream os;
@@ -248,7 +247,7 @@ void checkFinite(const std::string& key, double value) {
   if (!std::isfinite(value)) outOfRange(key, value, "a finite number");
 }
 
-void checkVelocity(const std::string& key, double v) { checkRange(key, v, 1.0, kMaxVelocity); }
+void checkVelocity(const std::string& key, double v) { checkRange(key, v, kMinVelocity, kMaxVelocity); }
 
 // An interior cell index along an axis of n cells; -1 (the centre) only where allowCentre.
 void checkCell(const std::string& key, int value, int n, const char* axis, bool allowCentre) {
@@ -350,7 +349,7 @@ void validateScenario(const Scenario& s) {
   checkCell("source.j", s.source.j, s.n2, "n2", true);
   checkCell("source.k", s.source.k, s.n3, "n3", true);
   if (!(s.source.frequency > 0.0 && s.source.frequency <= 1e5)) outOfRange("source.frequency", s.source.frequency, "(0, 1e5] Hz");
-  checkFinite("source.amplitude", s.source.amplitude);
+  checkRange("source.amplitude", s.source.amplitude, -kMaxSourceAmplitude, kMaxSourceAmplitude);
   checkFinite("source.delay", s.source.delay);
   checkRange("boundary.width", s.boundary.width, 0, kMaxAxis / 4);
   if (!(s.boundary.reflection > 0.0 && s.boundary.reflection < 1.0))

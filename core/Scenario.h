@@ -13,6 +13,12 @@ struct ScenarioError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Velocities every model must keep to, files included (m/s): no rock is faster than ~7 km/s, and a
+// model in km/s or with a garbage cell falls outside.
+constexpr double kMinVelocity = 1.0, kMaxVelocity = 100000.0;
+// |amplitude| of the Ricker source: keeps the float field many orders below overflow on any grid.
+constexpr double kMaxSourceAmplitude = 1.0e12;
+
 enum class ModelKind { Constant, Layered, Gradient, Random, File };
 
 struct Layer {

@@ -299,7 +299,7 @@ void ScenarioForm::buildPhysicsPage() {
   for (QSpinBox* s : {sourceI_, sourceJ_, sourceK_}) s->setSpecialValueText("centre");
   source->addRow("Cell (i, j, k):", rowWidget({sourceI_, sourceJ_, sourceK_}));
   frequency_ = realSpin(0.1, 1000.0, 1, 15.0, " Hz", "Peak frequency f0 of the Ricker wavelet");
-  amplitude_ = realSpin(0.0, 1.0e12, 0, 1.0e6, "", "Amplitude A of the wavelet (source strength, m³ per unit of u)");
+  amplitude_ = realSpin(0.0, kMaxSourceAmplitude, 0, 1.0e6, "", "Amplitude A of the wavelet (source strength, m³ per unit of u)");
   delay_ = realSpin(-1.0, 10.0, 4, -1.0, " s", "Time of the wavelet's peak, t0");
   delay_->setSpecialValueText("auto (1.5 / f0)");
   source->addRow("Peak frequency:", frequency_);

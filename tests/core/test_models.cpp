@@ -211,9 +211,15 @@ TEST(Models, BadFilesAreRefusedNamingTheFileAndTheProblem) {
   writeNpy(path, data.data(), {2, 2, 2});
   std::string msg = errorOf([&] { loadModelFile(path); });
   EXPECT_NE(msg.find("'" + path + "': the velocity at (i, j, k) = (1, 0, 1) is nan"), std::string::npos) << msg;
-  data[5] = -3.0f;
-  writeNpy(path, data.data(), {2, 2, 2});
-  EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("must be finite and positive"), std::string::npos);
+  // Negative, a garbage cell far beyond any rock, and a model in km/s: all outside [1, 1e5] m/s.
+  for (const float bad : {-3.0f, 1.0e30f, 0.5f}) {
+    data[5] = bad;
+    writeNpy(path, data.data(), {2, 2, 2});
+    msg = errorOf([&] { loadModelFile(path); });
+    EXPECT_NE(msg.find("must be finite and within [1, 100000] m/s"), std::string::npos) << msg;
+  }
+  EXPECT_NE(msg.find("is 0.5;"), std::string::npos) << msg;
+  data[5] = 2000.0f;
   writeNpy(path, data.data(), {2, 4});
   EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("expected a non-empty 3D array"), std::string::npos);
   { std::ofstream(path) << "not numpy"; }

@@ -156,6 +156,11 @@ TEST(Scenario, ErrorsNameTheKeyAndTheRange) {
                 .find("model.layers[1].top = 0 is out of range"),
             std::string::npos);
   EXPECT_NE(errorOf(R"({"model": {"velocity": -5}})").find("model.velocity = -5 is out of range"), std::string::npos);
+  // Far beyond float range (the field would become inf with a zero exit status) and just past the limit.
+  EXPECT_NE(errorOf(R"({"source": {"amplitude": 1e308}})").find("source.amplitude = 1e+308 is out of range (allowed: [-1e+12, 1e+12])"),
+            std::string::npos)
+      << errorOf(R"({"source": {"amplitude": 1e308}})");
+  EXPECT_NE(errorOf(R"({"source": {"amplitude": -2e12}})").find("source.amplitude = -2e+12 is out of range"), std::string::npos);
   EXPECT_NE(errorOf(R"({"receivers": [{"i": 1, "j": 2, "k": 500}]})").find("receivers[0].k = 500 is outside the grid"),
             std::string::npos);
   EXPECT_NE(errorOf(R"({"coefficients": "taylor"})").find("allowed: exact, oneapi"), std::string::npos);
