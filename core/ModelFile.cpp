@@ -124,7 +124,8 @@ Volume loadSegy(const std::string& path, int givenN1, int givenN2) {
 
 Volume loadModelFile(const std::string& path, int rawN1, int rawN2, int rawN3) {
   if (path.empty()) fail(path, "model.path is empty");
-  if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
+  if (!std::filesystem::is_regular_file(path))
+    fail(path, std::filesystem::exists(path) ? "not a regular file (a directory?)" : "no such file");
   const std::string ext = lowerExtension(path);
   Volume v;
   if (ext == ".npy")

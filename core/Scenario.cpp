@@ -1,6 +1,7 @@
 #include "Scenario.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -458,6 +459,8 @@ Scenario scenarioFromJson(const std::string& text) {
 }
 
 Scenario loadScenarioFile(const std::string& path) {
+  // A directory opens as an empty stream on Linux: say so rather than "malformed JSON".
+  if (std::filesystem::is_directory(path)) throw ScenarioError("scenario file '" + path + "' is a directory");
   std::ifstream in(path);
   if (!in) throw ScenarioError("cannot open scenario file '" + path + "'");
   std::ostringstream text;

@@ -227,6 +227,7 @@ TEST(Models, BadFilesAreRefusedNamingTheFileAndTheProblem) {
   std::remove(path.c_str());
   EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("no such file"), std::string::npos);
   EXPECT_NE(errorOf([&] { loadModelFile(tempPath("model.vtk")); }).find("no such file"), std::string::npos);
+  EXPECT_NE(errorOf([&] { loadModelFile(tempPath("")); }).find("not a regular file (a directory?)"), std::string::npos);
   { std::ofstream(tempPath("model.vtk")) << "x"; }
   EXPECT_NE(errorOf([&] { loadModelFile(tempPath("model.vtk")); }).find("unknown extension '.vtk'"), std::string::npos);
   std::remove(tempPath("model.vtk").c_str());

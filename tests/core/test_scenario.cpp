@@ -83,6 +83,13 @@ TEST(Scenario, FileRoundTrip) {
   } catch (const ScenarioError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot open scenario file"), std::string::npos) << e.what();
   }
+  const std::string folder = test::scratchPath("").string();
+  try {
+    loadScenarioFile(folder);
+    FAIL() << "a directory was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_EQ(std::string(e.what()), "scenario file '" + folder + "' is a directory");
+  }
 }
 
 TEST(Scenario, PartialJsonKeepsDefaultsAndPresetKeyStartsFromAPreset) {
