@@ -112,6 +112,9 @@ std::vector<float> dampingAxis(int n, int width, double dx, double dt, double vM
 
 double RickerWavelet::operator()(double t) const {
   const double a = kPi * kPi * frequency * frequency * (t - delay) * (t - delay);
+  // Far from the peak the wavelet is below 1e-290 of its amplitude; there, and for a delay so large that a
+  // is infinite (where (1 - 2a)·exp(-a) would be -inf·0 = NaN), it is zero.
+  if (!(a < 700.0)) return 0.0;
   return amplitude * (1.0 - 2.0 * a) * std::exp(-a);
 }
 

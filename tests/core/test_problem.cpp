@@ -97,6 +97,9 @@ TEST(Problem, RickerInjectionScaleAndWavelet) {
   const double a = M_PI * M_PI * 400.0 * 1e-4;  // π²f0²(t-t0)² at t - t0 = 10 ms
   EXPECT_NEAR(w(0.085), 2.0 * (1.0 - 2.0 * a) * std::exp(-a), 1e-12);
   EXPECT_NEAR(w(0.065), w(0.085), 1e-12);  // symmetric about t0
+  // Far from the peak it is zero, not NaN, even where π²f0²(t-t0)² overflows.
+  EXPECT_EQ((RickerWavelet{20.0, 2.0, 1e308})(0.0), 0.0);
+  EXPECT_EQ((RickerWavelet{20.0, 2.0, 0.075})(10.0), 0.0);
   // The centre convention: -1 means n/2.
   s.source.i = s.source.j = s.source.k = -1;
   EXPECT_EQ(buildProblem(s).source->index, p.grid.interiorIndex(10, 9, 8));
