@@ -211,7 +211,7 @@ TEST(Models, BadFilesAreRefusedNamingTheFileAndTheProblem) {
   writeNpy(path, data.data(), {2, 2, 2});
   std::string msg = errorOf([&] { loadModelFile(path); });
   EXPECT_NE(msg.find("'" + path + "': the velocity at (i, j, k) = (1, 0, 1) is nan"), std::string::npos) << msg;
-  // Negative, a garbage cell far beyond any rock, and a model in km/s: all outside [1, 1e5] m/s.
+  // Negative, a garbage cell far beyond any rock, and one below 1 m/s: all outside [1, 1e5] m/s.
   for (const float bad : {-3.0f, 1.0e30f, 0.5f}) {
     data[5] = bad;
     writeNpy(path, data.data(), {2, 2, 2});

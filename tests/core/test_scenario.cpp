@@ -163,7 +163,7 @@ TEST(Scenario, ErrorsNameTheKeyAndTheRange) {
                 .find("model.layers[1].top = 0 is out of range"),
             std::string::npos);
   EXPECT_NE(errorOf(R"({"model": {"velocity": -5}})").find("model.velocity = -5 is out of range"), std::string::npos);
-  // Far beyond float range (the field would become inf with a zero exit status) and just past the limit.
+  // Far beyond float range (the field would become inf with a zero exit status), and past the negative limit.
   EXPECT_NE(errorOf(R"({"source": {"amplitude": 1e308}})").find("source.amplitude = 1e+308 is out of range (allowed: [-1e+12, 1e+12])"),
             std::string::npos)
       << errorOf(R"({"source": {"amplitude": 1e308}})");

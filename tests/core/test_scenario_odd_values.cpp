@@ -3,6 +3,7 @@
 // naming the key, or a scenario whose run stays finite. Never a crash, never inf or NaN in the field.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
