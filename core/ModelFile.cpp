@@ -26,15 +26,44 @@ std::string lowerExtension(const std::string& path) {
   return ext;
 }
 
-void checkVelocities(const std::string& path, const Volume& v) {
+// A file whose fastest cell is slower than this (m/s) is slower than any rock, fluid or gas: the file's
+// unit is wrong, most often km/s read as m/s.
+constexpr double kMinFastestFileVelocity = 100.0;
+
+std::string shortNumber(double x) {
+  std::ostringstream os;  // shortest form: 1e+30, not thirty digits
+  os << x;
+  return os.str();
+}
+
+// Converts the file's values to m/s, then checks them; the hints name the unit that would fit.
+void convertAndCheckVelocities(const std::string& path, Volume& v, VelocityUnit unit) {
+  const double factor = metresPerSecondPer(unit);
+  const std::string unitNote = unit == VelocityUnit::MetresPerSecond ? "" : " (read in " + toString(unit) + ")";
+  double fastest = 0.0;
   for (std::size_t n = 0; n < v.data.size(); ++n) {
-    const float x = v.data[n];
-    if (x >= kMinVelocity && x <= kMaxVelocity) continue;  // false for NaN
+    const float x = float(v.data[n] * factor);
+    v.data[n] = x;
+    if (x >= kMinVelocity && x <= kMaxVelocity) {  // false for NaN
+      fastest = std::max(fastest, double(x));
+      continue;
+    }
     const std::size_t plane = std::size_t(v.n1) * v.n2;
-    std::ostringstream msg;  // shortest form: 1e+30, not thirty digits
-    msg << "the velocity at (i, j, k) = (" << n % v.n1 << ", " << n % plane / v.n1 << ", " << n / plane << ") is " << x
-        << "; velocities must be finite and within [" << kMinVelocity << ", " << kMaxVelocity << "] m/s";
-    fail(path, msg.str());
+    std::string msg = "the velocity at (i, j, k) = (" + std::to_string(n % v.n1) + ", " +
+                      std::to_string(n % plane / v.n1) + ", " + std::to_string(n / plane) + ") is " +
+                      shortNumber(x) + " m/s" + unitNote + "; velocities must be finite and within [" +
+                      shortNumber(kMinVelocity) + ", " + shortNumber(kMaxVelocity) + "] m/s";
+    if (x > kMaxVelocity && unit == VelocityUnit::KilometresPerSecond)
+      msg += ". If the file is in m/s, set model.file_unit to \"m/s\"";
+    fail(path, msg);
+  }
+  if (fastest < kMinFastestFileVelocity) {
+    std::string msg = "the fastest velocity in the file is " + shortNumber(fastest) + " m/s" + unitNote +
+                      ", slower than any rock, fluid or gas (below " + shortNumber(kMinFastestFileVelocity) +
+                      " m/s)";
+    if (unit == VelocityUnit::MetresPerSecond && fastest * 1000.0 >= kMinFastestFileVelocity)
+      msg += ". If the file is in km/s, set model.file_unit to \"km/s\"";
+    fail(path, msg);
   }
 }
 
@@ -122,7 +151,7 @@ Volume loadSegy(const std::string& path, int givenN1, int givenN2) {
 
 }  // namespace
 
-Volume loadModelFile(const std::string& path, int rawN1, int rawN2, int rawN3) {
+Volume loadModelFile(const std::string& path, int rawN1, int rawN2, int rawN3, VelocityUnit unit) {
   if (path.empty()) fail(path, "model.path is empty");
   if (!std::filesystem::is_regular_file(path))
     fail(path, std::filesystem::exists(path) ? "not a regular file (a directory?)" : "no such file");
@@ -136,7 +165,7 @@ Volume loadModelFile(const std::string& path, int rawN1, int rawN2, int rawN3) {
     v = loadSegy(path, rawN1, rawN2);
   else
     fail(path, "unknown extension '" + ext + "' (known: .npy, .bin/.raw/.f32 raw float32, .sgy/.segy)");
-  checkVelocities(path, v);
+  convertAndCheckVelocities(path, v, unit);
   return v;
 }
 

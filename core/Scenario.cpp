@@ -37,6 +37,9 @@ constexpr EnumName<ModelKind> kModelKinds[] = {{ModelKind::Constant, "constant"}
                                                {ModelKind::Gradient, "gradient"},
                                                {ModelKind::Random, "random"},
                                                {ModelKind::File, "file"}};
+constexpr EnumName<VelocityUnit> kVelocityUnits[] = {{VelocityUnit::MetresPerSecond, "m/s"},
+                                                    {VelocityUnit::KilometresPerSecond, "km/s"},
+                                                    {VelocityUnit::FeetPerSecond, "ft/s"}};
 constexpr EnumName<SourceKind> kSourceKinds[] = {
     {SourceKind::None, "none"}, {SourceKind::Ricker, "ricker"}, {SourceKind::OneApiCubes, "oneapi-cubes"}};
 constexpr EnumName<BoundaryKind> kBoundaryKinds[] = {{BoundaryKind::Reflecting, "reflecting"},
@@ -173,6 +176,7 @@ void readModel(ObjectReader& parent, VelocityModelSpec& m) {
   r.read("file_n1", m.fileN1);
   r.read("file_n2", m.fileN2);
   r.read("file_n3", m.fileN3);
+  r.readEnum("file_unit", kVelocityUnits, m.fileUnit);
   if (const json* salt = r.child("salt")) {
     ObjectReader sr(*salt, "model.salt");
     sr.read("enabled", m.salt.enabled);
@@ -292,6 +296,16 @@ void validateModel(const Scenario& s) {
 std::string toString(ModelKind k) { return enumToString(kModelKinds, k); }
 std::string toString(SourceKind k) { return enumToString(kSourceKinds, k); }
 std::string toString(BoundaryKind k) { return enumToString(kBoundaryKinds, k); }
+std::string toString(VelocityUnit u) { return enumToString(kVelocityUnits, u); }
+VelocityUnit velocityUnitFromString(const std::string& s) { return enumFromString(kVelocityUnits, s, "velocity unit"); }
+double metresPerSecondPer(VelocityUnit u) {
+  switch (u) {
+    case VelocityUnit::KilometresPerSecond: return 1000.0;
+    case VelocityUnit::FeetPerSecond: return 0.3048;
+    case VelocityUnit::MetresPerSecond: break;
+  }
+  return 1.0;
+}
 ModelKind modelKindFromString(const std::string& s) { return enumFromString(kModelKinds, s, "model kind"); }
 SourceKind sourceKindFromString(const std::string& s) { return enumFromString(kSourceKinds, s, "source kind"); }
 BoundaryKind boundaryKindFromString(const std::string& s) {
@@ -399,6 +413,7 @@ std::string scenarioToJson(const Scenario& s) {
         {"file_n1", m.fileN1},
         {"file_n2", m.fileN2},
         {"file_n3", m.fileN3},
+        {"file_unit", toString(m.fileUnit)},
         {"salt",
          {{"enabled", m.salt.enabled},
           {"center_x", m.salt.centerX},

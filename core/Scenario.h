@@ -21,6 +21,11 @@ constexpr double kMaxSourceAmplitude = 1.0e12;
 
 enum class ModelKind { Constant, Layered, Gradient, Random, File };
 
+// The unit a model file's values are in; they are converted to m/s as the file is read. Velocity models
+// come in m/s, km/s (many Python and academic models) and ft/s (much North American SEG-Y).
+enum class VelocityUnit { MetresPerSecond, KilometresPerSecond, FeetPerSecond };
+double metresPerSecondPer(VelocityUnit u);  // 1, 1000, 0.3048
+
 struct Layer {
   double top = 0.0;          // depth (z, metres from the top of the interior) where this layer starts
   double velocity = 1500.0;  // m/s
@@ -45,6 +50,7 @@ struct VelocityModelSpec {
   unsigned randomSeed = 1;                    // Random
   std::string path;                           // File: .npy, .bin/.raw (raw float32), .sgy/.segy
   int fileN1 = 0, fileN2 = 0, fileN3 = 0;     // File: dims of a raw float32 file (x fastest)
+  VelocityUnit fileUnit = VelocityUnit::MetresPerSecond;  // File: the unit of its values
   SaltBody salt;
 };
 
@@ -111,8 +117,10 @@ void saveScenarioFile(const Scenario& s, const std::string& path);  // throws Sc
 std::string toString(ModelKind k);
 std::string toString(SourceKind k);
 std::string toString(BoundaryKind k);
+std::string toString(VelocityUnit u);                        // "m/s", "km/s", "ft/s"
 ModelKind modelKindFromString(const std::string& s);        // throws ScenarioError
 SourceKind sourceKindFromString(const std::string& s);      // throws ScenarioError
 BoundaryKind boundaryKindFromString(const std::string& s);  // throws ScenarioError
+VelocityUnit velocityUnitFromString(const std::string& s);  // throws ScenarioError
 
 }  // namespace iso

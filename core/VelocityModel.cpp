@@ -177,7 +177,7 @@ std::vector<float> buildVelocityModel(const Scenario& s) {
       model = randomModel(g, s.dx, m.velocity, m.randomStdDev, m.randomCorrelationLength, m.randomSeed);
       break;
     case ModelKind::File: {
-      Volume file = loadModelFile(m.path, m.fileN1, m.fileN2, m.fileN3);
+      Volume file = loadModelFile(m.path, m.fileN1, m.fileN2, m.fileN3, m.fileUnit);
       model = (file.n1 == g.n1 && file.n2 == g.n2 && file.n3 == g.n3) ? std::move(file.data)
                                                                       : resampleTrilinear(file, g);
       break;

@@ -41,6 +41,7 @@ void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
   cmd.add_option("--velocity", velocity, "velocity of the constant model / mean of the random model, m/s");
   cmd.add_option("--model-file", modelFile, "velocity model file: .npy, raw float32 (.bin/.raw, needs --model-dims) or SEG-Y");
   cmd.add_option("--model-dims", modelDims, "dims n1,n2,n3 of a raw float32 model file")->expected(3)->delimiter(',');
+  cmd.add_option("--model-unit", modelUnit, "unit of the model file's values: m/s (default), km/s or ft/s");
   cmd.add_option("--source", source, "ricker, cubes (the oneAPI initial condition) or none");
   cmd.add_option("--source-pos", sourcePos, "source cell i,j,k (interior indices)")->expected(3)->delimiter(',');
   cmd.add_option("--frequency", frequency, "Ricker peak frequency f0, Hz");
@@ -79,6 +80,7 @@ Scenario ScenarioOptions::resolve() const {
     s.model.kind = ModelKind::File;
     s.model.path = *modelFile;
   }
+  if (modelUnit) s.model.fileUnit = velocityUnitFromString(*modelUnit);
   if (modelDims) s.model.fileN1 = (*modelDims)[0], s.model.fileN2 = (*modelDims)[1], s.model.fileN3 = (*modelDims)[2];
   if (source) s.source.kind = sourceKindFromString(*source);
   if (sourcePos) s.source.i = (*sourcePos)[0], s.source.j = (*sourcePos)[1], s.source.k = (*sourcePos)[2];

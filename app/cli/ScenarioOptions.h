@@ -14,7 +14,7 @@ namespace iso::cli {
 struct ScenarioOptions {
   std::vector<int> sizes;  // n1 n2 n3 iterations (positional); empty when a scenario file gives them
   std::string scenario = "default";
-  std::optional<std::string> stage, device, model, modelFile, source, boundary, coefficients, dt;
+  std::optional<std::string> stage, device, model, modelFile, modelUnit, source, boundary, coefficients, dt;
   std::optional<double> velocity, dx, frequency, amplitude;
   std::optional<std::vector<int>> modelDims, sourcePos;
   std::vector<std::string> params, receivers;

@@ -159,8 +159,9 @@ void ScenarioForm::buildPhysicsPage() {
   dtMs_ = realSpin(0.0001, 1000.0, 4, 1.0, " ms",
                    "Manual time step. Above the stability limit the run would blow up, so it is refused.");
   grid->addRow("Manual dt:", dtMs_);
-  stabilityLabel_ = new QLabel("stability limit: (not built yet)");
-  stabilityLabel_->setWordWrap(true);
+  // Always two explicit lines, not word wrap: inside the scroll area the form does not grow when a
+  // label gains a line after the window is shown, and the second line was cut off.
+  stabilityLabel_ = new QLabel("stability limit: (not built yet)\npoints per wavelength: (not built yet)");
   stabilityLabel_->setToolTip("Limits of the running model: the largest stable dt, the Courant number and\n"
                               "the points per wavelength at the highest frequency (below ~6 the waves\n"
                               "disperse visibly; 10 or more is accurate)");
@@ -254,7 +255,7 @@ void ScenarioForm::buildPhysicsPage() {
     auto* f = new QFormLayout(p);
     modelPath_ = new QLineEdit;
     modelPath_->setPlaceholderText("model file");
-    modelPath_->setToolTip("Velocity model file, m/s: .npy (float32, shape n3×n2×n1), .bin/.raw (float32,\n"
+    modelPath_->setToolTip("Velocity model file: .npy (float32, shape n3×n2×n1), .bin/.raw (float32,\n"
                            "x fastest, give its dimensions below), .sgy/.segy. Resampled to the grid.");
     auto* browse = new QPushButton("Browse…");
     browse->setToolTip("Choose a model file");
@@ -264,6 +265,12 @@ void ScenarioForm::buildPhysicsPage() {
     fileN2_ = intSpin(0, 100000, 0, "", "Raw files only: cells along y in the file");
     fileN3_ = intSpin(0, 100000, 0, "", "Raw files only: cells along z in the file");
     f->addRow("Raw dims:", rowWidget({fileN1_, fileN2_, fileN3_}));
+    fileUnit_ = combo({{"m/s", "The file's velocities are in metres per second"},
+                       {"km/s", "The file's velocities are in kilometres per second (many Python and academic models)"},
+                       {"ft/s", "The file's velocities are in feet per second (much North American SEG-Y)"}},
+                      "Unit of the velocities in the file; they are converted to m/s as it is read");
+    fileUnit_->setObjectName("file_unit");
+    f->addRow("Unit:", fileUnit_);
     modelPages_->addWidget(p);
   }
   model->addWidget(modelPages_);
@@ -335,11 +342,20 @@ void ScenarioForm::buildPhysicsPage() {
   for (QWidget* w : std::initializer_list<QWidget*>{
            dx_, autoDt_, dtFraction_, dtMs_, coefficients_, modelKind_, constantVelocity_,
            gradientTop_, gradientBottom_, randomMean_, randomStdDev_, randomLength_, randomSeed_, modelPath_,
-           fileN1_, fileN2_, fileN3_, salt_, saltX_, saltY_, saltZ_, saltRadius_, saltVelocity_, sourceKind_,
+           fileN1_, fileN2_, fileN3_, fileUnit_, salt_, saltX_, saltY_, saltZ_, saltRadius_, saltVelocity_, sourceKind_,
            sourceI_, sourceJ_, sourceK_, frequency_, amplitude_, delay_, boundaryKind_, boundaryWidth_,
            reflection_})
     connectChanges(w);
   connect(modelKind_, &QComboBox::currentIndexChanged, modelPages_, &QStackedWidget::setCurrentIndex);
+  // The stack takes the height of its current page, not of its tallest (the layer table), so that a
+  // short page leaves no gap above the salt body.
+  auto fitToCurrentPage = [this](int current) {
+    for (int n = 0; n < modelPages_->count(); ++n)
+      modelPages_->widget(n)->setSizePolicy(QSizePolicy::Preferred, n == current ? QSizePolicy::Preferred : QSizePolicy::Ignored);
+    modelPages_->adjustSize();
+  };
+  connect(modelPages_, &QStackedWidget::currentChanged, modelPages_, fitToCurrentPage);
+  fitToCurrentPage(modelPages_->currentIndex());
 }
 
 void ScenarioForm::buildStagePage() {
@@ -458,6 +474,7 @@ void ScenarioForm::setScenario(const Scenario& s) {
   fileN1_->setValue(m.fileN1);
   fileN2_->setValue(m.fileN2);
   fileN3_->setValue(m.fileN3);
+  fileUnit_->setCurrentText(QString::fromStdString(toString(m.fileUnit)));
   salt_->setChecked(m.salt.enabled);
   saltX_->setValue(m.salt.centerX);
   saltY_->setValue(m.salt.centerY);
@@ -528,6 +545,7 @@ Scenario ScenarioForm::scenario() const {
   m.fileN1 = fileN1_->value();
   m.fileN2 = fileN2_->value();
   m.fileN3 = fileN3_->value();
+  m.fileUnit = velocityUnitFromString(fileUnit_->currentText().toStdString());
   m.salt.enabled = salt_->isChecked();
   m.salt.centerX = saltX_->value();
   m.salt.centerY = saltY_->value();
@@ -591,9 +609,11 @@ void ScenarioForm::setStability(const StabilityReport& r) {
                      .arg(r.courant, 0, 'f', 3)
                      .arg(r.courantLimit, 0, 'f', 3);
   if (r.pointsPerWavelength > 0.0)
-    text += QStringLiteral("; %1 points per wavelength%2")
+    text += QStringLiteral("\n%1 points per wavelength at f_max%2")
                 .arg(r.pointsPerWavelength, 0, 'f', 1)
                 .arg(r.pointsPerWavelength < 6.0 ? " (dispersive!)" : "");
+  else
+    text += QStringLiteral("\npoints per wavelength: no Ricker source");
   stabilityLabel_->setText(text);
 }
 

@@ -76,6 +76,7 @@ class ScenarioForm : public QObject {
   QSpinBox* randomSeed_ = nullptr;
   QLineEdit* modelPath_ = nullptr;
   QSpinBox *fileN1_ = nullptr, *fileN2_ = nullptr, *fileN3_ = nullptr;
+  QComboBox* fileUnit_ = nullptr;
   QCheckBox* salt_ = nullptr;
   QDoubleSpinBox *saltX_ = nullptr, *saltY_ = nullptr, *saltZ_ = nullptr, *saltRadius_ = nullptr,
                  *saltVelocity_ = nullptr;

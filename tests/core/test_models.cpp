@@ -204,6 +204,52 @@ TEST(Models, SegyTracesAreColumns) {
   std::remove(path.c_str());
 }
 
+TEST(Models, FileUnitsAreConvertedAndAWrongUnitIsNamed) {
+  const std::string path = tempPath("units.npy");
+  auto write = [&](std::vector<float> values) { writeNpy(path, values.data(), {1, 1, values.size()}); };
+  // A model in km/s read as m/s: inside [1, 1e5] m/s, but slower than any rock.
+  write({1.5f, 2.25f, 4.5f});
+  std::string msg = errorOf([&] { loadModelFile(path); });
+  EXPECT_NE(msg.find("the fastest velocity in the file is 4.5 m/s, slower than any rock, fluid or gas (below 100 m/s). "
+                     "If the file is in km/s, set model.file_unit to \"km/s\""),
+            std::string::npos)
+      << msg;
+  Volume v = loadModelFile(path, 0, 0, 0, VelocityUnit::KilometresPerSecond);
+  EXPECT_EQ(v.data, (std::vector<float>{1500.0f, 2250.0f, 4500.0f}));
+  // ft/s: 5000 ft/s = 1524 m/s.
+  write({5000.0f, 10000.0f});
+  v = loadModelFile(path, 0, 0, 0, VelocityUnit::FeetPerSecond);
+  EXPECT_FLOAT_EQ(v.data[0], 1524.0f);
+  EXPECT_FLOAT_EQ(v.data[1], 3048.0f);
+  // A model in m/s read as km/s.
+  write({2000.0f, 3000.0f});
+  msg = errorOf([&] { loadModelFile(path, 0, 0, 0, VelocityUnit::KilometresPerSecond); });
+  EXPECT_NE(msg.find("is 2e+06 m/s (read in km/s); velocities must be finite and within [1, 100000] m/s. "
+                     "If the file is in m/s, set model.file_unit to \"m/s\""),
+            std::string::npos)
+      << msg;
+  // Slower than any medium whatever the unit: no unit is suggested.
+  write({0.05f, 0.08f});
+  msg = errorOf([&] { loadModelFile(path, 0, 0, 0, VelocityUnit::KilometresPerSecond); });
+  EXPECT_NE(msg.find("is 80 m/s (read in km/s), slower than any rock"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("set model.file_unit"), std::string::npos) << msg;
+  // The scenario key: read, written, and passed to the file reader.
+  write({1.5f, 2.0f, 2.5f, 3.0f});
+  Scenario s = scenarioFromJson(R"({"n1": 4, "n2": 1, "n3": 1, "model": {"kind": "file", "path": ")" + path +
+                                R"(", "file_unit": "km/s"}})");
+  EXPECT_EQ(s.model.fileUnit, VelocityUnit::KilometresPerSecond);
+  EXPECT_EQ(scenarioFromJson(scenarioToJson(s)).model.fileUnit, VelocityUnit::KilometresPerSecond);
+  EXPECT_EQ(buildVelocityModel(s), (std::vector<float>{1500.0f, 2000.0f, 2500.0f, 3000.0f}));
+  std::string jsonError = "no error";
+  try {
+    scenarioFromJson(R"({"model": {"file_unit": "mph"}})");
+  } catch (const ScenarioError& e) {
+    jsonError = e.what();
+  }
+  EXPECT_NE(jsonError.find("model.file_unit: unknown value 'mph' (known: m/s, km/s, ft/s)"), std::string::npos) << jsonError;
+  std::remove(path.c_str());
+}
+
 TEST(Models, BadFilesAreRefusedNamingTheFileAndTheProblem) {
   const std::string path = tempPath("bad.npy");
   std::vector<float> data(8, 2000.0f);
@@ -218,7 +264,7 @@ TEST(Models, BadFilesAreRefusedNamingTheFileAndTheProblem) {
     msg = errorOf([&] { loadModelFile(path); });
     EXPECT_NE(msg.find("must be finite and within [1, 100000] m/s"), std::string::npos) << msg;
   }
-  EXPECT_NE(msg.find("is 0.5;"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("is 0.5 m/s;"), std::string::npos) << msg;
   data[5] = 2000.0f;
   writeNpy(path, data.data(), {2, 4});
   EXPECT_NE(errorOf([&] { loadModelFile(path); }).find("expected a non-empty 3D array"), std::string::npos);

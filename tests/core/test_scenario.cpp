@@ -183,6 +183,8 @@ TEST(Scenario, EnumNamesRoundTrip) {
   for (auto k : {SourceKind::None, SourceKind::Ricker, SourceKind::OneApiCubes})
     EXPECT_EQ(sourceKindFromString(toString(k)), k);
   for (auto k : {BoundaryKind::Reflecting, BoundaryKind::Absorbing}) EXPECT_EQ(boundaryKindFromString(toString(k)), k);
+  for (auto u : {VelocityUnit::MetresPerSecond, VelocityUnit::KilometresPerSecond, VelocityUnit::FeetPerSecond})
+    EXPECT_EQ(velocityUnitFromString(toString(u)), u);
   EXPECT_THROW(modelKindFromString("Constant"), ScenarioError);
 }
 

@@ -1,5 +1,6 @@
 // The scenario form's stage parameters: each box stands for the key the chosen stage takes, and a
 // change of stage never carries another stage's keys into the scenario (the solver would refuse them).
+// Also the model file's unit box.
 // Widgets only: runs on any Qt platform.
 #include <gtest/gtest.h>
 
@@ -85,6 +86,23 @@ TEST_F(StudioForm, ChangingTheStageDropsTheOldStagesParameters) {
   expectAccepted();
   box("tile_y")->setValue(4);
   EXPECT_EQ(form_.scenario().stageParams, (std::map<std::string, int>{{"wg_y", 4}}));
+}
+
+TEST_F(StudioForm, ModelFileUnitIsKeptAndChosen) {
+  Scenario s = presetScenario("default");
+  s.model.kind = ModelKind::File;
+  s.model.path = "model.npy";
+  s.model.fileUnit = VelocityUnit::KilometresPerSecond;
+  form_.setScenario(s);
+  EXPECT_EQ(form_.scenario().model.fileUnit, VelocityUnit::KilometresPerSecond);
+  auto* unit = form_.physicsPage()->findChild<QComboBox*>("file_unit");
+  ASSERT_NE(unit, nullptr);
+  EXPECT_EQ(unit->currentText(), "km/s");
+  int changes = 0;
+  QObject::connect(&form_, &ScenarioForm::changed, [&] { ++changes; });
+  unit->setCurrentText("ft/s");
+  EXPECT_EQ(changes, 1);
+  EXPECT_EQ(form_.scenario().model.fileUnit, VelocityUnit::FeetPerSecond);
 }
 
 }  // namespace
