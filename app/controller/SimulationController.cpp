@@ -221,7 +221,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.ceilingName = sim_.ceilingName;
       s.stability = sim_.stability;
       s.throughput = Throughput{};
-      s.wallMptsPerSecond = 0.0;
+      s.throughput.ceilingGBs = sim_.ceilingGBs;
       ++s.generation;
       events_.push_back({ControllerEvent::Kind::Rebuilt, sim_.stability.summary(), {}});
     }
@@ -282,24 +282,23 @@ void SimulationController::advanceBatch() {
   windowComputeSeconds_ += computeSeconds;
   windowSteps_ += double(steps);
   const double windowWall = std::chrono::duration<double>(end - windowStart_).count();
+  // A run that comes to rest folds in what it timed, so a short run does not leave the counters empty.
+  const bool comesToRest = !playing_ && singleStepsLeft_ <= 0;
 
   std::lock_guard lock(statusMutex_);
   ControllerStatus& s = status_;
   s.playing = playing_;
   s.step = solver.currentStep();
   s.time = double(s.step) * sim_.dt;
-  if (windowWall >= kCounterWindowSeconds) {
+  if (windowWall >= kCounterWindowSeconds || comesToRest) {
     const double points = double(s.grid.interiorSize());
     const Throughput now = computeThroughput(points, windowSteps_, windowComputeSeconds_, sim_.ceilingGBs);
-    const double wallMpts = points * windowSteps_ / windowWall / 1e6;
     if (s.throughput.mpts <= 0.0) {
       s.throughput = now;
-      s.wallMptsPerSecond = wallMpts;
     } else {
-      auto blend = [](double old, double fresh) { return (1.0 - kSmoothing) * old + kSmoothing * fresh; };
       // Every counter is proportional to points per second: recompute them all from the blended rate.
-      s.throughput = computeThroughput(blend(s.throughput.mpts, now.mpts) * 1e6, 1.0, 1.0, sim_.ceilingGBs);
-      s.wallMptsPerSecond = blend(s.wallMptsPerSecond, wallMpts);
+      const double mpts = (1.0 - kSmoothing) * s.throughput.mpts + kSmoothing * now.mpts;
+      s.throughput = computeThroughput(mpts * 1e6, 1.0, 1.0, sim_.ceilingGBs);
     }
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = end;

@@ -57,8 +57,8 @@ struct ControllerStatus {
   Grid grid;
   std::string stage, device, transferPath, ceilingName;
   StabilityReport stability;
-  Throughput throughput;       // smoothed over the last fraction of a second (compute time)
-  double wallMptsPerSecond = 0.0;  // points per second of wall time on the compute thread, smoothed
+  Throughput throughput;       // smoothed over the last fraction of a second (compute time); mpts 0
+                               // until a step is timed, ceilingGBs set from the build on
   long generation = 0;         // increments on every successful rebuild or reset
   long selfPauses = 0;         // increments when the controller pauses by itself (pause step, failure)
 };

@@ -43,11 +43,9 @@ QString compactCounters(const ControllerStatus& s, double fps) {
   QString text = QStringLiteral("step %1  |  t %2 s  |  %3 Mpts/s  |  %4 GFLOP/s  |  %5 / %6 GB/s (12 / 16 B/pt)")
                      .arg(s.step)
                      .arg(s.time, 0, 'f', 3)
-                     .arg(t.mpts, 0, 'f', 1)
-                     .arg(t.gflops, 0, 'f', 1)
-                     .arg(t.gbsSample, 0, 'f', 1)
-                     .arg(t.gbsTraffic, 0, 'f', 1);
-  if (t.ceilingGBs > 0.0) text += QStringLiteral("  |  %1 % roofline").arg(t.rooflinePercent, 0, 'f', 0);
+                     .arg(rateText(t, t.mpts, 1), rateText(t, t.gflops, 1), rateText(t, t.gbsSample, 1),
+                          rateText(t, t.gbsTraffic, 1));
+  if (t.ceilingGBs > 0.0) text += QStringLiteral("  |  %1 % roofline").arg(rateText(t, t.rooflinePercent, 0));
   text += QStringLiteral("  |  %1 fps").arg(fps, 0, 'f', 0);
   return text;
 }

@@ -16,6 +16,8 @@ class SliceView;
 
 // The live counters as text lines (for the view's HUD and the status bar).
 QStringList counterLines(const ControllerStatus& status, double framesPerSecond);
+// One rate of `t` with `decimals` decimals, or "–" while no step has been timed since the last build.
+QString rateText(const Throughput& t, double value, int decimals);
 
 class SimulationPane : public QWidget {
   Q_OBJECT

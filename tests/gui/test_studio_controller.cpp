@@ -57,6 +57,8 @@ SimulationBuilder fakeBuilder(std::chrono::microseconds perStep) {
     b.dx = s.dx;
     b.velocity.assign(std::size_t(s.n1) * s.n2 * s.n3, 1500.0f);
     b.transferPath = "host copy (fake)";
+    b.ceilingGBs = 20.0;
+    b.ceilingName = "fake bandwidth";
     return b;
   };
 }
@@ -138,6 +140,8 @@ TEST(StudioController, PlaysPausesAndStepsExactly) {
   ASSERT_TRUE(eventually([&] { return c.status().hasSolver; }));
   EXPECT_EQ(c.status().step, 0);
   EXPECT_EQ(c.status().grid, Grid(12, 10, 8));
+  EXPECT_EQ(c.status().throughput.mpts, 0.0) << "nothing timed yet";
+  EXPECT_EQ(c.status().throughput.ceilingGBs, 20.0) << "the ceiling is known from the build on";
 
   c.setPlaying(true);
   ASSERT_TRUE(eventually([&] { return c.status().step > 50; }));
@@ -170,6 +174,9 @@ TEST(StudioController, PausesExactlyAtTheRequestedStep) {
   ASSERT_TRUE(eventually([&] { return c.status().step == 100 && !c.status().playing; }));
   std::this_thread::sleep_for(30ms);
   EXPECT_EQ(c.status().step, 100);
+  // The run (5 ms) ended inside the first counter window: the counters still show what it timed,
+  // 960 points per 50 us step.
+  EXPECT_NEAR(c.status().throughput.mpts, 960.0 / 50e-6 / 1e6, 1e-6);
 }
 
 TEST(StudioController, FailedRebuildReportsAndKeepsTheRunningSolver) {
