@@ -42,10 +42,10 @@ void convertAndCheckVelocities(const std::string& path, Volume& v, VelocityUnit 
   const std::string unitNote = unit == VelocityUnit::MetresPerSecond ? "" : " (read in " + toString(unit) + ")";
   double fastest = 0.0;
   for (std::size_t n = 0; n < v.data.size(); ++n) {
-    const float x = float(v.data[n] * factor);
-    v.data[n] = x;
+    const double x = double(v.data[n]) * factor;  // in double: km/s could overflow a float
     if (x >= kMinVelocity && x <= kMaxVelocity) {  // false for NaN
-      fastest = std::max(fastest, double(x));
+      v.data[n] = float(x);
+      fastest = std::max(fastest, x);
       continue;
     }
     const std::size_t plane = std::size_t(v.n1) * v.n2;

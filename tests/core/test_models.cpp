@@ -228,6 +228,10 @@ TEST(Models, FileUnitsAreConvertedAndAWrongUnitIsNamed) {
                      "If the file is in m/s, set model.file_unit to \"m/s\""),
             std::string::npos)
       << msg;
+  // Past the float range once converted: reported, not overflowed.
+  write({2.0f, 1.0e36f});
+  msg = errorOf([&] { loadModelFile(path, 0, 0, 0, VelocityUnit::KilometresPerSecond); });
+  EXPECT_NE(msg.find("(i, j, k) = (1, 0, 0) is 1e+39 m/s (read in km/s)"), std::string::npos) << msg;
   // Slower than any medium whatever the unit: no unit is suggested.
   write({0.05f, 0.08f});
   msg = errorOf([&] { loadModelFile(path, 0, 0, 0, VelocityUnit::KilometresPerSecond); });
