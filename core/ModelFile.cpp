@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "Npy.h"
 
@@ -29,12 +28,6 @@ std::string lowerExtension(const std::string& path) {
 // A file whose fastest cell is slower than this (m/s) is slower than any rock, fluid or gas: the file's
 // unit is wrong, most often km/s read as m/s.
 constexpr double kMinFastestFileVelocity = 100.0;
-
-std::string shortNumber(double x) {
-  std::ostringstream os;  // shortest form: 1e+30, not thirty digits
-  os << x;
-  return os.str();
-}
 
 // Converts the file's values to m/s, then checks them; the hints name the unit that would fit.
 void convertAndCheckVelocities(const std::string& path, Volume& v, VelocityUnit unit) {

@@ -19,13 +19,6 @@ using nlohmann::json;
 
 constexpr int kMaxAxis = 16384;            // cells per axis; memory is checked separately
 
-std::string num(double x) {
-  std::ostringstream os;
-  os.precision(6);
-  os << x;
-  return os.str();
-}
-
 template <class E>
 struct EnumName {
   E value;
@@ -241,11 +234,11 @@ void readStageParams(ObjectReader& parent, std::map<std::string, int>& params) {
 // --- validation -------------------------------------------------------------------------------------
 
 [[noreturn]] void outOfRange(const std::string& key, double value, const std::string& allowed) {
-  throw ScenarioError(key + " = " + num(value) + " is out of range (allowed: " + allowed + ")");
+  throw ScenarioError(key + " = " + shortNumber(value) + " is out of range (allowed: " + allowed + ")");
 }
 
 void checkRange(const std::string& key, double value, double lo, double hi) {
-  if (!(value >= lo && value <= hi)) outOfRange(key, value, "[" + num(lo) + ", " + num(hi) + "]");
+  if (!(value >= lo && value <= hi)) outOfRange(key, value, "[" + shortNumber(lo) + ", " + shortNumber(hi) + "]");
 }
 
 void checkFinite(const std::string& key, double value) {
@@ -273,7 +266,7 @@ void validateModel(const Scenario& s) {
     checkFinite(key + ".top", m.layers[n].top);
     if (n == 0 && m.layers[n].top != 0.0) outOfRange(key + ".top", m.layers[n].top, "0: the first layer starts at the top");
     if (n > 0 && !(m.layers[n].top > m.layers[n - 1].top))
-      outOfRange(key + ".top", m.layers[n].top, "greater than the previous layer's top " + num(m.layers[n - 1].top));
+      outOfRange(key + ".top", m.layers[n].top, "greater than the previous layer's top " + shortNumber(m.layers[n - 1].top));
   }
   checkVelocity("model.top_velocity", m.topVelocity);
   checkVelocity("model.bottom_velocity", m.bottomVelocity);
@@ -292,6 +285,12 @@ void validateModel(const Scenario& s) {
 }
 
 }  // namespace
+
+std::string shortNumber(double x) {
+  std::ostringstream os;  // six significant digits, shortest form
+  os << x;
+  return os.str();
+}
 
 std::string toString(ModelKind k) { return enumToString(kModelKinds, k); }
 std::string toString(SourceKind k) { return enumToString(kSourceKinds, k); }
