@@ -199,7 +199,10 @@ void ScenarioForm::buildPhysicsPage() {
     layers_->setHorizontalHeaderLabels({"top (m)", "velocity (m/s)"});
     layers_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     layers_->verticalHeader()->setVisible(false);
-    layers_->setMinimumHeight(110);
+    // Room for the header and five layers without scrolling (the default model has four): the dock's
+    // scroll area gives the form its minimum height, so this is the height the table gets.
+    layers_->setMinimumHeight(layers_->horizontalHeader()->sizeHint().height() +
+                              5 * layers_->verticalHeader()->defaultSectionSize() + 2 * layers_->frameWidth());
     layers_->setToolTip("Each layer holds from its top depth down to the next layer's top; the first "
                         "starts at 0 m.\nVelocities 100 to 10000 m/s.");
     connect(layers_, &QTableWidget::cellChanged, this, [this] {
