@@ -1,5 +1,6 @@
 // SliceView end to end: known synthetic fields drawn, the frame grabbed, its pixels checked.
-// Needs a display with OpenGL: run under xvfb-run -a -s "-screen 0 1280x720x24".
+// Needs a display with OpenGL: run under xvfb-run -a -s "-screen 0 1280x720x24 -noreset"
+// (-noreset: a client connecting while Xvfb resets after its last client left is refused).
 #include <array>
 #include <vector>
 
