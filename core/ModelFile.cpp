@@ -29,6 +29,12 @@ std::string lowerExtension(const std::string& path) {
 // unit is wrong, most often km/s read as m/s.
 constexpr double kMinFastestFileVelocity = 100.0;
 
+// The hint that names the unit that would fit, and where each front end sets it.
+std::string unitHint(VelocityUnit fits) {
+  return ". If the file is in " + toString(fits) + ", set its unit to \"" + toString(fits) +
+         "\" (scenario key model.file_unit; iso3dfd --model-unit; the Unit box in the studio)";
+}
+
 // Converts the file's values to m/s, then checks them; the hints name the unit that would fit.
 void convertAndCheckVelocities(const std::string& path, Volume& v, VelocityUnit unit) {
   const double factor = metresPerSecondPer(unit);
@@ -47,7 +53,7 @@ void convertAndCheckVelocities(const std::string& path, Volume& v, VelocityUnit 
                       shortNumber(x) + " m/s" + unitNote + "; velocities must be finite and within [" +
                       shortNumber(kMinVelocity) + ", " + shortNumber(kMaxVelocity) + "] m/s";
     if (x > kMaxVelocity && unit == VelocityUnit::KilometresPerSecond)
-      msg += ". If the file is in m/s, set model.file_unit to \"m/s\"";
+      msg += unitHint(VelocityUnit::MetresPerSecond);
     fail(path, msg);
   }
   if (fastest < kMinFastestFileVelocity) {
@@ -55,7 +61,7 @@ void convertAndCheckVelocities(const std::string& path, Volume& v, VelocityUnit 
                       ", slower than any rock, fluid or gas (below " + shortNumber(kMinFastestFileVelocity) +
                       " m/s)";
     if (unit == VelocityUnit::MetresPerSecond && fastest * 1000.0 >= kMinFastestFileVelocity)
-      msg += ". If the file is in km/s, set model.file_unit to \"km/s\"";
+      msg += unitHint(VelocityUnit::KilometresPerSecond);
     fail(path, msg);
   }
 }

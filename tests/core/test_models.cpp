@@ -211,7 +211,8 @@ TEST(Models, FileUnitsAreConvertedAndAWrongUnitIsNamed) {
   write({1.5f, 2.25f, 4.5f});
   std::string msg = errorOf([&] { loadModelFile(path); });
   EXPECT_NE(msg.find("the fastest velocity in the file is 4.5 m/s, slower than any rock, fluid or gas (below 100 m/s). "
-                     "If the file is in km/s, set model.file_unit to \"km/s\""),
+                     "If the file is in km/s, set its unit to \"km/s\" (scenario key model.file_unit; "
+                     "iso3dfd --model-unit; the Unit box in the studio)"),
             std::string::npos)
       << msg;
   Volume v = loadModelFile(path, 0, 0, 0, VelocityUnit::KilometresPerSecond);
@@ -225,7 +226,7 @@ TEST(Models, FileUnitsAreConvertedAndAWrongUnitIsNamed) {
   write({2000.0f, 3000.0f});
   msg = errorOf([&] { loadModelFile(path, 0, 0, 0, VelocityUnit::KilometresPerSecond); });
   EXPECT_NE(msg.find("is 2e+06 m/s (read in km/s); velocities must be finite and within [1, 100000] m/s. "
-                     "If the file is in m/s, set model.file_unit to \"m/s\""),
+                     "If the file is in m/s, set its unit to \"m/s\" (scenario key model.file_unit"),
             std::string::npos)
       << msg;
   // Past the float range once converted: reported, not overflowed.
@@ -236,7 +237,7 @@ TEST(Models, FileUnitsAreConvertedAndAWrongUnitIsNamed) {
   write({0.05f, 0.08f});
   msg = errorOf([&] { loadModelFile(path, 0, 0, 0, VelocityUnit::KilometresPerSecond); });
   EXPECT_NE(msg.find("is 80 m/s (read in km/s), slower than any rock"), std::string::npos) << msg;
-  EXPECT_EQ(msg.find("set model.file_unit"), std::string::npos) << msg;
+  EXPECT_EQ(msg.find("set its unit"), std::string::npos) << msg;
   // The scenario key: read, written, and passed to the file reader.
   write({1.5f, 2.0f, 2.5f, 3.0f});
   Scenario s = scenarioFromJson(R"({"n1": 4, "n2": 1, "n3": 1, "model": {"kind": "file", "path": ")" + path +
