@@ -105,6 +105,19 @@ void BM_Triad(benchmark::State& state) {
 }
 BENCHMARK(BM_Triad)->UseManualTime()->Unit(benchmark::kMillisecond);
 
+// One ThreadPool::run() of an empty task on every hardware thread: what the cpu-parallel stage pays per
+// time step to start its workers and wait for them, apart from the stencil.
+void BM_ThreadPoolRun(benchmark::State& state) {
+  iso::ThreadPool pool(int(std::max(1u, std::thread::hardware_concurrency())));
+  constexpr int kRuns = 1000;
+  const double seconds = timeEachIteration(state, [&] {
+    for (int r = 0; r < kRuns; ++r) pool.run([](int) {});
+  });
+  state.counters["us/run"] = seconds / double(state.iterations()) / kRuns * 1e6;
+  state.SetLabel(std::to_string(pool.size()) + " threads");
+}
+BENCHMARK(BM_ThreadPoolRun)->UseManualTime()->Unit(benchmark::kMillisecond);
+
 #if defined(__x86_64__)
 // The two numbers that bound the AVX2 stencil kernel (docs/PERFORMANCE.md): the core clock, from a chain
 // of dependent integer adds (one per cycle), and how many 256-bit loads per nanosecond one core completes

@@ -1,13 +1,30 @@
 #include "ThreadPool.h"
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
 namespace iso {
+namespace {
+
+// Long enough to cover the gap between two time steps and the imbalance at a step's end, short enough
+// that an idle pool soon sleeps.
+constexpr auto kPollTime = std::chrono::microseconds(200);
+
+inline void relaxCpu() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+}  // namespace
 
 ThreadPool::ThreadPool(int threads) {
   if (threads < 1)
     throw std::invalid_argument("thread pool needs at least 1 thread (got " + std::to_string(threads) + ")");
+  polling_ = threads > 1 && unsigned(threads) <= std::thread::hardware_concurrency();
   workers_.reserve(std::size_t(threads - 1));
   for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { workerLoop(t); });
 }
@@ -15,7 +32,7 @@ ThreadPool::ThreadPool(int threads) {
 ThreadPool::~ThreadPool() {
   {
     std::lock_guard lock(mutex_);
-    stopping_ = true;
+    stopping_.store(true);
   }
   startCv_.notify_all();
   for (auto& w : workers_) w.join();
@@ -30,20 +47,35 @@ void ThreadPool::runAndCapture(int threadIndex) {
   }
 }
 
+template <class Ready>
+void ThreadPool::waitFor(std::condition_variable& cv, Ready ready) {
+  if (polling_) {
+    const auto deadline = std::chrono::steady_clock::now() + kPollTime;
+    do {
+      for (int n = 0; n < 64; ++n) {
+        if (ready()) return;
+        relaxCpu();
+      }
+    } while (std::chrono::steady_clock::now() < deadline);
+  }
+  std::unique_lock lock(mutex_);
+  cv.wait(lock, ready);
+}
+
 void ThreadPool::run(const std::function<void(int)>& task) {
   {
     std::lock_guard lock(mutex_);
     task_ = &task;
-    pending_ = int(workers_.size());
+    pending_.store(int(workers_.size()));
     firstError_ = nullptr;
-    ++generation_;
+    generation_.fetch_add(1);  // publishes task_ and pending_ to the workers that see it
   }
   startCv_.notify_all();
   runAndCapture(0);
+  waitFor(doneCv_, [this] { return pending_.load() == 0; });
   std::exception_ptr error;
   {
-    std::unique_lock lock(mutex_);
-    doneCv_.wait(lock, [this] { return pending_ == 0; });
+    std::lock_guard lock(mutex_);
     task_ = nullptr;
     error = firstError_;
   }
@@ -53,19 +85,15 @@ void ThreadPool::run(const std::function<void(int)>& task) {
 void ThreadPool::workerLoop(int threadIndex) {
   std::uint64_t seen = 0;
   for (;;) {
-    {
-      std::unique_lock lock(mutex_);
-      startCv_.wait(lock, [&] { return stopping_ || generation_ != seen; });
-      if (stopping_) return;
-      seen = generation_;
-    }
+    waitFor(startCv_, [&] { return stopping_.load() || generation_.load() != seen; });
+    if (stopping_.load()) return;
+    seen = generation_.load();
     runAndCapture(threadIndex);
-    bool last = false;
-    {
+    if (pending_.fetch_sub(1) == 1) {
+      // Under the lock, so that run() cannot check pending_ and then sleep past this notification.
       std::lock_guard lock(mutex_);
-      last = --pending_ == 0;
+      doneCv_.notify_one();
     }
-    if (last) doneCv_.notify_one();
   }
 }
 

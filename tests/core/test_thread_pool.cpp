@@ -1,0 +1,86 @@
+// ThreadPool: every thread runs each task once, errors come back to the caller, and the pool starts
+// and stops whether its threads are polling, asleep or more than the machine has.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "ThreadPool.h"
+
+namespace iso {
+namespace {
+
+// Sizes that poll (one hardware thread each, where the machine has two) and that never poll (more
+// threads than hardware threads).
+std::vector<int> poolSizes() {
+  const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
+  return {1, std::min(2, hardware), hardware, 2 * hardware + 1};
+}
+
+TEST(ThreadPool, EveryThreadRunsEachTaskOnce) {
+  for (int threads : poolSizes()) {
+    ThreadPool pool(threads);
+    ASSERT_EQ(pool.size(), threads);
+    std::vector<std::atomic<int>> runs(static_cast<std::size_t>(threads));
+    std::atomic<long> sum{0};
+    constexpr int kRuns = 3000;
+    for (int r = 0; r < kRuns; ++r) {
+      pool.run([&](int t) {
+        runs[std::size_t(t)].fetch_add(1);
+        sum.fetch_add(r);
+      });
+      // What the task did is visible when run() returns.
+      ASSERT_EQ(sum.load(), long(threads) * r * (r + 1) / 2) << threads << " threads, run " << r;
+    }
+    for (int t = 0; t < threads; ++t) EXPECT_EQ(runs[std::size_t(t)].load(), kRuns) << "thread " << t;
+  }
+}
+
+TEST(ThreadPool, RunsAgainAfterItsThreadsFellAsleep) {
+  for (int threads : poolSizes()) {
+    ThreadPool pool(threads);
+    for (int r = 0; r < 3; ++r) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));  // well past the polling time
+      std::atomic<int> ran{0};
+      pool.run([&](int) { ran.fetch_add(1); });
+      EXPECT_EQ(ran.load(), threads);
+    }
+  }
+}
+
+TEST(ThreadPool, ATasksErrorReachesTheCallerAndThePoolGoesOn) {
+  for (int threads : poolSizes()) {
+    ThreadPool pool(threads);
+    const int failing = threads - 1;  // a worker where there is one
+    EXPECT_THROW(pool.run([&](int t) {
+      if (t == failing) throw std::runtime_error("task failed");
+    }),
+                 std::runtime_error);
+    std::atomic<int> ran{0};
+    pool.run([&](int) { ran.fetch_add(1); });
+    EXPECT_EQ(ran.load(), threads);
+  }
+}
+
+TEST(ThreadPool, StopsWhetherItsThreadsPollOrSleep) {
+  for (int threads : poolSizes()) {
+    { ThreadPool idle(threads); }  // never ran
+    {
+      ThreadPool justRan(threads);
+      justRan.run([](int) {});  // destroyed while its workers poll
+    }
+    {
+      ThreadPool asleep(threads);
+      asleep.run([](int) {});
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  EXPECT_THROW(ThreadPool(0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace iso
