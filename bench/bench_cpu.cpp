@@ -5,11 +5,9 @@
 //   iso_bench_cpu --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "CpuSolvers.h"
@@ -84,7 +82,7 @@ double timeEachIteration(benchmark::State& state, Work work) {
 // (STREAM's convention: the write-allocate read of a is not counted).
 void BM_Triad(benchmark::State& state) {
   const std::size_t n = std::size_t(64) << 20;
-  const int threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  const int threads = iso::ThreadPool::hardwareThreads();
   std::vector<float> a(n), b(n, 1.0f), c(n, 2.0f);
   iso::ThreadPool pool(threads);
   auto triad = [&](int t) {
@@ -108,7 +106,7 @@ BENCHMARK(BM_Triad)->UseManualTime()->Unit(benchmark::kMillisecond);
 // One ThreadPool::run() of an empty task on every hardware thread: what the cpu-parallel stage pays per
 // time step to start its workers and wait for them, apart from the stencil.
 void BM_ThreadPoolRun(benchmark::State& state) {
-  iso::ThreadPool pool(int(std::max(1u, std::thread::hardware_concurrency())));
+  iso::ThreadPool pool(iso::ThreadPool::hardwareThreads());
   constexpr int kRuns = 1000;
   const double seconds = timeEachIteration(state, [&] {
     for (int r = 0; r < kRuns; ++r) pool.run([](int) {});

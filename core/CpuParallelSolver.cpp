@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "CpuSolvers.h"
@@ -117,8 +116,7 @@ CpuParallelConfig parseCpuParallelConfig(const std::map<std::string, int>& param
     }
   }
   CpuParallelConfig cfg;
-  const int hardwareThreads = std::max(1u, std::thread::hardware_concurrency());
-  cfg.threads = readParam(params, "threads", hardwareThreads, 1);
+  cfg.threads = readParam(params, "threads", ThreadPool::hardwareThreads(), 1);
   constexpr int kMaxThreads = 1024;
   if (cfg.threads > kMaxThreads)
     throw std::invalid_argument("cpu-parallel: parameter threads = " + std::to_string(cfg.threads) +

@@ -8,13 +8,15 @@
 #include <thread>
 #include <vector>
 
+#include "ThreadPool.h"
+
 namespace iso {
 
 namespace {
 double measure() {
   constexpr std::size_t kBytes = std::size_t(256) << 20;
   constexpr std::size_t kCount = kBytes / sizeof(float);
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = unsigned(ThreadPool::hardwareThreads());
   std::unique_ptr<float[]> src(new float[kCount]), dst(new float[kCount]);
   // Each thread touches its own part first, so pages land near the thread that copies them.
   auto forEachPart = [&](auto&& body) {

@@ -24,7 +24,7 @@ inline void relaxCpu() {
 ThreadPool::ThreadPool(int threads) {
   if (threads < 1)
     throw std::invalid_argument("thread pool needs at least 1 thread (got " + std::to_string(threads) + ")");
-  polling_ = threads > 1 && unsigned(threads) <= std::thread::hardware_concurrency();
+  polling_ = threads > 1 && threads <= hardwareThreads();
   workers_.reserve(std::size_t(threads - 1));
   for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { workerLoop(t); });
 }

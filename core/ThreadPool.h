@@ -5,6 +5,7 @@
 // Waiting threads poll for a short while before they sleep: waking a sleeping thread took ~90 µs per
 // run() here (a halted virtual CPU), an eighth of a 64³ step, while consecutive steps follow each other
 // within microseconds. They poll only when every thread has a hardware thread of its own.
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -26,6 +27,9 @@ class ThreadPool {
   ThreadPool& operator=(const ThreadPool&) = delete;
 
   int size() const { return int(workers_.size()) + 1; }
+
+  // The hardware threads of this machine, at least 1 (the standard library may not know: 0).
+  static int hardwareThreads() { return int(std::max(1u, std::thread::hardware_concurrency())); }
 
   // Runs task(threadIndex) once on every thread, threadIndex in [0, size()), and returns when all
   // have finished. The first exception a task throws is rethrown here (after all have finished).

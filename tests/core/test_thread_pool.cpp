@@ -17,7 +17,7 @@ namespace {
 // Sizes that poll (one hardware thread each, where the machine has two) and that never poll (more
 // threads than hardware threads).
 std::vector<int> poolSizes() {
-  const int hardware = int(std::max(1u, std::thread::hardware_concurrency()));
+  const int hardware = ThreadPool::hardwareThreads();
   return {1, std::min(2, hardware), hardware, 2 * hardware + 1};
 }
 
