@@ -1,5 +1,5 @@
 #pragma once
-// The device's copy bandwidth: the roofline ceiling of the stencil stages (DESIGN.md §5).
+// The device's copy bandwidth: the roofline ceiling of the stencil stages (docs/METRICS.md).
 #include "DeviceRegistry.h"
 
 namespace iso {

@@ -13,7 +13,7 @@
 
 namespace iso {
 
-// Live counters (DESIGN.md §5) of the steps this solver has run.
+// Live counters (docs/METRICS.md) of the steps this solver has run.
 struct SolverCounters {
   long steps = 0;               // steps advanced since construction
   double kernelSeconds = 0.0;   // every kernel (stencil, source, receivers), from profiling events

@@ -1,5 +1,5 @@
 #pragma once
-// Stencil weights of the 16th-order second derivative (DESIGN.md §3).
+// Stencil weights of the 16th-order second derivative (docs/NUMERICS.md).
 #include <array>
 #include <string>
 

@@ -1,12 +1,15 @@
 #pragma once
 // Grid geometry: interior sizes n1 (x, fastest), n2 (y), n3 (z), padded by the stencil half-length on
-// every side. Padded index = z*nx*ny + y*nx + x (DESIGN.md §2).
+// every side. Padded index = z*nx*ny + y*nx + x (docs/ARCHITECTURE.md).
 #include <cstddef>
 #include <cstdint>
 
 namespace iso {
 
 inline constexpr int kHalfLength = 8;  // R: the stencil reaches 8 cells along each axis
+// Interior cells per axis that scenario files, the command lines and the form accept; whether a grid fits
+// in memory is checked separately, when its solver is built.
+inline constexpr int kMaxAxisCells = 16384;
 
 struct Grid {
   int n1 = 0, n2 = 0, n3 = 0;  // interior sizes

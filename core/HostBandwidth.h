@@ -1,5 +1,5 @@
 #pragma once
-// The host's measured memory copy bandwidth: the roofline ceiling for the CPU stages (DESIGN.md §5).
+// The host's measured memory copy bandwidth: the roofline ceiling for the CPU stages (docs/METRICS.md).
 
 namespace iso {
 

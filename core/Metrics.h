@@ -1,5 +1,5 @@
 #pragma once
-// Throughput conventions of DESIGN.md §5.
+// Throughput conventions (docs/METRICS.md).
 #include <string>
 
 namespace iso {

@@ -1,5 +1,5 @@
 #pragma once
-// Velocity models from files (DESIGN.md §7), chosen by extension:
+// Velocity models from files (docs/FILES.md), chosen by extension:
 //   .npy               float32 '<f4', C order, shape (n3, n2, n1)
 //   .bin .raw .f32     raw little-endian float32, x fastest, dims (n1, n2, n3) given by the caller
 //   .sgy .segy         SEG-Y through libsegyio: each trace is a vertical column (samples along z),

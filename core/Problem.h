@@ -20,7 +20,7 @@ struct RickerWavelet {
 };
 
 // Point source: the step that produces u^(n+1) adds scale * s(n·dt) at `index` (padded),
-// with scale = v(x_s)² dt² / dx³ (DESIGN.md §3).
+// with scale = v(x_s)² dt² / dx³ (docs/NUMERICS.md).
 struct PointInjection {
   std::size_t index = 0;
   double scale = 0.0;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "Coefficients.h"
+#include "Grid.h"
 #include "StageRegistry.h"
 
 namespace iso {
@@ -17,7 +18,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kMaxAxis = 16384;            // cells per axis; memory is checked separately
 
 template <class E>
 struct EnumName {
@@ -274,9 +274,9 @@ void validateModel(const Scenario& s) {
   checkRange("model.random_std_dev", m.randomStdDev, 0.0, m.velocity / 3.0);
   checkRange("model.random_correlation_length", m.randomCorrelationLength, 1e-3, 1e6);
   if (m.kind == ModelKind::File && m.path.empty()) throw ScenarioError("model.path is empty: a file model needs a path");
-  checkRange("model.file_n1", m.fileN1, 0, kMaxAxis);
-  checkRange("model.file_n2", m.fileN2, 0, kMaxAxis);
-  checkRange("model.file_n3", m.fileN3, 0, kMaxAxis);
+  checkRange("model.file_n1", m.fileN1, 0, kMaxAxisCells);
+  checkRange("model.file_n2", m.fileN2, 0, kMaxAxisCells);
+  checkRange("model.file_n3", m.fileN3, 0, kMaxAxisCells);
   checkFinite("model.salt.center_x", m.salt.centerX);
   checkFinite("model.salt.center_y", m.salt.centerY);
   checkFinite("model.salt.center_z", m.salt.centerZ);
@@ -332,7 +332,7 @@ Scenario presetScenario(const std::string& name) {
     return s;
   }
   if (name == "oneapi") {
-    // The oneAPI iso3dfd sample's run (DESIGN.md §3); only the coefficient set stays ours unless asked.
+    // The oneAPI iso3dfd sample's run (docs/NUMERICS.md); only the coefficient set stays ours unless asked.
     s.n1 = s.n2 = s.n3 = 256;
     s.dx = 50.0;
     s.dt = 0.002;
@@ -349,9 +349,9 @@ Scenario presetScenario(const std::string& name) {
 }
 
 void validateScenario(const Scenario& s) {
-  checkRange("n1", s.n1, 1, kMaxAxis);
-  checkRange("n2", s.n2, 1, kMaxAxis);
-  checkRange("n3", s.n3, 1, kMaxAxis);
+  checkRange("n1", s.n1, 1, kMaxAxisCells);
+  checkRange("n2", s.n2, 1, kMaxAxisCells);
+  checkRange("n3", s.n3, 1, kMaxAxisCells);
   checkRange("dx", s.dx, 1e-3, 1e5);
   checkFinite("dt", s.dt);
   if (!(s.dtAutoFraction > 0.0 && s.dtAutoFraction <= 1.0)) outOfRange("dt_auto_fraction", s.dtAutoFraction, "(0, 1]");
@@ -365,7 +365,7 @@ void validateScenario(const Scenario& s) {
   if (!(s.source.frequency > 0.0 && s.source.frequency <= 1e5)) outOfRange("source.frequency", s.source.frequency, "(0, 1e5] Hz");
   checkRange("source.amplitude", s.source.amplitude, -kMaxSourceAmplitude, kMaxSourceAmplitude);
   checkFinite("source.delay", s.source.delay);
-  checkRange("boundary.width", s.boundary.width, 0, kMaxAxis / 4);
+  checkRange("boundary.width", s.boundary.width, 0, kMaxAxisCells / 4);
   if (!(s.boundary.reflection > 0.0 && s.boundary.reflection < 1.0))
     outOfRange("boundary.reflection", s.boundary.reflection, "(0, 1), e.g. 1e-3");
   for (std::size_t n = 0; n < s.receivers.size(); ++n) {

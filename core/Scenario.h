@@ -1,5 +1,5 @@
 #pragma once
-// Every parameter of a run, so that any run can be repeated exactly (DESIGN.md §7).
+// Every parameter of a run, so that any run can be repeated exactly (docs/FILES.md).
 // Units: metres, seconds, m/s, Hz. Source and receiver positions are interior cell indices
 // (0-based, inside the halo); -1 on an axis of the source means "the centre of that axis".
 #include <map>

@@ -1,5 +1,5 @@
 #pragma once
-// The optimisation stages of DESIGN.md §4, in teaching order.
+// The optimisation stages, in teaching order (docs/STAGES.md).
 #include <string>
 #include <vector>
 
@@ -11,6 +11,12 @@ struct StageInfo {
   std::string description;  // one or two sentences for tooltips and the teaching view
   std::string sampleName;   // the matching oneAPI guided-sample folder, e.g. "5_GPU_optimized"
   bool opencl = false;      // runs on an OpenCL device
+  // Teaching material: the stage this one is compared with (its diff and speed-up; "" for the first),
+  // its source files relative to the repository root (kernels for OpenCL stages, C++ for CPU stages),
+  // and the learner's explanation (Markdown, relative to resources/).
+  std::string previous;
+  std::vector<std::string> sourceFiles;
+  std::string explanationFile;
 };
 
 class StageRegistry {

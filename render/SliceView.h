@@ -53,7 +53,6 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void setVelocityOverlay(bool on, float opacity = 0.35f);
   void setHudLines(const QStringList& lines);            // text drawn over the view (counters, path)
 
-  // Additions to the contract.
   Mode mode() const { return mode_; }
   bool autoGain() const { return autoGain_; }
   QString colormap() const { return colormapName_; }

@@ -7,7 +7,8 @@ build="${1:-$root/build}"
 shift || true
 
 packages=(build-essential cmake ninja-build pkg-config
-  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev libgl-dev libgl1-mesa-dri libglm-dev
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libqscintilla2-qt6-dev libdtl-dev
+  libgl-dev libgl1-mesa-dri libglm-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers clinfo
   xvfb xauth libgtest-dev libbenchmark-dev nlohmann-json3-dev libsegyio-dev libcli11-dev
   ffmpeg libavcodec-dev libavformat-dev libswscale-dev libavutil-dev)

@@ -26,7 +26,6 @@
 namespace iso {
 namespace {
 
-constexpr int kMaxCells = 4096;  // per axis; memory is checked later, when the solver is built
 
 // Spin boxes commit on Enter, focus loss or arrows, not on every keystroke: each change may rebuild.
 QSpinBox* intSpin(int min, int max, int value, const QString& suffix, const QString& tip) {
@@ -146,9 +145,9 @@ void ScenarioForm::buildPhysicsPage() {
   // Grid and time.
   auto* gridBox = new QGroupBox("Grid and time step");
   auto* grid = new QFormLayout(gridBox);
-  n1_ = intSpin(1, kMaxCells, 128, "", "Interior cells along x (n1, the fastest axis)");
-  n2_ = intSpin(1, kMaxCells, 128, "", "Interior cells along y (n2)");
-  n3_ = intSpin(1, kMaxCells, 128, "", "Interior cells along z (n3, depth)");
+  n1_ = intSpin(1, kMaxAxisCells, 128, "", "Interior cells along x (n1, the fastest axis)");
+  n2_ = intSpin(1, kMaxAxisCells, 128, "", "Interior cells along y (n2)");
+  n3_ = intSpin(1, kMaxAxisCells, 128, "", "Interior cells along z (n3, depth)");
   grid->addRow("Cells (n1 × n2 × n3):", rowWidget({n1_, n2_, n3_}));
   dx_ = realSpin(0.1, 1000.0, 2, 10.0, " m", "Grid spacing, the same along every axis");
   grid->addRow("Spacing dx:", dx_);
@@ -303,9 +302,9 @@ void ScenarioForm::buildPhysicsPage() {
   source->addRow("Kind:", sourceKind_);
   const QString cellTip = "Interior cell of the source; 'centre' puts it at the middle of the axis.\n"
                           "A click on a slice in the view moves the source there.";
-  sourceI_ = intSpin(-1, kMaxCells - 1, -1, "", cellTip);
-  sourceJ_ = intSpin(-1, kMaxCells - 1, -1, "", cellTip);
-  sourceK_ = intSpin(-1, kMaxCells - 1, -1, "", cellTip);
+  sourceI_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip);
+  sourceJ_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip);
+  sourceK_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip);
   for (QSpinBox* s : {sourceI_, sourceJ_, sourceK_}) s->setSpecialValueText("centre");
   source->addRow("Cell (i, j, k):", rowWidget({sourceI_, sourceJ_, sourceK_}));
   frequency_ = realSpin(0.1, 1000.0, 1, 15.0, " Hz", "Peak frequency f0 of the Ricker wavelet");
@@ -393,7 +392,7 @@ void ScenarioForm::buildStagePage() {
   auto* tileY = intSpin(0, 1024, 0, "",
                         "Tile height along y: the cache block of cpu-parallel (block_y), the work-group of the\n"
                         "simple GPU stages (wg_y), the local-memory tile of gpu-slm and gpu-optimized (tile_y)");
-  auto* zChunk = intSpin(0, kMaxCells, 0, " planes",
+  auto* zChunk = intSpin(0, kMaxAxisCells, 0, " planes",
                          "Planes along z that one tile (cpu-parallel: block_z) or one work-item (GPU stages:\n"
                          "z_chunk) streams through");
   for (QSpinBox* s : {tileX, tileY, zChunk}) s->setSpecialValueText("tuned default");

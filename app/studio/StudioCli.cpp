@@ -18,7 +18,6 @@
 namespace iso {
 namespace {
 
-constexpr int kMaxCellsPerAxis = 4096;
 constexpr double kBenchmarkWarmupSeconds = 0.5;
 
 void printError(const QString& text) { std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(text)); }
@@ -71,7 +70,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     for (const auto& id : StageRegistry::ids()) ids += (ids.empty() ? "" : ", ") + id;
     return ids;
   }()) + ".", "id");
-  const QCommandLineOption size("size", "Interior grid size n1,n2,n3 (1 to 4096 each).", "n1,n2,n3");
+  const QCommandLineOption size("size", "Interior grid size n1,n2,n3 (1 to " + QString::number(kMaxAxisCells) + " each).", "n1,n2,n3");
   const QCommandLineOption device("device", "OpenCL device: gpu, cpu, P:D, or a name substring.", "selector");
   const QCommandLineOption threads("threads", "Threads of the cpu-parallel stage (default: all cores).", "N");
   const QCommandLineOption stepsPerFrame("steps-per-frame", "Time steps between displayed frames (1 to 1000, default 4).", "N");
@@ -130,10 +129,10 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     bool ok = parts.size() == 3;
     for (int a = 0; ok && a < 3; ++a) {
       n[a] = parts[a].trimmed().toInt(&ok);
-      ok = ok && n[a] >= 1 && n[a] <= kMaxCellsPerAxis;
+      ok = ok && n[a] >= 1 && n[a] <= kMaxAxisCells;
     }
     if (!ok) {
-      error = QStringLiteral("--size %1: expected three integers n1,n2,n3 from 1 to %2").arg(parser.value(size)).arg(kMaxCellsPerAxis);
+      error = QStringLiteral("--size %1: expected three integers n1,n2,n3 from 1 to %2").arg(parser.value(size)).arg(kMaxAxisCells);
       return std::nullopt;
     }
     o.scenario = resizedScenario(o.scenario, n[0], n[1], n[2]);  // keeps the picture (source, salt, layers)

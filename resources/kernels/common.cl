@@ -1,5 +1,5 @@
 // Shared by every stage program: constants, the update rule and the small utility kernels.
-// Layout (DESIGN.md §2): padded sizes nx = n1 + 2R, ny = n2 + 2R, nz = n3 + 2R, x fastest,
+// Layout (docs/ARCHITECTURE.md, grid): padded sizes nx = n1 + 2R, ny = n2 + 2R, nz = n3 + 2R, x fastest,
 // index = (z*ny + y)*nx + x. Grid sizes are kernel arguments so that one build serves every grid;
 // the host refuses grids whose padded size does not fit a 32-bit int index.
 //

@@ -1,4 +1,4 @@
-// The absorbing boundary must absorb (DESIGN.md §3): the echo from the grid's faces at a receiver near
+// The absorbing boundary must absorb (docs/NUMERICS.md): the echo from the grid's faces at a receiver near
 // a face, with the damping layer from buildProblem, against the echo of the reflecting boundary.
 // Echo = trace on the test grid minus the trace on a grid so large that no echo reaches the receiver
 // within the time window (same source-receiver offset, same medium).

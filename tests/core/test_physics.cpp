@@ -1,5 +1,5 @@
 // The solver against the exact solution of a point source in a homogeneous medium,
-// u(r, t) = s(t − r/v) / (4π r) (DESIGN.md §3), at receivers along the axes and along diagonals.
+// u(r, t) = s(t − r/v) / (4π r) (docs/NUMERICS.md), at receivers along the axes and along diagonals.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,7 +15,7 @@ constexpr double kPi = 3.14159265358979323846;
 
 TEST(Physics, RickerInHomogeneousMediumMatchesAnalyticSolution) {
   // 15 Hz in 2000 m/s with dx = 10 m: 13 points per wavelength at f0; dt = 1 ms is half the stability
-  // limit. A float64 solver has 0.4 % / 0.8 % error at 100 m / 200 m here (DESIGN.md §3).
+  // limit. A float64 solver has 0.4 % / 0.8 % error at 100 m / 200 m here (docs/NUMERICS.md, accuracy table).
   const double v = 2000.0, dx = 10.0, dt = 1.0e-3, f0 = 15.0;
   Scenario s = testing::rickerScenario(96, 96, 96, v, dx, dt, f0);
   // A 20-cell absorbing layer; every receiver is >= 8 cells inside it, and no path via a face is shorter
