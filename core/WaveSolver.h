@@ -5,17 +5,9 @@
 #include <vector>
 
 #include "Grid.h"
+#include "SliceSet.h"
 
 namespace iso {
-
-// Three orthogonal interior planes through interior cell (i, j, k):
-//   xy[j*n1 + i'] at z = k,  xz[k'*n1 + i'] at y = j,  yz[k'*n2 + j'] at x = i.
-struct SliceSet {
-  int n1 = 0, n2 = 0, n3 = 0;
-  int i = 0, j = 0, k = 0;
-  long step = 0;
-  std::vector<float> xy, xz, yz;
-};
 
 class WaveSolver {
  public:

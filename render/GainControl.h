@@ -7,8 +7,8 @@
 // samples would be 0 and saturate the picture; the true peak is dominated by the source cell, whose
 // amplitude is singular. The robust peak is the m-th largest |u| (m = 32 or 0.2 % of the samples),
 // which ignores up to m−1 spikes. Relative thresholds keep everything scale-free: a field times 1000
-// gets a range times 1000. The 98th percentile (not 99.5th) was chosen by looking at the default
-// scenario: at 99.5 the crests nearest the source set the range and the wavefronts look washed out;
+// gets a range times 1000. The 98th percentile (not 99.5th) suits the default scenario: at 99.5 the
+// crests nearest the source set the range and the wavefronts look washed out;
 // at 98 a few crests saturate, as on a clipped seismic display, and the wavefronts read clearly. The oneAPI scenario, whose mean grows linearly, needs nothing special: the range
 // follows the bulk of |u|, whatever its offset.
 // Smoothing: the range follows the target exponentially in simulated time steps (SliceSet::step), not
@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "WaveSolver.h"
+#include "SliceSet.h"
 
 namespace iso {
 

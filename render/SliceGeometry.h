@@ -15,7 +15,7 @@
 
 #include <glm/glm.hpp>
 
-#include "WaveSolver.h"
+#include "SliceSet.h"
 
 namespace iso {
 

@@ -8,7 +8,7 @@
 #include <QImage>
 #include <QString>
 
-#include "WaveSolver.h"
+#include "SliceSet.h"
 
 namespace iso::test {
 
