@@ -37,7 +37,7 @@ using StencilArgs = CpuParallelSolver::StencilArgs;
 // contract a*b+c into FMA.
 // ISO_KERNEL_ZBLOCK: planes per vector column (1: row segments only); ISO_KERNEL_SEGMENT: vectors
 // per row segment. Register-poor instruction sets (16 vector registers) sum row segments; AVX-512
-// keeps a column of 16 + 4 z-neighbours in its 32 registers (docs/PERFORMANCE.md).
+// keeps a column of 16 + 4 z-neighbours in its 32 registers (docs/PERFORMANCE_LOG.md).
 namespace portable {
 #define ISO_KERNEL_WIDTH 4
 #define ISO_KERNEL_ZBLOCK 1

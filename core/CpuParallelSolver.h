@@ -4,10 +4,10 @@
 // each tile runs a SIMD kernel over segments of a row (several vectors summed together, neighbour
 // distance outermost), chosen at run time: AVX-512, AVX2+FMA, or a portable 4-wide fallback (SSE2 on
 // x86-64), so the binary runs on any x86-64. Kernels: CpuStencilKernel.inc; measurements:
-// docs/PERFORMANCE.md.
+// docs/PERFORMANCE.md, and the kernels tried: docs/PERFORMANCE_LOG.md.
 //
 // Stage parameters (Problem::stageParams), all optional:
-//   threads     number of threads, >= 1 (default: std::thread::hardware_concurrency())
+//   threads     number of threads, >= 1 (default: every hardware thread)
 //   block_x     tile width in cells along x, >= 1 (default: the whole interior row)
 //   block_y     tile height in cells along y, >= 1 (default 16)
 //   block_z     cells along z that one tile streams through, >= 1; 0 = whole interior (default 0)

@@ -17,8 +17,9 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr int kMinDampingWidth = 20;  // cells; thinner sponges reflect from their own gradient
 // The PML formula's σ_max assumes no reflection from the damping itself; a sponge does reflect where σ is
-// large against ω, so it is scaled down. Measured echo (tests/core/test_absorbing.cpp: 20 cells, 8 cells
-// per wavelength, R = 1e-3), L2 / peak: factor 1.0 → 5.6 % / 3.0 %, 0.6 → 3.9 % / 2.4 %, 0.4 → 5.1 % / 5.4 %.
+// large against ω, so it is scaled down. Echo in the setup of tests/core/test_absorbing.cpp (20 cells, 8
+// cells per wavelength, R = 1e-3), L2 / peak: factor 1.0 → 3.4 % / 1.6 %, 0.8 → 2.8 % / 1.3 %,
+// 0.6 → 2.4 % / 1.3 %, 0.4 → 4.6 % / 4.2 % (docs/NUMERICS.md).
 constexpr double kSpongeStrength = 0.6;
 
 // Three significant digits, but whole numbers from 100 up in full ("4500", not "4.5e+03").

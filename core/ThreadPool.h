@@ -2,9 +2,10 @@
 // A fixed set of worker threads that run one task on every thread and wait for all of them: the
 // cpu-parallel stage calls run() once per time step, so no thread is created per step.
 //
-// Waiting threads poll for a short while before they sleep: waking a sleeping thread took ~90 µs per
-// run() here (a halted virtual CPU), an eighth of a 64³ step, while consecutive steps follow each other
-// within microseconds. They poll only when every thread has a hardware thread of its own.
+// Waiting threads poll for a short while before they sleep: waking a sleeping thread can cost tens of
+// microseconds (a halted virtual CPU), a sizeable share of a small grid's step, while consecutive steps
+// follow each other within microseconds (docs/PERFORMANCE_LOG.md). They poll only when every thread has
+// a hardware thread of its own.
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>

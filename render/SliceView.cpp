@@ -40,9 +40,8 @@ SlicePlane planeOf(SliceView::Mode mode) {
 bool positiveFinite(double v) { return std::isfinite(v) && v > 0.0; }
 
 // Multisampling (anti-aliased lines and slice edges) is nearly free on a GPU but multiplies a software
-// rasterizer's work: under Mesa's llvmpipe at 128^3 the view's paint took 17 ms per frame with 4
-// samples and 9 ms without, and the view drew 24 instead of 29 frames per second next to a running
-// simulation (docs/PERFORMANCE.md). Probed once, with an offscreen context of the same platform.
+// rasterizer's work: under Mesa's llvmpipe 4 samples nearly double the paint time of a frame
+// (docs/PERFORMANCE.md, the live view's cost). Probed once, with an offscreen context of the same platform.
 int multisampleSamples() {
   static const int samples = [] {
     QOffscreenSurface surface;

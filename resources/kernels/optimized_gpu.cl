@@ -5,9 +5,9 @@
 //    register queue. The output trails the loads by R planes: when plane k arrives, its x/y part of
 //    the Laplacian is summed and queued, and plane k-R, whose z neighbours k-2R .. k are now all in
 //    the register queue, is finished. A plane's halo is thus read in the iteration in which the
-//    neighbouring work-groups read the same cells as their centre, while they are in L2. (Reading
-//    each work-item's own values R planes ahead of the halo, as an earlier form did, re-read
-//    2-3.5 B/pt from DRAM on the H100, whose limit here is DRAM traffic: docs/GPU_NOTES.md.)
+//    neighbouring work-groups read the same cells as their centre, while they are in L2. (Loading a
+//    work-item's own values R planes ahead of its halo instead re-reads 2-3.5 B/pt from DRAM on an
+//    H100, where DRAM traffic is the limit: docs/GPU_NOTES.md, runs 9-11.)
 //  - XV consecutive x points per work-item as one OpenCL vector (float, float2, float4) in each of YB
 //    consecutive rows: the x-neighbours cost (XV+2R)/XV wide local loads per XV points, the
 //    y-neighbours YB+2R loads per YB rows,
