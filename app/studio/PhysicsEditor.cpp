@@ -32,6 +32,7 @@ PhysicsEditor::PhysicsEditor(QWidget* parent) : ScenarioSection(parent) {
   autoDt_->setObjectName("auto_dt");
   autoDt_->setToolTip("Choose dt as a fraction of the stability limit of the model");
   dtFraction_ = realSpin(0.05, 1.0, 2, 0.5, "", "Auto dt = this fraction of the stability limit");
+  dtFraction_->setObjectName("dt_auto_fraction");
   grid->addRow("Time step:", rowWidget({autoDt_, dtFraction_}));
   dtMs_ = realSpin(0.0001, 1000.0, 4, 1.0, " ms",
                    "Manual time step. Above the stability limit the run would blow up, so it is refused.");

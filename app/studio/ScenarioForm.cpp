@@ -41,11 +41,17 @@ std::optional<QString> controlText(QWidget* w) {
   return std::nullopt;
 }
 
-// The controls of `section` with what each shows.
-QList<QPair<QWidget*, QString>> shownValues(QWidget* section) {
-  QList<QPair<QWidget*, QString>> values;
+// A control and what it shows; a disabled one is out of effect.
+struct Shown {
+  QWidget* control;
+  QString text;
+  bool enabled;
+};
+
+QList<Shown> shownValues(QWidget* section) {
+  QList<Shown> values;
   for (QWidget* w : section->findChildren<QWidget*>())
-    if (const auto text = controlText(w)) values.append({w, w->isEnabled() ? *text : QString()});  // disabled: not in effect
+    if (const auto text = controlText(w)) values.append({w, *text, w->isEnabled()});
   return values;
 }
 
@@ -122,7 +128,7 @@ void ScenarioForm::setOrigin(const ScenarioOrigin& origin) {
 bool ScenarioForm::showRefused(const Scenario& refused, const Scenario& running, const ScenarioOrigin& runningOrigin,
                                const QString& reason) {
   clearRefusedMarks();
-  QList<QList<QPair<QWidget*, QString>>> before;
+  QList<QList<Shown>> before;
   for (ScenarioSection* section : sections_) {
     section->setFromScenario(refused);
     before.append(shownValues(section));
@@ -133,8 +139,11 @@ bool ScenarioForm::showRefused(const Scenario& refused, const Scenario& running,
   for (int n = 0; n < sections_.size(); ++n) {
     const auto after = shownValues(sections_[n]);
     const qsizetype count = differing.size();
-    for (qsizetype c = 0; c < after.size() && c < before[n].size(); ++c)
-      if (after[c].first == before[n][c].first && after[c].second != before[n][c].second) differing.append(after[c].first);
+    // A control counts when the refused scenario used it (enabled) and it now shows something else.
+    for (qsizetype c = 0; c < after.size() && c < before[n].size(); ++c) {
+      const Shown &was = before[n][c], &is = after[c];
+      if (was.control == is.control && was.enabled && (was.text != is.text || !is.enabled)) differing.append(is.control);
+    }
     if (differing.size() > count) ++sectionsDiffering;
   }
   if (sectionsDiffering != 1) return false;

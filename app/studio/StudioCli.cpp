@@ -14,6 +14,7 @@
 #include "SimulationPane.h"
 #include "SliceView.h"
 #include "StageRegistry.h"
+#include "ViewControls.h"
 #include "ViewModes.h"
 
 namespace iso {
@@ -201,7 +202,7 @@ int runStudio(const StudioOptions& options) {
   MainWindow window(options.scenario, origin);
   SimulationPane* pane = window.pane();
   SimulationController& controller = pane->controller();
-  controller.setStepsPerFrame(options.stepsPerFrame);
+  window.viewControls()->setStepsPerFrame(options.stepsPerFrame);  // the box shows what the controller does
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
   const bool automated = !options.screenshot.isEmpty() || options.benchmarkSeconds > 0.0;
 

@@ -119,8 +119,6 @@ void ViewControls::setGridSize(int n1, int n2, int n3) {
 
 void ViewControls::setMode(int mode) { mode_->setCurrentIndex(mode); }
 
-int ViewControls::mode() const { return mode_->currentIndex(); }
-
-int ViewControls::stepsPerFrame() const { return stepsPerFrame_->value(); }
+void ViewControls::setStepsPerFrame(int steps) { stepsPerFrame_->setValue(steps); }
 
 }  // namespace iso

@@ -21,8 +21,7 @@ class ViewControls : public QWidget {
 
   void setGridSize(int n1, int n2, int n3);  // the slice point's limits
   void setMode(int mode);                    // an index of viewModes(); emits modeChanged()
-  int mode() const;
-  int stepsPerFrame() const;
+  void setStepsPerFrame(int steps);          // 1 to 1000; the controller follows
 
  signals:
   void modeChanged(int mode);

@@ -224,9 +224,14 @@ TEST_F(StudioWindow, ARefusedChangeShowsOnItsFieldAndTheFormReturnsToTheRun) {
   EXPECT_EQ(scenarioToJson(form->scenario()), running) << "the form shows what runs";
   EXPECT_TRUE(autoDt->isChecked());
   EXPECT_TRUE(form->refusedControls().contains(dt));
+  EXPECT_TRUE(form->refusedControls().contains(autoDt));
+  EXPECT_FALSE(form->refusedControls().contains(form->physics()->findChild<QDoubleSpinBox*>("dt_auto_fraction")))
+      << "the refused scenario did not use the auto fraction";
+  EXPECT_FALSE(window_->messages()->parentWidget()->isVisible()) << "the field says it: the panel stays closed";
   EXPECT_TRUE(dt->toolTip().contains("Not applied")) << dt->toolTip().toStdString();
   EXPECT_TRUE(dt->toolTip().contains("dt")) << dt->toolTip().toStdString();
   EXPECT_GE(errorCount(), 1) << "the panel keeps the message too";
+  if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) window_->grab().save(QDir::temp().filePath("studio_refused.png"));
 
   // Any later change applies: a stage switch included.
   auto* stage = form->stagePage()->findChild<QComboBox*>("stage");
