@@ -1,6 +1,8 @@
 #pragma once
 // The main window: the simulation view in the middle, the run's parameters in docks around it, the live
-// counters in the status bar (and over the view), errors in a message panel that never blocks.
+// counters in the status bar (and over the view), errors in a message panel that never blocks. Edits in
+// the form go to the compute thread after a short pause; a change it refuses puts the form back to the
+// running scenario and shows the reason on the fields that caused it (else in the message panel).
 #include <QMainWindow>
 #include <QStringList>
 #include <QTimer>
@@ -40,7 +42,6 @@ class MainWindow : public QMainWindow {
   // A dock around the view, with its show/hide action in the View menu.
   QDockWidget* addPanel(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
 
-  // Scenario files; errors go to the message panel (false on failure).
   // Scenario files; errors go to the message panel (false on failure). A file that loads but does not
   // run is refused like any change (the form goes back to the running scenario) and not kept in Open
   // Recent.
@@ -51,7 +52,7 @@ class MainWindow : public QMainWindow {
   void applyScenario(const Scenario& scenario, const ScenarioOrigin& origin);
   void setPlaying(bool playing);
   void setViewMode(int mode);  // an index of viewModes() (keys 1–4)
-  bool saveScreenshot(const QString& path);       // PNG of the view
+  bool saveScreenshot(const QString& path);  // PNG of the view
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
 
  protected:
