@@ -1,8 +1,60 @@
 #include "Metrics.h"
 
+#include <cstdarg>
 #include <cstdio>
 
 namespace iso {
+namespace {
+
+std::string format(const char* pattern, ...) {
+  char buf[512];
+  va_list args;
+  va_start(args, pattern);
+  std::vsnprintf(buf, sizeof buf, pattern, args);
+  va_end(args);
+  return buf;
+}
+
+std::vector<std::string> reportLines(const Throughput& t) {
+  std::vector<std::string> lines = {
+      format("time         : %.3f secs", t.seconds),
+      format("throughput   : %s Mpts/s", rateText(t, t.mpts, 2).c_str()),
+      format("flops        : %s GFlops", rateText(t, t.gflops, 3).c_str()),
+      format("bytes        : %s GBytes/s (sample, 12 B/pt)", rateText(t, t.gbsSample, 3).c_str()),
+      format("traffic      : %s GBytes/s (16 B/pt: read prev, vel, next; write next)", rateText(t, t.gbsTraffic, 3).c_str())};
+  if (t.ceilingGBs > 0.0)
+    lines.push_back(format("roofline     : %s %% of the measured copy bandwidth (%.1f GB/s)",
+                           rateText(t, t.rooflinePercent, 1).c_str(), t.ceilingGBs));
+  return lines;
+}
+
+std::vector<std::string> overlayLines(const CounterReading& r) {
+  const Throughput& t = r.throughput;
+  const std::string ceiling = format("%s %.1f GB/s", r.ceilingName.c_str(), t.ceilingGBs);
+  const std::string roofline = t.ceilingGBs <= 0.0 ? "roofline: ceiling unknown"
+                               : t.mpts > 0.0     ? format("%.1f %% of roofline (%s)", t.rooflinePercent, ceiling.c_str())
+                                                  : "roofline: " + ceiling;
+  return {format("step %ld · t = %.4f s · dt = %.4f ms · %s", r.step, r.time, r.dt * 1e3, r.state.c_str()),
+          format("%s Mpts/s · %s GFLOP/s · %.0f fps", rateText(t, t.mpts, 1).c_str(), rateText(t, t.gflops, 2).c_str(),
+                 r.framesPerSecond),
+          format("%s GB/s (12 B/pt) · %s GB/s (16 B/pt)", rateText(t, t.gbsSample, 2).c_str(),
+                 rateText(t, t.gbsTraffic, 2).c_str()),
+          roofline,
+          format("%s · %d×%d×%d", r.stage.c_str(), r.n1, r.n2, r.n3),
+          r.device,
+          "slices: " + r.transferPath};
+}
+
+std::string statusLine(const CounterReading& r) {
+  const Throughput& t = r.throughput;
+  std::string line = format("step %ld  |  t %.3f s  |  %s Mpts/s  |  %s GFLOP/s  |  %s / %s GB/s (12 / 16 B/pt)", r.step,
+                            r.time, rateText(t, t.mpts, 1).c_str(), rateText(t, t.gflops, 1).c_str(),
+                            rateText(t, t.gbsSample, 1).c_str(), rateText(t, t.gbsTraffic, 1).c_str());
+  if (t.ceilingGBs > 0.0) line += format("  |  %s %% roofline", rateText(t, t.rooflinePercent, 0).c_str());
+  return line + format("  |  %.0f fps", r.framesPerSecond);
+}
+
+}  // namespace
 
 Throughput computeThroughput(double interiorPoints, double steps, double seconds, double ceilingGBs) {
   Throughput t;
@@ -18,21 +70,22 @@ Throughput computeThroughput(double interiorPoints, double steps, double seconds
   return t;
 }
 
-std::string formatThroughput(const Throughput& t) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf,
-                "time         : %.3f secs\n"
-                "throughput   : %.2f Mpts/s\n"
-                "flops        : %.3f GFlops\n"
-                "bytes        : %.3f GBytes/s (sample, 12 B/pt)\n"
-                "traffic      : %.3f GBytes/s (16 B/pt: read prev, vel, next; write next)\n",
-                t.seconds, t.mpts, t.gflops, t.gbsSample, t.gbsTraffic);
-  std::string out = buf;
-  if (t.ceilingGBs > 0.0) {
-    std::snprintf(buf, sizeof buf, "roofline     : %.1f %% of the measured copy bandwidth (%.1f GB/s)\n",
-                  t.rooflinePercent, t.ceilingGBs);
-    out += buf;
+std::string rateText(const Throughput& t, double value, int decimals) {
+  return t.mpts > 0.0 ? format("%.*f", decimals, value) : "–";
+}
+
+std::vector<std::string> formatCounters(const CounterReading& reading, CounterLayout layout) {
+  switch (layout) {
+    case CounterLayout::Report: return reportLines(reading.throughput);
+    case CounterLayout::Overlay: return overlayLines(reading);
+    case CounterLayout::StatusLine: return {statusLine(reading)};
   }
+  return {};
+}
+
+std::string formatThroughput(const Throughput& t) {
+  std::string out;
+  for (const std::string& line : reportLines(t)) out += line + '\n';
   return out;
 }
 

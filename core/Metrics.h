@@ -1,6 +1,8 @@
 #pragma once
-// Throughput conventions (docs/METRICS.md).
+// Throughput conventions (docs/METRICS.md), and the one formatter of the counters that the command-line
+// report, the studio's status bar and its view's overlay print.
 #include <string>
+#include <vector>
 
 namespace iso {
 
@@ -20,7 +22,30 @@ struct Throughput {
 
 Throughput computeThroughput(double interiorPoints, double steps, double seconds, double ceilingGBs = 0.0);
 
-// Multi-line report in the oneAPI sample's style plus our 16-byte figure and the roofline share.
+// What the counters show. The command-line report reads only the throughput; a live run fills the rest.
+struct CounterReading {
+  Throughput throughput;
+  long step = 0;
+  double time = 0.0, dt = 0.0;  // simulated seconds
+  std::string state;            // "playing", "paused", "rebuilding…"
+  double framesPerSecond = 0.0;
+  int n1 = 0, n2 = 0, n3 = 0;
+  std::string stage, device, transferPath;
+  std::string ceilingName;  // what ceilingGBs measures
+};
+
+enum class CounterLayout {
+  Report,      // the command line: one labelled line per figure, the oneAPI sample's style
+  Overlay,     // over the view: short lines that fit a narrow view
+  StatusLine,  // the status bar: one line
+};
+
+std::vector<std::string> formatCounters(const CounterReading& reading, CounterLayout layout);
+
+// One rate of `t` with `decimals` decimals, or "–" while no step has been timed (mpts is 0).
+std::string rateText(const Throughput& t, double value, int decimals);
+
+// The Report lines of a measurement, each ending in a newline.
 std::string formatThroughput(const Throughput& t);
 
 }  // namespace iso

@@ -3,24 +3,19 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
-#include <QCheckBox>
 #include <QCloseEvent>
-#include <QComboBox>
 #include <QDateTime>
 #include <QDockWidget>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
-#include <QHBoxLayout>
+#include <QImage>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
-#include <QSlider>
-#include <QSpinBox>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -29,6 +24,8 @@
 #include "ScenarioForm.h"
 #include "SimulationPane.h"
 #include "SliceView.h"
+#include "ViewControls.h"
+#include "ViewModes.h"
 
 namespace iso {
 namespace {
@@ -37,18 +34,10 @@ constexpr int kRebuildDelayMs = 300;
 constexpr int kMaxRecentFiles = 8;
 const char* kRecentKey = "recentFiles";
 
-QString compactCounters(const ControllerStatus& s, double fps) {
-  if (!s.hasSolver) return s.rebuilding ? "building the solver…" : "no simulation";
-  const Throughput& t = s.throughput;
-  QString text = QStringLiteral("step %1  |  t %2 s  |  %3 Mpts/s  |  %4 GFLOP/s  |  %5 / %6 GB/s (12 / 16 B/pt)")
-                     .arg(s.step)
-                     .arg(s.time, 0, 'f', 3)
-                     .arg(rateText(t, t.mpts, 1), rateText(t, t.gflops, 1), rateText(t, t.gbsSample, 1),
-                          rateText(t, t.gbsTraffic, 1));
-  if (t.ceilingGBs > 0.0) text += QStringLiteral("  |  %1 % roofline").arg(rateText(t, t.rooflinePercent, 0));
-  text += QStringLiteral("  |  %1 fps").arg(fps, 0, 'f', 0);
-  return text;
-}
+// Scenarios compare by everything a run depends on (the file form writes every field).
+bool sameScenario(const Scenario& a, const Scenario& b) { return scenarioToJson(a) == scenarioToJson(b); }
+
+ScenarioOrigin originOf(const Scenario& s) { return {QString::fromStdString(s.name), {}, false}; }
 
 QWidget* scrollable(QWidget* page) {
   auto* scroll = new QScrollArea;
@@ -61,7 +50,7 @@ QWidget* scrollable(QWidget* page) {
 
 }  // namespace
 
-MainWindow::MainWindow(const Scenario& initial, QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrigin>& origin, QWidget* parent) : QMainWindow(parent) {
   setWindowTitle("iso3dfd studio");
   pane_ = new SimulationPane(this);
   setCentralWidget(pane_);
@@ -85,8 +74,8 @@ MainWindow::MainWindow(const Scenario& initial, QWidget* parent) : QMainWindow(p
 
   rebuildDelay_.setSingleShot(true);
   rebuildDelay_.setInterval(kRebuildDelayMs);
-  connect(&rebuildDelay_, &QTimer::timeout, this, [this] { pane_->controller().setScenario(form_->scenario()); });
-  connect(form_, &ScenarioForm::changed, this, &MainWindow::scheduleRebuild);
+  connect(&rebuildDelay_, &QTimer::timeout, this, [this] { requestRun(form_->scenario(), form_->origin()); });
+  connect(form_, &ScenarioForm::changed, &rebuildDelay_, qOverload<>(&QTimer::start));
   connect(form_, &ScenarioForm::presetRequested, this, [this](const QString& name) {
     try {
       applyScenario(presetScenario(name.toStdString()));
@@ -101,16 +90,7 @@ MainWindow::MainWindow(const Scenario& initial, QWidget* parent) : QMainWindow(p
   });
   connect(pane_, &SimulationPane::controllerEvent, this, &MainWindow::onControllerEvent);
   connect(pane_, &SimulationPane::statusUpdated, this, &MainWindow::onStatus);
-  connect(pane_, &SimulationPane::rebuilt, this, [this](const Scenario& active) {
-    const ControllerStatus& s = pane_->lastStatus();
-    form_->setStability(s.stability);
-    sliceI_->setMaximum(s.grid.n1 - 1);
-    sliceJ_->setMaximum(s.grid.n2 - 1);
-    sliceK_->setMaximum(s.grid.n3 - 1);
-    setWindowTitle(QStringLiteral("iso3dfd studio — %1%2")
-                       .arg(QString::fromStdString(active.name))
-                       .arg(scenarioPath_.isEmpty() ? QString() : " (" + QFileInfo(scenarioPath_).fileName() + ")"));
-  });
+  connect(pane_, &SimulationPane::rebuilt, this, &MainWindow::onRebuilt);
   connect(pane_->view(), &SliceView::cellPicked, this, [this](int i, int j, int k) {
     form_->setSourceCell(i, j, k);
     statusBar()->showMessage(QStringLiteral("Source moved to cell (%1, %2, %3): restarting").arg(i).arg(j).arg(k), 4000);
@@ -120,7 +100,7 @@ MainWindow::MainWindow(const Scenario& initial, QWidget* parent) : QMainWindow(p
   restoreGeometry(settings.value("geometry").toByteArray());
   if (!restoreState(settings.value("windowState").toByteArray())) resize(1280, 720);
   updateRecentMenu();
-  applyScenario(initial);
+  applyScenario(initial, origin.value_or(originOf(initial)));
 }
 
 MainWindow::~MainWindow() = default;
@@ -150,7 +130,7 @@ void MainWindow::buildActions() {
 
 void MainWindow::buildMenus() {
   QStyle* st = style();
-  QMenu* file = menuBar()->addMenu("&File");
+  QMenu* file = fileMenu_ = menuBar()->addMenu("&File");
   QAction* open = file->addAction(st->standardIcon(QStyle::SP_DialogOpenButton), "&Open scenario…", this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, "Open scenario", QString(), "Scenarios (*.json);;All files (*)");
     if (!path.isEmpty()) openScenario(path);
@@ -158,23 +138,18 @@ void MainWindow::buildMenus() {
   open->setShortcut(QKeySequence::Open);
   recentMenu_ = file->addMenu("Open &recent");
   QAction* save = file->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), "&Save scenario", this, [this] {
-    QString path = scenarioPath_;
+    QString path = form_->origin().file;
     if (path.isEmpty()) path = QFileDialog::getSaveFileName(this, "Save scenario", "scenario.json", "Scenarios (*.json)");
     if (!path.isEmpty()) saveScenario(path);
   });
   save->setShortcut(QKeySequence::Save);
   file->addAction("Save scenario &as…", this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, "Save scenario as", scenarioPath_, "Scenarios (*.json)");
+        const QString path = QFileDialog::getSaveFileName(this, "Save scenario as", form_->origin().file, "Scenarios (*.json)");
         if (!path.isEmpty()) saveScenario(path);
       })
       ->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
-  QAction* shot = file->addAction("Save s&creenshot…", this, [this] {
-    const QString name = QStringLiteral("iso3dfd-step%1.png").arg(pane_->shownStep());
-    const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", name, "PNG images (*.png)");
-    if (!path.isEmpty() && saveScreenshot(path)) statusBar()->showMessage("Saved " + path, 4000);
-  });
-  shot->setShortcut(Qt::Key_F12);
+  file->addAction("Save s&creenshot…", this, &MainWindow::saveScreenshotAs)->setShortcut(Qt::Key_F12);
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -185,18 +160,16 @@ void MainWindow::buildMenus() {
 
   QMenu* view = menuBar()->addMenu("&View");
   modeActions_ = new QActionGroup(this);
-  QActionGroup* modes = modeActions_;
-  const QStringList modeNames = {"&3D orthogonal slices", "Plane &XY (top)", "Plane X&Z (side)", "Plane &YZ (front)"};
-  for (int n = 0; n < modeNames.size(); ++n) {
-    QAction* a = view->addAction(modeNames[n]);
-    a->setShortcut(QKeySequence(Qt::Key_1 + n));
+  for (std::size_t n = 0; n < viewModes().size(); ++n) {
+    QAction* a = view->addAction(viewModes()[n].menuText);
+    a->setShortcut(QKeySequence(Qt::Key_1 + int(n)));
     a->setCheckable(true);
     a->setChecked(n == 0);
-    modes->addAction(a);
-    connect(a, &QAction::triggered, this, [this, n] { viewMode_->setCurrentIndex(n); });
+    modeActions_->addAction(a);
+    connect(a, &QAction::triggered, this, [this, n] { setViewMode(int(n)); });
   }
   view->addSeparator();
-  viewMenu_ = view;  // buildDocks adds the docks' show/hide actions
+  viewMenu_ = view;  // addPanel adds the docks' show/hide actions
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About iso3dfd studio", this, [this] {
     QMessageBox::about(
@@ -221,25 +194,31 @@ void MainWindow::buildMenus() {
   tools->addAction(save);
 }
 
+QDockWidget* MainWindow::addPanel(const QString& title, const QString& objectName, QWidget* content,
+                                  Qt::DockWidgetArea area) {
+  auto* dock = new QDockWidget(title, this);
+  dock->setObjectName(objectName);
+  dock->setWidget(content);
+  addDockWidget(area, dock);
+  viewMenu_->addAction(dock->toggleViewAction());
+  return dock;
+}
+
 void MainWindow::buildDocks() {
-  auto addDock = [this](const QString& title, const QString& name, QWidget* content, Qt::DockWidgetArea area) {
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(name);
-    dock->setWidget(content);
-    addDockWidget(area, dock);
-    viewMenu_->addAction(dock->toggleViewAction());
-    return dock;
-  };
   // Parameters on the left (the stage as a tab behind the scenario), view controls on the right: the view
   // in the middle keeps most of the width.
-  QDockWidget* scenario = addDock("Scenario", "scenarioDock", scrollable(form_->physicsPage()), Qt::LeftDockWidgetArea);
+  QDockWidget* scenario = addPanel("Scenario", "scenarioDock", scrollable(form_->physicsPage()), Qt::LeftDockWidgetArea);
   // Wide enough for the form without a horizontal scroll bar (the vertical one may appear).
   const int formWidth = form_->physicsPage()->sizeHint().width() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 8;
   scenario->setMinimumWidth(formWidth);
-  QDockWidget* stage = addDock("Stage and device", "stageDock", scrollable(form_->stagePage()), Qt::LeftDockWidgetArea);
+  QDockWidget* stage = addPanel("Stage and device", "stageDock", scrollable(form_->stagePage()), Qt::LeftDockWidgetArea);
   tabifyDockWidget(scenario, stage);
   scenario->raise();
-  QDockWidget* viewDock = addDock("View", "viewDock", buildViewControls(), Qt::RightDockWidgetArea);
+  viewControls_ = new ViewControls(pane_->view(), pane_->controller());
+  connect(viewControls_, &ViewControls::modeChanged, this, [this](int n) {
+    if (QAction* a = modeActions_->actions().value(n)) a->setChecked(true);  // the View menu follows
+  });
+  QDockWidget* viewDock = addPanel("View", "viewDock", viewControls_, Qt::RightDockWidgetArea);
   viewDock->setMaximumWidth(320);  // short controls: leave the width to the view
   resizeDocks({scenario, viewDock}, {formWidth, 250}, Qt::Horizontal);
 
@@ -252,127 +231,52 @@ void MainWindow::buildDocks() {
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();  // window-modal at most, never blocks the simulation
   });
-  QDockWidget* dock = addDock("Messages", "messagesDock", messages_, Qt::BottomDockWidgetArea);
+  QDockWidget* dock = addPanel("Messages", "messagesDock", messages_, Qt::BottomDockWidgetArea);
   dock->hide();  // appears with the first message
 }
 
-QWidget* MainWindow::buildViewControls() {
-  auto* page = new QWidget;
-  auto* form = new QFormLayout(page);
-  SliceView* view = pane_->view();
-  SimulationController& controller = pane_->controller();
+void MainWindow::applyScenario(const Scenario& scenario) { applyScenario(scenario, originOf(scenario)); }
 
-  stepsPerFrame_ = new QSpinBox;
-  stepsPerFrame_->setRange(1, 1000);
-  stepsPerFrame_->setValue(4);
-  stepsPerFrame_->setToolTip("Time steps between two displayed frames (a batch never takes more than ~50 ms, so\n"
-                             "large grids show fewer). Range: 1 to 1000");
-  connect(stepsPerFrame_, &QSpinBox::valueChanged, this, [&controller](int n) { controller.setStepsPerFrame(n); });
-  controller.setStepsPerFrame(stepsPerFrame_->value());
-  form->addRow("Steps per frame:", stepsPerFrame_);
-
-  auto sliceSpin = [&](const QString& axis) {
-    auto* s = new QSpinBox;
-    s->setRange(-1, 4095);
-    s->setValue(-1);
-    s->setSpecialValueText("source");
-    s->setMinimumWidth(s->fontMetrics().horizontalAdvance("source") + 36);  // the text plus the arrows
-    s->setKeyboardTracking(false);
-    s->setToolTip(QStringLiteral("Interior cell along %1 where the orthogonal slices cross; 'source' follows the\n"
-                                 "source cell (the centre when there is no point source)").arg(axis));
-    connect(s, &QSpinBox::valueChanged, this,
-            [this] { pane_->controller().setSlicePoint(sliceI_->value(), sliceJ_->value(), sliceK_->value()); });
-    return s;
-  };
-  sliceI_ = sliceSpin("x");
-  sliceJ_ = sliceSpin("y");
-  sliceK_ = sliceSpin("z");
-  auto* sliceRow = new QHBoxLayout;
-  for (QSpinBox* s : {sliceI_, sliceJ_, sliceK_}) sliceRow->addWidget(s);
-  // A row of its own: three spin boxes beside a label would not fit the dock's default width.
-  form->addRow(new QLabel("Slice point (x, y, z cell):"));
-  form->addRow(sliceRow);
-
-  viewMode_ = new QComboBox;
-  viewMode_->addItems({"3D orthogonal slices", "Plane XY (top)", "Plane XZ (side)", "Plane YZ (front)"});
-  viewMode_->setToolTip("What the view shows (keys 1–4); drag to orbit in 3D, wheel to zoom");
-  connect(viewMode_, &QComboBox::currentIndexChanged, this, [this, view](int n) {
-    static const SliceView::Mode modes[] = {SliceView::Mode::Orthogonal3D, SliceView::Mode::PlaneXY,
-                                            SliceView::Mode::PlaneXZ, SliceView::Mode::PlaneYZ};
-    view->setMode(modes[n]);
-    if (QAction* a = modeActions_->actions().value(n)) a->setChecked(true);  // the View menu follows
-  });
-  form->addRow("Mode:", viewMode_);
-
-  colormap_ = new QComboBox;
-  colormap_->addItems(SliceView::colormapNames());
-  colormap_->setToolTip("Colour map of the wavefield (symmetric about zero)");
-  connect(colormap_, &QComboBox::currentTextChanged, view, &SliceView::setColormap);
-  form->addRow("Colour map:", colormap_);
-
-  autoGain_ = new QCheckBox("automatic");
-  autoGain_->setChecked(true);
-  autoGain_->setToolTip("Follow the amplitude (a robust percentile of |u|, smoothed over time)");
-  clip_ = new QDoubleSpinBox;
-  clip_->setRange(1e-4, 1e6);
-  clip_->setDecimals(4);
-  clip_->setValue(1.0);
-  clip_->setKeyboardTracking(false);
-  clip_->setEnabled(false);
-  clip_->setToolTip("Manual symmetric colour range [-clip, clip] of u. Range: 0.0001 to 1000000");
-  connect(autoGain_, &QCheckBox::toggled, this, [this, view](bool on) {
-    clip_->setEnabled(!on);
-    view->setAutoGain(on);
-    if (!on) view->setClip(float(clip_->value()));
-  });
-  connect(clip_, &QDoubleSpinBox::valueChanged, this, [this, view](double c) {
-    if (!autoGain_->isChecked()) view->setClip(float(c));
-  });
-  connect(view, &SliceView::clipChanged, this, [this](float c) {
-    if (!autoGain_->isChecked()) return;
-    const QSignalBlocker block(clip_);  // show the automatic range without switching to manual
-    clip_->setValue(c);
-  });
-  auto* gainRow = new QHBoxLayout;
-  gainRow->addWidget(autoGain_);
-  gainRow->addWidget(clip_, 1);
-  form->addRow("Gain / clip:", gainRow);
-
-  overlay_ = new QCheckBox("velocity model");
-  overlay_->setToolTip("Blend the velocity model over the wavefield");
-  overlayOpacity_ = new QSlider(Qt::Horizontal);
-  overlayOpacity_->setRange(0, 100);
-  overlayOpacity_->setValue(35);
-  overlayOpacity_->setToolTip("Opacity of the velocity overlay: 0 to 100 %");
-  auto applyOverlay = [this, view] { view->setVelocityOverlay(overlay_->isChecked(), overlayOpacity_->value() / 100.0f); };
-  connect(overlay_, &QCheckBox::toggled, this, applyOverlay);
-  connect(overlayOpacity_, &QSlider::valueChanged, this, applyOverlay);
-  auto* overlayRow = new QHBoxLayout;
-  overlayRow->addWidget(overlay_);
-  overlayRow->addWidget(overlayOpacity_, 1);
-  form->addRow("Overlay:", overlayRow);
-  overlay_->setChecked(true);
-  return page;
+void MainWindow::applyScenario(const Scenario& scenario, const ScenarioOrigin& origin) {
+  rebuildDelay_.stop();
+  form_->setScenario(scenario, origin);
+  requestRun(scenario, origin);
 }
 
-void MainWindow::scheduleRebuild() { rebuildDelay_.start(); }
-
-void MainWindow::applyScenario(const Scenario& scenario) {
-  rebuildDelay_.stop();
-  form_->setScenario(scenario);
+void MainWindow::requestRun(const Scenario& scenario, const ScenarioOrigin& origin) {
+  form_->clearRefusedMarks();
+  requested_ = {scenario, origin};
   pane_->controller().setScenario(scenario);
+}
+
+void MainWindow::onRebuilt(const Scenario& active) {
+  const ControllerStatus& s = pane_->lastStatus();
+  form_->setStability(s.stability);
+  viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
+  if (sameScenario(active, requested_.scenario)) {
+    const bool fileOpened = !requested_.origin.file.isEmpty() && !requested_.origin.edited &&
+                            requested_.origin.file != running_.origin.file;
+    running_ = requested_;
+    if (fileOpened) addRecentFile(running_.origin.file);  // only a file that runs
+  } else if (!sameScenario(active, running_.scenario)) {
+    running_ = {active, originOf(active)};
+  }
+  const QString file = running_.origin.file;
+  setWindowTitle(QStringLiteral("iso3dfd studio — %1%2")
+                     .arg(QString::fromStdString(active.name))
+                     .arg(file.isEmpty() ? QString() : " (" + QFileInfo(file).fileName() + ")"));
 }
 
 void MainWindow::setPlaying(bool playing) { playAction_->setChecked(playing); }
 
-void MainWindow::setViewMode(int mode) { viewMode_->setCurrentIndex(mode); }
+void MainWindow::setViewMode(int mode) { viewControls_->setMode(mode); }
 
 bool MainWindow::openScenario(const QString& path) {
   try {
     const Scenario s = loadScenarioFile(path.toStdString());
-    scenarioPath_ = path;
-    applyScenario(s);
-    addRecentFile(path);
+    ScenarioOrigin origin = originOf(s);
+    origin.file = path;
+    applyScenario(s, origin);
     statusBar()->showMessage("Opened " + path, 4000);
     return true;
   } catch (const std::exception& e) {
@@ -383,8 +287,12 @@ bool MainWindow::openScenario(const QString& path) {
 
 bool MainWindow::saveScenario(const QString& path) {
   try {
-    saveScenarioFile(form_->scenario(), path.toStdString());
-    scenarioPath_ = path;
+    const Scenario s = form_->scenario();
+    saveScenarioFile(s, path.toStdString());
+    const ScenarioOrigin saved{QString::fromStdString(s.name), path, false};
+    form_->setOrigin(saved);
+    for (Run* run : {&requested_, &running_})
+      if (sameScenario(run->scenario, s)) run->origin = saved;
     addRecentFile(path);
     statusBar()->showMessage("Saved " + path, 4000);
     return true;
@@ -392,6 +300,21 @@ bool MainWindow::saveScenario(const QString& path) {
     showMessage(QStringLiteral("Could not save %1: %2").arg(path, QString::fromStdString(e.what())));
     return false;
   }
+}
+
+void MainWindow::saveScreenshotAs() {
+  // The picture and the step in its suggested name are taken together, and the run waits while the
+  // dialog is open.
+  const bool wasPlaying = playAction_->isChecked();
+  setPlaying(false);
+  const QImage image = pane_->view()->grabFramebuffer();
+  const QString name = QStringLiteral("iso3dfd-step%1.png").arg(pane_->shownStep());
+  const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", name, "PNG images (*.png)");
+  if (!path.isEmpty()) {
+    if (!image.isNull() && image.save(path, "PNG")) statusBar()->showMessage("Saved " + path, 4000);
+    else showMessage(QStringLiteral("Could not save the screenshot to %1").arg(path));
+  }
+  setPlaying(wasPlaying);
 }
 
 bool MainWindow::saveScreenshot(const QString& path) {
@@ -403,7 +326,7 @@ bool MainWindow::saveScreenshot(const QString& path) {
   return true;
 }
 
-void MainWindow::showMessage(const QString& text, const QString& details, bool error) {
+void MainWindow::addMessage(const QString& text, const QString& details, bool error) {
   const QString stamp = QDateTime::currentDateTime().toString("HH:mm:ss");
   auto* item = new QListWidgetItem(style()->standardIcon(error ? QStyle::SP_MessageBoxWarning
                                                                : QStyle::SP_MessageBoxInformation),
@@ -412,6 +335,10 @@ void MainWindow::showMessage(const QString& text, const QString& details, bool e
   if (!details.isEmpty()) item->setToolTip(details.left(2000));
   messages_->addItem(item);
   messages_->scrollToBottom();
+}
+
+void MainWindow::showMessage(const QString& text, const QString& details, bool error) {
+  addMessage(text, details, error);
   if (error) {
     auto* dock = qobject_cast<QDockWidget*>(messages_->parentWidget());
     if (dock) {
@@ -422,15 +349,38 @@ void MainWindow::showMessage(const QString& text, const QString& details, bool e
   }
 }
 
+// A change the controller refused while the previous run goes on: the form goes back to that run and
+// marks the controls that held the refused values; the message panel gets the message either way but
+// opens only when no control could be marked.
+void MainWindow::onRefused(const ControllerEvent& e) {
+  const QString message = QString::fromStdString(e.message), details = QString::fromStdString(e.details);
+  const Scenario running = pane_->controller().activeScenario();
+  const ScenarioOrigin runningOrigin = sameScenario(running, running_.scenario) ? running_.origin : originOf(running);
+  rebuildDelay_.stop();  // edits after the refused one are dropped with it: the form shows the run
+  const bool onField = form_->showRefused(requested_.scenario, running, runningOrigin, message);
+  requested_ = {running, runningOrigin};
+  if (onField) {
+    addMessage(message, details, true);
+    statusBar()->showMessage(message, 8000);
+  } else {
+    showMessage(message, details);
+  }
+}
+
 void MainWindow::onControllerEvent(const ControllerEvent& e) {
-  if (e.kind == ControllerEvent::Kind::Error)
-    showMessage(QString::fromStdString(e.message), QString::fromStdString(e.details));
-  else
+  if (e.kind != ControllerEvent::Kind::Error) {
     statusBar()->showMessage("Ready: " + QString::fromStdString(e.message), 4000);
+    return;
+  }
+  // A refusal: a solver runs, but not the scenario last sent (a failing solver runs what was sent).
+  const bool refused = pane_->controller().status().hasSolver &&
+                       !sameScenario(pane_->controller().activeScenario(), requested_.scenario);
+  if (refused) onRefused(e);
+  else showMessage(QString::fromStdString(e.message), QString::fromStdString(e.details));
 }
 
 void MainWindow::onStatus(const ControllerStatus& s) {
-  counters_->setText(compactCounters(s, pane_->framesPerSecond()));
+  counters_->setText(counterLines(s, pane_->framesPerSecond(), CounterLayout::StatusLine).join("  "));
   if (s.selfPauses != selfPauses_) {
     // The controller paused on its own (a requested step reached, or a solver failure).
     selfPauses_ = s.selfPauses;

@@ -1,46 +1,58 @@
 #pragma once
 // The main window: the simulation view in the middle, the run's parameters in docks around it, the live
-// counters in the status bar (and over the view), errors in a message panel that never blocks.
+// counters in the status bar (and over the view), errors in a message panel that never blocks. Edits in
+// the form go to the compute thread after a short pause; a change it refuses puts the form back to the
+// running scenario and shows the reason on the fields that caused it (else in the message panel).
 #include <QMainWindow>
 #include <QStringList>
 #include <QTimer>
+#include <optional>
 
+#include "PresetPicker.h"
 #include "Scenario.h"
 #include "SimulationController.h"
 
 class QAction;
 class QActionGroup;
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
+class QDockWidget;
 class QLabel;
 class QListWidget;
 class QMenu;
-class QSlider;
-class QSpinBox;
 
 namespace iso {
 
 class ScenarioForm;
 class SimulationPane;
+class ViewControls;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  explicit MainWindow(const Scenario& initial, QWidget* parent = nullptr);
+  // `origin`: where `initial` comes from (the preset box names it); by default its name's, unedited.
+  explicit MainWindow(const Scenario& initial, const std::optional<ScenarioOrigin>& origin = {}, QWidget* parent = nullptr);
   ~MainWindow() override;
 
   SimulationPane* pane() const { return pane_; }
   ScenarioForm* form() const { return form_; }
   QListWidget* messages() const { return messages_; }
+  ViewControls* viewControls() const { return viewControls_; }
+  QMenu* fileMenu() const { return fileMenu_; }
+  QMenu* viewMenu() const { return viewMenu_; }
 
-  // Scenario files; errors go to the message panel (false on failure).
+  // A dock around the view, with its show/hide action in the View menu.
+  QDockWidget* addPanel(const QString& title, const QString& objectName, QWidget* content, Qt::DockWidgetArea area);
+
+  // Scenario files; errors go to the message panel (false on failure). A file that loads but does not
+  // run is refused like any change (the form goes back to the running scenario) and not kept in Open
+  // Recent.
   bool openScenario(const QString& path);
   bool saveScenario(const QString& path);
-  void applyScenario(const Scenario& scenario);  // fills the controls and rebuilds the run
+  // Fills the controls and rebuilds the run; without an origin the scenario is its name's.
+  void applyScenario(const Scenario& scenario);
+  void applyScenario(const Scenario& scenario, const ScenarioOrigin& origin);
   void setPlaying(bool playing);
-  void setViewMode(int mode);  // 0 3D, 1 XY, 2 XZ, 3 YZ (keys 1–4)
-  bool saveScreenshot(const QString& path);       // PNG of the view
+  void setViewMode(int mode);  // an index of viewModes() (keys 1–4)
+  bool saveScreenshot(const QString& path);  // PNG of the view
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
 
  protected:
@@ -50,30 +62,36 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void buildMenus();
   void buildDocks();
-  QWidget* buildViewControls();
+  void saveScreenshotAs();  // F12: pauses while the dialog is open
+  void requestRun(const Scenario& scenario, const ScenarioOrigin& origin);
+  void onRebuilt(const Scenario& active);
+  void onRefused(const ControllerEvent& event);
   void onControllerEvent(const ControllerEvent& event);
   void onStatus(const ControllerStatus& status);
+  void addMessage(const QString& text, const QString& details, bool error);  // to the panel only
   void addRecentFile(const QString& path);
   void updateRecentMenu();
-  void scheduleRebuild();
   void showPlaying(bool playing);  // the play action's icon and text
+
+  // A scenario sent to the controller, with where it comes from.
+  struct Run {
+    Scenario scenario;
+    ScenarioOrigin origin;
+  };
 
   SimulationPane* pane_ = nullptr;
   ScenarioForm* form_ = nullptr;
+  ViewControls* viewControls_ = nullptr;
   QListWidget* messages_ = nullptr;
   QTimer rebuildDelay_;  // coalesces bursts of edits into one rebuild
-  QString scenarioPath_;
+  Run requested_;        // the last scenario sent
+  Run running_;          // the scenario of the running solver
   long selfPauses_ = 0;
 
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
-  QMenu *recentMenu_ = nullptr, *viewMenu_ = nullptr;
+  QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *viewMenu_ = nullptr;
   QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
   QLabel* counters_ = nullptr;
-  QSpinBox *stepsPerFrame_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
-  QComboBox *viewMode_ = nullptr, *colormap_ = nullptr;
-  QCheckBox *autoGain_ = nullptr, *overlay_ = nullptr;
-  QDoubleSpinBox* clip_ = nullptr;
-  QSlider* overlayOpacity_ = nullptr;
 };
 
 }  // namespace iso

@@ -1,27 +1,30 @@
 #pragma once
-// The editable parameters of a run (a Scenario), as two pages of controls for the main window's docks:
-// the physics (grid, time step, velocity model, source, boundary) and the stage (stage, device, stage
-// parameters). Every control has its unit, range and a tooltip; changes emit changed().
+// The editable parameters of a run (a Scenario) as two pages for the main window's docks, composed of
+// one widget per part: the physics page (preset row, grid and time step, velocity model, source,
+// boundary) and the stage page (stage, device, stage parameters). Any change emits changed().
+//
+// The form never shows what does not run: when the controller refuses a change, showRefused() returns
+// every control to the running scenario and marks the controls that held the refused values.
+#include <QList>
 #include <QObject>
 #include <QPointer>
 #include <QString>
 #include <QStringList>
 
+#include "PresetPicker.h"
 #include "Problem.h"
 #include "Scenario.h"
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
-class QLabel;
-class QLineEdit;
-class QPushButton;
-class QSpinBox;
-class QStackedWidget;
-class QTableWidget;
 class QWidget;
 
 namespace iso {
+
+class BoundaryEditor;
+class ModelEditor;
+class PhysicsEditor;
+class ScenarioSection;
+class SourceEditor;
+class StageEditor;
 
 class ScenarioForm : public QObject {
   Q_OBJECT
@@ -33,8 +36,27 @@ class ScenarioForm : public QObject {
   QWidget* physicsPage() const { return physicsPage_; }
   QWidget* stagePage() const { return stagePage_; }
 
-  void setScenario(const Scenario& scenario);  // fills every control; emits nothing
-  Scenario scenario() const;                   // the controls over the last scenario set (keeps the rest)
+  PhysicsEditor* physics() const { return physics_; }
+  ModelEditor* model() const { return model_; }
+  SourceEditor* source() const { return source_; }
+  BoundaryEditor* boundary() const { return boundary_; }
+  StageEditor* stage() const { return stage_; }
+  PresetPicker* presets() const { return presets_; }
+
+  // Fills every control; emits nothing. Without an origin the scenario is its name's, unedited.
+  void setScenario(const Scenario& scenario);
+  void setScenario(const Scenario& scenario, const ScenarioOrigin& origin);
+  Scenario scenario() const;  // the controls over the last scenario set (keeps the rest)
+  const ScenarioOrigin& origin() const { return origin_; }
+  void setOrigin(const ScenarioOrigin& origin);  // e.g. after saving to a file
+
+  // `refused` could not run, `running` runs: shows `running` (with its origin) and marks the controls
+  // that `refused` set otherwise with `reason`, when they all belong to one part of the form (that part
+  // caused it). Returns whether it marked any; the marks go at the next clearRefusedMarks().
+  bool showRefused(const Scenario& refused, const Scenario& running, const ScenarioOrigin& runningOrigin,
+                   const QString& reason);
+  void clearRefusedMarks();
+  QList<QWidget*> refusedControls() const;
 
   // Device choices: "" (automatic) first, then each selector with its summary.
   void setDevices(const QStringList& selectors, const QStringList& summaries);
@@ -50,56 +72,21 @@ class ScenarioForm : public QObject {
   void setModelFile(const QString& path);
 
  private:
-  void buildPhysicsPage();
-  void buildStagePage();
-  void updateEnabledControls();
-  void addLayerRow(double top, double velocity);
-  void connectChanges(QWidget* w);
+  void onEdited();
+  void resizeGrid(int n1, int n2, int n3);
+  void markRefused(QWidget* control, const QString& reason);
 
   QPointer<QWidget> physicsPage_, stagePage_;
+  StageEditor* stage_ = nullptr;
+  PresetPicker* presets_ = nullptr;
+  PhysicsEditor* physics_ = nullptr;
+  ModelEditor* model_ = nullptr;
+  SourceEditor* source_ = nullptr;
+  BoundaryEditor* boundary_ = nullptr;
+  QList<ScenarioSection*> sections_;
   Scenario base_;  // fields without controls (name, steps, receivers) come from here
-
-  QComboBox* preset_ = nullptr;
-  QSpinBox *n1_ = nullptr, *n2_ = nullptr, *n3_ = nullptr;
-  QDoubleSpinBox* dx_ = nullptr;
-  QCheckBox* autoDt_ = nullptr;
-  QDoubleSpinBox *dtFraction_ = nullptr, *dtMs_ = nullptr;
-  QLabel* stabilityLabel_ = nullptr;
-  QComboBox* coefficients_ = nullptr;
-
-  QComboBox* modelKind_ = nullptr;
-  QStackedWidget* modelPages_ = nullptr;
-  QDoubleSpinBox* constantVelocity_ = nullptr;
-  QTableWidget* layers_ = nullptr;
-  QDoubleSpinBox *gradientTop_ = nullptr, *gradientBottom_ = nullptr;
-  QDoubleSpinBox *randomMean_ = nullptr, *randomStdDev_ = nullptr, *randomLength_ = nullptr;
-  QSpinBox* randomSeed_ = nullptr;
-  QLineEdit* modelPath_ = nullptr;
-  QSpinBox *fileN1_ = nullptr, *fileN2_ = nullptr, *fileN3_ = nullptr;
-  QComboBox* fileUnit_ = nullptr;
-  QCheckBox* salt_ = nullptr;
-  QDoubleSpinBox *saltX_ = nullptr, *saltY_ = nullptr, *saltZ_ = nullptr, *saltRadius_ = nullptr,
-                 *saltVelocity_ = nullptr;
-
-  QComboBox* sourceKind_ = nullptr;
-  QSpinBox *sourceI_ = nullptr, *sourceJ_ = nullptr, *sourceK_ = nullptr;
-  QDoubleSpinBox *frequency_ = nullptr, *amplitude_ = nullptr, *delay_ = nullptr;
-
-  QComboBox* boundaryKind_ = nullptr;
-  QSpinBox* boundaryWidth_ = nullptr;
-  QDoubleSpinBox* reflection_ = nullptr;
-
-  QComboBox *stage_ = nullptr, *device_ = nullptr;
-  QLabel* stageDescription_ = nullptr;
-  // A stage-parameter box and the keys it stands for, of which a stage takes at most one (the x tile is
-  // block_x for cpu-parallel, wg_x for the simple GPU stages, tile_x for gpu-slm and gpu-optimized).
-  struct ParamBox {
-    QSpinBox* box;
-    std::vector<std::string> keys;
-  };
-  std::vector<ParamBox> paramBoxes_;
-
-  bool filling_ = false;  // true while setScenario fills the controls: no changed() then
+  ScenarioOrigin origin_;
+  QList<QPointer<QWidget>> refused_;
 };
 
 }  // namespace iso

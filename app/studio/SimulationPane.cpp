@@ -10,29 +10,23 @@ constexpr int kSlicePollMs = 15;    // a little faster than 60 Hz, so no new sli
 constexpr int kStatusPollMs = 250;  // counters refresh four times a second
 }  // namespace
 
-QString rateText(const Throughput& t, double value, int decimals) {
-  return t.mpts > 0.0 ? QString::number(value, 'f', decimals) : QStringLiteral("–");
-}
-
-QStringList counterLines(const ControllerStatus& s, double fps) {
+QStringList counterLines(const ControllerStatus& s, double fps, CounterLayout layout) {
   if (!s.hasSolver) return {s.rebuilding ? "building the solver…" : "no simulation"};
-  const Throughput& t = s.throughput;
-  const QString ceiling = QStringLiteral("%1 %2 GB/s").arg(QString::fromStdString(s.ceilingName)).arg(t.ceilingGBs, 0, 'f', 1);
-  const QString roofline = t.ceilingGBs <= 0.0 ? QStringLiteral("roofline: ceiling unknown")
-                           : t.mpts > 0.0 ? QStringLiteral("%1 % of roofline (%2)").arg(t.rooflinePercent, 0, 'f', 1).arg(ceiling)
-                                   : QStringLiteral("roofline: %1").arg(ceiling);
-  // Short lines: the HUD must fit a narrow view.
-  return {QStringLiteral("step %1 · t = %2 s · dt = %3 ms · %4")
-              .arg(s.step)
-              .arg(s.time, 0, 'f', 4)
-              .arg(s.dt * 1e3, 0, 'f', 4)
-              .arg(s.playing ? "playing" : (s.rebuilding ? "rebuilding…" : "paused")),
-          QStringLiteral("%1 Mpts/s · %2 GFLOP/s · %3 fps").arg(rateText(t, t.mpts, 1), rateText(t, t.gflops, 2)).arg(fps, 0, 'f', 0),
-          QStringLiteral("%1 GB/s (12 B/pt) · %2 GB/s (16 B/pt)").arg(rateText(t, t.gbsSample, 2), rateText(t, t.gbsTraffic, 2)),
-          roofline,
-          QStringLiteral("%1 · %2×%3×%4").arg(QString::fromStdString(s.stage)).arg(s.grid.n1).arg(s.grid.n2).arg(s.grid.n3),
-          QString::fromStdString(s.device),
-          "slices: " + QString::fromStdString(s.transferPath)};
+  CounterReading r;
+  r.throughput = s.throughput;
+  r.step = s.step;
+  r.time = s.time;
+  r.dt = s.dt;
+  r.state = s.playing ? "playing" : (s.rebuilding ? "rebuilding…" : "paused");
+  r.framesPerSecond = fps;
+  r.n1 = s.grid.n1, r.n2 = s.grid.n2, r.n3 = s.grid.n3;
+  r.stage = s.stage;
+  r.device = s.device;
+  r.transferPath = s.transferPath;
+  r.ceilingName = s.ceilingName;
+  QStringList lines;
+  for (const std::string& line : formatCounters(r, layout)) lines << QString::fromStdString(line);
+  return lines;
 }
 
 SimulationPane::SimulationPane(QWidget* parent)

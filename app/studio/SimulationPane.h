@@ -14,10 +14,10 @@ namespace iso {
 
 class SliceView;
 
-// The live counters as text lines (for the view's HUD and the status bar).
-QStringList counterLines(const ControllerStatus& status, double framesPerSecond);
-// One rate of `t` with `decimals` decimals, or "–" while no step has been timed since the last build.
-QString rateText(const Throughput& t, double value, int decimals);
+// The live counters as text lines, laid out for the view's HUD (Overlay) or the status bar (StatusLine);
+// one line saying so while there is no solver.
+QStringList counterLines(const ControllerStatus& status, double framesPerSecond,
+                         CounterLayout layout = CounterLayout::Overlay);
 
 class SimulationPane : public QWidget {
   Q_OBJECT

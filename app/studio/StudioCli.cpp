@@ -14,6 +14,8 @@
 #include "SimulationPane.h"
 #include "SliceView.h"
 #include "StageRegistry.h"
+#include "ViewControls.h"
+#include "ViewModes.h"
 
 namespace iso {
 namespace {
@@ -76,12 +78,13 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption stepsPerFrame("steps-per-frame", "Time steps between displayed frames (1 to 1000, default 4).", "N");
   const QCommandLineOption benchmark("benchmark", "Measure throughput headless and with the view for SECONDS each, print both, quit.", "SECONDS");
   const QCommandLineOption paused("paused", "Start paused.");
-  const QCommandLineOption mode("mode", "View mode: 3d, xy, xz or yz (default 3d).", "mode");
+  const QCommandLineOption mode("mode", "View mode: " + viewModeOptions() + " (default " + viewModes().front().option + ").", "mode");
   const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
   parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow, mode});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
+  std::string fromFile;  // the scenario file as read, to tell whether the options changed it
   auto integer = [&](const QCommandLineOption& opt, long min, long max, long& out) {
     bool ok = false;
     const long v = parser.value(opt).toLong(&ok);
@@ -101,6 +104,8 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     }
     if (!positional.isEmpty()) {
       o.scenario = loadScenarioFile(positional.first().toStdString());
+      o.scenarioFile = positional.first();
+      fromFile = scenarioToJson(o.scenario);
       o.scenarioGiven = true;
     } else if (parser.isSet(preset)) {
       o.scenario = presetScenario(parser.value(preset).toStdString());
@@ -164,12 +169,13 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       return std::nullopt;
     }
   }
+  o.scenarioEdited = !o.scenarioFile.isEmpty() && scenarioToJson(o.scenario) != fromFile;
   o.startPaused = parser.isSet(paused);
   o.screenshotWindow = parser.isSet(wholeWindow);
   if (parser.isSet(mode)) {
-    o.viewMode = QStringList{"3d", "xy", "xz", "yz"}.indexOf(parser.value(mode).toLower());
+    o.viewMode = viewModeIndex(parser.value(mode));
     if (o.viewMode < 0) {
-      error = "--mode " + parser.value(mode) + ": expected 3d, xy, xz or yz";
+      error = "--mode " + parser.value(mode) + ": expected " + viewModeOptions();
       return std::nullopt;
     }
   }
@@ -190,10 +196,13 @@ int runStudio(const StudioOptions& options) {
     std::fflush(stdout);
   }
 
-  MainWindow window(options.scenario);
+  std::optional<ScenarioOrigin> origin;
+  if (!options.scenarioFile.isEmpty())
+    origin = ScenarioOrigin{QString::fromStdString(options.scenario.name), options.scenarioFile, options.scenarioEdited};
+  MainWindow window(options.scenario, origin);
   SimulationPane* pane = window.pane();
   SimulationController& controller = pane->controller();
-  controller.setStepsPerFrame(options.stepsPerFrame);
+  window.viewControls()->setStepsPerFrame(options.stepsPerFrame);  // the box shows what the controller does
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
   const bool automated = !options.screenshot.isEmpty() || options.benchmarkSeconds > 0.0;
 

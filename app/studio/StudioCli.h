@@ -11,6 +11,8 @@ namespace iso {
 
 struct StudioOptions {
   Scenario scenario;            // after the file or preset and every override
+  QString scenarioFile;         // the scenario file given, if any ...
+  bool scenarioEdited = false;  // ... and changed by the options (--stage, --size, ...)
   bool scenarioGiven = false;   // a file, a preset, --stage or --size was given (no GPU upgrade)
   long steps = -1;              // pause at this step (< 0: run on)
   QString screenshot;           // with steps: save the view there after that step, then quit
@@ -18,7 +20,7 @@ struct StudioOptions {
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
   int stepsPerFrame = 4;
   bool startPaused = false;
-  int viewMode = 0;  // 0 3D, 1 XY, 2 XZ, 3 YZ (the View menu's order)
+  int viewMode = 0;  // an index of viewModes()
 };
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets

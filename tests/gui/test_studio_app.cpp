@@ -2,19 +2,26 @@
 // (mid-run changes, bad input, quitting). Needs an X display with OpenGL: run under xvfb-run.
 #include <gtest/gtest.h>
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QImage>
 #include <QListWidget>
 #include <QProcess>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <cmath>
 
 #include "MainWindow.h"
+#include "PhysicsEditor.h"
 #include "ScenarioForm.h"
 #include "ScenarioResize.h"
 #include "SimulationPane.h"
 #include "SliceView.h"
+#include "SourceEditor.h"
 #include "test_studio_support.h"
 
 namespace iso {
@@ -35,6 +42,13 @@ Scenario homogeneousScenario(int n = 49) {  // odd: the centre cell is the plane
   s.source.delay = -1.0;
   s.stage = "cpu-parallel";
   return s;
+}
+
+// What the form shows for `s` (it shows an empty layer list as one default layer, for instance).
+std::string asShown(const Scenario& s) {
+  ScenarioForm form;
+  form.setScenario(s);
+  return scenarioToJson(form.scenario());
 }
 
 double colourStdDev(const QImage& image) {
@@ -193,6 +207,72 @@ TEST_F(StudioWindow, BadInputShowsAnErrorAndTheRunGoesOn) {
   const long step = status().step;
   ASSERT_TRUE(reachStep(step + 10)) << "the run stopped after the errors";
   EXPECT_EQ(status().generation, generation) << "the last good solver was replaced";
+}
+
+TEST_F(StudioWindow, ARefusedChangeShowsOnItsFieldAndTheFormReturnsToTheRun) {
+  window_->setPlaying(true);
+  ASSERT_TRUE(reachStep(5)) << messages();
+  const std::string running = asShown(window_->pane()->controller().activeScenario());
+  // Through the controls, as a user would: a manual dt of 1 s, far above the stability limit.
+  ScenarioForm* form = window_->form();
+  auto* autoDt = form->physics()->findChild<QCheckBox*>("auto_dt");
+  auto* dt = form->physics()->findChild<QDoubleSpinBox*>("dt");
+  ASSERT_TRUE(autoDt && dt);
+  autoDt->setChecked(false);
+  dt->setValue(1000.0);
+  ASSERT_TRUE(test::waitUntil([&] { return !form->refusedControls().isEmpty(); })) << messages();
+  EXPECT_EQ(scenarioToJson(form->scenario()), running) << "the form shows what runs";
+  EXPECT_TRUE(autoDt->isChecked());
+  EXPECT_TRUE(form->refusedControls().contains(dt));
+  EXPECT_TRUE(form->refusedControls().contains(autoDt));
+  EXPECT_FALSE(form->refusedControls().contains(form->physics()->findChild<QDoubleSpinBox*>("dt_auto_fraction")))
+      << "the refused scenario did not use the auto fraction";
+  EXPECT_FALSE(window_->messages()->parentWidget()->isVisible()) << "the field says it: the panel stays closed";
+  EXPECT_TRUE(dt->toolTip().contains("Not applied")) << dt->toolTip().toStdString();
+  EXPECT_TRUE(dt->toolTip().contains("dt")) << dt->toolTip().toStdString();
+  EXPECT_GE(errorCount(), 1) << "the panel keeps the message too";
+  if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) window_->grab().save(QDir::temp().filePath("studio_refused.png"));
+
+  // Any later change applies: a stage switch included.
+  auto* stage = form->stagePage()->findChild<QComboBox*>("stage");
+  ASSERT_NE(stage, nullptr);
+  stage->setCurrentIndex(stage->findData("cpu-serial"));
+  ASSERT_TRUE(test::waitUntil([&] { return status().stage == "cpu-serial"; })) << messages();
+  EXPECT_TRUE(form->refusedControls().isEmpty()) << "the marks go with the next change";
+  EXPECT_EQ(form->scenario().stage, "cpu-serial");
+  EXPECT_EQ(form->scenario().dt, 0.0);
+}
+
+TEST_F(StudioWindow, AScenarioFileThatDoesNotRunIsRefusedAndNotKeptAsRecent) {
+  ASSERT_TRUE(reachStep(0)) << messages();
+  const std::string running = asShown(window_->pane()->controller().activeScenario());
+  QTemporaryDir dir;
+  Scenario bad = homogeneousScenario();
+  bad.name = "bad";
+  bad.model.kind = ModelKind::File;
+  bad.model.path = "/nonexistent/model.npy";
+  const QString badPath = dir.filePath("bad.json");
+  saveScenarioFile(bad, badPath.toStdString());
+  auto recent = [] { return QSettings().value("recentFiles").toStringList(); };
+
+  ASSERT_TRUE(window_->openScenario(badPath)) << "the file itself reads";
+  ASSERT_TRUE(test::waitUntil([&] { return errorCount() >= 1; }));
+  ASSERT_TRUE(test::waitUntil([&] { return scenarioToJson(window_->form()->scenario()) == running; }))
+      << "the form still shows the refused file";
+  EXPECT_EQ(window_->form()->presets()->shownText(), "homogeneous");
+  EXPECT_FALSE(recent().contains(QFileInfo(badPath).absoluteFilePath()));
+
+  Scenario good = homogeneousScenario();
+  good.name = "good";
+  good.model.velocity = 2500.0;
+  const QString goodPath = dir.filePath("good.json");
+  saveScenarioFile(good, goodPath.toStdString());
+  ASSERT_TRUE(window_->openScenario(goodPath));
+  ASSERT_TRUE(test::waitUntil([&] { return recent().value(0) == QFileInfo(goodPath).absoluteFilePath(); })) << messages();
+  EXPECT_EQ(window_->pane()->controller().activeScenario().name, "good");
+  EXPECT_EQ(window_->form()->presets()->shownText(), "file: good.json");
+  window_->form()->source()->findChild<QDoubleSpinBox*>("frequency")->setValue(25.0);
+  EXPECT_EQ(window_->form()->presets()->shownText(), "file: good.json (edited)");
 }
 
 TEST_F(StudioWindow, QuitDuringARunIsQuick) {

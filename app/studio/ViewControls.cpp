@@ -1,0 +1,124 @@
+#include "ViewControls.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSlider>
+
+#include "FormControls.h"
+#include "SimulationController.h"
+#include "SliceView.h"
+#include "ViewModes.h"
+
+namespace iso {
+
+ViewControls::ViewControls(SliceView* view, SimulationController& controller, QWidget* parent)
+    : QWidget(parent), view_(view), controller_(controller) {
+  auto* form = new QFormLayout(this);
+
+  stepsPerFrame_ = new SpinBox;
+  stepsPerFrame_->setObjectName("steps_per_frame");
+  stepsPerFrame_->setRange(1, 1000);
+  stepsPerFrame_->setValue(4);
+  stepsPerFrame_->setToolTip("Time steps between two displayed frames (a batch never takes more than ~50 ms, so\n"
+                             "large grids show fewer). Range: 1 to 1000");
+  connect(stepsPerFrame_, &QSpinBox::valueChanged, this, [this](int n) { controller_.setStepsPerFrame(n); });
+  controller_.setStepsPerFrame(stepsPerFrame_->value());
+  form->addRow("Steps per frame:", stepsPerFrame_);
+
+  auto sliceSpin = [&](const QString& axis) {
+    auto* s = new SpinBox;
+    s->setRange(-1, 4095);
+    s->setValue(-1);
+    s->setSpecialValueText("source");
+    s->setMinimumWidth(s->fontMetrics().horizontalAdvance("source") + 36);  // the text plus the arrows
+    s->setKeyboardTracking(false);
+    s->setToolTip(QStringLiteral("Interior cell along %1 where the orthogonal slices cross; 'source' follows the\n"
+                                 "source cell (the centre when there is no point source)").arg(axis));
+    connect(s, &QSpinBox::valueChanged, this,
+            [this] { controller_.setSlicePoint(sliceI_->value(), sliceJ_->value(), sliceK_->value()); });
+    return s;
+  };
+  sliceI_ = sliceSpin("x");
+  sliceJ_ = sliceSpin("y");
+  sliceK_ = sliceSpin("z");
+  auto* sliceRow = new QHBoxLayout;
+  for (QSpinBox* s : {sliceI_, sliceJ_, sliceK_}) sliceRow->addWidget(s);
+  // A row of its own: three spin boxes beside a label would not fit the dock's default width.
+  form->addRow(new QLabel("Slice point (x, y, z cell):"));
+  form->addRow(sliceRow);
+
+  mode_ = new ComboBox;
+  mode_->setObjectName("view_mode");
+  for (const ViewModeInfo& m : viewModes()) mode_->addItem(m.title());
+  mode_->setToolTip("What the view shows (keys 1–4); drag to orbit in 3D, wheel to zoom");
+  connect(mode_, &QComboBox::currentIndexChanged, this, [this](int n) {
+    view_->setMode(viewModes()[std::size_t(n)].mode);
+    emit modeChanged(n);
+  });
+  form->addRow("Mode:", mode_);
+
+  colormap_ = new ComboBox;
+  colormap_->addItems(SliceView::colormapNames());
+  colormap_->setToolTip("Colour map of the wavefield (symmetric about zero)");
+  connect(colormap_, &QComboBox::currentTextChanged, view_, &SliceView::setColormap);
+  form->addRow("Colour map:", colormap_);
+
+  autoGain_ = new QCheckBox("automatic");
+  autoGain_->setChecked(true);
+  autoGain_->setToolTip("Follow the amplitude (a robust percentile of |u|, smoothed over time)");
+  clip_ = new DoubleSpinBox;
+  clip_->setRange(1e-4, 1e6);
+  clip_->setDecimals(4);
+  clip_->setValue(1.0);
+  clip_->setKeyboardTracking(false);
+  clip_->setEnabled(false);
+  clip_->setToolTip("Manual symmetric colour range [-clip, clip] of u. Range: 0.0001 to 1000000");
+  connect(autoGain_, &QCheckBox::toggled, this, [this](bool on) {
+    clip_->setEnabled(!on);
+    view_->setAutoGain(on);
+    if (!on) view_->setClip(float(clip_->value()));
+  });
+  connect(clip_, &QDoubleSpinBox::valueChanged, this, [this](double c) {
+    if (!autoGain_->isChecked()) view_->setClip(float(c));
+  });
+  connect(view_, &SliceView::clipChanged, this, [this](float c) {
+    if (!autoGain_->isChecked()) return;
+    const QSignalBlocker block(clip_);  // show the automatic range without switching to manual
+    clip_->setValue(c);
+  });
+  auto* gainRow = new QHBoxLayout;
+  gainRow->addWidget(autoGain_);
+  gainRow->addWidget(clip_, 1);
+  form->addRow("Gain / clip:", gainRow);
+
+  overlay_ = new QCheckBox("velocity model");
+  overlay_->setToolTip("Blend the velocity model over the wavefield");
+  overlayOpacity_ = new FocusWheel<QSlider>;
+  overlayOpacity_->setOrientation(Qt::Horizontal);
+  overlayOpacity_->setRange(0, 100);
+  overlayOpacity_->setValue(35);
+  overlayOpacity_->setToolTip("Opacity of the velocity overlay: 0 to 100 %");
+  auto applyOverlay = [this] { view_->setVelocityOverlay(overlay_->isChecked(), overlayOpacity_->value() / 100.0f); };
+  connect(overlay_, &QCheckBox::toggled, this, applyOverlay);
+  connect(overlayOpacity_, &QSlider::valueChanged, this, applyOverlay);
+  auto* overlayRow = new QHBoxLayout;
+  overlayRow->addWidget(overlay_);
+  overlayRow->addWidget(overlayOpacity_, 1);
+  form->addRow("Overlay:", overlayRow);
+  overlay_->setChecked(true);
+}
+
+void ViewControls::setGridSize(int n1, int n2, int n3) {
+  sliceI_->setMaximum(n1 - 1);
+  sliceJ_->setMaximum(n2 - 1);
+  sliceK_->setMaximum(n3 - 1);
+}
+
+void ViewControls::setMode(int mode) { mode_->setCurrentIndex(mode); }
+
+void ViewControls::setStepsPerFrame(int steps) { stepsPerFrame_->setValue(steps); }
+
+}  // namespace iso

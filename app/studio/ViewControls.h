@@ -1,0 +1,39 @@
+#pragma once
+// The view dock: where the slices cross, what the view shows (mode, colour map, gain, velocity overlay)
+// and how many time steps pass between frames. Changes go straight to the view and the controller.
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QSlider;
+class QSpinBox;
+
+namespace iso {
+
+class SimulationController;
+class SliceView;
+
+class ViewControls : public QWidget {
+  Q_OBJECT
+ public:
+  ViewControls(SliceView* view, SimulationController& controller, QWidget* parent = nullptr);
+
+  void setGridSize(int n1, int n2, int n3);  // the slice point's limits
+  void setMode(int mode);                    // an index of viewModes(); emits modeChanged()
+  void setStepsPerFrame(int steps);          // 1 to 1000; the controller follows
+
+ signals:
+  void modeChanged(int mode);
+
+ private:
+  SliceView* view_;
+  SimulationController& controller_;
+  QSpinBox *stepsPerFrame_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
+  QComboBox *mode_ = nullptr, *colormap_ = nullptr;
+  QCheckBox *autoGain_ = nullptr, *overlay_ = nullptr;
+  QDoubleSpinBox* clip_ = nullptr;
+  QSlider* overlayOpacity_ = nullptr;
+};
+
+}  // namespace iso

@@ -1,0 +1,33 @@
+#include "ViewModes.h"
+
+#include <QStringList>
+
+namespace iso {
+
+QString ViewModeInfo::title() const { return QString(menuText).remove('&'); }
+
+const std::vector<ViewModeInfo>& viewModes() {
+  static const std::vector<ViewModeInfo> modes = {
+      {"3d", "&3D orthogonal slices", SliceView::Mode::Orthogonal3D},
+      {"xy", "Plane &XY (top)", SliceView::Mode::PlaneXY},
+      {"xz", "Plane X&Z (side)", SliceView::Mode::PlaneXZ},
+      {"yz", "Plane &YZ (front)", SliceView::Mode::PlaneYZ},
+  };
+  return modes;
+}
+
+int viewModeIndex(const QString& option) {
+  const auto& modes = viewModes();
+  for (std::size_t n = 0; n < modes.size(); ++n)
+    if (modes[n].option.compare(option, Qt::CaseInsensitive) == 0) return int(n);
+  return -1;
+}
+
+QString viewModeOptions() {
+  QStringList options;
+  for (const ViewModeInfo& m : viewModes()) options << m.option;
+  const QString last = options.takeLast();
+  return options.join(", ") + " or " + last;
+}
+
+}  // namespace iso

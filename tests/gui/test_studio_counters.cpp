@@ -1,0 +1,56 @@
+// The counters in the studio's status bar and over its view come from the one formatter the command
+// line prints with (core/Metrics): the same figures, and "–" for every rate until a step is timed.
+#include <gtest/gtest.h>
+
+#include <QStringList>
+
+#include "SimulationPane.h"
+
+namespace iso {
+namespace {
+
+ControllerStatus timedStatus() {
+  ControllerStatus s;
+  s.hasSolver = true;
+  s.step = 120;
+  s.time = 0.06;
+  s.dt = 0.0005;
+  s.grid = Grid(64, 64, 64);
+  s.stage = "cpu-parallel";
+  s.device = "host CPU";
+  s.transferPath = "host copy";
+  s.ceilingName = "host memcpy bandwidth";
+  s.throughput = computeThroughput(64.0 * 64 * 64, 100.0, 0.5, 20.0);  // 52.4288 Mpts/s
+  return s;
+}
+
+TEST(StudioCounters, StatusBarHudAndReportShowTheSameRate) {
+  const ControllerStatus s = timedStatus();
+  const QString status = counterLines(s, 30.0, CounterLayout::StatusLine).join("\n");
+  const QString hud = counterLines(s, 30.0, CounterLayout::Overlay).join("\n");
+  const QString report = QString::fromStdString(formatThroughput(s.throughput));
+  EXPECT_TRUE(status.contains("step 120")) << status.toStdString();
+  EXPECT_TRUE(status.contains("52.4 Mpts/s")) << status.toStdString();
+  EXPECT_TRUE(hud.contains("52.4 Mpts/s")) << hud.toStdString();
+  EXPECT_TRUE(report.contains("52.43 Mpts/s")) << report.toStdString();
+  EXPECT_TRUE(hud.contains("cpu-parallel · 64×64×64")) << hud.toStdString();
+  EXPECT_TRUE(status.contains("% roofline")) << "the ceiling is known";
+  EXPECT_EQ(counterLines(s, 30.0, CounterLayout::StatusLine).size(), 1);
+}
+
+TEST(StudioCounters, RatesReadADashUntilAStepIsTimed) {
+  ControllerStatus s = timedStatus();
+  s.throughput = Throughput{};
+  s.throughput.ceilingGBs = 20.0;
+  const QString status = counterLines(s, 0.0, CounterLayout::StatusLine).join("\n");
+  EXPECT_TRUE(status.contains("– Mpts/s")) << status.toStdString();
+  EXPECT_FALSE(status.contains("0.0 Mpts/s")) << status.toStdString();
+  const QString hud = counterLines(s, 0.0, CounterLayout::Overlay).join("\n");
+  EXPECT_TRUE(hud.contains("– Mpts/s")) << hud.toStdString();
+  EXPECT_TRUE(hud.contains("roofline: host memcpy bandwidth 20.0 GB/s")) << hud.toStdString();
+  s.hasSolver = false;
+  EXPECT_EQ(counterLines(s, 0.0, CounterLayout::Overlay), QStringList{"no simulation"});
+}
+
+}  // namespace
+}  // namespace iso
