@@ -106,6 +106,15 @@ TEST(Cli, VerifyPassesForTheCpuStages) {
   EXPECT_NE(r.output.find("ok"), std::string::npos) << r.output;
 }
 
+TEST(Cli, VerifyChecksSweptCandidatesInsideGuardRegions) {
+  if (runCli("devices").output.find("No OpenCL") != std::string::npos) GTEST_SKIP() << "no OpenCL device";
+  const Result r = runCli("verify 19 13 11 4 --stage gpu-basic --sweep \"tile_x=32;y_per_item=1,2\"");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* key : {"gpu-basic", "y_per_item=1 ", "y_per_item=2 ", "intact", "traces"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
+  EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
+}
+
 TEST(Cli, BenchWritesJsonThatLoadsBackAndCsv) {
   const auto json = tempPath("bench.json"), csv = tempPath("bench.csv");
   const Result r = runCli("bench 24 20 16 6 --stages cpu-parallel,cpu-serial --repeat 2 --json " + json.string() +
