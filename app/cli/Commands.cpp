@@ -242,7 +242,8 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
   if (runs.empty()) runs.push_back(base);
   for (const Scenario& s : runs) buildProblem(s);  // every grid is checked before the first one runs
   printHeader(buildProblem(runs.front()));
-  std::printf("%d steps per stage (1 warm-up, then %d timed chunks; median chunk)\n\n", base.steps, bench.repeat);
+  std::printf("%d steps per stage (%d warm-up, then up to %d timed chunks; median chunk)\n\n", base.steps,
+              base.steps >= 2 ? 1 : 0, bench.repeat);
 
   BenchmarkReport all;
   for (const Scenario& s : runs) {
