@@ -3,7 +3,8 @@
 // (a warm-up, then equal timed chunks whose median gives the rates), so that every stage ends on the
 // same u^N and is compared with cpu-serial. No Qt: `iso3dfd bench` runs it on a terminal, the studio on
 // a worker thread. Progress goes to a callback; cancel() (from any thread) stops it after the step in
-// progress: a run advances in pieces of at most ~0.1 s and checks the flag between them.
+// progress: a run advances in pieces of at most ~0.1 s and checks the flag between them (building a
+// solver, e.g. compiling a kernel, and a single step longer than that are not interrupted).
 // Its result, the table/JSON/CSV writer and the JSON reader (with the JSON schema): BenchmarkReport.h.
 #include <atomic>
 #include <functional>
