@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "Format.h"
 #include "KernelSources.h"
 
 namespace iso {
@@ -26,11 +27,6 @@ std::string stageKernelFile(const std::string& stage, const StageParamMap& p) {
 std::size_t roundUp(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 std::size_t ceilDiv(std::size_t n, std::size_t m) { return (n + m - 1) / m; }
 
-std::string gib(std::uint64_t bytes) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f GiB", double(bytes) / double(1ull << 30));
-  return b;
-}
 
 }  // namespace
 
@@ -70,13 +66,13 @@ void checkGridFitsDevice(const Grid& g, const DeviceInfo& d) {
                            " padded cells; the OpenCL kernels index with 32-bit ints, limit " + std::to_string(INT_MAX));
   const std::uint64_t one = g.paddedSize() * sizeof(float);
   if (one > d.maxAllocBytes)
-    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs buffers of " + gib(one) + " each, but " +
-                                                       d.name + " allows at most " + gib(d.maxAllocBytes) +
+    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs buffers of " + gibibytes(double(one)) + " each, but " +
+                                                       d.name + " allows at most " + gibibytes(double(d.maxAllocBytes)) +
                                                        " per allocation; choose a smaller grid");
   if (openClSolverBytes(g) > d.globalMemBytes)
-    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs " + gib(openClSolverBytes(g)) +
-                                                       " of device memory (3 buffers of " + gib(one) + "), but " +
-                                                       d.name + " has " + gib(d.globalMemBytes) +
+    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs " + gibibytes(double(openClSolverBytes(g))) +
+                                                       " of device memory (3 buffers of " + gibibytes(double(one)) + "), but " +
+                                                       d.name + " has " + gibibytes(double(d.globalMemBytes)) +
                                                        "; choose a smaller grid");
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // Timing of one stage configuration, and the auto-tuner that sweeps the tunable parameters of a stage
 // (gpu-slm, gpu-optimized) for the current device and grid and keeps the best in the tuning database.
-// `iso3dfd tune` and iso3dfd-gpu-bench call these.
+// `iso3dfd tune`, `iso3dfd bench --tune` and `iso3dfd verify --candidates` call these.
 #include <functional>
 #include <string>
 #include <vector>

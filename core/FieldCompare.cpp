@@ -4,16 +4,21 @@
 #include <stdexcept>
 #include <string>
 
+#include "CpuSolvers.h"
+
 namespace iso {
 
-FieldDifference compareFields(const std::vector<float>& a, const std::vector<float>& ref) {
+namespace {
+
+template <class T>
+FieldDifference compare(std::span<const T> a, std::span<const T> ref) {
   if (a.size() != ref.size())
     throw std::invalid_argument("cannot compare fields of " + std::to_string(a.size()) + " and " +
                                 std::to_string(ref.size()) + " values");
   FieldDifference d;
   double diff2 = 0.0, ref2 = 0.0;
   for (std::size_t n = 0; n < a.size(); ++n) {
-    if (!std::isfinite(a[n])) {
+    if (!std::isfinite(a[n]) || !std::isfinite(ref[n])) {
       ++d.nonFinite;
       continue;
     }
@@ -24,6 +29,30 @@ FieldDifference compareFields(const std::vector<float>& a, const std::vector<flo
   }
   d.relativeL2 = ref2 > 0.0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
   return d;
+}
+
+}  // namespace
+
+FieldDifference compareFields(std::span<const float> a, std::span<const float> ref) { return compare(a, ref); }
+FieldDifference compareFields(std::span<const double> a, std::span<const double> ref) { return compare(a, ref); }
+
+SolverOutput readSolverOutput(WaveSolver& solver) {
+  SolverOutput out;
+  solver.readField(out.field);
+  out.traces = solver.traces();
+  return out;
+}
+
+SolverOutput runReference(Problem problem, int steps) {
+  problem.stage = "cpu-serial";
+  problem.stageParams.clear();
+  auto solver = createCpuSolver(std::move(problem));
+  solver->advance(steps);
+  return readSolverOutput(*solver);
+}
+
+ReferenceAgreement compareWithReference(const SolverOutput& got, const SolverOutput& reference) {
+  return {compareFields(got.field, reference.field), compareFields(got.traces, reference.traces)};
 }
 
 }  // namespace iso

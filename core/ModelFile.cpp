@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 
+#include "Format.h"
 #include "Npy.h"
 
 namespace iso {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "Format.h"
 #include "StageRegistry.h"
 
 namespace iso {
@@ -14,26 +15,12 @@ namespace iso {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr int kMinDampingWidth = 20;  // cells; thinner sponges reflect from their own gradient
 // The PML formula's σ_max assumes no reflection from the damping itself; a sponge does reflect where σ is
 // large against ω, so it is scaled down. Echo in the setup of tests/core/test_absorbing.cpp (20 cells, 8
 // cells per wavelength, R = 1e-3), L2 / peak: factor 1.0 → 3.4 % / 1.6 %, 0.8 → 2.8 % / 1.3 %,
 // 0.6 → 2.4 % / 1.3 %, 0.4 → 4.6 % / 4.2 % (docs/NUMERICS.md).
 constexpr double kSpongeStrength = 0.6;
-
-// Three significant digits, but whole numbers from 100 up in full ("4500", not "4.5e+03").
-std::string num(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, std::fabs(x) >= 100.0 ? "%.0f" : "%.3g", x);
-  return buf;
-}
-
-std::string gib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
-  return buf;
-}
 
 std::size_t physicalMemoryBytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
@@ -49,8 +36,8 @@ void checkHostMemory(const Scenario& s, const Grid& g, const StageInfo& stage) {
   const std::size_t needed = stage.opencl ? g.paddedSize() * sizeof(float) * (cubes ? 2 : 1) : solverBytes(g);
   if (double(needed) > 0.9 * double(physical))
     throw ScenarioError("grid " + std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " +
-                        std::to_string(s.n3) + " needs " + gib(double(needed)) + " of host memory for stage '" +
-                        stage.id + "', more than 90% of this machine's " + gib(double(physical)) +
+                        std::to_string(s.n3) + " needs " + gibibytes(double(needed)) + " of host memory for stage '" +
+                        stage.id + "', more than 90% of this machine's " + gibibytes(double(physical)) +
                         "; use a smaller grid");
 }
 
@@ -120,11 +107,11 @@ double RickerWavelet::operator()(double t) const {
 }
 
 std::string StabilityReport::summary() const {
-  std::string line = "dt " + num(dt * 1e3) + " ms (stability limit " + num(dtLimit * 1e3) + " ms; Courant " +
-                     num(courant) + " of at most " + num(courantLimit) + "), v " + num(vMin) + ".." + num(vMax) +
+  std::string line = "dt " + roundedNumber(dt * 1e3) + " ms (stability limit " + roundedNumber(dtLimit * 1e3) + " ms; Courant " +
+                     roundedNumber(courant) + " of at most " + roundedNumber(courantLimit) + "), v " + roundedNumber(vMin) + ".." + roundedNumber(vMax) +
                      " m/s";
   if (pointsPerWavelength > 0.0) {
-    line += ", " + num(pointsPerWavelength) + " points per wavelength at f_max";
+    line += ", " + roundedNumber(pointsPerWavelength) + " points per wavelength at f_max";
     if (pointsPerWavelength < 5.0) line += " (below 5: expect visible numerical dispersion)";
   }
   return line;
@@ -169,16 +156,16 @@ Problem buildProblem(const Scenario& s) {
   const std::vector<float> model = buildVelocityModel(s);
   const auto [minIt, maxIt] = std::minmax_element(model.begin(), model.end());
   if (!(*minIt > 0.0f) || !std::isfinite(*maxIt))
-    throw ScenarioError("the velocity model has a non-positive or non-finite velocity (" + num(*minIt) + " .. " +
-                        num(*maxIt) + " m/s)");
+    throw ScenarioError("the velocity model has a non-positive or non-finite velocity (" + roundedNumber(*minIt) + " .. " +
+                        roundedNumber(*maxIt) + " m/s)");
 
   Problem p;
   p.stability = analyseStability(s, *minIt, *maxIt);
   const StabilityReport& st = p.stability;
   if (s.dt > st.dtLimit)
-    throw ScenarioError("dt = " + num(s.dt) + " s exceeds the stability limit " + num(st.dtLimit) + " s for v_max = " +
-                        num(st.vMax) + " m/s, dx = " + num(s.dx) + " m (Courant " + num(st.courantLimit) +
-                        "); use dt <= " + num(st.dtLimit) + " or dt = 0 for automatic");
+    throw ScenarioError("dt = " + roundedNumber(s.dt) + " s exceeds the stability limit " + roundedNumber(st.dtLimit) + " s for v_max = " +
+                        roundedNumber(st.vMax) + " m/s, dx = " + roundedNumber(s.dx) + " m (Courant " + roundedNumber(st.courantLimit) +
+                        "); use dt <= " + roundedNumber(st.dtLimit) + " or dt = 0 for automatic");
   p.grid = grid;
   p.dx = s.dx;
   p.dt = st.dt;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "Coefficients.h"
+#include "Format.h"
 #include "Grid.h"
 #include "StageRegistry.h"
 
@@ -285,12 +286,6 @@ void validateModel(const Scenario& s) {
 }
 
 }  // namespace
-
-std::string shortNumber(double x) {
-  std::ostringstream os;  // six significant digits, shortest form
-  os << x;
-  return os.str();
-}
 
 std::string toString(ModelKind k) { return enumToString(kModelKinds, k); }
 std::string toString(SourceKind k) { return enumToString(kSourceKinds, k); }

@@ -114,9 +114,6 @@ Scenario scenarioFromJson(const std::string& text);  // throws ScenarioError
 Scenario loadScenarioFile(const std::string& path);  // throws ScenarioError (unreadable / malformed)
 void saveScenarioFile(const Scenario& s, const std::string& path);  // throws ScenarioError
 
-// A number as the error messages print it: six significant digits, shortest form (0.5, 100000, 1e+30).
-std::string shortNumber(double x);
-
 std::string toString(ModelKind k);
 std::string toString(SourceKind k);
 std::string toString(BoundaryKind k);

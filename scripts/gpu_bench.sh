@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Runs the OpenCL stage checks, the tuner and the timing table on a GPU machine.
-# Here (the build machine):   scripts/gpu_bench.sh pack     -> .gpu/ (binary + the libraries it needs)
-# There (e.g. the H100):      scripts/gpu_bench.sh run [iso3dfd-gpu-bench options]
-# Logs go to $OUT (or ./out). The NVIDIA ICD is registered first when the driver is present but unregistered.
+# The GPU machine's checks and timings, all through the `iso3dfd` command-line tool (no Qt needed there).
+# Here (the build machine):   scripts/gpu_bench.sh pack     -> .gpu/ (iso3dfd + the libraries it may lack)
+# There (e.g. the H100):      scripts/gpu_bench.sh run [iso3dfd bench options, e.g. --sizes 256,512,768 --tune]
+#                             scripts/gpu_bench.sh iso3dfd COMMAND [options]   (any command, same environment)
+# `run` lists the devices with their measured copy bandwidth, checks every OpenCL stage and every tuning
+# candidate against cpu-serial inside NaN guard regions (rows of 67 floats, unaligned, and of 64), tunes
+# at 512³, and times every OpenCL stage (`iso3dfd bench`). Logs, bench.json/.csv and the tuning database go
+# to $OUT (default ./out). The device is $GPU_DEVICE (default nvidia). The NVIDIA ICD is registered first
+# when the driver is present but unregistered.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="${1:-run}"; shift || true
@@ -11,10 +16,9 @@ if [ "$mode" = pack ]; then
   build="${BUILD_DIR:-$root/build-gpu}"
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
         -DISO_BUILD_GUI=OFF -DISO_BUILD_TESTS=OFF -DISO_BUILD_BENCH=OFF >/dev/null
-  cmake --build "$build" --target iso3dfd-gpu-bench iso3dfd
+  cmake --build "$build" --target iso3dfd
   rm -rf "$root/.gpu" && mkdir -p "$root/.gpu/lib"
-  cp "$build/compute/iso3dfd-gpu-bench" "$build/app/cli/iso3dfd" "$root/.gpu/" 2>/dev/null || \
-    cp "$build/compute/iso3dfd-gpu-bench" "$root/.gpu/"
+  cp "$build/app/cli/iso3dfd" "$root/.gpu/"
   # segyio is not on a bare GPU machine; the OpenCL ICD loader is a fallback used only when missing there.
   for lib in libsegyio.so.1 libOpenCL.so.1; do cp -L "$(ldconfig -p | awk -v l=$lib '$1==l {print $NF; exit}')" "$root/.gpu/lib/"; done
   ls -la "$root/.gpu" "$root/.gpu/lib"
@@ -32,9 +36,32 @@ ldconfig -p | grep -q 'libOpenCL.so.1 ' || cp "$root/.gpu/lib/libOpenCL.so.1" "$
 export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ISO3DFD_CACHE_DIR="${ISO3DFD_CACHE_DIR:-/tmp/iso3dfd-cache}"
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-/tmp/pocl-cache}"
+iso="$root/.gpu/iso3dfd"
+device="${GPU_DEVICE:-nvidia}"
+
+if [ "$mode" = iso3dfd ]; then
+  exec "$iso" "$@"
+fi
+if [ "$mode" != run ]; then
+  echo "usage: scripts/gpu_bench.sh pack | run [iso3dfd bench options] | iso3dfd COMMAND [options]" >&2
+  exit 2
+fi
+
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv > "$out/nvidia-smi.txt" 2>&1 || true
+status=0
+step() {  # step LOG ARGS...: runs iso3dfd ARGS, shows and keeps its output, remembers a failure
+  local log="$1"; shift
+  echo "==== iso3dfd $*" | tee "$out/$log"
+  "$iso" "$@" 2>&1 | tee -a "$out/$log" || status=1
+}
 set +e
-"$root/.gpu/iso3dfd-gpu-bench" --device "${GPU_DEVICE:-nvidia}" --out "$out" "$@"
-rc=$?
+step devices.log devices --bandwidth
+for n1 in 67 64; do
+  step "verify-$n1.log" verify "$n1" 45 29 40 --stage all --candidates --device "$device" --boundary absorbing \
+       --receiver 3,22,14 --receiver 60,40,25
+done
+step tune.log tune 512 512 512 --device "$device"
+step bench.log bench 512 512 512 20 --scenario oneapi --stages gpu-basic,gpu-linear,gpu-private-z,gpu-private-x,gpu-slm,gpu-optimized \
+     --device "$device" --json "$out/bench.json" --csv "$out/bench.csv" "$@"
 cp "$ISO3DFD_CACHE_DIR"/tuning.json "$ISO3DFD_CACHE_DIR"/bandwidth.json "$out/" 2>/dev/null
-exit $rc
+exit $status

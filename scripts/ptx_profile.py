@@ -3,7 +3,7 @@
 so that Nsight Compute (which reads CUDA only) can profile it, and prints its throughput.
 
 On an NVIDIA GPU machine with CuPy (the `device` tool's machines have it):
-  iso3dfd-gpu-bench --ptxas --ptx-dir DIR ...          # saves each candidate's PTX
+  iso3dfd tune 512 512 512 --stage gpu-optimized --ptxas --ptx-dir DIR   # saves each candidate's PTX
   python3 scripts/ptx_profile.py [--ceilings] [--n 512] FILE.ptx TX TY XV YB [Z_CHUNK] [FILE.ptx ...]
   ncu --kernel-name stencil --launch-skip 5 --launch-count 1 --metrics ... python3 scripts/ptx_profile.py ...
 TX TY: work-group; XV YB: x points and rows per work-item; Z_CHUNK: planes per work-group (default 64).

@@ -1,38 +1,38 @@
 #include "Commands.h"
 
+#include <unistd.h>
+
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <nlohmann/json.hpp>
-#include <thread>
+#include <filesystem>
+#include <sstream>
 
+#include "Bandwidth.h"
+#include "BenchmarkRunner.h"
+#include "ClError.h"
 #include "DeviceRegistry.h"
-#include "SimulationController.h"
-#include "Tuner.h"
 #include "FieldCompare.h"
+#include "Format.h"
 #include "Npy.h"
+#include "OpenClSolver.h"
+#include "OutputFile.h"
+#include "PtxasReport.h"
+#include "ScenarioResize.h"
 #include "SolverFactory.h"
 #include "StageRegistry.h"
-#include "StageRunner.h"
 #include "Traces.h"
+#include "Tuner.h"
+#include "ViewCost.h"
 
 namespace iso::cli {
 
 namespace {
 
-// The scenario run as `stage`: of the --param values, it gets those it accepts, so that one command line
-// can tune gpu-slm's tile and cpu-parallel's threads side by side.
-Problem problemFor(Scenario s, const std::string& stage) {
-  s.stage = stage;
-  const auto accepted = stageParameterNames(stage);
-  std::erase_if(s.stageParams, [&](const auto& kv) {
-    return std::find(accepted.begin(), accepted.end(), kv.first) == accepted.end();
-  });
-  return buildProblem(s);
-}
+namespace fs = std::filesystem;
+
+// The tunable OpenCL stages, which `tune`, `bench --tune` and `verify --candidates` sweep.
+const std::vector<std::string> kTunedStages = {"gpu-slm", "gpu-optimized"};
 
 std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MB"; }
 
@@ -40,6 +40,127 @@ void printHeader(const Problem& p) {
   std::printf("Grid Sizes: %d %d %d\n", p.grid.n1, p.grid.n2, p.grid.n3);
   std::printf("Memory Usage: %s\n", megabytes(solverBytes(p.grid)).c_str());
   std::printf("Stability: %s\n", p.stability.summary().c_str());
+}
+
+std::string joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+struct OutputPath {
+  std::string option;
+  std::optional<std::string> path;
+};
+
+// Every output is checked before anything runs: a name, a folder that exists and takes files, and no
+// file that is also an input or another output of the same command.
+void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs) {
+  std::vector<const OutputPath*> seen;
+  for (const OutputPath& out : outputs) {
+    if (!out.path) continue;
+    const std::string& path = *out.path;
+    if (path.empty()) throw UsageError(out.option + " needs a file name (got an empty one)");
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) throw UsageError(out.option + " " + path + " is a folder, not a file");
+    fs::path folder = fs::path(path).parent_path();
+    if (folder.empty()) folder = ".";
+    if (!fs::is_directory(folder, ec))
+      throw UsageError(out.option + " " + path + ": the folder " + folder.string() + " does not exist");
+    if (::access(folder.c_str(), W_OK) != 0)
+      throw UsageError(out.option + " " + path + ": the folder " + folder.string() + " is not writable");
+    for (const std::string& input : inputs)
+      if (samePath(path, input))
+        throw UsageError(out.option + " " + path + " is also an input of this run; writing it would destroy it");
+    for (const OutputPath* other : seen)
+      if (samePath(path, *other->path))
+        throw UsageError(out.option + " and " + other->option + " name the same file " + path);
+    seen.push_back(&out);
+  }
+}
+
+// --device picks an OpenCL device; with only host stages it would be ignored, so it is refused.
+void checkDeviceUse(const ScenarioOptions& opts, const std::vector<std::string>& stages) {
+  if (!opts.device) return;
+  for (const auto& s : stages)
+    if (StageRegistry::get(s).opencl) return;
+  std::vector<std::string> openCl;
+  for (const auto& info : StageRegistry::all())
+    if (info.opencl) openCl.push_back(info.id);
+  throw UsageError("--device " + *opts.device + " selects an OpenCL device, but " +
+                   (stages.size() == 1 ? "stage " + stages.front() + " runs" : "stages " + joined(stages) + " run") +
+                   " on the host CPU: drop --device, or choose an OpenCL stage (" + joined(openCl) + ")");
+}
+
+std::vector<int> parseIntegerList(const std::string& text, const std::string& what) {
+  std::vector<int> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    std::size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != item.size()) throw UsageError(what + ": '" + item + "' is not an integer");
+    out.push_back(v);
+  }
+  if (out.empty()) throw UsageError(what + ": no values in '" + text + "'");
+  return out;
+}
+
+// The products of "key=v1,v2;key=v3" (one per spec) as gpu-optimized parameter sets the device can run;
+// sets the device refuses are listed and skipped.
+std::vector<StageParamMap> sweepCandidates(const std::vector<std::string>& specs, const DeviceInfo& device) {
+  std::vector<StageParamMap> out;
+  for (const std::string& spec : specs) {
+    std::vector<StageParamMap> sets = {{{"cpu_form", 0}}};
+    std::stringstream ss(spec);
+    for (std::string item; std::getline(ss, item, ';');) {
+      const auto eq = item.find('=');
+      if (eq == std::string::npos || eq == 0) throw UsageError("--sweep: '" + item + "' is not key=v1,v2,...");
+      const std::vector<int> values = parseIntegerList(item.substr(eq + 1), "--sweep " + item.substr(0, eq));
+      std::vector<StageParamMap> grown;
+      for (const auto& base : sets)
+        for (int v : values) {
+          StageParamMap p = base;
+          p[item.substr(0, eq)] = v;
+          grown.push_back(p);
+        }
+      sets = grown;
+    }
+    for (const auto& p : sets) {
+      try {
+        out.push_back(resolveStageParams("gpu-optimized", device, p, /*useDatabase=*/false));
+      } catch (const ComputeError& e) {
+        std::printf("sweep: skipped %s: %s\n", formatStageParams(p).c_str(), e.what());
+      }
+    }
+  }
+  return out;
+}
+
+// Guard elements around each OpenCL buffer in `verify`: NaN, so that a read outside a buffer poisons
+// the field and a write outside it changes the guard.
+constexpr std::size_t kGuardElements = 4096;
+
+std::size_t changedGuards(OpenClSolver& solver) {
+  std::size_t changed = 0;
+  const std::size_t guard = solver.guardElements(), n = solver.grid().paddedSize();
+  for (int b = 0; b < 3; ++b) {
+    const std::vector<float> raw = solver.readRawBuffer(b);
+    for (std::size_t i = 0; i < guard; ++i) changed += !std::isnan(raw[i]) + !std::isnan(raw[guard + n + i]);
+  }
+  return changed;
+}
+
+void printTiming(const std::string& label, const StageTiming& t) {
+  if (t.error.empty())
+    std::printf("  %-12s %-60s %10.1f Mpts/s\n", label.c_str(), formatStageParams(t.params).c_str(), t.mpts);
+  else
+    std::printf("  %-12s %-60s skipped: %s\n", label.c_str(), formatStageParams(t.params).c_str(), t.error.c_str());
+  std::fflush(stdout);
 }
 
 }  // namespace
@@ -53,178 +174,192 @@ std::vector<std::string> expandStages(const std::vector<std::string>& names) {
   for (const auto& n : names) {
     if (n == "all") {
       for (const auto& s : availableStages()) out.push_back(s);
-    } else {
-      StageRegistry::get(n);  // throws, naming the known stages
-      out.push_back(n);
+      continue;
     }
+    if (!StageRegistry::find(n)) throw UsageError("unknown stage '" + n + "' (known stages: " + joined(StageRegistry::ids()) + ")");
+    out.push_back(n);
   }
   return out;
 }
 
 int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const Scenario s = opts.resolve();
-  if (!run.saveScenario.empty()) saveScenarioFile(s, run.saveScenario);
+  checkDeviceUse(opts, {s.stage});
+  checkOutputs({{"--dump", run.dump}, {"--traces", run.traces}, {"--save-scenario", run.saveScenario}},
+               opts.inputFiles(s));
+  if (run.traces && s.receivers.empty()) throw UsageError("--traces needs at least one receiver (--receiver i,j,k)");
   Problem p = buildProblem(s);
   printHeader(p);
+  if (run.saveScenario)
+    writeFileAtomically(*run.saveScenario, [&](const std::string& temporary) { saveScenarioFile(s, temporary); });
   const Grid grid = p.grid;
   const double dt = p.dt;
-  const std::size_t receivers = p.receivers.size();
-  StageRun r = runStage(std::move(p), s.steps, 1, !run.dump.empty());
-  std::printf(" ***** Running %s on %s *****\n", r.stage.c_str(), r.device.c_str());
+  const std::string selector = p.device;
+  auto solver = createSolver(std::move(p));
+  const TimedSteps timed = advanceTimed(*solver, s.steps, /*warmupSteps=*/1, /*repeats=*/1);
+  Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timed.medianSecondsPerStep,
+                                   rooflineCeiling(s.stage, selector).gbs);
+  t.seconds = timed.seconds;
+  std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
   std::printf("--------------------------------------\n%s--------------------------------------\n",
-              formatThroughput(r.throughput).c_str());
-  if (r.timedSteps < s.steps) std::printf("(the first step is a warm-up, excluded from the timing)\n");
-  if (!run.dump.empty()) {
-    writeNpy(run.dump, r.field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
+              formatThroughput(t).c_str());
+  if (timed.warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
+  if (run.dump) {
+    std::vector<float> field;
+    solver->readField(field);
+    writeFileAtomically(*run.dump, [&](const std::string& temporary) {
+      writeNpy(temporary, field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
+    });
     std::printf("wrote u^%d (interior, shape (%d, %d, %d)) to %s\n", s.steps, grid.n3, grid.n2, grid.n1,
-                run.dump.c_str());
+                run.dump->c_str());
   }
-  if (!run.traces.empty()) {
-    if (receivers == 0) throw ScenarioError("--traces needs at least one receiver (--receiver i,j,k)");
-    const bool npy = run.traces.size() > 4 && run.traces.substr(run.traces.size() - 4) == ".npy";
-    if (npy)
-      saveTracesNpy(run.traces, r.solver->traces(), receivers);
-    else
-      saveTracesCsv(run.traces, r.solver->traces(), s.receivers, dt);
-    std::printf("wrote %zu traces of %d samples to %s\n", receivers, s.steps, run.traces.c_str());
+  if (run.traces) {
+    const std::string& path = *run.traces;
+    const bool npy = path.size() > 4 && path.substr(path.size() - 4) == ".npy";
+    const std::vector<float> traces = solver->traces();
+    writeFileAtomically(path, [&](const std::string& temporary) {
+      if (npy)
+        saveTracesNpy(temporary, traces, s.receivers.size());
+      else
+        saveTracesCsv(temporary, traces, s.receivers, dt);
+    });
+    std::printf("wrote %zu traces of %d samples to %s\n", s.receivers.size(), s.steps, path.c_str());
   }
   return 0;
 }
 
 int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
-  const Scenario s = opts.resolve();
+  const Scenario base = opts.resolve();
   const auto stages = expandStages(bench.stages.empty() ? std::vector<std::string>{"all"} : bench.stages);
-  {
-    const Problem p = buildProblem(s);  // validates once and prints what is run
-    printHeader(p);
+  checkDeviceUse(opts, stages);
+  checkOutputs({{"--json", bench.json}, {"--csv", bench.csv}}, opts.inputFiles(base));
+  std::vector<Scenario> runs;
+  for (int n : bench.sizes) {
+    if (n < 1 || n > kMaxAxisCells)
+      throw UsageError("--sizes " + std::to_string(n) + ": each size must be from 1 to " + std::to_string(kMaxAxisCells));
+    runs.push_back(resizedScenario(base, n, n, n));
   }
-  std::printf("%d steps per stage (1 warm-up, then %d timed chunks; median chunk)\n\n", s.steps, bench.repeat);
+  if (runs.empty()) runs.push_back(base);
+  for (const Scenario& s : runs) buildProblem(s);  // every grid is checked before the first one runs
+  printHeader(buildProblem(runs.front()));
+  std::printf("%d steps per stage (%d warm-up, then up to %d timed chunks; median chunk)\n\n", base.steps,
+              base.steps >= 2 ? 1 : 0, bench.repeat);
 
-  struct Row {
-    std::string stage, device, error;
-    Throughput t;
-    double speedup = 0.0;
-    FieldDifference diff;
-    bool compared = false;
-  };
-  std::vector<Row> rows;
-  std::vector<float> reference;
-  double serialMpts = 0.0;
-  // cpu-serial first: it is the reference for both the speed-up and the difference.
-  std::vector<std::string> order = stages;
-  std::stable_partition(order.begin(), order.end(), [](const std::string& x) { return x == "cpu-serial"; });
-  for (const auto& stage : order) {
-    Row row;
-    row.stage = stage;
-    try {
-      StageRun r = runStage(problemFor(s, stage), s.steps, bench.repeat, true);
-      row.device = r.device;
-      row.t = r.throughput;
-      if (stage == "cpu-serial") {
-        reference = std::move(r.field);
-        serialMpts = row.t.mpts;
-      } else if (!reference.empty()) {
-        row.diff = compareFields(r.field, reference);
-        row.compared = true;
-      }
-    } catch (const std::exception& e) {
-      row.error = e.what();
-    }
-    if (serialMpts > 0.0 && row.error.empty()) row.speedup = row.t.mpts / serialMpts;
-    rows.push_back(row);
-    std::fprintf(stderr, "  %-14s %s\n", stage.c_str(), row.error.empty() ? "done" : "FAILED");
-  }
-
-  std::printf("%-14s %-34s %10s %9s %9s %9s %7s %8s %10s %9s\n", "stage", "device", "Mpts/s", "GFLOP/s",
-              "GB/s(12)", "GB/s(16)", "%roof", "speedup", "max|diff|", "relL2");
-  bool failed = false;
-  for (const auto& r : rows) {
-    if (!r.error.empty()) {
-      failed = true;
-      std::printf("%-14s error: %s\n", r.stage.c_str(), r.error.c_str());
-      continue;
-    }
-    char roof[16] = "n/a", speed[16] = "n/a", maxd[16] = "ref", rel[16] = "ref";
-    if (r.t.ceilingGBs > 0) std::snprintf(roof, sizeof roof, "%.1f", r.t.rooflinePercent);
-    if (r.speedup > 0) std::snprintf(speed, sizeof speed, "%.2fx", r.speedup);
-    if (r.compared) {
-      std::snprintf(maxd, sizeof maxd, "%.3g", r.diff.maxAbs);
-      std::snprintf(rel, sizeof rel, r.diff.nonFinite ? "NaN" : "%.2g", r.diff.relativeL2);
-    } else if (r.stage != "cpu-serial") {
-      std::snprintf(maxd, sizeof maxd, "n/a");
-      std::snprintf(rel, sizeof rel, "n/a");
-    }
-    std::printf("%-14s %-34.34s %10.1f %9.2f %9.2f %9.2f %7s %8s %10s %9s\n", r.stage.c_str(), r.device.c_str(),
-                r.t.mpts, r.t.gflops, r.t.gbsSample, r.t.gbsTraffic, roof, speed, maxd, rel);
-  }
-  if (const auto& r = rows.front(); r.t.ceilingGBs > 0)
-    std::printf("\n%%roof: 16 B/pt traffic over the measured copy bandwidth of the stage's device "
-                "(host: %.1f GB/s).\n", ceilingGBs("cpu-serial", ""));
-
-  if (!bench.json.empty() || !bench.csv.empty()) {
-    nlohmann::json j = nlohmann::json::array();
-    std::ofstream csv;
-    if (!bench.csv.empty()) {
-      csv.open(bench.csv);
-      if (!csv) throw std::runtime_error("cannot write " + bench.csv);
-      csv << "stage,device,n1,n2,n3,steps,mpts,gflops,gbs_sample,gbs_traffic,roofline_percent,ceiling_gbs,"
-             "speedup,max_abs_diff,rel_l2,error\n";
-    }
-    for (const auto& r : rows) {
-      j.push_back({{"stage", r.stage}, {"device", r.device}, {"n1", s.n1}, {"n2", s.n2}, {"n3", s.n3},
-                   {"steps", s.steps}, {"mpts", r.t.mpts}, {"gflops", r.t.gflops}, {"gbs_sample", r.t.gbsSample},
-                   {"gbs_traffic", r.t.gbsTraffic}, {"roofline_percent", r.t.rooflinePercent},
-                   {"ceiling_gbs", r.t.ceilingGBs}, {"speedup", r.speedup},
-                   {"max_abs_diff", r.compared ? nlohmann::json(r.diff.maxAbs) : nlohmann::json()},
-                   {"rel_l2", r.compared ? nlohmann::json(r.diff.relativeL2) : nlohmann::json()},
-                   {"error", r.error}});
-      if (csv.is_open()) {
-        std::string err = r.error;
-        for (auto& c : err)
-          if (c == '"' || c == '\n') c = '\'';
-        csv << r.stage << ",\"" << r.device << "\"," << s.n1 << ',' << s.n2 << ',' << s.n3 << ',' << s.steps << ','
-            << r.t.mpts << ',' << r.t.gflops << ',' << r.t.gbsSample << ',' << r.t.gbsTraffic << ','
-            << r.t.rooflinePercent << ',' << r.t.ceilingGBs << ',' << r.speedup << ','
-            << (r.compared ? std::to_string(r.diff.maxAbs) : "") << ','
-            << (r.compared ? std::to_string(r.diff.relativeL2) : "") << ",\"" << err << "\"\n";
+  BenchmarkReport all;
+  for (const Scenario& s : runs) {
+    if (bench.tune) {
+      const DeviceInfo device = selectDevice(s.device);
+      iso::TuneOptions options;  // stored, so that the timed run below picks the best up from the database
+      for (const auto& stage : kTunedStages) {
+        if (std::find(stages.begin(), stages.end(), stage) == stages.end()) continue;
+        std::printf("tuning %s at %dx%dx%d\n", stage.c_str(), s.n1, s.n2, s.n3);
+        tuneStage(stageProblem(s, stage), device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
       }
     }
-    if (!bench.json.empty()) {
-      std::ofstream out(bench.json);
-      if (!out) throw std::runtime_error("cannot write " + bench.json);
-      out << j.dump(2) << '\n';
+    BenchmarkRunner runner({s, stages, 1, bench.repeat}, [](const BenchmarkProgress& p) {
+      if (!p.row) return;
+      std::fprintf(stderr, "  %-14s %dx%dx%d %s\n", p.stage.c_str(), p.row->n1, p.row->n2, p.row->n3,
+                   p.row->error.empty() ? "done" : "FAILED");
+    });
+    BenchmarkReport report = runner.run();
+    if (all.rows.empty()) {
+      all = std::move(report);
+    } else {
+      for (auto& row : report.rows) all.rows.push_back(std::move(row));
     }
   }
-  return failed ? 1 : 0;
+  std::printf("%s", benchmarkTable(all).c_str());
+  if (bench.json) {
+    writeTextFileAtomically(*bench.json, benchmarkJson(all));
+    std::printf("wrote %s\n", bench.json->c_str());
+  }
+  if (bench.csv) {
+    writeTextFileAtomically(*bench.csv, benchmarkCsv(all));
+    std::printf("wrote %s\n", bench.csv->c_str());
+  }
+  return all.anyFailed() ? kFailureExit : 0;
 }
 
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   const Scenario s = opts.resolve();
   auto stages = expandStages(verify.stages);
   std::erase(stages, std::string("cpu-serial"));
-  if (stages.empty()) throw ScenarioError("nothing to verify: cpu-serial is the reference itself");
+  if (stages.empty()) throw UsageError("nothing to verify: cpu-serial is the reference itself");
+  checkDeviceUse(opts, stages);
+  const bool sweep = !verify.sweeps.empty();
+  if ((verify.candidates || sweep) && listDevices().empty())
+    throw UsageError("--candidates and --sweep check OpenCL stages, and this machine has no OpenCL device");
+
+  // What runs: each stage as a user runs it, then (--candidates) every parameter set the tuner may pick.
+  struct Check {
+    std::string stage;
+    std::optional<StageParamMap> params;  // a candidate's exact parameters (no tuning database)
+  };
+  std::vector<Check> checks;
+  for (const auto& stage : stages) checks.push_back({stage, std::nullopt});
+  if (verify.candidates || sweep) {
+    const DeviceInfo device = selectDevice(s.device);
+    const Grid grid = buildProblem(s).grid;
+    const auto optimized = sweep ? sweepCandidates(verify.sweeps, device) : tuningCandidates("gpu-optimized", device, grid);
+    for (const auto& c : optimized) checks.push_back({"gpu-optimized", c});
+    if (!sweep)
+      for (const auto& c : tuningCandidates("gpu-slm", device, grid)) checks.push_back({"gpu-slm", c});
+  }
   printHeader(buildProblem(s));
-  const std::vector<float> reference = runStage(problemFor(s, "cpu-serial"), s.steps, 1, true).field;
-  std::printf("%-14s %-34s %12s %12s  %s\n", "stage", "device", "max|diff|", "relL2", "result");
+  const SolverOutput reference = runReference(stageProblem(s, "cpu-serial"), s.steps);
+  std::printf("%-14s %-26s %11s %11s %11s %-8s %-15s %s\n", "stage", "device", "max|diff|", "relL2", "traces",
+              "guards", "result", "params");
   bool allGood = true;
-  for (const auto& stage : stages) {
+  for (const Check& check : checks) {
+    const std::string params = check.params ? formatStageParams(*check.params) : "(as run)";
     try {
-      const StageRun r = runStage(problemFor(s, stage), s.steps, 1, true);
-      const FieldDifference d = compareFields(r.field, reference);
-      const bool ok = d.withinTolerance(verify.tolerance);
+      Problem p = stageProblem(s, check.stage);
+      if (check.params) p.stageParams = *check.params;
+      std::unique_ptr<WaveSolver> solver;
+      OpenClSolver* openCl = nullptr;
+      if (StageRegistry::get(check.stage).opencl) {
+        OpenClSolverOptions options;
+        options.guardElements = kGuardElements;
+        options.guardValue = std::nanf("");
+        options.useTuningDatabase = !check.params;
+        const DeviceInfo device = selectDevice(p.device);
+        try {
+          auto built = std::make_unique<OpenClSolver>(std::move(p), device, options);
+          openCl = built.get();
+          solver = std::move(built);
+        } catch (const ComputeError& e) {
+          if (!check.params) throw;
+          // A candidate the device refuses (limits, compiler) is skipped here as the tuner skips it.
+          std::printf("%-14s skipped (%s): %s; params %s\n", check.stage.c_str(), toString(e.status()), e.what(),
+                      params.c_str());
+          continue;
+        }
+      } else {
+        solver = createSolver(std::move(p));
+      }
+      solver->advance(s.steps);
+      const ReferenceAgreement a = compareWithReference(readSolverOutput(*solver), reference);
+      const std::size_t guards = openCl ? changedGuards(*openCl) : 0;
+      const bool ok = a.withinTolerance(verify.tolerance) && guards == 0;
       allGood = allGood && ok;
-      std::printf("%-14s %-34.34s %12.4g %12.4g  %s\n", stage.c_str(), r.device.c_str(), d.maxAbs, d.relativeL2,
-                  ok ? "ok" : (d.nonFinite ? "FAIL (NaN/Inf)" : "FAIL"));
+      const std::string shownParams = openCl ? formatStageParams(openCl->parameters()) : params;
+      std::printf("%-14s %-26.26s %11.4g %11.4g %11.4g %-8s %-15s %s\n", check.stage.c_str(),
+                  solver->deviceName().c_str(), a.field.maxAbs, a.field.relativeL2, a.traces.relativeL2,
+                  openCl ? (guards ? "WRITTEN" : "intact") : "-",
+                  ok ? "ok" : (a.field.nonFinite || a.traces.nonFinite ? "FAIL (NaN/Inf)" : "FAIL"), shownParams.c_str());
     } catch (const std::exception& e) {
       allGood = false;
-      std::printf("%-14s error: %s\n", stage.c_str(), e.what());
+      std::printf("%-14s error: %s; params %s\n", check.stage.c_str(), e.what(), params.c_str());
     }
+    std::fflush(stdout);
   }
-  std::printf("tolerance: relative L2 <= %g against cpu-serial after %d steps\n", verify.tolerance, s.steps);
-  return allGood ? 0 : 1;
+  std::printf("tolerance: relative L2 <= %g of the field u^%d and of the traces against cpu-serial; guards: NaN "
+              "regions around every OpenCL buffer, checked after the run\n",
+              verify.tolerance, s.steps);
+  return allGood ? 0 : kFailureExit;
 }
 
-int devicesCommand() {
+int devicesCommand(bool measureBandwidth) {
   const auto devices = listDevices();
   if (devices.empty()) {
     std::printf("No OpenCL platform or device found. Install a driver (e.g. pocl-opencl-icd for the CPU,\n"
@@ -238,8 +373,8 @@ int devicesCommand() {
                 d.driverVersion.c_str());
     std::printf("    version       : %s, %s\n", d.deviceVersion.c_str(), d.openclCVersion.c_str());
     std::printf("    compute units : %u\n", d.computeUnits);
-    std::printf("    global memory : %.2f GiB (max allocation %.2f GiB)\n", d.globalMemBytes / 1073741824.0,
-                d.maxAllocBytes / 1073741824.0);
+    std::printf("    global memory : %s (max allocation %s)\n", gibibytes(double(d.globalMemBytes)).c_str(),
+                gibibytes(double(d.maxAllocBytes)).c_str());
     std::printf("    local memory  : %.1f KiB\n", d.localMemBytes / 1024.0);
     std::string sizes;
     for (auto v : d.maxWorkItemSizes) sizes += (sizes.empty() ? "" : " x ") + std::to_string(v);
@@ -248,6 +383,12 @@ int devicesCommand() {
     std::string ext;
     for (const auto& e : d.extensions) ext += e + ' ';
     std::printf("    extensions    : %s\n", ext.c_str());
+    if (measureBandwidth) {
+      const double gbs = copyBandwidthGBs(d, /*remeasure=*/true);
+      std::printf("    copy bandwidth: %.1f GB/s (clEnqueueCopyBuffer, read + write, median) => 16 B/pt roofline "
+                  "%.1f Gpts/s\n", gbs, gbs / kTrafficBytesPerPoint);
+    }
+    std::fflush(stdout);
   }
   std::printf("\nStages: ");
   for (const auto& s : availableStages()) std::printf("%s ", s.c_str());
@@ -257,6 +398,17 @@ int devicesCommand() {
 
 int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   const Scenario s = opts.resolve();
+  for (const auto& stage : tune.stages) {
+    if (!StageRegistry::find(stage) || !StageRegistry::get(stage).opencl ||
+        std::find(kTunedStages.begin(), kTunedStages.end(), stage) == kTunedStages.end())
+      throw UsageError("--stage " + stage + ": only " + joined(kTunedStages) + " have parameters to tune");
+  }
+  const bool tunesOptimized = std::find(tune.stages.begin(), tune.stages.end(), "gpu-optimized") != tune.stages.end();
+  if (!tune.sweeps.empty() && !tunesOptimized) throw UsageError("--sweep sets gpu-optimized's candidates: add --stage gpu-optimized");
+  if (tune.ptxas && !tunesOptimized) throw UsageError("--ptxas reports gpu-optimized's builds: add --stage gpu-optimized");
+  if (!tune.ptxDir.empty() && !tune.ptxas) throw UsageError("--ptx-dir goes with --ptxas");
+  if (!tune.ptxDir.empty() && !fs::is_directory(tune.ptxDir))
+    throw UsageError("--ptx-dir " + tune.ptxDir + " is not an existing folder");
   const DeviceInfo device = selectDevice(s.device);
   std::printf("Tuning on [%s] %s, grid %d x %d x %d\n", device.selector().c_str(), device.name.c_str(), s.n1, s.n2,
               s.n3);
@@ -265,81 +417,51 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   options.repeats = tune.repeats;
   options.store = !tune.dryRun;
   for (const auto& stage : tune.stages) {
-    if (!StageRegistry::get(stage).opencl) throw ScenarioError("only OpenCL stages are tuned, not '" + stage + "'");
-    const Problem p = problemFor(s, stage);
-    std::printf("\n%s: %zu candidates\n", stage.c_str(), tuningCandidates(stage, device, p.grid).size());
-    const TuneResult result = tuneStage(p, device, stage, options, [](const StageTiming& t) {
-      if (t.error.empty())
-        std::printf("  %-50s %10.1f Mpts/s\n", formatStageParams(t.params).c_str(), t.mpts);
-      else
-        std::printf("  %-50s skipped: %s\n", formatStageParams(t.params).c_str(), t.error.c_str());
-      std::fflush(stdout);
-    });
+    const Problem p = stageProblem(s, stage);
+    const bool swept = stage == "gpu-optimized" && !tune.sweeps.empty();
+    const std::vector<StageParamMap> candidates =
+        swept ? sweepCandidates(tune.sweeps, device) : tuningCandidates(stage, device, p.grid);
+    std::printf("\n%s: %zu candidates\n", stage.c_str(), candidates.size());
+    if (tune.ptxas && stage == "gpu-optimized") {
+      if (device.vendor.find("NVIDIA") == std::string::npos) {
+        std::printf("--ptxas: %s is not an NVIDIA device; there is no ptxas report\n", device.name.c_str());
+      } else {
+        const ClContext context(device);
+        for (const auto& c : candidates) {
+          std::string ptx;
+          if (!tune.ptxDir.empty()) {
+            std::string name = formatStageParams(c) + ".ptx";
+            std::replace(name.begin(), name.end(), ' ', '_');
+            ptx = (fs::path(tune.ptxDir) / name).string();
+          }
+          std::printf("ptxas %s:\n%s\n", formatStageParams(c).c_str(), ptxasReport(context, c, p.grid, ptx).c_str());
+        }
+      }
+    }
+    if (swept) {
+      // A sweep explores: its candidates are timed and the best is named, but the database is the tuner's.
+      StageTiming best;
+      for (const auto& c : candidates) {
+        const StageTiming t = timeStage(p, device, stage, c, options);
+        printTiming(stage, t);
+        if (t.error.empty() && t.mpts > best.mpts) best = t;
+      }
+      if (best.mpts <= 0.0) throw std::runtime_error("--sweep: no candidate ran on " + device.name);
+      std::printf("best (sweep): %s at %.1f Mpts/s (database unchanged: a sweep only explores)\n",
+                  formatStageParams(best.params).c_str(), best.mpts);
+      continue;
+    }
+    const TuneResult result = tuneStage(p, device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
     std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
                 tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in the tuning database)");
   }
   return 0;
 }
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-constexpr double kViewCostWarmupSeconds = 0.5;
-
-double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-// The solver alone, advancing in batches of `steps` as the controller does, with no slices taken.
-double solverAloneMpts(const Scenario& s, int steps, double seconds) {
-  auto solver = createSolver(problemFor(s, s.stage));
-  for (const auto start = Clock::now(); secondsSince(start) < kViewCostWarmupSeconds;) solver->advance(steps);
-  long done = 0;
-  const auto start = Clock::now();
-  while (secondsSince(start) < seconds) {
-    solver->advance(steps);
-    done += steps;
-  }
-  return double(solver->grid().interiorSize()) * double(done) / secondsSince(start) / 1e6;
-}
-
-}  // namespace
-
 int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view) {
   const Scenario s = opts.resolve();
-  const double alone = solverAloneMpts(s, view.stepsPerFrame, view.seconds);
-
-  SimulationController controller;
-  playWhenBuilt(controller, s, view.stepsPerFrame);
-  // The reader takes the newest slices `fps` times a second and copies them, as the view does.
-  const auto period = std::chrono::duration<double>(1.0 / view.fps);
-  auto next = Clock::now();
-  const auto readFor = [&](double seconds) {
-    long frames = 0;
-    for (const auto start = Clock::now(); secondsSince(start) < seconds;) {
-      next += std::chrono::duration_cast<Clock::duration>(period);
-      std::this_thread::sleep_until(next);
-      if (!controller.slices().take()) continue;
-      const auto copy = std::make_shared<const SliceSet>(controller.slices().front());
-      frames += copy->xy.empty() ? 0 : 1;
-    }
-    return frames;
-  };
-  readFor(kViewCostWarmupSeconds);
-  const ControllerStatus first = controller.status();
-  const std::uint64_t skippedBefore = controller.framesSkipped();
-  const auto start = Clock::now();
-  const long frames = readFor(view.seconds);
-  const double wall = secondsSince(start);
-  const ControllerStatus last = controller.status();
-  controller.stop();
-  const double withView = double(last.grid.interiorSize()) * double(last.step - first.step) / wall / 1e6;
-
-  std::printf("%s on %s, %dx%dx%d, %d steps per frame, %.1f s each\n", last.stage.c_str(), last.device.c_str(),
-              last.grid.n1, last.grid.n2, last.grid.n3, view.stepsPerFrame, view.seconds);
-  std::printf("solver alone           : %10.1f Mpts/s\n", alone);
-  std::printf("with a %3.0f Hz reader  : %10.1f Mpts/s, %.1f frames/s delivered, %llu batches without slices\n",
-              view.fps, withView, double(frames) / wall,
-              static_cast<unsigned long long>(controller.framesSkipped() - skippedBefore));
-  std::printf("ratio                  : %10.1f %%\n", alone > 0.0 ? 100.0 * withView / alone : 0.0);
+  checkDeviceUse(opts, {s.stage});
+  std::printf("%s", formatViewCost(measureViewCostWithReader(s, view.stepsPerFrame, view.seconds, view.fps)).c_str());
   return 0;
 }
 

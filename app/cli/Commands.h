@@ -1,5 +1,9 @@
 #pragma once
-// The subcommands of `iso3dfd`. Each returns the process exit status; errors go to stderr.
+// The subcommands of `iso3dfd`. Each returns the process exit status; errors go to stderr. A wrong
+// command line (an option value, a combination, an output path that cannot be written) throws
+// UsageError before anything is computed; main turns it into exit status kUsageExit.
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -7,30 +11,44 @@
 
 namespace iso::cli {
 
+inline constexpr int kUsageExit = 2;  // the command line is wrong (CLI11's own errors included)
+inline constexpr int kFailureExit = 1;  // the run failed, or a check (verify, bench) did not pass
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct RunOptions {
-  std::string dump, traces, saveScenario;
+  std::optional<std::string> dump, traces, saveScenario;
 };
 int runCommand(const ScenarioOptions& opts, const RunOptions& run);
 
 struct BenchOptions {
   std::vector<std::string> stages;  // empty: every stage available here
+  std::vector<int> sizes;           // cubes n³ timed one after the other; empty: the scenario's grid
+  bool tune = false;                // tune gpu-slm and gpu-optimized at each size before timing it
   int repeat = 5;
-  std::string json, csv;
+  std::optional<std::string> json, csv;
 };
 int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench);
 
 struct VerifyOptions {
   std::vector<std::string> stages{"all"};
   double tolerance = 1e-5;
+  bool candidates = false;           // also every tuning candidate of gpu-slm and gpu-optimized
+  std::vector<std::string> sweeps;   // gpu-optimized candidates "key=v1,v2;key=v3" instead of the tuner's
 };
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
 
-int devicesCommand();
+int devicesCommand(bool measureBandwidth);
 
 struct TuneOptions {
   std::vector<std::string> stages{"gpu-slm", "gpu-optimized"};
   int steps = 10, repeats = 3;
-  bool dryRun = false;  // time the candidates but keep the database as it is
+  bool dryRun = false;              // time the candidates but keep the database as it is
+  std::vector<std::string> sweeps;  // time these gpu-optimized products instead (database unchanged)
+  bool ptxas = false;               // NVIDIA's register/spill report of every gpu-optimized candidate
+  std::string ptxDir;               // with ptxas: write each candidate's PTX there
 };
 int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune);
 
@@ -39,13 +57,11 @@ struct ViewCostOptions {
   double fps = 60.0;       // how often the reader takes slices, like the view's repaints
   int stepsPerFrame = 4;   // the application's default
 };
-// What showing the live view costs the computation: the application's compute thread
-// (SimulationController) with a reader taking slices at `fps`, against the solver alone.
 int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view);
 
 // Stages that can run on this machine: the CPU stages, plus the OpenCL ones when a device exists.
 std::vector<std::string> availableStages();
-// Expands "all" and checks every name.
+// Expands "all" and checks every name (UsageError naming the known stages).
 std::vector<std::string> expandStages(const std::vector<std::string>& names);
 
 }  // namespace iso::cli

@@ -54,10 +54,22 @@ void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
   cmd.add_option("--receiver", receivers, "receiver cell i,j,k (repeatable)");
 }
 
+namespace {
+bool namesAFile(const std::string& scenario) {
+  return (scenario.size() > 5 && scenario.substr(scenario.size() - 5) == ".json") || std::filesystem::exists(scenario);
+}
+}  // namespace
+
+std::vector<std::string> ScenarioOptions::inputFiles(const Scenario& resolved) const {
+  std::vector<std::string> files;
+  if (namesAFile(scenario)) files.push_back(scenario);
+  if (resolved.model.kind == ModelKind::File && !resolved.model.path.empty()) files.push_back(resolved.model.path);
+  return files;
+}
+
 Scenario ScenarioOptions::resolve() const {
   Scenario s;
-  const bool isFile = scenario.size() > 5 && scenario.substr(scenario.size() - 5) == ".json";
-  if (isFile || std::filesystem::exists(scenario))
+  if (namesAFile(scenario))
     s = loadScenarioFile(scenario);
   else
     s = presetScenario(scenario);

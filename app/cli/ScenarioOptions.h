@@ -24,6 +24,9 @@ struct ScenarioOptions {
   void addTo(CLI::App& cmd, bool withStage = true);
   // The scenario these options describe. Throws ScenarioError for bad values.
   Scenario resolve() const;
+  // The files a run of `resolved` (these options' scenario) reads: the scenario file and the model
+  // file, which no output may replace.
+  std::vector<std::string> inputFiles(const Scenario& resolved) const;
 };
 
 }  // namespace iso::cli

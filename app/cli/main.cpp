@@ -1,4 +1,6 @@
 // iso3dfd: the command-line tool. It links no Qt, so it runs on a machine with only an OpenCL driver.
+// Exit status: 0 success, 1 a run or a check failed, 2 the command line is wrong (nothing was run).
+#include <cmath>
 #include <cstdio>
 #include <exception>
 
@@ -16,26 +18,44 @@ int main(int argc, char** argv) {
   auto* runCmd = app.add_subcommand("run", "Run one stage and print time, throughput, flops and bytes");
   runOpts.addTo(*runCmd);
   runCmd->add_option("--dump", run.dump, "write the final field u^N (interior, shape (n3,n2,n1)) as .npy");
-  runCmd->add_option("--traces", run.traces, "write the receivers' traces (.csv or .npy)");
+  runCmd->add_option("--traces", run.traces, "write the receivers' traces (.csv or .npy); needs --receiver");
   runCmd->add_option("--save-scenario", run.saveScenario, "write the scenario of this run as JSON");
 
   BenchOptions bench;
-  auto* benchCmd = app.add_subcommand("bench", "Run every available stage on one scenario and print a table");
+  auto* benchCmd = app.add_subcommand("bench", "Run every available stage on one scenario and print a table "
+                                               "(speed-ups, roofline share, difference to cpu-serial)");
   benchOpts.addTo(*benchCmd, false);
   benchCmd->add_option("--stages", bench.stages, "stages to run (default: all available)")->delimiter(',');
+  benchCmd->add_option("--sizes", bench.sizes, "cubes n to time one after the other, e.g. 256,512,768 "
+                                               "(instead of the scenario's grid)")->delimiter(',');
+  benchCmd->add_flag("--tune", bench.tune, "tune gpu-slm and gpu-optimized at each size first (stored in the "
+                                           "tuning database, which the timed runs then use)");
   benchCmd->add_option("--repeat", bench.repeat, "timed chunks per stage; the median is reported")
       ->check(CLI::Range(1, 1000))->capture_default_str();
-  benchCmd->add_option("--json", bench.json, "also write the table as JSON");
-  benchCmd->add_option("--csv", bench.csv, "also write the table as CSV");
+  benchCmd->add_option("--json", bench.json, "also write the report as JSON (schema: app/controller/BenchmarkReport.h)");
+  benchCmd->add_option("--csv", bench.csv, "also write the report as CSV");
 
   VerifyOptions verify;
-  auto* verifyCmd = app.add_subcommand("verify", "Run stages against cpu-serial and print their differences");
+  auto* verifyCmd = app.add_subcommand("verify", "Run stages against cpu-serial and print their differences; "
+                                                 "OpenCL buffers run inside NaN guard regions that are checked");
   verifyOpts.addTo(*verifyCmd, false);
   verifyCmd->add_option("--stage", verify.stages, "stages to check, or 'all'")->delimiter(',')->capture_default_str();
   verifyCmd->add_option("--tolerance", verify.tolerance, "largest relative L2 difference that passes")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            const double v = std::strtod(text.c_str(), nullptr);
+            return std::isfinite(v) && v >= 0.0 ? "" : "the tolerance must be a finite number >= 0, got " + text;
+          },
+          "TOLERANCE >= 0"))
       ->capture_default_str();
+  verifyCmd->add_flag("--candidates", verify.candidates, "also check every tuning candidate of gpu-slm and "
+                                                         "gpu-optimized on the device");
+  verifyCmd->add_option("--sweep", verify.sweeps, "check these gpu-optimized candidates instead: the products of "
+                                                  "\"key=v1,v2;key=v3\" (repeatable)");
 
-  app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
+  bool bandwidth = false;
+  auto* devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
+  devicesCmd->add_flag("--bandwidth", bandwidth, "measure each device's copy bandwidth again (the roofline ceiling)");
 
   ScenarioOptions tuneOpts;
   TuneOptions tune;
@@ -46,6 +66,11 @@ int main(int argc, char** argv) {
   tuneCmd->add_option("--steps", tune.steps, "timed steps per batch")->check(CLI::Range(1, 100000))->capture_default_str();
   tuneCmd->add_option("--repeats", tune.repeats, "timed batches; the median counts")->check(CLI::Range(1, 100))->capture_default_str();
   tuneCmd->add_flag("--dry-run", tune.dryRun, "time the candidates but leave the database as it is");
+  tuneCmd->add_option("--sweep", tune.sweeps, "time the products of \"key=v1,v2;key=v3\" as gpu-optimized's "
+                                              "candidates instead (repeatable; the database stays as it is)");
+  tuneCmd->add_flag("--ptxas", tune.ptxas, "print NVIDIA's ptxas report (registers, spills) of every "
+                                           "gpu-optimized candidate");
+  tuneCmd->add_option("--ptx-dir", tune.ptxDir, "with --ptxas: write each candidate's PTX into this folder");
 
   ScenarioOptions viewOpts;
   ViewCostOptions viewCost;
@@ -59,17 +84,32 @@ int main(int argc, char** argv) {
   viewCmd->add_option("--steps-per-frame", viewCost.stepsPerFrame, "time steps per published frame")
       ->check(CLI::Range(1, 1000))->capture_default_str();
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);  // prints CLI11's message
+    return kUsageExit;
+  }
   try {
     if (*runCmd) return runCommand(runOpts, run);
     if (*benchCmd) return benchCommand(benchOpts, bench);
     if (*verifyCmd) return verifyCommand(verifyOpts, verify);
-    if (app.got_subcommand("devices")) return devicesCommand();
+    if (*devicesCmd) return devicesCommand(bandwidth);
     if (*tuneCmd) return tuneCommand(tuneOpts, tune);
     if (*viewCmd) return viewCostCommand(viewOpts, viewCost);
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
+    return kUsageExit;
+  } catch (const iso::ScenarioError& e) {
+    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
+    return kUsageExit;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
-    return 1;
+    return kFailureExit;
   }
   return 0;
 }

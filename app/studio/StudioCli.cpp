@@ -4,9 +4,7 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QTimer>
-#include <chrono>
 #include <cstdio>
-#include <thread>
 
 #include "DeviceRegistry.h"
 #include "MainWindow.h"
@@ -15,33 +13,13 @@
 #include "SliceView.h"
 #include "StageRegistry.h"
 #include "ViewControls.h"
+#include "ViewCost.h"
 #include "ViewModes.h"
 
 namespace iso {
 namespace {
 
-constexpr double kBenchmarkWarmupSeconds = 0.5;
-
 void printError(const QString& text) { std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(text)); }
-
-// Interior points per second of wall time while the controller plays, measured over `seconds` after a
-// warm-up; the controller must already be playing.
-double measureWallMpts(const SimulationController& controller, double seconds) {
-  const ControllerStatus first = controller.status();
-  const auto start = std::chrono::steady_clock::now();
-  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-  const ControllerStatus last = controller.status();
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return double(last.grid.interiorSize()) * double(last.step - first.step) / wall / 1e6;
-}
-
-// The same stage with no window at all: the reference for the view's cost.
-double headlessMpts(const StudioOptions& options) {
-  SimulationController controller;
-  playWhenBuilt(controller, options.scenario, options.stepsPerFrame);
-  std::this_thread::sleep_for(std::chrono::duration<double>(kBenchmarkWarmupSeconds));
-  return measureWallMpts(controller, options.benchmarkSeconds);
-}
 
 }  // namespace
 
@@ -76,7 +54,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption device("device", "OpenCL device: gpu, cpu, P:D, or a name substring.", "selector");
   const QCommandLineOption threads("threads", "Threads of the cpu-parallel stage (default: all cores).", "N");
   const QCommandLineOption stepsPerFrame("steps-per-frame", "Time steps between displayed frames (1 to 1000, default 4).", "N");
-  const QCommandLineOption benchmark("benchmark", "Measure throughput headless and with the view for SECONDS each, print both, quit.", "SECONDS");
+  const QCommandLineOption benchmark("benchmark", "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost, quit.", "SECONDS");
   const QCommandLineOption paused("paused", "Start paused.");
   const QCommandLineOption mode("mode", "View mode: " + viewModeOptions() + " (default " + viewModes().front().option + ").", "mode");
   const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
@@ -183,17 +161,15 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
 }
 
 int runStudio(const StudioOptions& options) {
-  double headless = 0.0;
+  // The view's cost is measured against the solver alone (shared with `iso3dfd view-cost`), first.
+  ViewCostResult cost;
   if (options.benchmarkSeconds > 0.0) {
     try {
-      headless = headlessMpts(options);
+      cost.aloneMpts = solverAloneMpts(options.scenario, options.stepsPerFrame, options.benchmarkSeconds);
     } catch (const std::exception& e) {
       printError(QStringLiteral("benchmark: %1").arg(e.what()));
       return 1;
     }
-    std::printf("headless : %.1f Mpts/s (%s, %dx%dx%d, %d steps per frame)\n", headless, options.scenario.stage.c_str(),
-                options.scenario.n1, options.scenario.n2, options.scenario.n3, options.stepsPerFrame);
-    std::fflush(stdout);
   }
 
   std::optional<ScenarioOrigin> origin;
@@ -226,10 +202,11 @@ int runStudio(const StudioOptions& options) {
       });
     });
   }
-  // Benchmark: once the solver runs, a warm-up like the headless run's, then count steps and frames.
+  // Benchmark: once the solver runs, a warm-up like the solver-alone run's, then count steps and frames.
   QTimer benchmarkTick;
   QElapsedTimer sinceSolver, measuring;
   long startStep = 0;
+  std::uint64_t skippedAtStart = 0;
   int framesDrawn = 0;
   if (options.benchmarkSeconds > 0.0) {
     QObject::connect(pane->view(), &SliceView::frameDrawn, &window, [&] { ++framesDrawn; });
@@ -238,17 +215,25 @@ int runStudio(const StudioOptions& options) {
       if (!s.hasSolver) return;
       if (!sinceSolver.isValid()) sinceSolver.start();
       if (!measuring.isValid()) {
-        if (sinceSolver.elapsed() < kBenchmarkWarmupSeconds * 1000) return;
+        if (sinceSolver.elapsed() < kViewCostWarmupSeconds * 1000) return;
         startStep = s.step;
+        skippedAtStart = controller.framesSkipped();
         framesDrawn = 0;
         measuring.start();
         return;
       }
       const double seconds = measuring.elapsed() / 1000.0;
       if (seconds < options.benchmarkSeconds) return;
-      const double windowed = double(s.grid.interiorSize()) * double(s.step - startStep) / seconds / 1e6;
-      std::printf("with view: %.1f Mpts/s at %.1f frames/s\n", windowed, framesDrawn / seconds);
-      std::printf("ratio    : %.1f %% of headless\n", headless > 0.0 ? 100.0 * windowed / headless : 0.0);
+      cost.stage = s.stage;
+      cost.device = s.device;
+      cost.grid = s.grid;
+      cost.stepsPerFrame = options.stepsPerFrame;
+      cost.seconds = seconds;
+      cost.viewName = "the window";
+      cost.withViewMpts = double(s.grid.interiorSize()) * double(s.step - startStep) / seconds / 1e6;
+      cost.framesPerSecond = framesDrawn / seconds;
+      cost.batchesWithoutSlices = controller.framesSkipped() - skippedAtStart;
+      std::printf("%s", formatViewCost(cost).c_str());
       std::fflush(stdout);
       QApplication::exit(0);
     });

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 
+#include "BenchmarkReport.h"
 #include "Npy.h"
 #include "ScratchDir.h"
 
@@ -105,17 +106,92 @@ TEST(Cli, VerifyPassesForTheCpuStages) {
   EXPECT_NE(r.output.find("ok"), std::string::npos) << r.output;
 }
 
-TEST(Cli, BenchWritesJsonAndCsv) {
+TEST(Cli, VerifyChecksSweptCandidatesInsideGuardRegions) {
+  if (runCli("devices").output.find("No OpenCL") != std::string::npos) GTEST_SKIP() << "no OpenCL device";
+  const Result r = runCli("verify 19 13 11 4 --stage gpu-basic --sweep \"tile_x=32;y_per_item=1,2\"");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* key : {"gpu-basic", "y_per_item=1 ", "y_per_item=2 ", "intact", "traces"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
+  EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
+}
+
+TEST(Cli, BenchWritesJsonThatLoadsBackAndCsv) {
   const auto json = tempPath("bench.json"), csv = tempPath("bench.csv");
-  const Result r = runCli("bench 24 20 16 6 --stages cpu-serial,cpu-parallel --repeat 2 --json " + json.string() +
+  const Result r = runCli("bench 24 20 16 6 --stages cpu-parallel,cpu-serial --repeat 2 --json " + json.string() +
                           " --csv " + csv.string());
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_NE(r.output.find("speedup"), std::string::npos);
-  std::ifstream j(json);
-  std::string text((std::istreambuf_iterator<char>(j)), {});
-  EXPECT_NE(text.find("\"cpu-parallel\""), std::string::npos);
-  EXPECT_NE(text.find("\"rel_l2\""), std::string::npos);
-  EXPECT_TRUE(std::filesystem::file_size(csv) > 50);
+  for (const char* key : {"xserial", "xprev", "relL2", "host memcpy bandwidth"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
+  const iso::BenchmarkReport report = iso::readBenchmarkJson(json.string());
+  ASSERT_EQ(report.rows.size(), 2u);
+  EXPECT_EQ(report.rows[0].stage, "cpu-serial") << "the reference runs first";
+  const iso::BenchmarkRow& parallel = report.rows[1];
+  EXPECT_EQ(parallel.n1, 24);
+  EXPECT_EQ(parallel.steps, 6);
+  EXPECT_GT(parallel.throughput.mpts, 0.0);
+  ASSERT_TRUE(parallel.difference.has_value());
+  EXPECT_LE(parallel.difference->relativeL2, 1e-5);
+  EXPECT_FALSE(report.date.empty());
+  std::ifstream in(csv);
+  int lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  EXPECT_EQ(lines, 3) << "a header and one line per stage";
+}
+
+TEST(Cli, BenchTimesEveryListedSize) {
+  const auto json = tempPath("sizes.json");
+  const Result r = runCli("bench 10 10 10 3 --stages cpu-serial --sizes 12,14 --repeat 1 --json " + json.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const iso::BenchmarkReport report = iso::readBenchmarkJson(json.string());
+  ASSERT_EQ(report.rows.size(), 2u);
+  EXPECT_EQ(report.rows[0].n1, 12);
+  EXPECT_EQ(report.rows[1].n3, 14);
+}
+
+TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
+  const std::string model = tempPath("m.npy").string(), traces = tempPath("t.csv").string();
+  const std::string missingFolder = tempPath("no-such-folder").string() + "/u.npy";
+  struct Case {
+    std::string args, phrase;
+  };
+  const Case cases[] = {
+      {"verify 10 10 10 2 --tolerance nan", "tolerance"},
+      {"verify 10 10 10 2 --tolerance -1", "tolerance"},
+      {"run 10 10 10 2 --dump \"\"", "--dump needs a file name"},
+      {"run 10 10 10 2 --stage cpu-serial --device gpu", "runs on the host CPU"},
+      {"bench 10 10 10 2 --stages cpu-serial,cpu-parallel --device 0", "run on the host CPU"},
+      {"run 10 10 10 2 --model-file " + model + " --dump " + model, "also an input"},
+      {"run 10 10 10 2 --receiver 1,1,1 --traces " + traces + " --dump " + traces, "the same file"},
+      {"bench 10 10 10 2 --json " + traces + " --csv " + traces, "the same file"},
+      {"run 10 10 10 2 --scenario oneapi --traces " + traces, "needs at least one receiver"},
+      {"run 10 10 10 2 --dump " + missingFolder, "does not exist"},
+      {"run 10 10 10 2 --dump " + tempPath("").string(), "is a folder"},
+      {"bench 10 10 10 2 --sizes 0", "--sizes"},
+      {"tune 10 10 10 --stage cpu-serial", "only gpu-slm, gpu-optimized"},
+      {"tune 10 10 10 --ptx-dir /tmp", "--ptx-dir goes with --ptxas"},
+      {"verify 10 10 10 2 --stage cpu-serial", "nothing to verify"},
+      {"run 10 10 10 2 --stage gpu-warp", "unknown stage"},
+      {"run --no-such-option", "no-such-option"},
+      {"frobnicate", ""},
+  };
+  for (const auto& c : cases) {
+    const Result r = runCli(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << " gave:\n" << r.output;
+    EXPECT_NE(r.output.find(c.phrase), std::string::npos) << c.args << " gave:\n" << r.output;
+    EXPECT_EQ(r.output.find("Running"), std::string::npos) << c.args << ": the run started";
+  }
+  EXPECT_FALSE(std::filesystem::exists(traces)) << "no output of a refused command is written";
+}
+
+TEST(Cli, AFailedRunKeepsTheOldOutput) {
+  const auto dump = tempPath("kept.npy");
+  ASSERT_EQ(runCli("run 9 9 9 2 --stage cpu-serial --dump " + dump.string()).status, 0);
+  const auto before = std::filesystem::file_size(dump);
+  // A grid too large for memory fails after the options were accepted; the old file stays whole.
+  const Result r = runCli("run 8000 8000 8000 5 --dump " + dump.string());
+  EXPECT_NE(r.status, 0);
+  EXPECT_EQ(std::filesystem::file_size(dump), before);
+  EXPECT_EQ(iso::readNpy(dump.string()).shape, (std::vector<std::size_t>{9, 9, 9}));
 }
 
 TEST(Cli, BadInputGivesAClearErrorAndNonZeroStatus) {

@@ -47,7 +47,7 @@ TEST(Devices, ListAndSelect) {
 TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, true);
-  const RunResult ref = runReference(s);
+  const SolverOutput ref = runReference(s);
   std::vector<std::pair<std::string, StageParamMap>> runs;
   for (const auto& stage : openClStages()) runs.push_back({stage, {}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 16}, {"tile_y", 4}, {"y_per_item", 3}}});
@@ -58,7 +58,7 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
       o.guardElements = 4096;
       o.guardValue = guard;
       OpenClSolver solver(openClProblem(s, stage, params), *device, o);
-      const RunResult got = runSolver(solver, s.steps);
+      const SolverOutput got = runSolver(solver, s.steps);
       expectAgrees(got.field, ref.field, stage + " with guards " + std::to_string(guard));
       const std::size_t g = solver.guardElements(), n = solver.grid().paddedSize();
       ASSERT_GE(g, 4096u);
@@ -159,7 +159,7 @@ TEST(Build, PtxRegisterCapGoesIntoEveryEntry) {
 TEST(Tuner, EveryCandidateGivesTheSameField) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, true);
-  const RunResult ref = runReference(s);
+  const SolverOutput ref = runReference(s);
   const Grid grid(s.n1, s.n2, s.n3);
   for (const std::string stage : {"gpu-slm", "gpu-optimized"}) {
     const auto candidates = tuningCandidates(stage, *device, grid);

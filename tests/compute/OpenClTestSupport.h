@@ -43,25 +43,12 @@ inline Scenario smallScenario(int n1, int n2, int n3, bool absorbing) {
   return s;
 }
 
-struct RunResult {
-  std::vector<float> field, traces;
-};
-
-inline RunResult runSolver(WaveSolver& solver, int steps) {
+inline SolverOutput runSolver(WaveSolver& solver, int steps) {
   solver.advance(steps);
-  RunResult r;
-  solver.readField(r.field);
-  r.traces = solver.traces();
-  return r;
+  return readSolverOutput(solver);
 }
 
-inline RunResult runReference(const Scenario& s) {
-  Problem p = buildProblem(s);
-  p.stage = "cpu-serial";
-  p.stageParams.clear();
-  auto solver = createCpuSolver(std::move(p));
-  return runSolver(*solver, s.steps);
-}
+inline SolverOutput runReference(const Scenario& s) { return iso::runReference(buildProblem(s), s.steps); }
 
 inline Problem openClProblem(const Scenario& s, const std::string& stage, const StageParamMap& params = {}) {
   Problem p = buildProblem(s);
@@ -70,11 +57,11 @@ inline Problem openClProblem(const Scenario& s, const std::string& stage, const 
   return p;
 }
 
-// Relative L2 <= 1e-5 and no NaN/Inf, with a message that names what was compared.
+// Within the reference tolerance and no NaN/Inf, with a message that names what was compared.
 inline void expectAgrees(const std::vector<float>& got, const std::vector<float>& ref, const std::string& what) {
   const FieldDifference d = compareFields(got, ref);
   EXPECT_EQ(d.nonFinite, 0u) << what;
-  EXPECT_LE(d.relativeL2, 1e-5) << what << " (max abs " << d.maxAbs << ")";
+  EXPECT_LE(d.relativeL2, kReferenceTolerance) << what << " (max abs " << d.maxAbs << ")";
 }
 
 inline const std::vector<std::string>& openClStages() {

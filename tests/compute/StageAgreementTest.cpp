@@ -20,7 +20,7 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
   ISO_REQUIRE_DEVICE();
   const auto [g, absorbing] = GetParam();
   const Scenario s = smallScenario(g.n1, g.n2, g.n3, absorbing);
-  const RunResult ref = runReference(s);
+  const SolverOutput ref = runReference(s);
   ASSERT_GT(compareFields(ref.field, std::vector<float>(ref.field.size(), 0.0f)).relativeL2, 0.0)
       << "the reference field is all zeros: the test would prove nothing";
   // The GPU form of gpu-optimized runs on every device too (cpu_form=0), so PoCL checks it in CI.
@@ -35,7 +35,7 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
   runs.push_back({"gpu-optimized", {{"cpu_form", 1}, {"vec", 8}}});
   for (const auto& [stage, params] : runs) {
     OpenClSolver solver(openClProblem(s, stage, params), *device);
-    const RunResult got = runSolver(solver, s.steps);
+    const SolverOutput got = runSolver(solver, s.steps);
     const std::string what = stage + " " + formatStageParams(solver.parameters()) + " on " + std::to_string(g.n1) +
                              "x" + std::to_string(g.n2) + "x" + std::to_string(g.n3) +
                              (absorbing ? " absorbing" : " reflecting");
@@ -62,13 +62,13 @@ TEST(StageAgreementOneApi, EveryStageMatchesCpuSerialOnTheOneApiPreset) {
   s.n2 = 36;
   s.n3 = 44;
   s.steps = 20;
-  const RunResult ref = runReference(s);
+  const SolverOutput ref = runReference(s);
   for (const auto& stage : openClStages()) {
     Problem p = openClProblem(s, stage);
     p.device = device->selector();
     auto solver = createSolver(std::move(p));  // through the factory, as the CLI does
     EXPECT_EQ(solver->stage(), stage);
-    const RunResult got = runSolver(*solver, s.steps);
+    const SolverOutput got = runSolver(*solver, s.steps);
     expectAgrees(got.field, ref.field, stage + " on the oneapi preset");
   }
 }

@@ -2,10 +2,12 @@
 // Small helpers shared by the CPU solver, physics and absorbing-boundary tests.
 #include <cmath>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "CpuSolvers.h"
+#include "FieldCompare.h"
 #include "Problem.h"
 #include "Scenario.h"
 
@@ -47,12 +49,8 @@ inline std::vector<double> traceOf(const std::vector<float>& traces, std::size_t
 // ||a - b||₂ / ||b||₂ over samples [first, last).
 inline double relativeL2(const std::vector<double>& a, const std::vector<double>& b, std::size_t first,
                          std::size_t last) {
-  double num = 0.0, den = 0.0;
-  for (std::size_t n = first; n < last; ++n) {
-    num += (a[n] - b[n]) * (a[n] - b[n]);
-    den += b[n] * b[n];
-  }
-  return std::sqrt(num / den);
+  const auto window = [&](const std::vector<double>& v) { return std::span<const double>(v).subspan(first, last - first); };
+  return compareFields(window(a), window(b)).relativeL2;
 }
 
 }  // namespace iso::testing

@@ -1,0 +1,209 @@
+#include "BenchmarkRunner.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "Bandwidth.h"
+#include "CpuParallelSolver.h"
+#include "DeviceRegistry.h"
+#include "HostBandwidth.h"
+#include "OpenClSolver.h"
+#include "SolverFactory.h"
+#include "StageRegistry.h"
+
+namespace iso {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Longest stretch between two looks at the cancel flag (and two progress reports), when a step is shorter.
+constexpr double kPieceSeconds = 0.1;
+
+// The parameters the solver actually runs with (defaults and tuning database resolved).
+std::map<std::string, int> parametersOf(const WaveSolver& solver) {
+  if (const auto* cl = dynamic_cast<const OpenClSolver*>(&solver)) return cl->parameters();
+  if (const auto* cpu = dynamic_cast<const CpuParallelSolver*>(&solver)) {
+    const CpuParallelConfig& c = cpu->config();
+    return {{"threads", c.threads}, {"block_x", c.blockX}, {"block_y", c.blockY}, {"block_z", c.blockZ},
+            {"simd_width", c.simdWidth}};
+  }
+  return {};
+}
+
+const BenchmarkRow* findRow(const std::vector<BenchmarkRow>& rows, const std::string& stage) {
+  for (const auto& r : rows)
+    if (r.stage == stage && r.error.empty() && r.throughput.mpts > 0.0) return &r;
+  return nullptr;
+}
+
+// Speed-ups over cpu-serial and over the stage's `previous`, where those ran (the grid is the run's).
+void fillSpeedups(BenchmarkRow& row, const std::vector<BenchmarkRow>& rows) {
+  if (!row.error.empty() || row.throughput.mpts <= 0.0) return;
+  if (const BenchmarkRow* serial = findRow(rows, "cpu-serial"))
+    row.speedupVsSerial = row.throughput.mpts / serial->throughput.mpts;
+  if (!row.previous.empty())
+    if (const BenchmarkRow* previous = findRow(rows, row.previous))
+      row.speedupVsPrevious = row.throughput.mpts / previous->throughput.mpts;
+}
+
+}  // namespace
+
+Problem stageProblem(Scenario s, const std::string& stage) {
+  s.stage = stage;
+  const auto accepted = stageParameterNames(stage);
+  std::erase_if(s.stageParams, [&](const auto& kv) {
+    return std::find(accepted.begin(), accepted.end(), kv.first) == accepted.end();
+  });
+  return buildProblem(s);
+}
+
+RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector) {
+  if (!StageRegistry::get(stage).opencl) return {hostCopyBandwidthGBs(), "host memcpy bandwidth"};
+  try {  // measured once per device and cached on disk; a run does not depend on it
+    return {copyBandwidthGBs(selectDevice(deviceSelector)), "device copy bandwidth"};
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+TimedSteps advanceTimed(WaveSolver& solver, int steps, int warmupSteps, int repeats, const std::atomic<bool>* cancel,
+                        const std::function<void(int)>& onSteps) {
+  TimedSteps t;
+  t.warmupSteps = std::clamp(warmupSteps, 0, std::max(0, steps - 1));
+  const int timed = std::max(0, steps - t.warmupSteps);
+  int done = 0;
+  double wallPerStep = 0.0;
+  // Advances n steps in pieces of about kPieceSeconds; the solver's own seconds, or nullopt when cancelled.
+  const auto advance = [&](int n) -> std::optional<double> {
+    double seconds = 0.0;
+    while (n > 0) {
+      if (cancel && cancel->load()) return std::nullopt;
+      const int piece = wallPerStep > 0.0 ? std::clamp(int(kPieceSeconds / wallPerStep), 1, n) : 1;
+      const auto start = Clock::now();
+      seconds += solver.advance(piece);
+      wallPerStep = std::chrono::duration<double>(Clock::now() - start).count() / piece;
+      n -= piece;
+      done += piece;
+      if (onSteps) onSteps(done);
+    }
+    return seconds;
+  };
+  if (!advance(t.warmupSteps)) {
+    t.cancelled = true;
+    return t;
+  }
+  const int chunks = std::clamp(repeats, 1, std::max(1, timed));
+  for (int c = 0; c < chunks && timed > 0; ++c) {
+    const int n = timed * (c + 1) / chunks - timed * c / chunks;
+    const auto seconds = advance(n);
+    if (!seconds) {
+      t.cancelled = true;
+      return t;
+    }
+    t.seconds += *seconds;
+    t.chunkSecondsPerStep.push_back(*seconds / n);
+  }
+  t.timedSteps = timed;
+  if (!t.chunkSecondsPerStep.empty()) {
+    auto sorted = t.chunkSecondsPerStep;
+    std::sort(sorted.begin(), sorted.end());
+    t.medianSecondsPerStep = sorted[sorted.size() / 2];
+  }
+  return t;
+}
+
+BenchmarkRunner::BenchmarkRunner(BenchmarkRequest request, ProgressFunction progress)
+    : request_(std::move(request)), progress_(std::move(progress)) {}
+
+std::vector<std::string> BenchmarkRunner::runOrder() const {
+  std::vector<std::string> order = request_.stages;
+  for (const auto& s : order) StageRegistry::get(s);  // throws, naming the known stages
+  std::stable_partition(order.begin(), order.end(), [](const std::string& s) { return s == "cpu-serial"; });
+  return order;
+}
+
+BenchmarkReport BenchmarkRunner::run() {
+  const std::vector<std::string> order = runOrder();
+  buildProblem(request_.scenario);  // a scenario that cannot run at all is the caller's error, not a row's
+  BenchmarkReport report;
+  report.date = utcNow();
+  report.hostCpu = hostCpuModel();
+  report.warmupSteps = std::clamp(request_.warmupSteps, 0, std::max(0, request_.scenario.steps - 1));
+  report.repeats = request_.repeats;
+  SolverOutput reference;
+  for (std::size_t n = 0; n < order.size(); ++n) {
+    if (cancelled_) break;
+    std::optional<BenchmarkRow> row = runStage(order[n], n, order.size(), reference);
+    if (!row) break;
+    fillSpeedups(*row, report.rows);
+    report.rows.push_back(std::move(*row));
+    if (progress_) {
+      BenchmarkProgress p;
+      p.stageIndex = n;
+      p.stageCount = order.size();
+      p.stage = order[n];
+      p.stepsDone = p.steps = request_.scenario.steps;
+      p.fraction = double(n + 1) / double(order.size());
+      p.row = &report.rows.back();
+      progress_(p);
+    }
+  }
+  report.cancelled = report.rows.size() < order.size();
+  // A `previous` stage that ran after the one it is compared with is known only now.
+  for (auto& row : report.rows) fillSpeedups(row, report.rows);
+  return report;
+}
+
+std::optional<BenchmarkRow> BenchmarkRunner::runStage(const std::string& stage, std::size_t index,
+                                                      std::size_t count, SolverOutput& reference) {
+  const Scenario& s = request_.scenario;
+  const StageInfo& info = StageRegistry::get(stage);
+  BenchmarkRow row;
+  row.stage = stage;
+  row.title = info.title;
+  row.previous = info.previous;
+  row.n1 = s.n1;
+  row.n2 = s.n2;
+  row.n3 = s.n3;
+  row.steps = s.steps;
+  const auto report = [&](int done) {
+    if (!progress_) return;
+    BenchmarkProgress p;
+    p.stageIndex = index;
+    p.stageCount = count;
+    p.stage = stage;
+    p.stepsDone = done;
+    p.steps = s.steps;
+    p.fraction = (double(index) + (s.steps > 0 ? double(done) / s.steps : 0.0)) / double(count);
+    progress_(p);
+  };
+  try {
+    report(0);
+    Problem problem = stageProblem(s, stage);
+    const std::string selector = problem.device;
+    const double points = double(problem.grid.interiorSize());
+    auto solver = createSolver(std::move(problem));
+    row.device = solver->deviceName();
+    row.params = parametersOf(*solver);
+    const TimedSteps t = advanceTimed(*solver, s.steps, request_.warmupSteps, request_.repeats, &cancelled_, report);
+    if (t.cancelled) return std::nullopt;
+    const RooflineCeiling ceiling = rooflineCeiling(stage, selector);
+    row.secondsPerStep = t.medianSecondsPerStep;
+    row.throughput = computeThroughput(points, 1.0, t.medianSecondsPerStep, ceiling.gbs);
+    row.throughput.seconds = t.seconds;
+    if (ceiling.gbs > 0.0) row.ceilingName = ceiling.name;
+    if (stage == "cpu-serial") {
+      solver->readField(reference.field);
+    } else if (!reference.field.empty()) {
+      std::vector<float> field;
+      solver->readField(field);
+      row.difference = compareFields(field, reference.field);
+    }
+  } catch (const std::exception& e) {
+    row.error = e.what();
+  }
+  return row;
+}
+
+}  // namespace iso

@@ -1,0 +1,91 @@
+#include "ViewCost.h"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+#include "BenchmarkRunner.h"
+#include "SimulationController.h"
+#include "SolverFactory.h"
+
+namespace iso {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+}  // namespace
+
+double solverAloneMpts(const Scenario& s, int stepsPerFrame, double seconds) {
+  auto solver = createSolver(stageProblem(s, s.stage));
+  for (const auto start = Clock::now(); secondsSince(start) < kViewCostWarmupSeconds;) solver->advance(stepsPerFrame);
+  long done = 0;
+  const auto start = Clock::now();
+  while (secondsSince(start) < seconds) {
+    solver->advance(stepsPerFrame);
+    done += stepsPerFrame;
+  }
+  return double(solver->grid().interiorSize()) * double(done) / secondsSince(start) / 1e6;
+}
+
+ViewCostResult measureViewCostWithReader(const Scenario& s, int stepsPerFrame, double seconds, double fps) {
+  ViewCostResult r;
+  r.aloneMpts = solverAloneMpts(s, stepsPerFrame, seconds);
+
+  SimulationController controller;
+  playWhenBuilt(controller, s, stepsPerFrame);
+  const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / fps));
+  auto next = Clock::now();
+  const auto readFor = [&](double duration) {
+    long frames = 0;
+    for (const auto start = Clock::now(); secondsSince(start) < duration;) {
+      next += period;
+      std::this_thread::sleep_until(next);
+      if (!controller.slices().take()) continue;
+      const auto copy = std::make_shared<const SliceSet>(controller.slices().front());
+      frames += copy->xy.empty() ? 0 : 1;
+    }
+    return frames;
+  };
+  readFor(kViewCostWarmupSeconds);
+  const ControllerStatus first = controller.status();
+  const std::uint64_t skippedBefore = controller.framesSkipped();
+  const auto start = Clock::now();
+  const long frames = readFor(seconds);
+  const double wall = secondsSince(start);
+  const ControllerStatus last = controller.status();
+  controller.stop();
+
+  r.stage = last.stage;
+  r.device = last.device;
+  r.grid = last.grid;
+  r.stepsPerFrame = stepsPerFrame;
+  r.seconds = seconds;
+  char name[48];
+  std::snprintf(name, sizeof name, "a %.0f Hz reader", fps);
+  r.viewName = name;
+  r.withViewMpts = double(last.grid.interiorSize()) * double(last.step - first.step) / wall / 1e6;
+  r.framesPerSecond = double(frames) / wall;
+  r.batchesWithoutSlices = controller.framesSkipped() - skippedBefore;
+  return r;
+}
+
+std::string formatViewCost(const ViewCostResult& r) {
+  const std::string withView = "with " + r.viewName;
+  char buf[1024];
+  std::snprintf(buf, sizeof buf,
+                "%s on %s, %dx%dx%d, %d steps per frame, %.1f s each\n"
+                "%-*s: %10.1f Mpts/s\n"
+                "%-*s: %10.1f Mpts/s, %.1f frames/s delivered, %llu batches without slices\n"
+                "%-*s: %10.1f %% of the solver alone\n",
+                r.stage.c_str(), r.device.c_str(), r.grid.n1, r.grid.n2, r.grid.n3, r.stepsPerFrame, r.seconds,
+                int(withView.size()), "solver alone", r.aloneMpts, int(withView.size()), withView.c_str(),
+                r.withViewMpts, r.framesPerSecond, static_cast<unsigned long long>(r.batchesWithoutSlices),
+                int(withView.size()), "ratio", r.ratioPercent());
+  return buf;
+}
+
+}  // namespace iso

@@ -1,0 +1,40 @@
+#pragma once
+// What showing the live view costs the computation: the solver alone against the application's compute
+// thread (SimulationController) while a view takes its slices. `iso3dfd view-cost` measures the view
+// with an in-process reader at a given rate; the studio's --benchmark with its real window. Both take
+// the reference and the report from here.
+#include <cstdint>
+#include <string>
+
+#include "Grid.h"
+#include "Scenario.h"
+
+namespace iso {
+
+inline constexpr double kViewCostWarmupSeconds = 0.5;  // before each measurement: builds, caches, clocks
+
+struct ViewCostResult {
+  std::string stage, device;
+  Grid grid;
+  int stepsPerFrame = 0;
+  double seconds = 0.0;                    // measured time of each of the two runs
+  std::string viewName;                    // "a 60 Hz reader", "the window"
+  double aloneMpts = 0.0, withViewMpts = 0.0;
+  double framesPerSecond = 0.0;            // slices the view took (or drew) per second
+  std::uint64_t batchesWithoutSlices = 0;  // batches whose slices nobody had taken (no extraction)
+
+  double ratioPercent() const { return aloneMpts > 0.0 ? 100.0 * withViewMpts / aloneMpts : 0.0; }
+};
+
+// Interior points per second of the scenario's stage alone, advancing `stepsPerFrame` steps at a time
+// as the compute thread does, over `seconds` after a warm-up. Throws what building the solver throws.
+double solverAloneMpts(const Scenario& scenario, int stepsPerFrame, double seconds);
+
+// The solver alone, then the compute thread with a reader that takes and copies the newest slices `fps`
+// times a second, as the view does.
+ViewCostResult measureViewCostWithReader(const Scenario& scenario, int stepsPerFrame, double seconds, double fps);
+
+// The report both front ends print: the two rates, the frames and the ratio.
+std::string formatViewCost(const ViewCostResult& result);
+
+}  // namespace iso
