@@ -29,6 +29,8 @@
 #include "ScenarioForm.h"
 #include "SimulationPane.h"
 #include "SliceView.h"
+#include "StageExplorer.h"
+#include "StageRegistry.h"
 
 namespace iso {
 namespace {
@@ -197,6 +199,9 @@ void MainWindow::buildMenus() {
   }
   view->addSeparator();
   viewMenu_ = view;  // buildDocks adds the docks' show/hide actions
+  QMenu* teach = menuBar()->addMenu("&Teach");
+  teach->addAction("&Stages: source, diff, explanation", this, &MainWindow::showStageExplorer)
+      ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About iso3dfd studio", this, [this] {
     QMessageBox::about(
@@ -456,6 +461,18 @@ void MainWindow::addRecentFile(const QString& path) {
   while (files.size() > kMaxRecentFiles) files.removeLast();
   settings.setValue(kRecentKey, files);
   updateRecentMenu();
+}
+
+void MainWindow::showStageExplorer() {
+  if (!stageExplorer_) stageExplorer_ = new StageExplorer(this);
+  const ControllerStatus& s = pane_->lastStatus();
+  if (s.hasSolver && s.throughput.mpts > 0.0)
+    stageExplorer_->setMeasurement(s.stage, {s.throughput.mpts, s.throughput.rooflinePercent, s.device});
+  const std::string stage = s.hasSolver ? s.stage : form_->scenario().stage;
+  if (StageRegistry::find(stage)) stageExplorer_->selectStage(stage);
+  stageExplorer_->show();
+  stageExplorer_->raise();
+  stageExplorer_->activateWindow();
 }
 
 void MainWindow::updateRecentMenu() {

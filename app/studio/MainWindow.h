@@ -23,6 +23,7 @@ namespace iso {
 
 class ScenarioForm;
 class SimulationPane;
+class StageExplorer;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -42,6 +43,8 @@ class MainWindow : public QMainWindow {
   void setViewMode(int mode);  // 0 3D, 1 XY, 2 XZ, 3 YZ (keys 1–4)
   bool saveScreenshot(const QString& path);       // PNG of the view
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
+  // Teach ▸ Stages: the stage explorer on the running stage, with its live throughput.
+  void showStageExplorer();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -60,6 +63,7 @@ class MainWindow : public QMainWindow {
 
   SimulationPane* pane_ = nullptr;
   ScenarioForm* form_ = nullptr;
+  StageExplorer* stageExplorer_ = nullptr;  // made on first use
   QListWidget* messages_ = nullptr;
   QTimer rebuildDelay_;  // coalesces bursts of edits into one rebuild
   QString scenarioPath_;

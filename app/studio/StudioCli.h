@@ -19,6 +19,7 @@ struct StudioOptions {
   int stepsPerFrame = 4;
   bool startPaused = false;
   int viewMode = 0;  // 0 3D, 1 XY, 2 XZ, 3 YZ (the View menu's order)
+  int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
 };
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets

@@ -1,0 +1,33 @@
+#pragma once
+// Side-by-side line diff of two source texts (no Qt), for the stage explorer's Diff tab: the rows a
+// viewer shows next to each other, with runs of unchanged lines that can be folded away.
+#include <string>
+#include <vector>
+
+namespace iso {
+
+struct DiffRow {
+  enum class Kind { Same, Changed, Added, Removed, Folded };
+  Kind kind = Kind::Same;
+  int leftLine = 0;   // 1-based line number in the left text; 0 where the row has no left line
+  std::string leftText;
+  int rightLine = 0;  // the same for the right text
+  std::string rightText;
+  int foldedLines = 0;  // Folded rows: how many unchanged rows they stand for
+};
+
+// Splits at '\n' (a trailing '\r' is dropped); a final newline does not start another line.
+std::vector<std::string> splitLines(const std::string& text);
+
+// The rows of a line diff (dtl's shortest edit script). Within each edit hunk, removed and added lines
+// are paired in order as Changed rows; the surplus on either side stays Removed or Added.
+std::vector<DiffRow> sideBySideDiff(const std::vector<std::string>& left, const std::vector<std::string>& right);
+
+// The rows with each run of unchanged rows folded into one Folded row, except the `context` rows next
+// to a change (none at the ends of the text); a run that would fold a single row stays whole.
+std::vector<DiffRow> foldUnchanged(const std::vector<DiffRow>& rows, int context);
+
+// Rows that differ (Changed, Added or Removed).
+int changedRowCount(const std::vector<DiffRow>& rows);
+
+}  // namespace iso

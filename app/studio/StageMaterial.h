@@ -1,0 +1,20 @@
+#pragma once
+// The stages' teaching material compiled into the binary as Qt resources (app/studio/CMakeLists.txt):
+// the source files the registry lists (repository-relative paths) and the explanations (relative to
+// resources/), so the studio shows them without a source tree.
+#include <QString>
+#include <optional>
+#include <string>
+
+namespace iso {
+
+// The resource path of a repository file, e.g. ":/stage-material/resources/kernels/basic.cl".
+QString stageMaterialPath(const std::string& repoPath);
+
+// The file's text, or nullopt when it is not among the resources.
+std::optional<QString> readStageMaterial(const std::string& repoPath);
+
+// The stage's explanation (StageInfo::explanationFile, which is relative to resources/).
+std::optional<QString> readStageExplanation(const std::string& stageId);
+
+}  // namespace iso
