@@ -32,7 +32,7 @@ void defineMarkers(CodeView* view) {
     view->setMarkerBackgroundColor(colour, marker);
   }
   view->setMarginType(0, QsciScintilla::TextMarginRightJustified);
-  view->setMarginWidth(0, QStringLiteral("000000"));
+  view->setMarginWidth(0, QStringLiteral("0000"));
   view->setMarginWidth(1, 0);  // no symbol margin: the markers colour whole lines
 }
 
@@ -46,7 +46,6 @@ void fillPicker(QComboBox* box, const std::vector<std::string>& paths) {
   const QSignalBlocker block(box);
   box->clear();
   for (const std::string& p : paths) box->addItem(QString::fromStdString(p));
-  box->setEnabled(paths.size() > 1);
 }
 
 std::vector<std::string> linesOf(const QComboBox* box) {

@@ -25,16 +25,16 @@ std::string rateText(double mpts) {
 
 std::string placeholderValue(const std::string& name, const StageInfo& stage, const StageMeasurements& all) {
   const StageMeasurement* own = measured(all, stage.id);
-  if (name == "device") return own && !own->device.empty() ? own->device : "this device";
+  // Only the throughput carries the hint to run the benchmark: the other values follow from it.
   if (name == "mpts") return own ? rateText(own->mpts) : kNotMeasuredText;
-  if (name == "percent_roofline") {
-    if (!own) return kNotMeasuredText;
+  if (!own) return kNotMeasuredShortText;
+  if (name == "device") return own->device.empty() ? "unnamed device" : own->device;
+  if (name == "percent_roofline")
     return own->rooflinePercent > 0.0 ? formatted("%.1f %%", own->rooflinePercent)
                                       : "unknown (no copy bandwidth measured for this device)";
-  }
   if (stage.previous.empty()) return "— (" + stage.id + " is the first stage)";
   const StageMeasurement* previous = measured(all, stage.previous);
-  if (!own || !previous) return std::string(kNotMeasuredText) + " (for both " + stage.id + " and " + stage.previous + ")";
+  if (!previous) return std::string(kNotMeasuredShortText) + " for " + stage.previous;
   return formatted("%.2f×", own->mpts / previous->mpts) + " (" + stage.previous + ": " + rateText(previous->mpts) +
          (previous->device == own->device ? "" : " on " + previous->device) + ")";
 }

@@ -8,8 +8,8 @@
 //   mpts              the stage's throughput (Mpts/s, or Gpts/s from 10 000 Mpts/s on)
 //   percent_roofline  its share of the device's measured copy-bandwidth roofline (16 B per point)
 //   speedup_previous  its throughput over that of the stage it is compared with
-// A value that is not known reads "not measured yet on this device — run the benchmark" (or, for the
-// first stage's speed-up, says that there is nothing to compare with).
+// Until the stage has a result, mpts reads "not measured yet on this device — run the benchmark" and
+// the others "not measured yet"; the first stage's speed-up says there is nothing to compare with.
 #include <map>
 #include <string>
 #include <vector>
@@ -26,6 +26,7 @@ struct StageMeasurement {
 using StageMeasurements = std::map<std::string, StageMeasurement>;
 
 inline constexpr const char* kNotMeasuredText = "not measured yet on this device — run the benchmark";
+inline constexpr const char* kNotMeasuredShortText = "not measured yet";
 
 // The placeholder names above, in that order.
 const std::vector<std::string>& explanationPlaceholders();

@@ -34,7 +34,6 @@ void StageSourceView::setFiles(const std::vector<std::string>& repoPaths) {
     picker_->clear();
     for (const std::string& path : repoPaths) picker_->addItem(QString::fromStdString(path));
   }
-  picker_->setEnabled(repoPaths.size() > 1);
   showFile(0);
 }
 

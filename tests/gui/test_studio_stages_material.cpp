@@ -179,7 +179,7 @@ TEST(StageMaterial, QuotedCodeIsInTheStagesSources) {
     bool inCode = false;
     int quoted = 0;
     for (const std::string& line : splitLines(explanation->toStdString())) {
-      if (line.rfind("```", 0) == 0) {
+      if (trimmed(line).rfind("```", 0) == 0) {  // fences may be indented under a list item
         inCode = !inCode;
         continue;
       }
@@ -233,9 +233,13 @@ TEST(StageExplanation, ValuesAndUnknownNames) {
   EXPECT_EQ(fillExplanation("{{speedup_previous}}", "gpu-linear", m), "1.01× (gpu-basic: 52.7 Gpts/s)");
   EXPECT_NE(fillExplanation("{{percent_roofline}}", "gpu-linear", m).find("unknown"), std::string::npos);
   EXPECT_EQ(fillExplanation("{{mpts}}", "cpu-serial", {{"cpu-serial", {95.4, 4.0, "host CPU"}}}), "95 Mpts/s");
-  EXPECT_NE(fillExplanation("{{speedup_previous}}", "cpu-serial", m).find("first stage"), std::string::npos);
-  // gpu-basic's previous stage (cpu-serial) is not measured.
-  EXPECT_NE(fillExplanation("{{speedup_previous}}", "gpu-basic", m).find(kNotMeasuredText), std::string::npos);
+  const StageMeasurements serial = {{"cpu-serial", {95.4, 4.0, "host CPU"}}};
+  EXPECT_NE(fillExplanation("{{speedup_previous}}", "cpu-serial", serial).find("first stage"), std::string::npos);
+  // gpu-basic's previous stage (cpu-serial) is not measured; cpu-parallel is not measured at all.
+  EXPECT_EQ(fillExplanation("{{speedup_previous}}", "gpu-basic", m), "not measured yet for cpu-serial");
+  EXPECT_EQ(fillExplanation("{{device}}, {{percent_roofline}}, {{speedup_previous}}", "cpu-parallel", serial),
+            "not measured yet, not measured yet, not measured yet");
+  EXPECT_EQ(fillExplanation("{{mpts}}", "cpu-parallel", serial), kNotMeasuredText);
   std::vector<std::string> unknown;
   EXPECT_EQ(fillExplanation("a {{gflops}} b {{ unclosed", "gpu-basic", m, &unknown), "a [unknown placeholder gflops] b {{ unclosed");
   EXPECT_EQ(unknown, std::vector<std::string>{"gflops"});

@@ -10,6 +10,9 @@
 #include <QProcess>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextFragment>
 #include <QTextBrowser>
 
 #include "CodeView.h"
@@ -116,6 +119,11 @@ TEST(StageExplorer, ExplanationIsRenderedWithAndWithoutMeasurements) {
     EXPECT_FALSE(text.contains("{{")) << stage.id;
     EXPECT_FALSE(text.contains("```")) << stage.id << ": Markdown not rendered";
     EXPECT_TRUE(text.contains(kNotMeasuredText)) << stage.id;
+    // Markdown reads "~" pairs as strike-through: an approximate figure must not come out struck.
+    for (QTextBlock block = explorer.explanationView()->document()->begin(); block.isValid(); block = block.next())
+      for (auto it = block.begin(); !it.atEnd(); ++it) {
+        EXPECT_FALSE(it.fragment().charFormat().fontStrikeOut()) << stage.id << ": struck out: " << it.fragment().text().toStdString();
+      }
   }
   StageMeasurements measured;
   for (const StageInfo& stage : StageRegistry::all()) measured[stage.id] = {1234.0, 42.5, "test device"};
