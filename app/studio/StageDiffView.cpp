@@ -127,8 +127,6 @@ QString StageDiffView::summary() const { return summary_->text(); }
 
 void StageDiffView::setChangedOnly(bool on) { changedOnly_->setChecked(on); }
 
-bool StageDiffView::changedOnly() const { return changedOnly_->isChecked(); }
-
 void StageDiffView::showRows() {
   shown_ = changedOnly_->isChecked() ? foldUnchanged(rows_, kContextRows) : rows_;
   QStringList leftText, rightText;
@@ -151,10 +149,14 @@ void StageDiffView::showRows() {
   }
   // QScintilla allocates a style number per QsciStyle for good: make one, once.
   static const QsciStyle numberStyle(-1, "line number", QColor(110, 110, 110), QColor(240, 240, 240), left_->font());
-  auto mark = [&](CodeView* view, int line, int fileLine, Marker marker, bool highlighted) {
-    if (fileLine > 0) view->setMarginText(line, QString::number(fileLine), numberStyle);
-    if (fileLine == 0) view->markerAdd(line, kFiller);
-    else if (highlighted) view->markerAdd(line, marker);
+  // A side without a line in this row is blank filler; `highlight` < 0: an unchanged line.
+  auto mark = [&](CodeView* view, int line, int fileLine, int highlight) {
+    if (fileLine == 0) {
+      view->markerAdd(line, kFiller);
+      return;
+    }
+    view->setMarginText(line, QString::number(fileLine), numberStyle);
+    if (highlight >= 0) view->markerAdd(line, highlight);
   };
   for (int line = 0; line < int(shown_.size()); ++line) {
     const DiffRow& row = shown_[std::size_t(line)];
@@ -164,20 +166,20 @@ void StageDiffView::showRows() {
         right_->markerAdd(line, kFolded);
         break;
       case DiffRow::Kind::Same:
-        mark(left_, line, row.leftLine, kChanged, false);
-        mark(right_, line, row.rightLine, kChanged, false);
+        mark(left_, line, row.leftLine, -1);
+        mark(right_, line, row.rightLine, -1);
         break;
       case DiffRow::Kind::Changed:
-        mark(left_, line, row.leftLine, kChanged, true);
-        mark(right_, line, row.rightLine, kChanged, true);
+        mark(left_, line, row.leftLine, kChanged);
+        mark(right_, line, row.rightLine, kChanged);
         break;
       case DiffRow::Kind::Removed:
-        mark(left_, line, row.leftLine, kRemoved, true);
-        mark(right_, line, row.rightLine, kRemoved, true);
+        mark(left_, line, row.leftLine, kRemoved);
+        mark(right_, line, row.rightLine, kRemoved);
         break;
       case DiffRow::Kind::Added:
-        mark(left_, line, row.leftLine, kAdded, true);
-        mark(right_, line, row.rightLine, kAdded, true);
+        mark(left_, line, row.leftLine, kAdded);
+        mark(right_, line, row.rightLine, kAdded);
         break;
     }
   }

@@ -24,7 +24,6 @@ class StageDiffView : public QWidget {
   // Compares `stageId` with its registry's previous stage (nothing to compare for the first stage).
   void setStage(const std::string& stageId);
   void setChangedOnly(bool on);
-  bool changedOnly() const;
 
   // The rows on screen (folded or not) and the lines that differ in the whole diff.
   const std::vector<DiffRow>& shownRows() const { return shown_; }

@@ -41,15 +41,10 @@ std::string placeholderValue(const std::string& name, const StageInfo& stage, co
 
 }  // namespace
 
-const std::vector<std::string>& explanationPlaceholders() {
-  static const std::vector<std::string> names = {"device", "mpts", "percent_roofline", "speedup_previous"};
-  return names;
-}
-
 std::string fillExplanation(const std::string& markdown, const std::string& stageId,
                             const StageMeasurements& measurements, std::vector<std::string>* unknownNames) {
   const StageInfo& stage = StageRegistry::get(stageId);
-  const auto& known = explanationPlaceholders();
+  static const std::vector<std::string> known = {"device", "mpts", "percent_roofline", "speedup_previous"};
   std::string out;
   out.reserve(markdown.size());
   std::size_t pos = 0;

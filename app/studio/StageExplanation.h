@@ -28,9 +28,6 @@ using StageMeasurements = std::map<std::string, StageMeasurement>;
 inline constexpr const char* kNotMeasuredText = "not measured yet on this device — run the benchmark";
 inline constexpr const char* kNotMeasuredShortText = "not measured yet";
 
-// The placeholder names above, in that order.
-const std::vector<std::string>& explanationPlaceholders();
-
 // `markdown` with every {{name}} replaced for stage `stageId` (a registry id). A name that is not a
 // placeholder is replaced by "[unknown placeholder NAME]" and appended to `unknownNames` when given.
 std::string fillExplanation(const std::string& markdown, const std::string& stageId,

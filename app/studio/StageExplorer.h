@@ -37,7 +37,6 @@ class StageExplorer : public QWidget {
   StageSourceView* sourceView() const { return source_; }
   StageDiffView* diffView() const { return diff_; }
   QTextBrowser* explanationView() const { return explanation_; }
-  QTabWidget* tabs() const { return tabs_; }
   QString headingText() const;  // title, sample, description and parameters of the stage shown
 
  private:

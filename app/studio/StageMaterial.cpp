@@ -6,12 +6,9 @@
 
 namespace iso {
 
-QString stageMaterialPath(const std::string& repoPath) {
-  return QStringLiteral(":/stage-material/") + QString::fromStdString(repoPath);
-}
-
 std::optional<QString> readStageMaterial(const std::string& repoPath) {
-  QFile file(stageMaterialPath(repoPath));
+  // The resource prefix and paths relative to the repository root are set in app/studio/CMakeLists.txt.
+  QFile file(QStringLiteral(":/stage-material/") + QString::fromStdString(repoPath));
   if (!file.open(QIODevice::ReadOnly)) return std::nullopt;
   return QString::fromUtf8(file.readAll());
 }

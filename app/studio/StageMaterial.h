@@ -8,9 +8,6 @@
 
 namespace iso {
 
-// The resource path of a repository file, e.g. ":/stage-material/resources/kernels/basic.cl".
-QString stageMaterialPath(const std::string& repoPath);
-
 // The file's text, or nullopt when it is not among the resources.
 std::optional<QString> readStageMaterial(const std::string& repoPath);
 
