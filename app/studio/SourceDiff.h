@@ -20,12 +20,20 @@ struct DiffRow {
 std::vector<std::string> splitLines(const std::string& text);
 
 // The rows of a line diff (dtl's shortest edit script). Within each edit hunk, removed and added lines
-// are paired in order as Changed rows; the surplus on either side stays Removed or Added.
+// that resemble each other (a common start and end of at least a quarter of the longer one) are paired as
+// Changed rows, in order; the others stay Removed or Added.
 std::vector<DiffRow> sideBySideDiff(const std::vector<std::string>& left, const std::vector<std::string>& right);
 
 // The rows with each run of unchanged rows folded into one Folded row, except the `context` rows next
 // to a change (none at the ends of the text); a run that would fold a single row stays whole.
 std::vector<DiffRow> foldUnchanged(const std::vector<DiffRow>& rows, int context);
+
+// Where two versions of a line differ: characters [begin, leftEnd) of the left line and
+// [begin, rightEnd) of the right one, between their longest common prefix and suffix.
+struct LineChange {
+  int begin = 0, leftEnd = 0, rightEnd = 0;
+};
+LineChange changedSpan(const std::string& left, const std::string& right);
 
 // Rows that differ (Changed, Added or Removed).
 int changedRowCount(const std::vector<DiffRow>& rows);

@@ -31,6 +31,8 @@ void defineMarkers(CodeView* view) {
     view->markerDefine(QsciScintilla::Background, marker);
     view->setMarkerBackgroundColor(colour, marker);
   }
+  view->indicatorDefine(QsciScintilla::FullBoxIndicator, StageDiffView::kChangedTextIndicator);
+  view->setIndicatorForegroundColor(QColor(230, 150, 0, 110), StageDiffView::kChangedTextIndicator);
   view->setMarginType(0, QsciScintilla::TextMarginRightJustified);
   view->setMarginWidth(0, QStringLiteral("0000"));
   view->setMarginWidth(1, 0);  // no symbol margin: the markers colour whole lines
@@ -169,10 +171,14 @@ void StageDiffView::showRows() {
         mark(left_, line, row.leftLine, -1);
         mark(right_, line, row.rightLine, -1);
         break;
-      case DiffRow::Kind::Changed:
+      case DiffRow::Kind::Changed: {
         mark(left_, line, row.leftLine, kChanged);
         mark(right_, line, row.rightLine, kChanged);
+        const LineChange span = changedSpan(row.leftText, row.rightText);
+        left_->fillIndicatorRange(line, span.begin, line, span.leftEnd, StageDiffView::kChangedTextIndicator);
+        right_->fillIndicatorRange(line, span.begin, line, span.rightEnd, StageDiffView::kChangedTextIndicator);
         break;
+      }
       case DiffRow::Kind::Removed:
         mark(left_, line, row.leftLine, kRemoved);
         mark(right_, line, row.rightLine, kRemoved);

@@ -19,6 +19,9 @@ class CodeView;
 class StageDiffView : public QWidget {
   Q_OBJECT
  public:
+  // The QScintilla indicator that boxes the characters that differ within a changed line.
+  static constexpr int kChangedTextIndicator = 8;
+
   explicit StageDiffView(QWidget* parent = nullptr);
 
   // Compares `stageId` with its registry's previous stage (nothing to compare for the first stage).

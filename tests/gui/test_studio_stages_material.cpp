@@ -80,6 +80,13 @@ TEST(SourceDiff, LinearAgainstBasicNamesTheChangedLines) {
   ASSERT_NE(rightRow, rows.end());
   EXPECT_NE(leftRow->kind, DiffRow::Kind::Same);
   EXPECT_NE(rightRow->kind, DiffRow::Kind::Same);
+  // Lines are paired by resemblance, not by their place in the hunk: the first line of the Laplacian
+  // faces its new form, and the new linear index has no partner.
+  const auto lapRow = std::find_if(rows.begin(), rows.end(), [](const DiffRow& r) { return r.leftText.find("float lap") != std::string::npos; });
+  ASSERT_NE(lapRow, rows.end());
+  EXPECT_EQ(lapRow->kind, DiffRow::Kind::Changed);
+  EXPECT_NE(lapRow->rightText.find("float lap = coef[0] * prev[c];"), std::string::npos) << lapRow->rightText;
+  EXPECT_EQ(rightRow->kind, DiffRow::Kind::Added);
   // The kernel's signature is common to both.
   const auto signature = std::find_if(rows.begin(), rows.end(), [](const DiffRow& r) {
     return r.leftText == "__kernel void stencil(STENCIL_ARGS) {";
@@ -115,11 +122,24 @@ TEST(SourceDiff, IdenticalAndEmptyTexts) {
   }
 }
 
+TEST(SourceDiff, ChangedSpanLiesBetweenTheCommonPrefixAndSuffix) {
+  const LineChange linear = changedSpan("lap += prev[idx3(x + r, y, z, nx, ny)];", "lap += prev[c + r];");
+  EXPECT_EQ(linear.begin, 12);      // after "lap += prev["
+  EXPECT_EQ(linear.leftEnd, 37);    // before "];"
+  EXPECT_EQ(linear.rightEnd, 17);    // "c + r"
+  const LineChange grown = changedSpan("aa", "aaa");  // the suffix may not reach into the prefix
+  EXPECT_EQ(grown.begin, 2);
+  EXPECT_EQ(grown.leftEnd, 2);
+  EXPECT_EQ(grown.rightEnd, 3);
+  const LineChange same = changedSpan("abc", "abc");
+  EXPECT_EQ(same.begin, same.leftEnd);
+}
+
 TEST(SourceDiff, FoldingKeepsContextAroundChangesOnly) {
   std::vector<std::string> left, right;
   for (int i = 0; i < 41; ++i) {
     left.push_back("line " + std::to_string(i));
-    right.push_back(i == 20 ? "changed" : left.back());
+    right.push_back(i == 20 ? left.back() + " changed" : left.back());
   }
   const auto rows = sideBySideDiff(left, right);
   const auto folded = foldUnchanged(rows, 3);

@@ -83,6 +83,22 @@ TEST(StageExplorer, DiffOfLinearAgainstBasicHighlightsTheChangedLines) {
   EXPECT_NE(diff->shownRows()[std::size_t(linearIndexRow)].kind, DiffRow::Kind::Same);
   EXPECT_NE(diff->rightView()->markersAtLine(linearIndexRow), 0u) << "the changed line is not highlighted";
   EXPECT_TRUE(diff->rightView()->text(linearIndexRow).contains("const int c ="));
+  // Within a changed line, the characters that differ are boxed, and the common start is not.
+  int lapRow = -1;
+  for (int i = 0; i < rows; ++i)
+    if (diff->shownRows()[std::size_t(i)].rightText.find("float lap = coef[0] * prev[c];") != std::string::npos) lapRow = i;
+  ASSERT_GE(lapRow, 0);
+  const DiffRow& changed = diff->shownRows()[std::size_t(lapRow)];
+  ASSERT_EQ(changed.kind, DiffRow::Kind::Changed);
+  const LineChange span = changedSpan(changed.leftText, changed.rightText);
+  ASSERT_GT(span.begin, 0);
+  auto boxed = [&](CodeView* view, int index) {
+    const long position = view->positionFromLineIndex(lapRow, index);
+    return view->SendScintilla(QsciScintillaBase::SCI_INDICATORVALUEAT, StageDiffView::kChangedTextIndicator, position) != 0;
+  };
+  EXPECT_TRUE(boxed(diff->rightView(), span.begin));
+  EXPECT_TRUE(boxed(diff->leftView(), span.begin));
+  EXPECT_FALSE(boxed(diff->rightView(), 0));
 
   // "Changed lines only" folds the unchanged runs and keeps every change.
   diff->setChangedOnly(true);
