@@ -26,6 +26,8 @@
 #include "SliceView.h"
 #include "ViewControls.h"
 #include "ViewModes.h"
+#include "StageExplorer.h"
+#include "StageRegistry.h"
 
 namespace iso {
 namespace {
@@ -170,6 +172,9 @@ void MainWindow::buildMenus() {
   }
   view->addSeparator();
   viewMenu_ = view;  // addPanel adds the docks' show/hide actions
+  QMenu* teach = menuBar()->addMenu("&Teach");
+  teach->addAction("&Stages: source, diff, explanation", this, &MainWindow::showStageExplorer)
+      ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About iso3dfd studio", this, [this] {
     QMessageBox::about(
@@ -406,6 +411,18 @@ void MainWindow::addRecentFile(const QString& path) {
   while (files.size() > kMaxRecentFiles) files.removeLast();
   settings.setValue(kRecentKey, files);
   updateRecentMenu();
+}
+
+void MainWindow::showStageExplorer() {
+  if (!stageExplorer_) stageExplorer_ = new StageExplorer(this);
+  const ControllerStatus& s = pane_->lastStatus();
+  if (s.hasSolver && s.throughput.mpts > 0.0)
+    stageExplorer_->setMeasurement(s.stage, {s.throughput.mpts, s.throughput.rooflinePercent, s.device});
+  const std::string stage = s.hasSolver ? s.stage : form_->scenario().stage;
+  if (StageRegistry::find(stage)) stageExplorer_->selectStage(stage);
+  stageExplorer_->show();
+  stageExplorer_->raise();
+  stageExplorer_->activateWindow();
 }
 
 void MainWindow::updateRecentMenu() {

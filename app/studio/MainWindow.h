@@ -24,6 +24,7 @@ namespace iso {
 class ScenarioForm;
 class SimulationPane;
 class ViewControls;
+class StageExplorer;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -54,6 +55,8 @@ class MainWindow : public QMainWindow {
   void setViewMode(int mode);  // an index of viewModes() (keys 1–4)
   bool saveScreenshot(const QString& path);  // PNG of the view
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
+  // Teach ▸ Stages: the stage explorer on the running stage, with its live throughput.
+  void showStageExplorer();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -82,6 +85,7 @@ class MainWindow : public QMainWindow {
   SimulationPane* pane_ = nullptr;
   ScenarioForm* form_ = nullptr;
   ViewControls* viewControls_ = nullptr;
+  StageExplorer* stageExplorer_ = nullptr;  // made on first use
   QListWidget* messages_ = nullptr;
   QTimer rebuildDelay_;  // coalesces bursts of edits into one rebuild
   Run requested_;        // the last scenario sent

@@ -11,6 +11,7 @@
 #include "ScenarioResize.h"
 #include "SimulationPane.h"
 #include "SliceView.h"
+#include "StageExplorer.h"
 #include "StageRegistry.h"
 #include "ViewControls.h"
 #include "ViewCost.h"
@@ -58,7 +59,8 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption paused("paused", "Start paused.");
   const QCommandLineOption mode("mode", "View mode: " + viewModeOptions() + " (default " + viewModes().front().option + ").", "mode");
   const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
-  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow, mode});
+  const QCommandLineOption stagesWindow("stages-window", "Open only the stage explorer on the --stage stage at TAB: source, diff or explanation (with --screenshot: save it and quit).", "tab");
+  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow, mode, stagesWindow});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
@@ -132,8 +134,15 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     o.stepsPerFrame = int(value);
   }
   if (parser.isSet(steps) && !integer(steps, 0, 100000000, o.steps)) return std::nullopt;
+  if (parser.isSet(stagesWindow)) {
+    o.stagesTab = QStringList{"source", "diff", "explanation"}.indexOf(parser.value(stagesWindow).toLower());
+    if (o.stagesTab < 0) {
+      error = "--stages-window " + parser.value(stagesWindow) + ": expected source, diff or explanation";
+      return std::nullopt;
+    }
+  }
   if (parser.isSet(screenshot)) {
-    if (o.steps < 0) {
+    if (o.steps < 0 && o.stagesTab < 0) {
       error = "--screenshot needs --steps N (the step to take it at)";
       return std::nullopt;
     }
@@ -161,6 +170,8 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
 }
 
 int runStudio(const StudioOptions& options) {
+  if (options.stagesTab >= 0)
+    return runStageExplorer(options.scenario.stage, StageExplorer::Tab(options.stagesTab), options.screenshot);
   // The view's cost is measured against the solver alone (shared with `iso3dfd view-cost`), first.
   ViewCostResult cost;
   if (options.benchmarkSeconds > 0.0) {

@@ -21,6 +21,7 @@ struct StudioOptions {
   int stepsPerFrame = 4;
   bool startPaused = false;
   int viewMode = 0;  // an index of viewModes()
+  int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
 };
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets

@@ -1,0 +1,182 @@
+#include "StageExplorer.h"
+
+#include <QApplication>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTextBlock>
+#include <QTextFragment>
+#include <QTextCursor>
+#include <QTextDocument>
+#include <QTextBrowser>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cstdio>
+
+#include "SolverFactory.h"
+#include "StageDiffView.h"
+#include "StageMaterial.h"
+#include "StageRegistry.h"
+#include "StageSourceView.h"
+
+namespace iso {
+namespace {
+
+constexpr int kExplanationPointSize = 12;
+
+// The Markdown importer sets headings very large and tight against the text around them, and code
+// blocks unshaded: give headings a size that keeps a title on one line and air above, and code a
+// shaded, indented block, as a reader expects of a page.
+void spaceOutForReading(QTextDocument* document) {
+  QTextCursor cursor(document);
+  for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+    QTextBlockFormat format = block.blockFormat();
+    cursor.setPosition(block.position());
+    if (format.headingLevel() > 0) {
+      format.setTopMargin(format.headingLevel() == 1 ? 4 : 14);
+      format.setBottomMargin(6);
+      cursor.setBlockFormat(format);
+      // Each fragment (a heading may hold code) gets a fixed size instead of the importer's relative one.
+      for (auto it = block.begin(); !it.atEnd(); ++it) {
+        const QTextFragment fragment = it.fragment();
+        QTextCharFormat chars = fragment.charFormat();
+        chars.clearProperty(QTextFormat::FontSizeAdjustment);
+        chars.setFontPointSize(kExplanationPointSize * (format.headingLevel() == 1 ? 1.6 : 1.3));
+        cursor.setPosition(fragment.position());
+        cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
+        cursor.setCharFormat(chars);
+      }
+    } else if (format.hasProperty(QTextFormat::BlockCodeFence)) {
+      format.setBackground(QColor(242, 242, 238));
+      format.setLeftMargin(format.leftMargin() + 12);
+      cursor.setBlockFormat(format);
+    }
+  }
+}
+
+}  // namespace
+
+StageExplorer::StageExplorer(QWidget* parent) : QWidget(parent, Qt::Window) {
+  setWindowTitle("iso3dfd studio — stages: source, diff, explanation");
+  stages_ = new QListWidget;
+  for (const StageInfo& s : StageRegistry::all()) {
+    auto* item = new QListWidgetItem(QStringLiteral("%1\n%2").arg(QString::fromStdString(s.title), QString::fromStdString(s.id)));
+    item->setData(Qt::UserRole, QString::fromStdString(s.id));
+    item->setToolTip(QString::fromStdString(s.description));
+    stages_->addItem(item);
+  }
+  stages_->setSpacing(2);
+  stages_->setMinimumWidth(stages_->sizeHintForColumn(0) + 24);
+
+  heading_ = new QLabel;
+  heading_->setWordWrap(true);
+  heading_->setTextFormat(Qt::RichText);
+  source_ = new StageSourceView;
+  diff_ = new StageDiffView;
+  explanation_ = new QTextBrowser;
+  explanation_->setOpenLinks(false);
+  QFont font = explanation_->font();
+  font.setPointSize(kExplanationPointSize);
+  explanation_->document()->setDefaultFont(font);
+  tabs_ = new QTabWidget;
+  tabs_->addTab(source_, "Source");
+  tabs_->addTab(diff_, "Diff");
+  tabs_->addTab(explanation_, "Explanation");
+
+  auto* right = new QWidget;
+  auto* rightLayout = new QVBoxLayout(right);
+  rightLayout->setContentsMargins(6, 0, 0, 0);
+  rightLayout->addWidget(heading_);
+  rightLayout->addWidget(tabs_, 1);
+  auto* split = new QSplitter(Qt::Horizontal);
+  split->addWidget(stages_);
+  split->addWidget(right);
+  split->setStretchFactor(1, 1);
+  split->setSizes({stages_->minimumWidth(), 1000});  // the code gets the room
+  split->setChildrenCollapsible(false);
+  auto* layout = new QHBoxLayout(this);
+  layout->addWidget(split);
+
+  connect(stages_, &QListWidget::currentRowChanged, this, &StageExplorer::showStage);
+  stages_->setCurrentRow(0);
+  resize(1240, 700);
+}
+
+void StageExplorer::selectStage(const std::string& stageId) {
+  StageRegistry::get(stageId);  // throws for an unknown id
+  for (int row = 0; row < stages_->count(); ++row)
+    if (stages_->item(row)->data(Qt::UserRole).toString().toStdString() == stageId) stages_->setCurrentRow(row);
+}
+
+std::string StageExplorer::currentStage() const {
+  const QListWidgetItem* item = stages_->currentItem();
+  return item ? item->data(Qt::UserRole).toString().toStdString() : std::string();
+}
+
+QString StageExplorer::headingText() const { return heading_->text(); }
+
+void StageExplorer::showTab(Tab tab) { tabs_->setCurrentIndex(int(tab)); }
+
+void StageExplorer::setMeasurements(const StageMeasurements& measurements) {
+  measurements_ = measurements;
+  showExplanation(true);
+}
+
+void StageExplorer::setMeasurement(const std::string& stageId, const StageMeasurement& measurement) {
+  measurements_[stageId] = measurement;
+  showExplanation(true);
+}
+
+void StageExplorer::showStage(int row) {
+  if (row < 0) return;
+  const StageInfo& stage = StageRegistry::get(currentStage());
+  QString heading = QStringLiteral("<span style='font-size:large'><b>%1</b></span> &nbsp;<code>%2</code>")
+                        .arg(QString::fromStdString(stage.title).toHtmlEscaped(), QString::fromStdString(stage.id));
+  if (!stage.sampleName.empty()) heading += QStringLiteral(" &nbsp;— oneAPI sample <code>%1</code>").arg(QString::fromStdString(stage.sampleName));
+  heading += "<br>" + QString::fromStdString(stage.description).toHtmlEscaped();
+  QStringList parameters;
+  for (const std::string& name : stageParameterNames(stage.id)) parameters << "<code>" + QString::fromStdString(name) + "</code>";
+  heading += "<br>Parameters: " + (parameters.isEmpty() ? QStringLiteral("none") : parameters.join(", "));
+  heading_->setText(heading);
+  source_->setFiles(stage.sourceFiles);
+  diff_->setStage(stage.id);
+  showExplanation(false);
+}
+
+void StageExplorer::showExplanation(bool keepScroll) {
+  const std::string id = currentStage();
+  if (id.empty()) return;
+  const auto markdown = readStageExplanation(id);
+  if (!markdown) {
+    explanation_->setPlainText(QStringLiteral("The explanation of %1 is not compiled into this binary.").arg(QString::fromStdString(id)));
+    return;
+  }
+  const int scroll = explanation_->verticalScrollBar()->value();
+  explanation_->setMarkdown(QString::fromStdString(fillExplanation(markdown->toStdString(), id, measurements_)));
+  spaceOutForReading(explanation_->document());
+  explanation_->verticalScrollBar()->setValue(keepScroll ? scroll : 0);  // new numbers keep the reader's place
+}
+
+int runStageExplorer(const std::string& stageId, StageExplorer::Tab tab, const QString& screenshot) {
+  StageExplorer explorer;
+  explorer.selectStage(stageId);
+  explorer.showTab(tab);
+  explorer.show();
+  if (screenshot.isEmpty()) return QApplication::exec();
+  int status = 0;
+  // After the first paint: the tab's widgets have their final sizes.
+  QTimer::singleShot(0, &explorer, [&] {
+    if (!explorer.grab().save(screenshot, "PNG")) {
+      std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s\n", qPrintable(screenshot));
+      status = 1;
+    }
+    QApplication::quit();
+  });
+  QApplication::exec();
+  return status;
+}
+
+}  // namespace iso
