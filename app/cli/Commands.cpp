@@ -18,6 +18,7 @@
 #include "StageRegistry.h"
 #include "StageRunner.h"
 #include "Traces.h"
+#include "VtiWriter.h"
 
 namespace iso::cli {
 
@@ -68,6 +69,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   printHeader(p);
   const Grid grid = p.grid;
   const double dt = p.dt;
+  const double dx = p.dx;
   const std::size_t receivers = p.receivers.size();
   StageRun r = runStage(std::move(p), s.steps, 1, !run.dump.empty());
   std::printf(" ***** Running %s on %s *****\n", r.stage.c_str(), r.device.c_str());
@@ -75,9 +77,17 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
               formatThroughput(r.throughput).c_str());
   if (r.timedSteps < s.steps) std::printf("(the first step is a warm-up, excluded from the timing)\n");
   if (!run.dump.empty()) {
-    writeNpy(run.dump, r.field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
-    std::printf("wrote u^%d (interior, shape (%d, %d, %d)) to %s\n", s.steps, grid.n3, grid.n2, grid.n1,
-                run.dump.c_str());
+    const bool vti = run.dump.size() > 4 && run.dump.substr(run.dump.size() - 4) == ".vti";
+    if (vti) {  // with the velocity model, for ParaView: spacing and origin in metres
+      writeVti(run.dump, {{grid.n1, grid.n2, grid.n3}, {dx, dx, dx}, {0, 0, 0},
+                          {{"u", r.field}, {"velocity (m/s)", buildVelocityModel(s)}}});
+      std::printf("wrote u^%d and the velocity (%d x %d x %d points, %g m apart) to %s\n", s.steps, grid.n1, grid.n2,
+                  grid.n3, dx, run.dump.c_str());
+    } else {
+      writeNpy(run.dump, r.field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
+      std::printf("wrote u^%d (interior, shape (%d, %d, %d)) to %s\n", s.steps, grid.n3, grid.n2, grid.n1,
+                  run.dump.c_str());
+    }
   }
   if (!run.traces.empty()) {
     if (receivers == 0) throw ScenarioError("--traces needs at least one receiver (--receiver i,j,k)");

@@ -21,6 +21,7 @@ class QSpinBox;
 
 namespace iso {
 
+class ExportActions;
 class ScenarioForm;
 class SimulationPane;
 
@@ -32,6 +33,7 @@ class MainWindow : public QMainWindow {
 
   SimulationPane* pane() const { return pane_; }
   ScenarioForm* form() const { return form_; }
+  ExportActions* exportActions() const { return exportActions_; }
   QListWidget* messages() const { return messages_; }
 
   // Scenario files; errors go to the message panel (false on failure).
@@ -40,7 +42,6 @@ class MainWindow : public QMainWindow {
   void applyScenario(const Scenario& scenario);  // fills the controls and rebuilds the run
   void setPlaying(bool playing);
   void setViewMode(int mode);  // 0 3D, 1 XY, 2 XZ, 3 YZ (keys 1–4)
-  bool saveScreenshot(const QString& path);       // PNG of the view
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
 
  protected:
@@ -60,6 +61,7 @@ class MainWindow : public QMainWindow {
 
   SimulationPane* pane_ = nullptr;
   ScenarioForm* form_ = nullptr;
+  ExportActions* exportActions_ = nullptr;  // Record…, Save image…
   QListWidget* messages_ = nullptr;
   QTimer rebuildDelay_;  // coalesces bursts of edits into one rebuild
   QString scenarioPath_;
