@@ -9,6 +9,7 @@
 #include <QMouseEvent>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
 #include <QOpenGLPaintDevice>
 #include <QOpenGLShaderProgram>
@@ -100,6 +101,7 @@ void SliceView::setSlices(std::shared_ptr<const SliceSet> slices) {
   fieldDirty_ = true;
   if (slices_ && autoGain_) setClipInUse(gain_.update(*slices_));
   update();
+  if (slices_) emit slicesChanged(slices_->step);
 }
 
 void SliceView::setVelocitySlices(std::shared_ptr<const SliceSet> velocity) {
@@ -361,10 +363,12 @@ bool SliceView::uploadPending() {
 
 int SliceView::sceneWidth() const {
   // The 3D scene leaves the colour bar its own column, so the bar never hides the volume.
-  return std::max(width() - int(kMarginRight), width() / 2);
+  const int width = int(std::lround(canvas().width()));
+  return decorations_.colourBar ? std::max(width - int(kMarginRight), width / 2) : width;
 }
 
 QStringList SliceView::hudText() const {
+  if (!decorations_.hud) return {};
   QStringList lines = hudLines_;
   if (overlayOn_ && velocity_ && !velocityMatches())
     lines << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
@@ -381,8 +385,9 @@ double SliceView::contentTop() const {
 
 PlaneLayout SliceView::planeLayout() const {
   const double top = contentTop();
-  const QRectF area(kMarginLeft, top, std::max(width() - kMarginLeft - kMarginRight, 16.0),
-                    std::max(height() - top - kMarginBottom, 16.0));
+  const QSizeF size = canvas();
+  const QRectF area(kMarginLeft, top, std::max(size.width() - kMarginLeft - kMarginRight, 16.0),
+                    std::max(size.height() - top - kMarginBottom, 16.0));
   return PlaneLayout::fit(planeOf(mode_), geometry_, area);
 }
 
@@ -460,13 +465,18 @@ void SliceView::drawPlane2D(const PlaneLayout& layout) {
   fieldTextures_.setMagnifyNearest(gl_, true);
   velocityTextures_.setMagnifyNearest(gl_, true);
   // Logical pixels, y down, like QPainter.
-  const glm::mat4 pixels = glm::ortho(0.0f, float(width()), float(height()), 0.0f, -1.0f, 1.0f);
+  const QSizeF size = canvas();
+  const glm::mat4 pixels = glm::ortho(0.0f, float(size.width()), float(size.height()), 0.0f, -1.0f, 1.0f);
   drawSliceQuads(pixels, 3, 1, {layout.plane, layout.plane, layout.plane});
 }
 
 void SliceView::paintGL() {
-  const int widthPx = int(std::lround(width() * devicePixelRatioF()));
-  const int heightPx = int(std::lround(height() * devicePixelRatioF()));
+  drawFrame(int(std::lround(width() * devicePixelRatioF())), int(std::lround(height() * devicePixelRatioF())),
+            devicePixelRatioF());
+  emit frameDrawn();
+}
+
+void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   const bool draw3D = mode_ == Mode::Orthogonal3D;
   std::optional<PlaneLayout> layout;
   if (ready_ && uploadPending()) {
@@ -475,7 +485,7 @@ void SliceView::paintGL() {
     gl_->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     if (slices_ && fieldTextures_.hasData()) {
       if (draw3D) {
-        drawSlices3D(int(std::lround(sceneWidth() * devicePixelRatioF())), heightPx);
+        drawSlices3D(int(std::lround(sceneWidth() * pixelRatio)), heightPx);
         gl_->glViewport(0, 0, widthPx, heightPx);
       } else {
         layout = planeLayout();
@@ -490,34 +500,32 @@ void SliceView::paintGL() {
     QOpenGLFunctions* basic = context()->functions();
     basic->glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.0f);
     basic->glClear(GL_COLOR_BUFFER_BIT);
-    emit frameDrawn();
     return;
   }
   // Paint into the widget's framebuffer explicitly: QPainter(this) would be redirected by
   // QWidget::grab/render (a screenshot of the whole window), and the text would be lost there.
   if (!paintDevice_) paintDevice_ = std::make_unique<QOpenGLPaintDevice>();
   paintDevice_->setSize(QSize(widthPx, heightPx));
-  paintDevice_->setDevicePixelRatio(devicePixelRatioF());
+  paintDevice_->setDevicePixelRatio(pixelRatio);
   QPainter painter(paintDevice_.get());
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setRenderHint(QPainter::TextAntialiasing, true);
-  if (slices_ && fieldTextures_.hasData()) {
+  if (slices_ && fieldTextures_.hasData() && decorations_.labels) {
     if (layout)
       overlays_.paint2D(painter, *layout, fieldTextures_.geometry(), dx_, sourceInGrid(), hud_);
     else
-      overlays_.paintLabels3D(painter, camera_, sceneWidth(), height(), hud_);
+      overlays_.paintLabels3D(painter, camera_, sceneWidth(), int(std::lround(canvas().height())), hud_);
   }
   paintOverlay(painter);
   painter.end();
-  emit frameDrawn();
 }
 
 void SliceView::paintOverlay(QPainter& painter) {
-  const QRectF area = rect();
+  const QRectF area(QPointF(0, 0), canvas());
   if (!glProblem_.isEmpty()) return;  // problemLabel_ says what is wrong
   const bool hasPicture = slices_ && fieldTextures_.hasData();
   // Colour bars on the right: the wavefield, and the velocity when it is overlaid.
-  if (hasPicture) {
+  if (hasPicture && decorations_.colourBar) {
     if (const ColourTable* table = Colormap::table(colormapName_)) {
       const bool velocityBar = overlayOn_ && velocityMatches();
       const double top = contentTop(), bottom = area.height() - kMarginBottom;
@@ -543,7 +551,7 @@ void SliceView::paintOverlay(QPainter& painter) {
 
   hud_.drawTextLines(painter, QPointF(8, 8), hudText(), area.width() - 16);
 
-  if (mode_ == Mode::Orthogonal3D && hasPicture) {
+  if (mode_ == Mode::Orthogonal3D && hasPicture && decorations_.hud) {
     painter.save();
     painter.setFont(hud_.smallFont());
     painter.setPen(QColor(170, 173, 180));
@@ -558,6 +566,79 @@ void SliceView::paintOverlay(QPainter& painter) {
     hud_.drawMessage(painter, area, dataProblem_, true);
   else if (!hasPicture)
     hud_.drawMessage(painter, area, "No wavefield yet: waiting for the first slices.", false);
+}
+
+// ---- Images at a chosen size ---------------------------------------------------------------------
+
+QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
+  const QSize size = options.size;
+  if (size.width() <= 0 || size.height() <= 0 || size.width() > kMaxImageSize.width() ||
+      size.height() > kMaxImageSize.height()) {
+    error = QStringLiteral("image size %1x%2 is out of range: 1x1 to %3x%4 pixels")
+                .arg(size.width()).arg(size.height()).arg(kMaxImageSize.width()).arg(kMaxImageSize.height());
+    return {};
+  }
+  if (!(options.scale == 0.0 || (std::isfinite(options.scale) && options.scale >= 0.5 && options.scale <= 16.0))) {
+    error = QStringLiteral("image scale %1 is out of range: 0 (automatic) or 0.5 to 16").arg(options.scale);
+    return {};
+  }
+  if (!ready_) {
+    error = "the view cannot draw: " + (glProblem_.isEmpty() ? QStringLiteral("OpenGL is not initialised yet") : glProblem_);
+    return {};
+  }
+  makeCurrent();
+  const struct CurrentGuard {
+    SliceView* view;
+    ~CurrentGuard() {
+      view->canvas_.reset();
+      view->decorations_ = ImageOptions{};
+      view->doneCurrent();
+    }
+  } guard{this};
+  GLint maxRenderbuffer = 0, maxViewport[2] = {0, 0};
+  gl_->glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &maxRenderbuffer);
+  gl_->glGetIntegerv(GL_MAX_VIEWPORT_DIMS, maxViewport);
+  if (const QString e = drainGlErrors(gl_, "querying the framebuffer limits"); !e.isEmpty()) return error = e, QImage();
+  // QPainter cannot draw with fewer than one pixel per logical pixel: a smaller scale is drawn at
+  // scale 1 into a larger framebuffer, then reduced to the size asked for.
+  const double scale = options.scale > 0.0 ? options.scale
+                                           : std::max(0.5, std::min(size.width() / 1280.0, size.height() / 720.0));
+  const double drawScale = std::max(scale, 1.0);
+  const QSize drawn = scale < 1.0 ? QSize(int(std::lround(size.width() / scale)), int(std::lround(size.height() / scale))) : size;
+  const int limitW = std::min<int>(maxRenderbuffer, maxViewport[0]), limitH = std::min<int>(maxRenderbuffer, maxViewport[1]);
+  if (drawn.width() > limitW || drawn.height() > limitH) {
+    error = QStringLiteral("image size %1x%2 exceeds this OpenGL implementation's limit of %3x%4 pixels")
+                .arg(drawn.width()).arg(drawn.height()).arg(limitW).arg(limitH);
+    return {};
+  }
+
+  QOpenGLFramebufferObjectFormat format;
+  format.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+  format.setSamples(this->format().samples());  // the same anti-aliasing as the window
+  QOpenGLFramebufferObject fbo(drawn, format);
+  if (!fbo.isValid() || !fbo.bind()) {
+    drainGlErrors(gl_, "creating the image framebuffer");
+    error = QStringLiteral("could not create a %1x%2 framebuffer object (out of graphics memory?)")
+                .arg(drawn.width()).arg(drawn.height());
+    return {};
+  }
+  canvas_ = QSizeF(drawn.width() / drawScale, drawn.height() / drawScale);
+  decorations_ = options;
+  drawFrame(drawn.width(), drawn.height(), drawScale);
+  if (!ready_) {  // drawFrame recorded a GL failure
+    error = glProblem_;
+    return {};
+  }
+  QImage image = fbo.toImage();  // flipped from GL rows (bottom up) to image rows
+  QOpenGLFramebufferObject::bindDefault();
+  if (const QString e = drainGlErrors(gl_, "reading the image back"); !e.isEmpty()) return error = e, QImage();
+  if (!image.isNull() && drawn != size) image = image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+  if (image.isNull() || image.size() != size) {
+    error = QStringLiteral("could not read the %1x%2 image back from OpenGL").arg(size.width()).arg(size.height());
+    return {};
+  }
+  // Opaque RGBA bytes in memory order: what the video encoder takes, and PNG saves it as RGB.
+  return image.convertToFormat(QImage::Format_RGBX8888);
 }
 
 // ---- Mouse ---------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include <QImage>
 #include <QOpenGLWidget>
 #include <QStringList>
 
@@ -27,10 +28,23 @@ class QOpenGLShaderProgram;
 
 namespace iso {
 
+// What renderImage draws besides the slices (and the 3D lines, always drawn).
+struct ImageOptions {
+  QSize size;              // pixels, 1x1 to SliceView::kMaxImageSize (and the GL implementation's limit)
+  // Pixels per logical pixel of text, margins and line widths; 0 picks max(0.5, min(width/1280,
+  // height/720)): a 4K image has the layout of a 1280x720 view with every part three times larger,
+  // a 640x360 one the same layout at half size (below that the text would be unreadable).
+  double scale = 0.0;
+  bool hud = true;         // counters and warnings (top left), the 3D mouse hint (bottom)
+  bool colourBar = true;   // the colour bar(s) on the right
+  bool labels = true;      // metre axes, headings, tick labels and the 2D source marker
+};
+
 class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   Q_OBJECT
  public:
   enum class Mode { Orthogonal3D, PlaneXY, PlaneXZ, PlaneYZ };
+  static constexpr QSize kMaxImageSize{3840, 2160};
   explicit SliceView(QWidget* parent = nullptr);
   ~SliceView() override;
 
@@ -65,10 +79,19 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   // planeRect().width() / columns pixels); empty in 3D or without data.
   QRectF planeRect() const;
 
+  // The view as it would be drawn (same mode, camera, range, colormap, overlays) into a framebuffer
+  // object of options.size pixels, not a scaled grab of the window. GUI thread, after GL initialised.
+  // Format_RGBX8888 (opaque RGBA bytes). A null image and `error` set when the size is out of range
+  // or GL fails.
+  QImage renderImage(const ImageOptions& options, QString& error);
+  // The wavefield slices the view shows (null before the first ones).
+  const std::shared_ptr<const iso::SliceSet>& slices() const { return slices_; }
+
  signals:
   void cellPicked(int i, int j, int k);  // a click (no drag) on a slice: the interior cell under it
   void clipChanged(float clip);
   void frameDrawn();                      // after each paintGL, for the frames-per-second counter
+  void slicesChanged(long step);          // setSlices accepted new planes (of that step)
 
  protected:
   void initializeGL() override;
@@ -85,14 +108,18 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   bool failGl(const QString& problem);  // records a GL problem shown in the view; returns false
   void placeProblemLabel();
   bool uploadPending();
+  // Draws one frame into the bound framebuffer of widthPx x heightPx; canvas_ and decorations_ say
+  // the logical size and what to paint over the slices.
+  void drawFrame(int widthPx, int heightPx, double pixelRatio);
+  QSizeF canvas() const { return canvas_.value_or(QSizeF(size())); }
   void drawSlices3D(int widthPx, int heightPx);
   void drawPlane2D(const PlaneLayout& layout);
   void drawSliceQuads(const glm::mat4& viewProjection, int first, int count, const std::array<SlicePlane, 3>& planes);
   void paintOverlay(QPainter& painter);
   PlaneLayout planeLayout() const;
   QStringList hudText() const;  // the HUD lines plus the view's own warnings
-  double contentTop() const;
-  int sceneWidth() const;  // logical pixels of the 3D scene, left of the colour bar    // top of the plane and colour bars, below the HUD
+  double contentTop() const;  // top of the plane and colour bars, below the HUD
+  int sceneWidth() const;     // logical pixels of the 3D scene, left of the colour bar
   std::optional<Cell> sourceInGrid() const;
   bool velocityMatches() const;
   void setClipInUse(float clip);
@@ -111,6 +138,10 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   SliceTextures fieldTextures_, velocityTextures_;
   Colormap colormapTexture_;
   Overlays overlays_;
+
+  // Drawing target: the widget (canvas_ empty, every decoration) or renderImage's framebuffer.
+  std::optional<QSizeF> canvas_;
+  ImageOptions decorations_;
 
   // View state.
   Mode mode_ = Mode::Orthogonal3D;

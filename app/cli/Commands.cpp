@@ -24,6 +24,7 @@
 #include "Traces.h"
 #include "Tuner.h"
 #include "ViewCost.h"
+#include "VtiWriter.h"
 
 namespace iso::cli {
 
@@ -194,6 +195,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     writeFileAtomically(*run.saveScenario, [&](const std::string& temporary) { saveScenarioFile(s, temporary); });
   const Grid grid = p.grid;
   const double dt = p.dt;
+  const double dx = p.dx;
   const std::string selector = p.device;
   auto solver = createSolver(std::move(p));
   const TimedSteps timed = advanceTimed(*solver, s.steps, /*warmupSteps=*/1, /*repeats=*/1);
@@ -207,11 +209,19 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   if (run.dump) {
     std::vector<float> field;
     solver->readField(field);
-    writeFileAtomically(*run.dump, [&](const std::string& temporary) {
-      writeNpy(temporary, field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
-    });
-    std::printf("wrote u^%d (interior, shape (%d, %d, %d)) to %s\n", s.steps, grid.n3, grid.n2, grid.n1,
-                run.dump->c_str());
+    const std::string& path = *run.dump;
+    if (path.size() > 4 && path.substr(path.size() - 4) == ".vti") {  // with the velocity, for ParaView
+      writeVti(path, {{grid.n1, grid.n2, grid.n3}, {dx, dx, dx}, {0, 0, 0},
+                      {{"u", field}, {"velocity (m/s)", buildVelocityModel(s)}}});
+      std::printf("wrote u^%d and the velocity (%d x %d x %d points, %g m apart) to %s\n", s.steps, grid.n1,
+                  grid.n2, grid.n3, dx, path.c_str());
+    } else {
+      writeFileAtomically(path, [&](const std::string& temporary) {
+        writeNpy(temporary, field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
+      });
+      std::printf("wrote u^%d (interior, shape (%d, %d, %d)) to %s\n", s.steps, grid.n3, grid.n2, grid.n1,
+                  path.c_str());
+    }
   }
   if (run.traces) {
     const std::string& path = *run.traces;

@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
   RunOptions run;
   auto* runCmd = app.add_subcommand("run", "Run one stage and print time, throughput, flops and bytes");
   runOpts.addTo(*runCmd);
-  runCmd->add_option("--dump", run.dump, "write the final field u^N (interior, shape (n3,n2,n1)) as .npy");
+  runCmd->add_option("--dump", run.dump, "write the final field u^N: F.npy (interior, shape (n3,n2,n1)), or F.vti (VTK image data with the velocity, for ParaView)");
   runCmd->add_option("--traces", run.traces, "write the receivers' traces (.csv or .npy); needs --receiver");
   runCmd->add_option("--save-scenario", run.saveScenario, "write the scenario of this run as JSON");
 

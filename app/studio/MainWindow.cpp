@@ -21,6 +21,7 @@
 #include <QToolBar>
 
 #include "DeviceRegistry.h"
+#include "ExportActions.h"
 #include "ScenarioForm.h"
 #include "SimulationPane.h"
 #include "SliceView.h"
@@ -151,7 +152,10 @@ void MainWindow::buildMenus() {
       })
       ->setShortcut(QKeySequence::SaveAs);
   file->addSeparator();
-  file->addAction("Save s&creenshot…", this, &MainWindow::saveScreenshotAs)->setShortcut(Qt::Key_F12);
+  exportActions_ = new ExportActions(this, pane_, playAction_);
+  connect(exportActions_, &ExportActions::message, this, [this](const QString& text, bool error) { showMessage(text, {}, error); });
+  file->addAction(exportActions_->saveImageAction());
+  file->addAction(exportActions_->recordAction());
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -183,7 +187,7 @@ void MainWindow::buildMenus() {
                        "<p>Solves the 3D acoustic wave equation with the ISO3DFD stencil (16th order in space, "
                        "2nd order in time) on OpenCL devices and the CPU, shows the waves live, and compares "
                        "the GPU optimisation stages of the oneAPI iso3dfd samples.</p>"
-                       "<p>Space play/pause · S or → step · R reset · 1–4 view modes · F12 screenshot · "
+                       "<p>Space play/pause · S or → step · R reset · 1–4 view modes · F12 save image · Ctrl+R record · "
                        "click a slice to move the source.</p>")
             .arg(ISO_VERSION));
   });
@@ -197,6 +201,7 @@ void MainWindow::buildMenus() {
   tools->addSeparator();
   tools->addAction(open);
   tools->addAction(save);
+  tools->addAction(exportActions_->recordAction());
 }
 
 QDockWidget* MainWindow::addPanel(const QString& title, const QString& objectName, QWidget* content,
@@ -305,30 +310,6 @@ bool MainWindow::saveScenario(const QString& path) {
     showMessage(QStringLiteral("Could not save %1: %2").arg(path, QString::fromStdString(e.what())));
     return false;
   }
-}
-
-void MainWindow::saveScreenshotAs() {
-  // The picture and the step in its suggested name are taken together, and the run waits while the
-  // dialog is open.
-  const bool wasPlaying = playAction_->isChecked();
-  setPlaying(false);
-  const QImage image = pane_->view()->grabFramebuffer();
-  const QString name = QStringLiteral("iso3dfd-step%1.png").arg(pane_->shownStep());
-  const QString path = QFileDialog::getSaveFileName(this, "Save screenshot", name, "PNG images (*.png)");
-  if (!path.isEmpty()) {
-    if (!image.isNull() && image.save(path, "PNG")) statusBar()->showMessage("Saved " + path, 4000);
-    else showMessage(QStringLiteral("Could not save the screenshot to %1").arg(path));
-  }
-  setPlaying(wasPlaying);
-}
-
-bool MainWindow::saveScreenshot(const QString& path) {
-  const QImage image = pane_->view()->grabFramebuffer();
-  if (image.isNull() || !image.save(path, "PNG")) {
-    showMessage(QStringLiteral("Could not save the screenshot to %1").arg(path));
-    return false;
-  }
-  return true;
 }
 
 void MainWindow::addMessage(const QString& text, const QString& details, bool error) {

@@ -21,6 +21,7 @@ class QMenu;
 
 namespace iso {
 
+class ExportActions;
 class ScenarioForm;
 class SimulationPane;
 class ViewControls;
@@ -35,6 +36,7 @@ class MainWindow : public QMainWindow {
 
   SimulationPane* pane() const { return pane_; }
   ScenarioForm* form() const { return form_; }
+  ExportActions* exportActions() const { return exportActions_; }
   QListWidget* messages() const { return messages_; }
   ViewControls* viewControls() const { return viewControls_; }
   QMenu* fileMenu() const { return fileMenu_; }
@@ -53,7 +55,6 @@ class MainWindow : public QMainWindow {
   void applyScenario(const Scenario& scenario, const ScenarioOrigin& origin);
   void setPlaying(bool playing);
   void setViewMode(int mode);  // an index of viewModes() (keys 1–4)
-  bool saveScreenshot(const QString& path);  // PNG of the view
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
   // Teach ▸ Stages: the stage explorer on the running stage, with its live throughput.
   void showStageExplorer();
@@ -65,7 +66,6 @@ class MainWindow : public QMainWindow {
   void buildActions();
   void buildMenus();
   void buildDocks();
-  void saveScreenshotAs();  // F12: pauses while the dialog is open
   void requestRun(const Scenario& scenario, const ScenarioOrigin& origin);
   void onRebuilt(const Scenario& active);
   void onRefused(const ControllerEvent& event);
@@ -86,6 +86,7 @@ class MainWindow : public QMainWindow {
   ScenarioForm* form_ = nullptr;
   ViewControls* viewControls_ = nullptr;
   StageExplorer* stageExplorer_ = nullptr;  // made on first use
+  ExportActions* exportActions_ = nullptr;  // Record…, Save image…
   QListWidget* messages_ = nullptr;
   QTimer rebuildDelay_;  // coalesces bursts of edits into one rebuild
   Run requested_;        // the last scenario sent

@@ -3,11 +3,13 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
 
 #include "DeviceRegistry.h"
 #include "MainWindow.h"
+#include "RecordingSession.h"
 #include "ScenarioResize.h"
 #include "SimulationPane.h"
 #include "SliceView.h"
@@ -16,6 +18,8 @@
 #include "ViewControls.h"
 #include "ViewCost.h"
 #include "ViewModes.h"
+#include "VideoEncoder.h"
+#include "ViewImage.h"
 
 namespace iso {
 namespace {
@@ -60,7 +64,22 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption mode("mode", "View mode: " + viewModeOptions() + " (default " + viewModes().front().option + ").", "mode");
   const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
   const QCommandLineOption stagesWindow("stages-window", "Open only the stage explorer on the --stage stage at TAB: source, diff or explanation (with --screenshot: save it and quit).", "tab");
-  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow, mode, stagesWindow});
+  const QCommandLineOption record(
+      "record",
+      "Record, then quit (exit status 0 once the output is complete): PATH ending in .mp4, .mkv or .mov is an H.264 "
+      "video; PATH without an extension is a folder of PNG frames 000000.png, 000001.png, ... (new or empty). "
+      "Needs --frames.",
+      "PATH");
+  const QCommandLineOption frames("frames", "With --record: the number of frames (1 to 1000000).", "N");
+  const QCommandLineOption every("every", "With --record: time steps between frames; frame i shows step K*i (1 to 100000, default 4).", "K");
+  const QCommandLineOption fps("fps", "With --record: frames per second of the video (1 to 240, default 30).", "F");
+  const QCommandLineOption resolution("resolution",
+                                      "Size of the --screenshot or --record picture in pixels, drawn at that size (up to 3840x2160; "
+                                      "default: the view's size).",
+                                      "WxH");
+  const QCommandLineOption noHud("no-hud", "With --screenshot or --record: leave the counters out of the picture.");
+  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow,
+                     mode, stagesWindow, record, frames, every, fps, resolution, noHud});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
@@ -157,6 +176,60 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     }
   }
   o.scenarioEdited = !o.scenarioFile.isEmpty() && scenarioToJson(o.scenario) != fromFile;
+  if (parser.isSet(record)) {
+    o.record = parser.value(record);
+    if (!parser.isSet(frames)) {
+      error = "--record needs --frames N (how many frames to write)";
+      return std::nullopt;
+    }
+    if (!o.screenshot.isEmpty() || o.steps >= 0) {
+      error = "--record runs on its own: leave out --steps and --screenshot";
+      return std::nullopt;
+    }
+    if (!RecordingSession::isVideoPath(o.record) && !QFileInfo(o.record).suffix().isEmpty()) {
+      error = "--record " + o.record + ": expected a video (.mp4, .mkv, .mov) or a folder name without an extension";
+      return std::nullopt;
+    }
+    if (!integer(frames, 1, 1000000, o.recordFrames)) return std::nullopt;
+    if (parser.isSet(every)) {
+      if (!integer(every, 1, 100000, value)) return std::nullopt;
+      o.recordEvery = int(value);
+    }
+    if (parser.isSet(fps)) {
+      if (!integer(fps, 1, VideoEncoder::kMaxFps, value)) return std::nullopt;
+      o.recordFps = int(value);
+    }
+  } else {
+    for (const QCommandLineOption* opt : {&frames, &every, &fps})
+      if (parser.isSet(*opt)) {
+        error = "--" + opt->names().first() + " belongs to --record";
+        return std::nullopt;
+      }
+  }
+  if (parser.isSet(resolution) || parser.isSet(noHud)) {
+    if (o.screenshot.isEmpty() && o.record.isEmpty()) {
+      error = "--resolution and --no-hud go with --screenshot or --record";
+      return std::nullopt;
+    }
+    if (o.screenshotWindow) {
+      error = "--resolution and --no-hud apply to the view's picture, not to --whole-window";
+      return std::nullopt;
+    }
+  }
+  if (parser.isSet(resolution)) {
+    o.resolution = parseResolution(parser.value(resolution), error);
+    if (o.resolution.isEmpty()) return std::nullopt;
+    const QSize most = SliceView::kMaxImageSize;
+    if (o.resolution.width() > most.width() || o.resolution.height() > most.height()) {
+      error = QStringLiteral("--resolution %1: at most %2x%3 pixels").arg(parser.value(resolution)).arg(most.width()).arg(most.height());
+      return std::nullopt;
+    }
+    if (RecordingSession::isVideoPath(o.record) && (o.resolution.width() % 2 || o.resolution.height() % 2)) {
+      error = "--resolution " + parser.value(resolution) + ": a video (H.264, yuv420p) needs an even width and height";
+      return std::nullopt;
+    }
+  }
+  o.hud = !parser.isSet(noHud);
   o.startPaused = parser.isSet(paused);
   o.screenshotWindow = parser.isSet(wholeWindow);
   if (parser.isSet(mode)) {
@@ -191,7 +264,7 @@ int runStudio(const StudioOptions& options) {
   SimulationController& controller = pane->controller();
   window.viewControls()->setStepsPerFrame(options.stepsPerFrame);  // the box shows what the controller does
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
-  const bool automated = !options.screenshot.isEmpty() || options.benchmarkSeconds > 0.0;
+  const bool automated = !options.screenshot.isEmpty() || !options.record.isEmpty() || options.benchmarkSeconds > 0.0;
 
   // In automated runs a failure must end the program with a message, not wait for a user.
   QObject::connect(pane, &SimulationPane::controllerEvent, &window, [&](const ControllerEvent& e) {
@@ -206,9 +279,19 @@ int runStudio(const StudioOptions& options) {
       // frameShown comes from inside a paint: grab after it returns (grabbing paints again).
       QTimer::singleShot(0, &window, [&] {
         pane->pollStatus();  // the counters of this very step in the picture
-        const bool saved = options.screenshotWindow ? window.grab().save(options.screenshot, "PNG")
-                                                    : window.saveScreenshot(options.screenshot);
-        if (!saved) printError("could not save the screenshot to " + options.screenshot);
+        QString problem = "could not save the screenshot to " + options.screenshot;
+        bool saved = false;
+        if (options.screenshotWindow) {
+          saved = window.grab().save(options.screenshot, "PNG");
+        } else {
+          SliceView* view = pane->view();
+          ImageOptions image;
+          image.size = options.resolution.isEmpty() ? view->size() * view->devicePixelRatioF() : options.resolution;
+          image.scale = options.resolution.isEmpty() ? view->devicePixelRatioF() : 0.0;
+          image.hud = options.hud;
+          saved = saveViewImage(*view, options.screenshot, image, problem);
+        }
+        if (!saved) printError(problem);
         QApplication::exit(saved ? 0 : 1);
       });
     });
@@ -250,9 +333,53 @@ int runStudio(const StudioOptions& options) {
     });
     benchmarkTick.start(20);
   }
+  // Recording: starts once the solver is built (the session sets the pause steps and plays).
+  RecordingSession recording(pane);
+  QElapsedTimer recordingClock;
+  long recordingFirstStep = 0;
+  if (!options.record.isEmpty()) {
+    QObject::connect(pane, &SimulationPane::rebuilt, &window, [&, started = false]() mutable {
+      if (started) return;
+      started = true;
+      RecordingSettings settings;
+      settings.path = options.record;
+      settings.size = options.resolution;
+      settings.fps = options.recordFps;
+      settings.every = options.recordEvery;
+      settings.frames = options.recordFrames;
+      settings.hud = options.hud;
+      recordingClock.start();
+      recordingFirstStep = controller.status().step;
+      if (!recording.start(settings)) {
+        printError(recording.error());
+        QApplication::exit(1);
+      }
+    });
+    QObject::connect(&recording, &RecordingSession::finished, &window, [&](bool ok, const QString& message) {
+      if (!ok) {
+        printError(message);
+        QApplication::exit(1);
+        return;
+      }
+      const double wall = recordingClock.elapsed() / 1000.0;
+      const ControllerStatus s = controller.status();
+      const double steps = double(s.step - recordingFirstStep);
+      const QSize size = recording.frameSize();
+      std::printf("recorded %ld frames (%dx%d, every %d steps, %d fps) to %s in %.2f s\n", recording.framesCaptured(),
+                  size.width(), size.height(), options.recordEvery, options.recordFps, qPrintable(message), wall);
+      std::printf("simulation: %.1f Mpts/s over the recording (%ld steps, wall time)\n",
+                  wall > 0 ? double(s.grid.interiorSize()) * steps / wall / 1e6 : 0.0, long(steps));
+      std::printf("drawing: %.1f ms per frame; writer: %.1f frames/s of its own time; run held for the writer %.2f s\n",
+                  recording.framesCaptured() ? 1e3 * recording.renderSeconds() / recording.framesCaptured() : 0.0,
+                  recording.writerBusySeconds() > 0 ? recording.framesCaptured() / recording.writerBusySeconds() : 0.0,
+                  recording.waitSeconds());
+      std::fflush(stdout);
+      QApplication::exit(0);
+    });
+  }
   window.setViewMode(options.viewMode);
   window.show();
-  window.setPlaying(!options.startPaused);
+  window.setPlaying(!options.startPaused && options.record.isEmpty());
   const int status = QApplication::exec();
   pane->stop();
   return status;

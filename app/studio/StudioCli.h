@@ -1,6 +1,8 @@
 #pragma once
 // Command line of iso3dfd-studio: which scenario to open, overrides, and the automation modes
-// (--steps N --screenshot FILE for tests and scripts; --benchmark SECONDS for the cost of the view).
+// (--steps N --screenshot FILE for tests and scripts; --record PATH --frames N for videos and frame
+// sequences; --benchmark SECONDS for the cost of the view).
+#include <QSize>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -17,6 +19,12 @@ struct StudioOptions {
   long steps = -1;              // pause at this step (< 0: run on)
   QString screenshot;           // with steps: save the view there after that step, then quit
   bool screenshotWindow = false;  // ... the whole window (docks and status bar) instead of the view
+  QString record;               // a video (.mp4/.mkv/.mov) or a folder of PNG frames: record, then quit
+  long recordFrames = 0;        // with record: frames to write
+  int recordEvery = 4;          // with record: time steps between frames (frame i shows step every·i)
+  int recordFps = 30;
+  QSize resolution;             // pixels of the screenshot or the recording; empty: the view's size
+  bool hud = true;              // counters over the saved picture
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
   int stepsPerFrame = 4;
   bool startPaused = false;

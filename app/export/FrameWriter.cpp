@@ -1,0 +1,168 @@
+#include "FrameWriter.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <random>
+
+namespace iso {
+
+FrameWriter::FrameWriter(std::filesystem::path target, int width, int height, std::size_t queueFrames)
+    : target_(std::move(target)), width_(width), height_(height), queueFrames_(std::max<std::size_t>(1, queueFrames)) {}
+
+FrameWriter::~FrameWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void FrameWriter::startThread() { thread_ = std::thread([this] { run(); }); }
+
+void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
+  const std::size_t rowBytes = std::size_t(width_) * 4;
+  if (rgba == nullptr || strideBytes < std::ptrdiff_t(rowBytes))
+    throw ExportError("frame for " + target_.string() + ": no pixels, or rows shorter than " + std::to_string(width_) +
+                      " RGBA pixels");
+  // Copied before waiting for room: the caller's buffer is free again once the copy is queued.
+  std::vector<std::uint8_t> frame(rowBytes * std::size_t(height_));
+  for (int y = 0; y < height_; ++y) std::memcpy(frame.data() + y * rowBytes, rgba + y * strideBytes, rowBytes);
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return !error_.empty() || stopping_ || finishing_ || queue_.size() < queueFrames_; });
+  if (!error_.empty()) throw ExportError(error_);
+  if (stopping_ || finishing_) throw ExportError("writing " + target_.string() + ": the output is already closed");
+  queue_.push_back(std::move(frame));
+  lock.unlock();
+  changed_.notify_all();
+}
+
+void FrameWriter::finish() {
+  {
+    std::lock_guard lock(mutex_);
+    if (finishing_ || stopping_) throw ExportError("writing " + target_.string() + ": the output is already closed");
+    finishing_ = true;
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard lock(mutex_);
+  if (!error_.empty()) throw ExportError(error_);
+}
+
+void FrameWriter::abort() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    queue_.clear();
+  }
+  changed_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  std::lock_guard lock(mutex_);
+  if (!settled_) {
+    discard();
+    settled_ = true;
+  }
+}
+
+double FrameWriter::busySeconds() const {
+  std::lock_guard lock(mutex_);
+  return busySeconds_;
+}
+
+bool FrameWriter::hasRoom() const {
+  std::lock_guard lock(mutex_);
+  return queue_.size() < queueFrames_ || !error_.empty();
+}
+
+long FrameWriter::framesWritten() const {
+  std::lock_guard lock(mutex_);
+  return framesWritten_;
+}
+
+std::uint64_t FrameWriter::bytesWritten() const {
+  std::lock_guard lock(mutex_);
+  return bytesWritten_;
+}
+
+void FrameWriter::addBytesWritten(std::uint64_t bytes) {
+  std::lock_guard lock(mutex_);
+  bytesWritten_ += bytes;
+}
+
+void FrameWriter::run() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    changed_.wait(lock, [&] { return stopping_ || finishing_ || !queue_.empty(); });
+    if (stopping_) return;  // abort() discards
+    if (queue_.empty()) {   // finishing, and every frame written
+      lock.unlock();
+      const auto start = std::chrono::steady_clock::now();
+      try {
+        complete();
+      } catch (const std::exception& e) {
+        return fail(e.what());
+      }
+      lock.lock();
+      busySeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      settled_ = true;
+      return;
+    }
+    std::vector<std::uint8_t> frame = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    changed_.notify_all();  // room for the next push
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      writeFrame(frame);
+    } catch (const std::exception& e) {
+      return fail(e.what());
+    }
+    lock.lock();
+    busySeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ++framesWritten_;
+  }
+}
+
+void FrameWriter::fail(const std::string& message) {
+  discard();
+  {
+    std::lock_guard lock(mutex_);
+    if (error_.empty()) error_ = message;
+    queue_.clear();
+    settled_ = true;
+  }
+  changed_.notify_all();
+}
+
+std::filesystem::path FrameWriter::createTemporarySibling(const std::filesystem::path& target, bool directory) {
+  const std::filesystem::path parent = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
+  // Not mkstemp/mkdtemp: their 0600/0700 modes would stay on the finished output; 0666/0777 less the
+  // umask is what any other new file or folder gets.
+  std::random_device seed;
+  std::mt19937 random(seed());
+  static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  int error = 0;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string suffix(6, ' ');
+    for (char& c : suffix) c = kLetters[random() % (sizeof kLetters - 1)];
+    const std::filesystem::path candidate = parent / ("." + target.filename().string() + ".partial-" + suffix);
+    if (directory) {
+      if (::mkdir(candidate.c_str(), 0777) == 0) return candidate;
+    } else {
+      const int fd = ::open(candidate.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
+      if (fd >= 0 && ::close(fd) == 0) return candidate;
+    }
+    error = errno;
+    if (error != EEXIST) break;
+  }
+  throw ExportError("cannot write to the folder " + parent.string() + " (for " + target.filename().string() +
+                    "): " + std::strerror(error));
+}
+
+}  // namespace iso

@@ -1,0 +1,89 @@
+#pragma once
+// The common part of the frame writers (video, numbered images): frames of one size go through a
+// bounded queue to a thread of the writer's own, so that rendering and encoding overlap while a writer
+// that falls behind makes push() wait (no frame is dropped). Output goes to a temporary name in the
+// target's directory and is renamed to the target only when complete: a failed or aborted write
+// leaves nothing under the target name, and an older file there stays as it was.
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace iso {
+
+// Every failure of a writer, with a message for the user (names the file and the cause).
+class ExportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class FrameWriter {
+ public:
+  // A subclass's destructor calls abort() (discard() is its own): this one only joins the thread.
+  virtual ~FrameWriter();
+  FrameWriter(const FrameWriter&) = delete;
+  FrameWriter& operator=(const FrameWriter&) = delete;
+
+  // One frame of width() x height() RGBA pixels, 8 bits each, rows top down `strideBytes` apart; copied
+  // before returning. Waits while `queueFrames` frames are queued. Throws ExportError when the writer
+  // has failed (the first failure's message); the output is then already discarded.
+  void push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes);
+  // Writes what is queued, completes the output and renames it to the target. Throws ExportError on
+  // failure (nothing under the target name). Once only.
+  void finish();
+  // Stops, discards the output; the target is untouched. Idempotent.
+  void abort();
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  const std::filesystem::path& target() const { return target_; }
+  bool hasRoom() const;             // push() would not wait
+  long framesWritten() const;       // frames the writer thread has written so far
+  std::uint64_t bytesWritten() const;  // bytes of the output so far (estimate of the file size)
+  double busySeconds() const;          // time the writer thread spent writing (encoder speed)
+
+ protected:
+  FrameWriter(std::filesystem::path target, int width, int height, std::size_t queueFrames);
+  // The subclass's constructor calls this once its output is open (it throws on a failed open).
+  void startThread();
+  // On the writer thread, in order: each frame (RGBA, stride width * 4), then complete() once.
+  virtual void writeFrame(const std::vector<std::uint8_t>& rgba) = 0;
+  // Flushes, closes and renames the output to target(); throws ExportError.
+  virtual void complete() = 0;
+  // Removes whatever was written (the temporary output); never throws.
+  virtual void discard() noexcept = 0;
+  void addBytesWritten(std::uint64_t bytes);
+
+  // Creates a new, empty file (or folder) next to `target` for the temporary output:
+  // ".NAME.partial-XXXXXX" in the same folder, so that the final rename stays within one file system.
+  // Throws ExportError when the folder cannot be written.
+  static std::filesystem::path createTemporarySibling(const std::filesystem::path& target, bool directory);
+
+ private:
+  void run();
+  void fail(const std::string& message);  // writer thread: records the first failure, discards
+
+  const std::filesystem::path target_;
+  const int width_, height_;
+  const std::size_t queueFrames_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::vector<std::uint8_t>> queue_;
+  bool finishing_ = false, stopping_ = false;
+  bool settled_ = false;  // completed, failed or discarded: nothing more to clean up
+  std::string error_;     // first failure
+  long framesWritten_ = 0;
+  std::uint64_t bytesWritten_ = 0;
+  double busySeconds_ = 0.0;
+  std::thread thread_;
+};
+
+}  // namespace iso

@@ -1,0 +1,179 @@
+#include "VideoEncoder.h"
+
+#include <cerrno>
+#include <system_error>
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/log.h>
+#include <libavutil/opt.h>
+#include <libswscale/swscale.h>
+}
+
+namespace iso {
+namespace {
+
+std::string averror(int code) {
+  char text[AV_ERROR_MAX_STRING_SIZE] = {};
+  av_strerror(code, text, sizeof text);
+  return text;
+}
+
+}  // namespace
+
+struct VideoEncoder::Av {
+  AVFormatContext* format = nullptr;
+  AVCodecContext* codec = nullptr;
+  AVStream* stream = nullptr;
+  SwsContext* scaler = nullptr;
+  AVFrame* frame = nullptr;
+  AVPacket* packet = nullptr;
+  bool fileOpen = false;
+
+  ~Av() {
+    if (fileOpen) avio_closep(&format->pb);
+    av_packet_free(&packet);
+    av_frame_free(&frame);
+    sws_freeContext(scaler);
+    avcodec_free_context(&codec);
+    avformat_free_context(format);
+  }
+};
+
+VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int height, int fps, const VideoOptions& options)
+    : FrameWriter(path, width, height, options.queueFrames), fps_(fps), av_(std::make_unique<Av>()) {
+  // FFmpeg logs every encode's statistics at the info level; the errors come back as exceptions.
+  static const bool quiet = (av_log_set_level(AV_LOG_ERROR), true);
+  (void)quiet;
+  const std::string name = path.string();
+  auto fail = [&](const std::string& why) { throw ExportError("cannot record " + name + ": " + why); };
+  if (width < 2 || height < 2 || width > kMaxSide || height > kMaxSide)
+    fail("the size " + std::to_string(width) + "x" + std::to_string(height) + " is out of range (2 to " +
+         std::to_string(kMaxSide) + " pixels each way)");
+  if (width % 2 != 0 || height % 2 != 0)
+    fail("the size " + std::to_string(width) + "x" + std::to_string(height) +
+         " is odd; H.264 in yuv420p needs an even width and height");
+  if (fps < 1 || fps > kMaxFps) fail("the frame rate " + std::to_string(fps) + " is out of range (1 to " + std::to_string(kMaxFps) + ")");
+  if (path.filename().empty() || std::filesystem::is_directory(path)) fail("the path names a folder, not a file");
+  const AVCodec* codec = avcodec_find_encoder_by_name(options.codec.c_str());
+  if (codec == nullptr || codec->type != AVMEDIA_TYPE_VIDEO) fail("unknown video encoder '" + options.codec + "'");
+  const AVOutputFormat* container = av_guess_format(nullptr, name.c_str(), nullptr);
+  if (container == nullptr) fail("no container format for the extension '" + path.extension().string() + "' (use .mp4)");
+
+  Av& av = *av_;
+  int rc = avformat_alloc_output_context2(&av.format, container, nullptr, name.c_str());
+  if (rc < 0) fail(averror(rc));
+  av.codec = avcodec_alloc_context3(codec);
+  av.frame = av_frame_alloc();
+  av.packet = av_packet_alloc();
+  if (av.codec == nullptr || av.frame == nullptr || av.packet == nullptr) fail("out of memory");
+  av.codec->width = width;
+  av.codec->height = height;
+  av.codec->pix_fmt = AV_PIX_FMT_YUV420P;
+  av.codec->time_base = AVRational{1, fps};
+  av.codec->framerate = AVRational{fps, 1};
+  av.codec->gop_size = 2 * fps;
+  if (container->flags & AVFMT_GLOBALHEADER) av.codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+  if (options.codec == "libx264") {
+    // Options of x264 only: another encoder would refuse them.
+    if ((rc = av_opt_set(av.codec->priv_data, "preset", options.preset.c_str(), 0)) < 0)
+      fail("x264 preset '" + options.preset + "': " + averror(rc));
+    if ((rc = av_opt_set_double(av.codec->priv_data, "crf", options.crf, 0)) < 0)
+      fail("x264 crf " + std::to_string(options.crf) + ": " + averror(rc));
+  }
+  if ((rc = avcodec_open2(av.codec, codec, nullptr)) < 0) fail("opening the encoder " + options.codec + ": " + averror(rc));
+  av.stream = avformat_new_stream(av.format, nullptr);
+  if (av.stream == nullptr) fail("out of memory");
+  av.stream->time_base = av.codec->time_base;
+  av.stream->avg_frame_rate = av.codec->framerate;
+  if ((rc = avcodec_parameters_from_context(av.stream->codecpar, av.codec)) < 0) fail(averror(rc));
+
+  av.frame->format = AV_PIX_FMT_YUV420P;
+  av.frame->width = width;
+  av.frame->height = height;
+  if ((rc = av_frame_get_buffer(av.frame, 0)) < 0) fail("frame buffer: " + averror(rc));
+  av.scaler = sws_getContext(width, height, AV_PIX_FMT_RGBA, width, height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr,
+                             nullptr, nullptr);
+  if (av.scaler == nullptr) fail("no RGBA to yuv420p conversion");
+
+  temporary_ = createTemporarySibling(path, false);
+  if ((rc = avio_open(&av.format->pb, temporary_.c_str(), AVIO_FLAG_WRITE)) < 0) {
+    discard();
+    fail("opening " + temporary_.string() + ": " + averror(rc));
+  }
+  av.fileOpen = true;
+  if ((rc = avformat_write_header(av.format, nullptr)) < 0) {
+    discard();
+    fail("writing the header: " + averror(rc));
+  }
+  startThread();
+}
+
+VideoEncoder::~VideoEncoder() { abort(); }
+
+void VideoEncoder::writeFrame(const std::vector<std::uint8_t>& rgba) {
+  Av& av = *av_;
+  int rc = av_frame_make_writable(av.frame);
+  if (rc < 0) throw ExportError("recording " + target().string() + ": " + averror(rc));
+  const std::uint8_t* source[1] = {rgba.data()};
+  const int sourceStride[1] = {width() * 4};
+  sws_scale(av.scaler, source, sourceStride, 0, height(), av.frame->data, av.frame->linesize);
+  av.frame->pts = nextPts_++;
+  sendAndDrain(false);
+}
+
+void VideoEncoder::sendAndDrain(bool flush) {
+  Av& av = *av_;
+  auto fail = [&](const std::string& what, int rc) {
+    throw ExportError("recording " + target().string() + ": " + what + ": " + averror(rc));
+  };
+  int rc = avcodec_send_frame(av.codec, flush ? nullptr : av.frame);
+  if (rc < 0) fail("encoding", rc);
+  while (true) {
+    rc = avcodec_receive_packet(av.codec, av.packet);
+    if (rc == AVERROR(EAGAIN) || rc == AVERROR_EOF) return;
+    if (rc < 0) fail("encoding", rc);
+    // One frame per packet in codec time: set before rescaling, or the stream's rate comes out wrong.
+    av.packet->duration = 1;
+    av_packet_rescale_ts(av.packet, av.codec->time_base, av.stream->time_base);
+    av.packet->stream_index = av.stream->index;
+    const int size = av.packet->size;
+    rc = av_interleaved_write_frame(av.format, av.packet);  // takes the packet's reference
+    if (rc < 0) fail("writing", rc);
+    if (av.format->pb->error < 0) fail("writing", av.format->pb->error);
+    addBytesWritten(std::uint64_t(size));
+  }
+}
+
+void VideoEncoder::complete() {
+  Av& av = *av_;
+  sendAndDrain(true);
+  int rc = av_write_trailer(av.format);
+  if (rc < 0) throw ExportError("recording " + target().string() + ": writing the trailer: " + averror(rc));
+  avio_flush(av.format->pb);
+  const int writeError = av.format->pb->error;
+  av.fileOpen = false;
+  rc = avio_closep(&av.format->pb);
+  if (writeError < 0 || rc < 0)
+    throw ExportError("recording " + target().string() + ": writing the file: " + averror(writeError < 0 ? writeError : rc));
+  std::error_code ec;
+  std::filesystem::rename(temporary_, target(), ec);
+  if (ec) throw ExportError("recording " + target().string() + ": renaming the finished file: " + ec.message());
+  temporary_.clear();
+}
+
+void VideoEncoder::discard() noexcept {
+  if (av_ && av_->fileOpen) {
+    avio_closep(&av_->format->pb);
+    av_->fileOpen = false;
+  }
+  if (!temporary_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove(temporary_, ec);
+    temporary_.clear();
+  }
+}
+
+}  // namespace iso

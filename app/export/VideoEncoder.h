@@ -1,0 +1,44 @@
+#pragma once
+// H.264 video (libx264, yuv420p) in an MP4 (or another container libavformat knows from the file
+// name), encoded in process through FFmpeg's libraries on the FrameWriter's thread.
+#include <memory>
+#include <string>
+
+#include "FrameWriter.h"
+
+namespace iso {
+
+struct VideoOptions {
+  std::string codec = "libx264";  // an FFmpeg encoder name
+  int crf = 20;                   // x264 constant rate factor: 0 lossless ... 51 worst
+  std::string preset = "veryfast";  // x264 speed/size trade-off: ultrafast ... veryslow
+  std::size_t queueFrames = 4;    // frames push() may queue before it waits for the encoder
+};
+
+class VideoEncoder final : public FrameWriter {
+ public:
+  static constexpr int kMaxSide = 8192;
+  static constexpr int kMaxFps = 240;
+
+  // Opens the encoder and a temporary file next to `path` and writes the header. Throws ExportError
+  // (nothing created) for an unknown codec or container, a size outside 2..kMaxSide or odd (yuv420p
+  // halves the colour planes), fps outside 1..kMaxFps, or a folder that cannot be written.
+  VideoEncoder(const std::filesystem::path& path, int width, int height, int fps, const VideoOptions& options = {});
+  ~VideoEncoder() override;
+
+  int fps() const { return fps_; }
+
+ private:
+  struct Av;  // the FFmpeg state
+  void writeFrame(const std::vector<std::uint8_t>& rgba) override;
+  void complete() override;
+  void discard() noexcept override;
+  void sendAndDrain(bool flush);  // one frame (or the flush) into the codec, its packets into the file
+
+  const int fps_;
+  std::filesystem::path temporary_;
+  std::unique_ptr<Av> av_;
+  long nextPts_ = 0;
+};
+
+}  // namespace iso

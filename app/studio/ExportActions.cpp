@@ -1,0 +1,172 @@
+#include "ExportActions.h"
+
+#include <QAction>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMainWindow>
+#include <QPainter>
+#include <QScopeGuard>
+#include <QStatusBar>
+#include <QToolButton>
+
+#include "ExportDialog.h"
+#include "RecordingSession.h"
+#include "SimulationPane.h"
+#include "SliceView.h"
+#include "ViewImage.h"
+
+namespace iso {
+namespace {
+
+constexpr int kIndicatorMs = 250;
+
+// A red disc: the usual sign of a recorder, and no standard style icon has one.
+QIcon recordIcon() {
+  QPixmap pixmap(32, 32);
+  pixmap.fill(Qt::transparent);
+  QPainter painter(&pixmap);
+  painter.setRenderHint(QPainter::Antialiasing);
+  painter.setPen(Qt::NoPen);
+  painter.setBrush(QColor(215, 40, 40));
+  painter.drawEllipse(QRectF(6, 6, 20, 20));
+  return QIcon(pixmap);
+}
+
+QSize viewPixels(const SliceView* view) { return view->size() * view->devicePixelRatioF(); }
+
+}  // namespace
+
+ExportActions::ExportActions(QMainWindow* window, SimulationPane* pane, QAction* playAction)
+    : QObject(window), window_(window), pane_(pane), playAction_(playAction), session_(new RecordingSession(pane, this)) {
+  record_ = new QAction(recordIcon(), "&Record…", this);
+  record_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+  record_->setToolTip("Record a video or PNG frames of the view (Ctrl+R)");
+  connect(record_, &QAction::triggered, this, &ExportActions::toggleRecording);
+  saveImage_ = new QAction("Save &image…", this);
+  saveImage_->setShortcut(Qt::Key_F12);
+  saveImage_->setToolTip("Save the view as an image at a chosen resolution (F12)");
+  connect(saveImage_, &QAction::triggered, this, &ExportActions::saveImage);
+
+  indicator_ = new QWidget;
+  auto* row = new QHBoxLayout(indicator_);
+  row->setContentsMargins(0, 0, 0, 0);
+  auto* dot = new QLabel;
+  dot->setPixmap(recordIcon().pixmap(14, 14));
+  indicatorText_ = new QLabel;
+  stop_ = new QToolButton;
+  stop_->setText("Stop");
+  stop_->setToolTip("Stop recording and finish the file (Ctrl+R)");
+  connect(stop_, &QToolButton::clicked, this, &ExportActions::toggleRecording);
+  row->addWidget(dot);
+  row->addWidget(indicatorText_);
+  row->addWidget(stop_);
+  window_->statusBar()->addPermanentWidget(indicator_);
+  indicator_->hide();
+
+  connect(&indicatorTimer_, &QTimer::timeout, this, &ExportActions::updateIndicator);
+  connect(session_, &RecordingSession::finished, this, &ExportActions::onRecordingFinished);
+  lastRecordPath_ = QDir::home().filePath("iso3dfd.mp4");
+}
+
+ExportActions::~ExportActions() {
+  if (imageWriter_.joinable()) imageWriter_.join();
+}
+
+void ExportActions::toggleRecording() {
+  if (session_->state() == RecordingSession::State::Recording) {
+    session_->stop();
+    updateIndicator();
+    return;
+  }
+  if (session_->state() == RecordingSession::State::Finishing) return;  // the file is being completed
+  ExportDialog dialog(ExportDialog::Kind::Recording, lastRecordPath_, viewPixels(pane_->view()), window_);
+  if (dialog.exec() != QDialog::Accepted) return;
+  lastRecordPath_ = dialog.path();
+  RecordingSettings settings;
+  settings.path = dialog.path();
+  settings.size = dialog.resolution();
+  settings.fps = dialog.fps();
+  settings.every = dialog.every();
+  settings.hud = dialog.hud();
+  if (!session_->start(settings)) {
+    emit message("Recording not started: " + session_->error(), true);
+    return;
+  }
+  showRecording(true);
+}
+
+void ExportActions::onRecordingFinished(bool ok, const QString& text) {
+  showRecording(false);
+  if (ok)
+    emit message(QStringLiteral("Recorded %1 frames to %2").arg(session_->framesCaptured()).arg(text), false);
+  else
+    emit message("Recording failed, nothing written: " + text, true);
+}
+
+void ExportActions::showRecording(bool on) {
+  record_->setText(on ? "Stop &recording" : "&Record…");
+  record_->setToolTip(on ? "Stop recording and finish the file (Ctrl+R)" : "Record a video or PNG frames of the view (Ctrl+R)");
+  indicator_->setVisible(on);
+  if (on) {
+    updateIndicator();
+    indicatorTimer_.start(kIndicatorMs);
+  } else {
+    indicatorTimer_.stop();
+  }
+}
+
+void ExportActions::updateIndicator() {
+  const RecordingSession& s = *session_;
+  const bool finishing = s.state() == RecordingSession::State::Finishing;
+  indicatorText_->setText(QStringLiteral("%1 %2 frames · %3 s · %4")
+                              .arg(finishing ? "finishing" : "REC")
+                              .arg(s.framesCaptured())
+                              .arg(s.seconds(), 0, 'f', 1)
+                              .arg(QLocale().formattedDataSize(qint64(s.bytesWritten()))));
+  stop_->setEnabled(!finishing);
+}
+
+void ExportActions::saveImage() {
+  if (imageWriter_.joinable()) {
+    emit message("The previous image is still being written", true);
+    return;
+  }
+  SliceView* view = pane_->view();
+  // The run waits while the dialog is open, so that the picture shows the step the user saw.
+  const bool wasPlaying = playAction_->isChecked();
+  playAction_->setChecked(false);
+  const auto resume = qScopeGuard([&] { playAction_->setChecked(wasPlaying); });
+  const auto nameFor = [](long step) { return QDir::home().filePath(QStringLiteral("iso3dfd-step%1.png").arg(step)); };
+  const QString suggested = nameFor(pane_->shownStep());
+  if (lastImagePath_.isEmpty() || QFileInfo(lastImagePath_).isDir()) lastImagePath_ = suggested;
+  ExportDialog dialog(ExportDialog::Kind::Image, lastImagePath_, viewPixels(view), window_);
+  if (dialog.exec() != QDialog::Accepted) return;
+  // A batch in flight when the run paused may have moved the view on: the suggested name follows it.
+  QString path = dialog.path();
+  if (path == suggested) path = nameFor(pane_->shownStep());
+  lastImagePath_ = path;
+  ImageOptions options;
+  options.size = dialog.resolution();
+  options.scale = options.size == viewPixels(view) ? view->devicePixelRatioF() : 0.0;
+  options.hud = dialog.hud();
+  QString error;
+  const QImage image = view->renderImage(options, error);
+  if (image.isNull()) {
+    emit message("Image not saved: " + error, true);
+    return;
+  }
+  // Encoding a 4K PNG takes a while: on a thread, the result reported back here.
+  imageWriter_ = std::thread([this, image, path] {
+    QString problem;
+    const bool ok = writeImageFile(image, path, problem);
+    QMetaObject::invokeMethod(this, [this, ok, path, problem] {
+      imageWriter_.join();
+      emit message(ok ? "Saved " + path : "Image not saved: " + problem, !ok);
+    }, Qt::QueuedConnection);
+  });
+}
+
+}  // namespace iso

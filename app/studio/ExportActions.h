@@ -1,0 +1,57 @@
+#pragma once
+// Record… (Ctrl+R) and Save image… (F12) for a window and its simulation pane, for the window's File
+// menu and toolbar: the dialogs, the recording session, and while recording an indicator in the status
+// bar (frames, duration, file size) with a Stop button that finishes the file. Images are written on a
+// thread of their own; nothing here blocks the GUI on the encoder or the disk.
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <thread>
+
+class QAction;
+class QLabel;
+class QMainWindow;
+class QToolButton;
+class QWidget;
+
+namespace iso {
+
+class RecordingSession;
+class SimulationPane;
+
+class ExportActions : public QObject {
+  Q_OBJECT
+ public:
+  // Adds the recording indicator to the window's status bar (hidden until a recording starts).
+  // playAction: the window's checkable Play action, which Save image unchecks while its dialog is open.
+  ExportActions(QMainWindow* window, SimulationPane* pane, QAction* playAction);
+  ~ExportActions() override;  // discards an unfinished recording, waits for an image being written
+
+  QAction* recordAction() const { return record_; }
+  QAction* saveImageAction() const { return saveImage_; }
+  RecordingSession* recording() const { return session_; }
+
+ signals:
+  void message(const QString& text, bool error);  // for the window's message panel
+
+ private:
+  void toggleRecording();  // the dialog, or Stop while recording
+  void saveImage();
+  void onRecordingFinished(bool ok, const QString& text);
+  void showRecording(bool on);
+  void updateIndicator();
+
+  QMainWindow* window_;
+  SimulationPane* pane_;
+  QAction* playAction_;
+  RecordingSession* session_;
+  QAction *record_ = nullptr, *saveImage_ = nullptr;
+  QWidget* indicator_ = nullptr;
+  QLabel* indicatorText_ = nullptr;
+  QToolButton* stop_ = nullptr;
+  QTimer indicatorTimer_;
+  QString lastRecordPath_, lastImagePath_;
+  std::thread imageWriter_;
+};
+
+}  // namespace iso

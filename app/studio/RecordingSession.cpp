@@ -1,0 +1,192 @@
+#include "RecordingSession.h"
+
+#include <QFileInfo>
+#include <QImage>
+
+#include "PngSequenceWriter.h"
+#include "SimulationPane.h"
+#include "SliceView.h"
+#include "VideoEncoder.h"
+
+namespace iso {
+namespace {
+constexpr int kRoomPollMs = 2;  // while the writer's queue is full
+}
+
+RecordingSession::RecordingSession(SimulationPane* pane, QObject* parent) : QObject(parent), pane_(pane) {
+  connect(&roomPoll_, &QTimer::timeout, this, &RecordingSession::resumeWhenRoom);
+}
+
+RecordingSession::~RecordingSession() {
+  if (finisher_.joinable()) finisher_.join();
+  if (state_ == State::Recording) pane_->controller().setPauseAtStep(-1);
+  writer_.reset();  // discards an unfinished output
+}
+
+bool RecordingSession::isVideoPath(const QString& path) {
+  const QString suffix = QFileInfo(path).suffix().toLower();
+  return suffix == "mp4" || suffix == "mkv" || suffix == "mov";
+}
+
+QSize RecordingSession::frameSize() const {
+  return writer_ ? QSize(writer_->width(), writer_->height()) : settings_.size;
+}
+
+long RecordingSession::framesWritten() const { return writer_ ? writer_->framesWritten() : 0; }
+
+std::uint64_t RecordingSession::bytesWritten() const { return writer_ ? writer_->bytesWritten() : 0; }
+
+double RecordingSession::writerBusySeconds() const { return writer_ ? writer_->busySeconds() : 0.0; }
+
+bool RecordingSession::start(const RecordingSettings& settings) {
+  if (state_ == State::Recording || state_ == State::Finishing) {
+    error_ = "a recording is already running";
+    return false;
+  }
+  settings_ = settings;
+  error_.clear();
+  captured_ = 0;
+  renderNanoseconds_ = waitNanoseconds_ = 0;
+  SliceView* view = pane_->view();
+  const bool video = isVideoPath(settings.path);
+  QSize size = settings.size;
+  if (size.isEmpty()) {
+    size = view->size() * view->devicePixelRatioF();
+    if (video) size = QSize(size.width() & ~1, size.height() & ~1);  // yuv420p needs even sides
+  }
+  settings_.size = size;
+  if (settings.every < 1 || settings.frames < 0) {
+    error_ = QStringLiteral("every %1 steps, %2 frames: expected at least 1 step between frames and a frame count of 0 or more")
+                 .arg(settings.every).arg(settings.frames);
+    return false;
+  }
+  if (size.width() > SliceView::kMaxImageSize.width() || size.height() > SliceView::kMaxImageSize.height()) {
+    error_ = QStringLiteral("%1x%2 is larger than the largest frame, %3x%4")
+                 .arg(size.width()).arg(size.height()).arg(SliceView::kMaxImageSize.width()).arg(SliceView::kMaxImageSize.height());
+    return false;
+  }
+  if (!video && !QFileInfo(settings.path).suffix().isEmpty()) {
+    error_ = QStringLiteral("%1: expected a video (.mp4, .mkv, .mov) or a folder name without an extension (PNG frames)")
+                 .arg(settings.path);
+    return false;
+  }
+  try {
+    const std::filesystem::path path = settings.path.toStdString();
+    if (video)
+      writer_ = std::make_unique<VideoEncoder>(path, size.width(), size.height(), settings.fps);
+    else
+      writer_ = std::make_unique<PngSequenceWriter>(path, size.width(), size.height());
+  } catch (const ExportError& e) {
+    error_ = QString::fromStdString(e.what());
+    return false;
+  }
+  state_ = State::Recording;
+  // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).
+  const long shown = view->slices() ? view->slices()->step : 0;
+  target_ = (shown + settings.every - 1) / settings.every * settings.every;
+  slicesConnection_ = connect(view, &SliceView::slicesChanged, this, &RecordingSession::onSlices);
+  SimulationController& controller = pane_->controller();
+  controller.setPauseAtStep(target_);
+  if (view->slices() && view->slices()->step == target_)
+    capture(target_);  // the run rests on that step already: no new slices will come for it
+  else
+    controller.setPlaying(true);
+  return true;
+}
+
+void RecordingSession::onSlices(long step) {
+  if (state_ != State::Recording) return;
+  if (step == target_) return capture(step);
+  if (step > target_ || step < target_ - settings_.every) {
+    // Someone else moved the run (a reset, a new scenario): go on from the next multiple.
+    target_ = (step + settings_.every - 1) / settings_.every * settings_.every;
+    pane_->controller().setPauseAtStep(target_);
+    if (step == target_) capture(step);
+  }
+}
+
+void RecordingSession::capture(long step) {
+  QElapsedTimer clock;
+  clock.start();
+  const bool last = settings_.frames > 0 && captured_ + 1 >= settings_.frames;
+  SimulationController& controller = pane_->controller();
+  target_ = step + settings_.every;
+  // The next batch runs while this frame is drawn and encoded (the view keeps its own copy).
+  if (!last) {
+    controller.setPauseAtStep(target_);
+    if (writer_->hasRoom()) {
+      controller.setPlaying(true);
+    } else {
+      waiting_.start();
+      roomPoll_.start(kRoomPollMs);
+    }
+  }
+  // The counters of exactly this step, not of wherever the run is by now.
+  if (settings_.hud) {
+    ControllerStatus status = pane_->lastStatus();
+    status.step = step;
+    status.time = double(step) * status.dt;
+    pane_->view()->setHudLines(counterLines(status, pane_->framesPerSecond()));
+  }
+  ImageOptions options;
+  options.size = settings_.size;
+  options.hud = settings_.hud;
+  QString problem;
+  const QImage image = pane_->view()->renderImage(options, problem);
+  if (image.isNull()) return fail("drawing frame " + QString::number(captured_) + ": " + problem);
+  try {
+    writer_->push(image.constBits(), image.bytesPerLine());
+  } catch (const ExportError& e) {
+    return fail(QString::fromStdString(e.what()));
+  }
+  ++captured_;
+  renderNanoseconds_ += clock.nsecsElapsed();
+  emit frameCaptured(captured_);
+  if (last) stop();
+}
+
+void RecordingSession::resumeWhenRoom() {
+  if (state_ != State::Recording) return roomPoll_.stop();
+  if (!writer_->hasRoom()) return;
+  roomPoll_.stop();
+  waitNanoseconds_ += waiting_.nsecsElapsed();
+  pane_->controller().setPlaying(true);
+}
+
+void RecordingSession::stop() {
+  if (state_ != State::Recording) return;
+  state_ = State::Finishing;
+  roomPoll_.stop();
+  disconnect(slicesConnection_);
+  pane_->controller().setPauseAtStep(-1);
+  // Encoding what is queued and writing the trailer can take a while: not on the GUI thread.
+  finisher_ = std::thread([this] {
+    QString message;
+    bool ok = true;
+    try {
+      writer_->finish();
+      message = settings_.path;
+    } catch (const ExportError& e) {
+      ok = false;
+      message = QString::fromStdString(e.what());
+    }
+    QMetaObject::invokeMethod(this, [this, ok, message] { settle(ok, message); }, Qt::QueuedConnection);
+  });
+}
+
+void RecordingSession::fail(const QString& message) {
+  roomPoll_.stop();
+  disconnect(slicesConnection_);
+  pane_->controller().setPauseAtStep(-1);
+  writer_->abort();
+  settle(false, message);
+}
+
+void RecordingSession::settle(bool ok, const QString& message) {
+  if (finisher_.joinable()) finisher_.join();
+  state_ = ok ? State::Finished : State::Failed;
+  if (!ok) error_ = message;
+  emit finished(ok, message);
+}
+
+}  // namespace iso

@@ -1,0 +1,85 @@
+#pragma once
+// Records what the view shows: frame i is drawn (off screen, at the chosen size) from the slices of
+// step first + every·i exactly. The simulation is told to pause at each such step; once the view holds
+// that step's slices the next pause step is set and the run resumes at once, so the next batch computes
+// while this frame is drawn and encoded. When the writer's queue is full the run is resumed only once
+// it has room again: the simulation waits, no frame is dropped, and the GUI thread never blocks on the
+// encoder (finishing runs on a thread of its own too).
+#include <QElapsedTimer>
+#include <QObject>
+#include <QSize>
+#include <QString>
+#include <QTimer>
+#include <memory>
+#include <thread>
+
+#include "FrameWriter.h"
+
+namespace iso {
+
+class SimulationPane;
+
+struct RecordingSettings {
+  QString path;       // .mp4 / .mkv / .mov: a video; no extension: a folder of numbered PNG frames
+  QSize size;         // pixels; empty: the view's size in device pixels (made even for video)
+  int fps = 30;
+  int every = 4;      // time steps between frames
+  long frames = 0;    // stop after this many (0: until stop())
+  bool hud = true;    // counters over the picture (the colour bar and axes stay)
+};
+
+class RecordingSession : public QObject {
+  Q_OBJECT
+ public:
+  enum class State { Idle, Recording, Finishing, Finished, Failed };
+
+  RecordingSession(SimulationPane* pane, QObject* parent = nullptr);
+  ~RecordingSession() override;  // an unfinished recording is discarded
+
+  // Whether `path` names a video (.mp4, .mkv, .mov) rather than a frame folder (no extension).
+  static bool isVideoPath(const QString& path);
+
+  // Opens the output and starts; false with error() set (nothing written) on bad settings.
+  bool start(const RecordingSettings& settings);
+  // Finishes the output (completes and renames it) in the background; finished() follows.
+  void stop();
+
+  State state() const { return state_; }
+  const QString& error() const { return error_; }
+  const RecordingSettings& settings() const { return settings_; }
+  QSize frameSize() const;
+  long framesCaptured() const { return captured_; }
+  long framesWritten() const;
+  double seconds() const { return settings_.fps > 0 ? double(captured_) / settings_.fps : 0.0; }  // of video
+  std::uint64_t bytesWritten() const;
+  double writerBusySeconds() const;  // the encoder's (or PNG writer's) own time
+  // Wall time spent drawing frames and waiting for the writer (for the measurements), seconds.
+  double renderSeconds() const { return renderNanoseconds_ * 1e-9; }
+  double waitSeconds() const { return waitNanoseconds_ * 1e-9; }
+
+ signals:
+  void frameCaptured(long frames);
+  void finished(bool ok, const QString& message);  // message: the file written, or the error
+
+ private:
+  void onSlices(long step);
+  void capture(long step);
+  void resumeWhenRoom();
+  void fail(const QString& message);
+  void settle(bool ok, const QString& message);
+
+  SimulationPane* pane_;
+  RecordingSettings settings_;
+  State state_ = State::Idle;
+  QString error_;
+  std::unique_ptr<FrameWriter> writer_;
+  std::thread finisher_;
+  QTimer roomPoll_;
+  QMetaObject::Connection slicesConnection_;
+  long target_ = 0;  // step of the next frame
+  long captured_ = 0;
+  qint64 renderNanoseconds_ = 0, waitNanoseconds_ = 0;
+  QElapsedTimer waiting_;
+};
+
+}  // namespace iso

@@ -1,0 +1,51 @@
+#include "ViewImage.h"
+
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QRegularExpression>
+#include <QSaveFile>
+
+namespace iso {
+
+bool saveViewImage(SliceView& view, const QString& path, const ImageOptions& options, QString& error) {
+  const QImage image = view.renderImage(options, error);
+  return !image.isNull() && writeImageFile(image, path, error);
+}
+
+bool writeImageFile(const QImage& image, const QString& path, QString& error) {
+  const QByteArray suffix = QFileInfo(path).suffix().toLower().toLatin1();
+  const QByteArray format = suffix.isEmpty() ? QByteArray("png") : suffix;
+  if (!QImageWriter::supportedImageFormats().contains(format)) {
+    error = QStringLiteral("cannot write %1: unknown image format '%2' (use .png or .jpg)").arg(path, QString(format));
+    return false;
+  }
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) {
+    error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  QImageWriter writer(&file, format);
+  if (!writer.write(image)) {
+    error = QStringLiteral("cannot write %1: %2").arg(path, writer.errorString());
+    file.cancelWriting();
+    return false;
+  }
+  if (!file.commit()) {
+    error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+QSize parseResolution(const QString& text, QString& error) {
+  static const QRegularExpression pattern("^\\s*(\\d{1,6})\\s*[xX×]\\s*(\\d{1,6})\\s*$");
+  const QRegularExpressionMatch m = pattern.match(text);
+  const QSize size = m.hasMatch() ? QSize(m.captured(1).toInt(), m.captured(2).toInt()) : QSize();
+  if (size.width() < 1 || size.height() < 1) {
+    error = QStringLiteral("resolution '%1': expected WIDTHxHEIGHT in pixels, e.g. 1920x1080").arg(text);
+    return {};
+  }
+  return size;
+}
+
+}  // namespace iso

@@ -1,0 +1,147 @@
+// SliceView::renderImage: the view drawn into a framebuffer object at a chosen size, with or without
+// the HUD, and its refusals. Needs a display with OpenGL (xvfb-run, see test_render_view.cpp).
+#include <QApplication>
+#include <QBuffer>
+#include <QElapsedTimer>
+#include <QImageReader>
+#include <QWindow>
+#include <gtest/gtest.h>
+
+#include "SliceView.h"
+#include "test_render_support.h"
+
+namespace iso {
+namespace {
+
+class RenderOffscreen : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::displayAvailable()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+    view_ = std::make_unique<SliceView>();
+    view_->resize(640, 400);
+    view_->show();
+    QElapsedTimer timer;
+    timer.start();
+    while (!(view_->windowHandle() && view_->windowHandle()->isExposed()) && timer.elapsed() < 5000)
+      QApplication::processEvents(QEventLoop::AllEvents, 50);
+    view_->grabFramebuffer();  // initialises GL
+    ASSERT_TRUE(view_->glReady()) << view_->glInfo().toStdString();
+    view_->setGridSpacing(10.0);
+    view_->setSlices(test::makeRing(48, 20, 24, 16, 12.0, 1.0));
+    view_->setSourceCell(20, 24, 16);
+    view_->setHudLines({"step 240 \u00b7 t = 0.480 s \u00b7 dt = 2.0000 ms \u00b7 playing",
+                        "812 Mpts/s \u00b7 49.5 GFLOP/s \u00b7 60 fps", "cpu-parallel \u00b7 48\u00d748\u00d748"});
+  }
+
+  QImage render(const ImageOptions& options) {
+    QString error;
+    QImage image = view_->renderImage(options, error);
+    EXPECT_FALSE(image.isNull()) << error.toStdString();
+    EXPECT_TRUE(error.isEmpty()) << error.toStdString();
+    return image;
+  }
+
+  std::unique_ptr<SliceView> view_;
+};
+
+// Pixels that differ from the view's background colour (30, 31, 34): text, panels, bars, slices.
+int countNotBackground(const QImage& image, const QRect& area) {
+  int count = 0;
+  for (int y = area.top(); y <= area.bottom(); ++y)
+    for (int x = area.left(); x <= area.right(); ++x) {
+      const QColor c = image.pixelColor(x, y);
+      count += std::abs(c.red() - 30) + std::abs(c.green() - 31) + std::abs(c.blue() - 34) > 6;
+    }
+  return count;
+}
+
+// Red (positive) and blue (negative) pixels of the seismic colormap.
+std::pair<int, int> countSigns(const QImage& image) {
+  int red = 0, blue = 0;
+  for (int y = 0; y < image.height(); y += 2)
+    for (int x = 0; x < image.width(); x += 2) {
+      const QColor c = image.pixelColor(x, y);
+      red += c.red() > 180 && c.green() < 120 && c.blue() < 120;
+      blue += c.blue() > 180 && c.red() < 120 && c.green() < 120;
+    }
+  return {red, blue};
+}
+
+TEST_F(RenderOffscreen, AtTheWindowsSizeItMatchesWhatTheWindowDraws) {
+  // Same size, scale 1: the image must be the window's own frame (one drawing code, not a copy).
+  for (SliceView::Mode mode : {SliceView::Mode::Orthogonal3D, SliceView::Mode::PlaneXZ}) {
+    view_->setMode(mode);
+    const QImage window = view_->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    const QImage image = render({window.size(), window.devicePixelRatio(), true, true, true});
+    ASSERT_EQ(image.size(), window.size());
+    long differing = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width(); ++x) {
+        const QColor a = image.pixelColor(x, y), b = window.pixelColor(x, y);
+        differing += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) > 24;
+      }
+    EXPECT_LT(differing, image.width() * image.height() / 200) << "mode " << int(mode);
+  }
+}
+
+TEST_F(RenderOffscreen, A4KImageHasThatSizeAndShowsTheWave) {
+  for (SliceView::Mode mode : {SliceView::Mode::Orthogonal3D, SliceView::Mode::PlaneXY}) {
+    view_->setMode(mode);
+    const QImage image = render({QSize(3840, 2160)});
+    test::saveScreenshot(image, mode == SliceView::Mode::PlaneXY ? "offscreen_4k_xy" : "offscreen_4k_3d");
+    // Through PNG and back, as a user gets it.
+    QByteArray png;
+    QBuffer buffer(&png);
+    buffer.open(QIODevice::WriteOnly);
+    ASSERT_TRUE(image.save(&buffer, "PNG"));
+    buffer.close();
+    buffer.open(QIODevice::ReadOnly);
+    QImageReader reader(&buffer, "PNG");
+    const QImage decoded = reader.read();
+    ASSERT_EQ(decoded.size(), QSize(3840, 2160));
+    const auto [red, blue] = countSigns(decoded);
+    // The ring covers a good part of the picture at 4K: thousands of each sign, not a scaled thumbnail.
+    EXPECT_GT(red, 5000);
+    EXPECT_GT(blue, 5000);
+  }
+}
+
+TEST_F(RenderOffscreen, WithoutTheHudTheHudsCornerIsEmpty) {
+  // 3D: the scene's layout does not depend on the HUD, so the corner holds the HUD or background only.
+  view_->setMode(SliceView::Mode::Orthogonal3D);
+  const QSize size(1920, 1080);
+  const QImage with = render({size, 0.0, true, true, true});
+  const QImage without = render({size, 0.0, false, true, true});
+  test::saveScreenshot(without, "offscreen_1080p_no_hud");
+  // Inside the HUD panel: three lines at the top left, at 1.5x scale for 1080p.
+  const QRect hud(15, 15, 400, 75);
+  const int panelWith = countNotBackground(with, hud), panelWithout = countNotBackground(without, hud);
+  EXPECT_GT(panelWith, hud.width() * hud.height() / 2) << "the HUD panel is missing from the image with HUD";
+  EXPECT_LT(panelWithout, hud.width() * hud.height() / 100) << "something left in the HUD's corner without HUD";
+  // Both still show the wave and the colour bar (on the right).
+  EXPECT_GT(countSigns(without).first, 1000);
+  const QRect bar(size.width() - 170, 200, 170, 600);
+  EXPECT_GT(countNotBackground(without, bar), 20000);
+  // Without the colour bar that column is background.
+  const QImage bare = render({size, 0.0, false, false, true});
+  EXPECT_LT(countNotBackground(bare, bar), countNotBackground(without, bar) / 20);
+}
+
+TEST_F(RenderOffscreen, RefusesSizesOutOfRangeWithAClearError) {
+  for (const QSize size : {QSize(0, 0), QSize(-5, 100), QSize(100, 0), QSize(3841, 2160), QSize(3840, 2161),
+                           QSize(100000, 100000)}) {
+    QString error;
+    const QImage image = view_->renderImage({size}, error);
+    EXPECT_TRUE(image.isNull());
+    EXPECT_NE(error.indexOf("out of range"), -1) << error.toStdString();
+    EXPECT_NE(error.indexOf("3840x2160"), -1) << error.toStdString();
+  }
+  QString error;
+  EXPECT_TRUE(view_->renderImage({QSize(640, 360), -1.0}, error).isNull());
+  EXPECT_NE(error.indexOf("scale"), -1) << error.toStdString();
+  // The view still draws afterwards.
+  EXPECT_FALSE(render({QSize(64, 36)}).isNull());
+}
+
+}  // namespace
+}  // namespace iso

@@ -1,0 +1,138 @@
+// Recording and screenshots from iso3dfd-studio's command line, end to end: the files decoded back.
+// Needs an X display with OpenGL (xvfb-run -a -s "-screen 0 1280x720x24 -noreset").
+#include <gtest/gtest.h>
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QProcess>
+
+#include "PngSequenceWriter.h"
+#include "../ScratchDir.h"
+#include "test_studio_export_support.h"
+#include "test_studio_support.h"
+
+namespace iso {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct StudioRun {
+  int exitCode = -1;
+  std::string output;
+};
+
+StudioRun runStudio(const QStringList& arguments) {
+  QProcess p;
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start(ISO_STUDIO_BINARY, arguments);
+  StudioRun r;
+  if (!p.waitForFinished(180000 * test::timeoutScale())) {
+    p.kill();
+    p.waitForFinished();
+    r.output = "timed out: ";
+  }
+  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.output += p.readAll().toStdString();
+  return r;
+}
+
+QString q(const fs::path& path) { return QString::fromStdString(path.string()); }
+
+// A small, quick run: the source in the middle of a 48³ grid on the CPU.
+const QStringList kSmallRun = {"--size", "48,48,48", "--stage", "cpu-parallel", "--mode", "xz"};
+
+TEST(StudioExport, RecordedVideoHasEveryFrameTheSizeTheRateAndTheWave) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const fs::path video = test::scratchPath("run.mp4");
+  constexpr int kFrames = 9;
+  const StudioRun r = runStudio(kSmallRun + QStringList{"--record", q(video), "--frames", QString::number(kFrames), "--every",
+                                                  "80", "--resolution", "640x360", "--fps", "12"});
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  EXPECT_NE(r.output.find("recorded 9 frames (640x360, every 80 steps, 12 fps)"), std::string::npos) << r.output;
+  const test::DecodedVideo decoded = test::decodeVideo(video);
+  ASSERT_EQ(decoded.error, "");
+  EXPECT_EQ(decoded.frames, kFrames);
+  EXPECT_EQ(decoded.width, 640);
+  EXPECT_EQ(decoded.height, 360);
+  EXPECT_NEAR(decoded.fps, 12.0, 1e-6);
+  EXPECT_NEAR(decoded.durationSeconds, kFrames / 12.0, 0.1);
+  // The last frame (step 640) shows the wave: both signs of the seismic colormap over many pixels.
+  const auto [red, blue] = test::countSigns(decoded.lastFrameRgba);
+  EXPECT_GT(red, 300) << "the last frame shows no positive wave";
+  EXPECT_GT(blue, 300) << "the last frame shows no negative wave";
+}
+
+TEST(StudioExport, RecordedFramesFolderHasOnePngPerFrameShowingItsStep) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const fs::path folder = test::scratchPath("frames");
+  constexpr int kFrames = 5;
+  const StudioRun r = runStudio(kSmallRun + QStringList{"--record", q(folder), "--frames", QString::number(kFrames), "--every",
+                                                  "160", "--resolution", "640x360"});
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  std::set<std::string> expected;
+  for (int i = 0; i < kFrames; ++i) expected.insert(PngSequenceWriter::frameName(i));
+  ASSERT_EQ(test::filesIn(folder), expected);
+  // Frame 0 is step 0, where the field is still zero; the last one (step 640) shows the wave: a large
+  // part of the plane changed colour, much of it to the blue of the wave's negative part.
+  const auto frame = [&](int index) {
+    const QImage image(q(folder / PngSequenceWriter::frameName(index)));
+    EXPECT_EQ(image.size(), QSize(640, 360));
+    return image.convertToFormat(QImage::Format_RGBA8888);
+  };
+  const QImage first = frame(0), last = frame(kFrames - 1);
+  const auto pixels = [](const QImage& image) {
+    return std::vector<std::uint8_t>(image.constBits(), image.constBits() + image.sizeInBytes());
+  };
+  EXPECT_GT(test::countSigns(pixels(last)).second, test::countSigns(pixels(first)).second + 1000);
+  long changed = 0;
+  for (int y = 0; y < first.height(); ++y)
+    for (int x = 0; x < first.width(); ++x) {
+      const QColor a = first.pixelColor(x, y), b = last.pixelColor(x, y);
+      changed += std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue()) > 60;
+    }
+  EXPECT_GT(changed, 5000) << "the wave should have changed a large part of the plane";
+}
+
+TEST(StudioExport, A4KScreenshotHasThatSize) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const fs::path shot = test::scratchPath("4k.png");
+  const StudioRun r = runStudio(kSmallRun + QStringList{"--steps", "40", "--screenshot", q(shot), "--resolution", "3840x2160"});
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const QImage image(q(shot));
+  EXPECT_EQ(image.size(), QSize(3840, 2160));
+}
+
+TEST(StudioExport, BadRecordingOptionsExitWithAMessageAndWriteNothing) {
+  const fs::path older = test::scratchPath("older.mp4");
+  test::writeText(older, "older file");
+  const std::pair<QStringList, std::string> cases[] = {
+      {{"--record", q(older)}, "--record needs --frames"},
+      {{"--record", q(older), "--frames", "0"}, "--frames 0"},
+      {{"--record", q(older), "--frames", "3", "--resolution", "641x360"}, "even width"},
+      {{"--record", q(older), "--frames", "3", "--resolution", "0x360"}, "resolution"},
+      {{"--record", q(older), "--frames", "3", "--resolution", "100000x100000"}, "at most 3840x2160"},
+      {{"--record", q(older), "--frames", "3", "--fps", "0"}, "--fps 0"},
+      {{"--record", q(older), "--frames", "3", "--every", "0"}, "--every 0"},
+      {{"--record", q(test::scratchPath("x.avi")), "--frames", "3"}, "expected a video"},
+      {{"--frames", "3"}, "--frames belongs to --record"},
+      {{"--no-hud"}, "go with --screenshot or --record"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    const StudioRun r = runStudio(arguments);
+    EXPECT_EQ(r.exitCode, 2) << arguments.join(' ').toStdString() << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << arguments.join(' ').toStdString() << "\n" << r.output;
+  }
+  EXPECT_EQ(test::fileText(older), "older file");
+}
+
+TEST(StudioExport, RecordingIntoAnUnwritableFolderFailsAndKeepsNothing) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const fs::path file = test::scratchPath("plain-file");
+  test::writeText(file, "x");
+  const StudioRun r = runStudio(kSmallRun + QStringList{"--record", q(file / "out.mp4"), "--frames", "2"});
+  EXPECT_EQ(r.exitCode, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot write to the folder"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace iso

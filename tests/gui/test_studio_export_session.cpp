@@ -1,0 +1,94 @@
+// RecordingSession inside a running window, as the Record action drives it: started mid-run, stopped by
+// the user, the file finished in the background while the GUI goes on.
+#include <gtest/gtest.h>
+
+#include "../ScratchDir.h"
+#include "ExportActions.h"
+#include "MainWindow.h"
+#include "RecordingSession.h"
+#include "ScenarioResize.h"
+#include "SimulationPane.h"
+#include "SliceView.h"
+#include "test_studio_export_support.h"
+#include "test_studio_support.h"
+
+namespace iso {
+namespace {
+
+TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheFile) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario scenario = resizedScenario(presetScenario("default"), 40, 40, 40);
+  scenario.stage = "cpu-parallel";
+  MainWindow window(scenario);
+  window.resize(1000, 640);
+  window.show();
+  SimulationPane* pane = window.pane();
+  window.setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return pane->view()->slices() && pane->view()->slices()->step >= 10; }));
+
+  RecordingSession& session = *window.exportActions()->recording();
+  std::vector<long> steps;
+  QObject::connect(pane->view(), &SliceView::slicesChanged, [&](long step) {
+    if (session.state() == RecordingSession::State::Recording) steps.push_back(step);
+  });
+  bool done = false, ok = false;
+  QString message;
+  QObject::connect(&session, &RecordingSession::finished, [&](bool success, const QString& text) {
+    done = true, ok = success, message = text;
+  });
+  const std::filesystem::path video = test::scratchPath("session.mp4");
+  RecordingSettings settings;
+  settings.path = QString::fromStdString(video.string());
+  settings.size = QSize(320, 180);
+  settings.fps = 10;
+  settings.every = 3;
+  ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
+  ASSERT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= 6; }));
+  session.stop();
+  ASSERT_TRUE(test::waitUntil([&] { return done; }));
+  ASSERT_TRUE(ok) << message.toStdString();
+  EXPECT_EQ(session.state(), RecordingSession::State::Finished);
+
+  const test::DecodedVideo decoded = test::decodeVideo(video);
+  ASSERT_EQ(decoded.error, "");
+  EXPECT_EQ(decoded.frames, session.framesCaptured());
+  EXPECT_EQ(decoded.width, 320);
+  EXPECT_EQ(decoded.height, 180);
+  EXPECT_NEAR(decoded.fps, 10.0, 1e-6);
+  // Every frame was taken at a multiple of 3: the slices of the recorded steps came one multiple apart.
+  long previous = -1;
+  for (long step : steps) {
+    if (step % 3 != 0) continue;  // slices published on the way (skipped by the session)
+    if (previous >= 0) EXPECT_EQ(step, previous + 3);
+    previous = step;
+  }
+  // The run goes on after the recording (no pause step left behind).
+  const long after = pane->lastStatus().step;
+  window.setPlaying(true);
+  EXPECT_TRUE(test::waitUntil([&] { return pane->lastStatus().step > after + 10; }));
+}
+
+TEST(StudioExportSession, BadSettingsAreRefusedWithoutWritingAnything) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  MainWindow window(presetScenario("default"));
+  window.show();
+  RecordingSession& session = *window.exportActions()->recording();
+  const std::filesystem::path dir = test::scratchPath("session-bad");
+  std::filesystem::create_directories(dir);
+  RecordingSettings settings;
+  settings.size = QSize(320, 180);
+  for (const QString& path : {QString::fromStdString((dir / "clip.avi").string()), QString::fromStdString((dir / "x" / "clip.mp4").string())}) {
+    settings.path = path;
+    EXPECT_FALSE(session.start(settings)) << path.toStdString();
+    EXPECT_FALSE(session.error().isEmpty());
+    EXPECT_EQ(session.state(), RecordingSession::State::Idle);
+  }
+  settings.path = QString::fromStdString((dir / "clip.mp4").string());
+  settings.size = QSize(321, 180);
+  EXPECT_FALSE(session.start(settings));
+  EXPECT_NE(session.error().indexOf("even width"), -1) << session.error().toStdString();
+  EXPECT_TRUE(test::filesIn(dir).empty());
+}
+
+}  // namespace
+}  // namespace iso
