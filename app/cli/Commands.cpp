@@ -25,14 +25,16 @@ namespace {
 
 // The scenario run as `stage`: of the --param values, it gets those it accepts, so that one command line
 // can tune gpu-slm's tile and cpu-parallel's threads side by side.
-Problem problemFor(Scenario s, const std::string& stage) {
+Scenario asStage(Scenario s, const std::string& stage) {
   s.stage = stage;
   const auto accepted = stageParameterNames(stage);
   std::erase_if(s.stageParams, [&](const auto& kv) {
     return std::find(accepted.begin(), accepted.end(), kv.first) == accepted.end();
   });
-  return buildProblem(s);
+  return s;
 }
+Problem problemFor(const Scenario& s, const std::string& stage) { return buildProblem(asStage(s, stage)); }
+ExecutionConfig configFor(const Scenario& s, const std::string& stage) { return executionConfig(asStage(s, stage)); }
 
 std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MB"; }
 
@@ -69,7 +71,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const Grid grid = p.grid;
   const double dt = p.dt;
   const std::size_t receivers = p.receivers.size();
-  StageRun r = runStage(std::move(p), s.steps, 1, !run.dump.empty());
+  StageRun r = runStage(std::move(p), executionConfig(s), s.steps, 1, !run.dump.empty());
   std::printf(" ***** Running %s on %s *****\n", r.stage.c_str(), r.device.c_str());
   std::printf("--------------------------------------\n%s--------------------------------------\n",
               formatThroughput(r.throughput).c_str());
@@ -117,7 +119,7 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
     Row row;
     row.stage = stage;
     try {
-      StageRun r = runStage(problemFor(s, stage), s.steps, bench.repeat, true);
+      StageRun r = runStage(problemFor(s, stage), configFor(s, stage), s.steps, bench.repeat, true);
       row.device = r.device;
       row.t = r.throughput;
       if (stage == "cpu-serial") {
@@ -204,12 +206,13 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   std::erase(stages, std::string("cpu-serial"));
   if (stages.empty()) throw ScenarioError("nothing to verify: cpu-serial is the reference itself");
   printHeader(buildProblem(s));
-  const std::vector<float> reference = runStage(problemFor(s, "cpu-serial"), s.steps, 1, true).field;
+  const std::vector<float> reference =
+      runStage(problemFor(s, "cpu-serial"), configFor(s, "cpu-serial"), s.steps, 1, true).field;
   std::printf("%-14s %-34s %12s %12s  %s\n", "stage", "device", "max|diff|", "relL2", "result");
   bool allGood = true;
   for (const auto& stage : stages) {
     try {
-      const StageRun r = runStage(problemFor(s, stage), s.steps, 1, true);
+      const StageRun r = runStage(problemFor(s, stage), configFor(s, stage), s.steps, 1, true);
       const FieldDifference d = compareFields(r.field, reference);
       const bool ok = d.withinTolerance(verify.tolerance);
       allGood = allGood && ok;
@@ -290,7 +293,7 @@ double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(
 
 // The solver alone, advancing in batches of `steps` as the controller does, with no slices taken.
 double solverAloneMpts(const Scenario& s, int steps, double seconds) {
-  auto solver = createSolver(problemFor(s, s.stage));
+  auto solver = createSolver(problemFor(s, s.stage), configFor(s, s.stage));
   for (const auto start = Clock::now(); secondsSince(start) < kViewCostWarmupSeconds;) solver->advance(steps);
   long done = 0;
   const auto start = Clock::now();

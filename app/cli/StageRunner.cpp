@@ -10,12 +10,12 @@
 
 namespace iso::cli {
 
-StageRun runStage(Problem problem, int steps, int chunks, bool keepField) {
+StageRun runStage(Problem problem, const ExecutionConfig& config, int steps, int chunks, bool keepField) {
   StageRun r;
-  r.stage = problem.stage;
-  const std::string selector = problem.device;
+  r.stage = config.stage;
+  const std::string selector = config.device;
   const double points = double(problem.grid.interiorSize());
-  r.solver = createSolver(std::move(problem));
+  r.solver = createSolver(std::move(problem), config);
   r.device = r.solver->deviceName();
 
   int done = 0;

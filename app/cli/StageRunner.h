@@ -21,7 +21,7 @@ struct StageRun {
 };
 
 // `chunks` timed chunks (at least 1, fewer when there are fewer steps). Throws on any failure.
-StageRun runStage(Problem problem, int steps, int chunks, bool keepField);
+StageRun runStage(Problem problem, const ExecutionConfig& config, int steps, int chunks, bool keepField);
 
 // The roofline ceiling for a stage: the OpenCL device's measured copy bandwidth, or the host's.
 double ceilingGBs(const std::string& stage, const std::string& deviceSelector);

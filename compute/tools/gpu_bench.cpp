@@ -205,10 +205,8 @@ int main(int argc, char** argv) {
         s.source = {SourceKind::Ricker, 20, 22, 14, 60.0, 1e6, 0.006};
         s.receivers = {{3, 22, 14}, {60, 40, 25}};
         const int steps = 40;
-        Problem refProblem = buildProblem(s);
-        refProblem.stage = "cpu-serial";
-        refProblem.stageParams.clear();
-        auto ref = createCpuSolver(refProblem);
+        const Problem refProblem = buildProblem(s);
+        auto ref = createCpuSolver(refProblem, "cpu-serial");
         ref->advance(steps);
         std::vector<float> refField;
         ref->readField(refField);
@@ -218,9 +216,6 @@ int main(int argc, char** argv) {
         if (args.sweeps.empty())
           for (const auto& c : tuningCandidates("gpu-slm", device, refProblem.grid)) runs.push_back({"gpu-slm", c});
         for (const auto& [stage, params] : runs) {
-          Problem p = refProblem;
-          p.stage = stage;
-          p.stageParams = params;
           // The grids run inside larger allocations whose guard regions hold NaN: a read outside a
           // buffer poisons the field, a write outside it changes the guard (checked below).
           OpenClSolverOptions so;
@@ -229,7 +224,7 @@ int main(int argc, char** argv) {
           so.guardValue = std::nanf("");
           std::unique_ptr<OpenClSolver> built;
           try {
-            built = std::make_unique<OpenClSolver>(std::move(p), device, so);
+            built = std::make_unique<OpenClSolver>(refProblem, stage, params, device, so);
           } catch (const ComputeError& e) {
             // A candidate the device refuses (limits, compiler options) is skipped here and by the tuner.
             say("verify " + stage + " " + formatStageParams(params) + " skipped (" + toString(e.status()) + "): " + e.what());
@@ -329,9 +324,7 @@ int main(int argc, char** argv) {
     if (args.withCpuParallel) {
       // The native CPU stage next to the OpenCL ones (steady_clock, same problem, median batch).
       for (int n : args.sizes) {
-        Problem p = timingProblem(n);
-        p.stage = "cpu-parallel";
-        auto cpu = createSolver(std::move(p));
+        auto cpu = createSolver(timingProblem(n), ExecutionConfig{"cpu-parallel", "", {}});
         cpu->advance(topt.warmupSteps);
         std::vector<double> batches;
         for (int r = 0; r < args.repeats; ++r) batches.push_back(cpu->advance(args.steps) / args.steps);
