@@ -13,9 +13,9 @@ namespace iso::cli {
 StageRun runStage(Problem problem, const ExecutionConfig& config, int steps, int chunks, bool keepField) {
   StageRun r;
   r.stage = config.stage;
-  const std::string selector = config.device;
   const double points = double(problem.grid.interiorSize());
-  r.solver = createSolver(std::move(problem), config);
+  const std::optional<DeviceInfo> device = resolveDevice(config);  // once, for the solver and the ceiling
+  r.solver = createSolver(std::move(problem), config, device);
   r.device = r.solver->deviceName();
 
   int done = 0;
@@ -36,7 +36,8 @@ StageRun runStage(Problem problem, const ExecutionConfig& config, int steps, int
   if (!r.chunkSeconds.empty()) {
     auto sorted = r.chunkSeconds;
     std::sort(sorted.begin(), sorted.end());
-    r.throughput = computeThroughput(points, 1.0, sorted[sorted.size() / 2], ceilingGBs(r.stage, selector));
+    const double ceiling = device ? copyBandwidthGBs(*device) : hostCopyBandwidthGBs();
+    r.throughput = computeThroughput(points, 1.0, sorted[sorted.size() / 2], ceiling);
     r.throughput.seconds = total;  // what `run` prints as time; the rates come from the median chunk
   }
   if (keepField) r.solver->readField(r.field);
