@@ -20,7 +20,7 @@ namespace {
 
 // The oneAPI sample's run (nested cubes, reflecting: no damping) or our default scenario (layered model,
 // salt body, Ricker source, absorbing layer), on an n³ grid.
-iso::Problem benchProblem(const std::string& preset, int n, const std::string& stage, int threads) {
+iso::Problem benchProblem(const std::string& preset, int n, const std::string& stage) {
   iso::Scenario s = iso::presetScenario(preset);
   s.n1 = s.n2 = s.n3 = n;
   if (preset == "default") {  // keep the preset's geometry relative to the grid
@@ -30,7 +30,6 @@ iso::Problem benchProblem(const std::string& preset, int n, const std::string& s
     s.receivers.clear();
   }
   s.stage = stage;
-  if (threads > 0) s.stageParams["threads"] = threads;
   return iso::buildProblem(s);
 }
 
@@ -38,7 +37,9 @@ iso::Problem benchProblem(const std::string& preset, int n, const std::string& s
 // stay in L3, so that row is the kernel's speed without DRAM traffic: the most any blocking can give.
 void runStage(benchmark::State& state, const std::string& preset, const std::string& stage) {
   const int n = int(state.range(0)), steps = int(state.range(1)), threads = int(state.range(2));
-  auto solver = iso::createCpuSolver(benchProblem(preset, n, stage, threads));
+  iso::StageParamMap params;
+  if (threads > 0) params["threads"] = threads;
+  auto solver = iso::createCpuSolver(benchProblem(preset, n, stage), stage, params);
   solver->advance(2);  // warm-up: first touch of the pages, thread start-up
   double seconds = 0.0;
   for (auto _ : state) {

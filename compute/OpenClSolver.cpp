@@ -6,51 +6,51 @@
 #include <cstdio>
 
 #include "Format.h"
+#include "ClHost.h"
 #include "KernelSources.h"
+#include "stages/OpenClStage.h"
 
 namespace iso {
 
 namespace {
 
 constexpr int kTraceRowsPerFlush = 256;  // receiver rows kept on the device before a read-back
-
-std::string stageKernelFile(const std::string& stage, const StageParamMap& p) {
-  if (stage == "gpu-basic") return "basic.cl";
-  if (stage == "gpu-linear") return "linear.cl";
-  if (stage == "gpu-private-z") return "private_z.cl";
-  if (stage == "gpu-private-x") return "private_x.cl";
-  if (stage == "gpu-slm") return "slm.cl";
-  if (stage == "gpu-optimized") return usesCpuOptimizedKernel(stage, p) ? "optimized_cpu.cl" : "optimized_gpu.cl";
-  throw ComputeError(ComputeStatus::InvalidParameter, "'" + stage + "' is not an OpenCL stage");
-}
+constexpr int kStencilArgs = 10;         // STENCIL_ARGS in common.cl; a stage's extra arguments follow
+// Profiling events held before their times are summed: bounded, so that memory stays flat however many
+// steps one advance() runs.
+constexpr std::size_t kEventsPerBatch = 256;
 
 std::size_t roundUp(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
-std::size_t ceilDiv(std::size_t n, std::size_t m) { return (n + m - 1) / m; }
 
+
+// The summed profiling time of a stream of kernel launches. Events are kept until two batches are
+// pending, then the older batch is waited for (it has normally finished by then, so the queue never
+// drains) and folded into the sum.
+class KernelTime {
+ public:
+  void add(Event e) {
+    pending_.push_back(std::move(e));
+    if (pending_.size() < 2 * kEventsPerBatch) return;
+    for (std::size_t i = 0; i < kEventsPerBatch; ++i) seconds_ += pending_[i].seconds();
+    pending_.erase(pending_.begin(), pending_.begin() + kEventsPerBatch);
+  }
+  // Every launch's time; call after the queue has finished.
+  double total() {
+    for (const Event& e : pending_) seconds_ += e.seconds();
+    pending_.clear();
+    return seconds_;
+  }
+
+ private:
+  std::vector<Event> pending_;
+  double seconds_ = 0.0;
+};
 
 }  // namespace
 
 std::string stageBuildOptions(const std::string& stage, const StageParamMap& p, bool damping, const Grid& grid) {
-  std::string o = "-DDAMPING=" + std::string(damping ? "1" : "0");
-  auto def = [&](const char* name, const char* key) { o += " -D" + std::string(name) + "=" + std::to_string(p.at(key)); };
-  if (stage == "gpu-slm") {
-    def("TILE_X", "tile_x");
-    def("TILE_Y", "tile_y");
-  } else if (stage == "gpu-optimized") {
-    if (usesCpuOptimizedKernel(stage, p)) {
-      def("VEC", "vec");
-    } else {
-      def("TX", "tile_x");
-      def("TY", "tile_y");
-      def("XV", "x_per_item");
-      def("YB", "y_per_item");
-      def("PREFETCH", "prefetch");
-      def("Z_UNROLL", "z_unroll");
-      def("ASYNC", "async_copy");
-      // Rows that start on a vector boundary let every global access be one aligned vector.
-      o += std::string(" -DALIGNED=") + (grid.nx() % p.at("x_per_item") == 0 ? "1" : "0");
-    }
-  }
+  std::string o = "-DR=" + std::to_string(kHalfLength) + " -DDAMPING=" + (damping ? "1" : "0");
+  if (const std::string own = openClStage(stage).buildOptions(p, grid); !own.empty()) o += " " + own;
   return o;
 }
 
@@ -79,9 +79,9 @@ void checkGridFitsDevice(const Grid& g, const DeviceInfo& d) {
 struct OpenClSolver::Impl {
   ClContext ctx;
   Program program;
-  Kernel stencil, inject, record, slices, decimate;
+  Kernel stencil, inject, record, slices;
   NDRange stencilRange;
-  int chunkArg = -1;  // the z_chunk / x_chunk argument, or -1 when the kernel takes none
+  std::vector<int> stencilExtraArgs;  // after STENCIL_ARGS (e.g. the z chunk)
 
   std::size_t guard = 0;
   Buffer<float> parents[3];  // with guards: the full allocations
@@ -97,9 +97,6 @@ struct OpenClSolver::Impl {
 
   Buffer<float> sliceBuffer;
   std::vector<float> sliceHost;
-  Event sliceDone;
-  SliceSet pendingSlices;  // geometry of the request in flight
-  bool slicePending = false;
 
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
 
@@ -113,9 +110,11 @@ struct OpenClSolver::Impl {
   }
 };
 
-OpenClSolver::OpenClSolver(Problem problem, const DeviceInfo& device, const OpenClSolverOptions& options)
-    : stage_(problem.stage), grid_(problem.grid) {
-  params_ = resolveStageParams(stage_, device, problem.stageParams, options.useTuningDatabase);
+OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, const StageParamMap& params,
+                           const DeviceInfo& device, const OpenClSolverOptions& options)
+    : stage_(stage), grid_(problem.grid) {
+  const OpenClStage& descriptor = openClStage(stage_);
+  params_ = resolveStageParams(stage_, device, params, options.useTuningDatabase);
   checkGridFitsDevice(grid_, device);
   const Grid& g = grid_;
   if (problem.vel.size() != g.paddedSize())
@@ -127,7 +126,7 @@ OpenClSolver::OpenClSolver(Problem problem, const DeviceInfo& device, const Open
   const bool damping = problem.damping.enabled();
 
   // Program: the shared utilities plus the stage's kernel, parameters as defines.
-  const std::string file = stageKernelFile(stage_, params_);
+  const std::string file = descriptor.kernelFile(params_);
   m.program = Program(m.ctx, {kernelSource("common.cl") + "\n" + kernelSource(file),
                               stageBuildOptions(stage_, params_, damping, grid_), stage_ + " (" + file + ")",
                               params_.count("max_registers") ? params_.at("max_registers") : 0});
@@ -135,16 +134,9 @@ OpenClSolver::OpenClSolver(Problem problem, const DeviceInfo& device, const Open
   m.inject = m.program.kernel("inject_source");
   m.record = m.program.kernel("record_receivers");
   m.slices = m.program.kernel("extract_slices");
-  m.decimate = m.program.kernel("extract_decimated");
 
-  // Registers can make a kernel's own work-group limit smaller than the device's. NVIDIA's driver
-  // (580) reports 256 for every kernel, whatever its registers (65536 / 255); for a kernel with
-  // reqd_work_group_size its compiler keeps the registers low enough for one group (ptxas: 64-128
-  // registers at 512 work-items), so gpu-optimized's GPU form trusts the launch there, whose status
-  // is checked like every other.
-  const bool reportedLimitIsReal = !(stage_ == "gpu-optimized" && !usesCpuOptimizedKernel(stage_, params_) &&
-                                     device.vendor.find("NVIDIA") != std::string::npos);
-  if (const std::size_t wg = workGroupSize(stage_, params_); wg > 0 && reportedLimitIsReal) {
+  // Registers can make a kernel's own work-group limit smaller than the device's.
+  if (const std::size_t wg = workGroupSize(stage_, params_); wg > 0 && descriptor.kernelLimitIsReliable(params_, device)) {
     const std::size_t kernelMax = m.stencil.maxWorkGroupSize(m.ctx);
     if (wg > kernelMax)
       throw ComputeError(ComputeStatus::InvalidParameter,
@@ -153,39 +145,9 @@ OpenClSolver::OpenClSolver(Problem problem, const DeviceInfo& device, const Open
                              std::to_string(kernelMax) + " on " + device.name + " (registers); choose a smaller tile");
   }
 
-  // Launch geometry.
-  const auto chunkOf = [&](const char* key, int n) { return params_.at(key) == 0 ? n : std::min(params_.at(key), n); };
-  NDRange& r = m.stencilRange;
-  r.dims = 3;
-  if (stage_ == "gpu-basic" || stage_ == "gpu-linear" || stage_ == "gpu-private-z") {
-    const std::size_t wx = params_.at("wg_x"), wy = params_.at("wg_y");
-    const int zc = stage_ == "gpu-private-z" ? chunkOf("z_chunk", g.n3) : 1;
-    r.global = {roundUp(g.n1, wx), roundUp(g.n2, wy), stage_ == "gpu-private-z" ? ceilDiv(g.n3, zc) : std::size_t(g.n3)};
-    r.local = {wx, wy, 1};
-    if (stage_ == "gpu-private-z") m.chunkArg = zc;
-  } else if (stage_ == "gpu-private-x") {
-    const std::size_t wx = params_.at("wg_x"), wy = params_.at("wg_y");
-    const int xc = chunkOf("x_chunk", g.n1);
-    r.global = {roundUp(g.n2, wx), roundUp(g.n3, wy), ceilDiv(g.n1, xc)};
-    r.local = {wx, wy, 1};
-    m.chunkArg = xc;
-  } else if (stage_ == "gpu-slm") {
-    const std::size_t tx = params_.at("tile_x"), ty = params_.at("tile_y");
-    const int zc = chunkOf("z_chunk", g.n3);
-    r.global = {roundUp(g.n1, tx), roundUp(g.n2, ty), ceilDiv(g.n3, zc)};
-    r.local = {tx, ty, 1};
-    m.chunkArg = zc;
-  } else if (usesCpuOptimizedKernel(stage_, params_)) {
-    const int zc = chunkOf("z_chunk", g.n3);
-    r.global = {ceilDiv(g.n1, params_.at("vec")), std::size_t(g.n2), ceilDiv(g.n3, zc)};
-    m.chunkArg = zc;
-  } else {
-    const std::size_t tx = params_.at("tile_x"), ty = params_.at("tile_y"), rows = ty * params_.at("y_per_item");
-    const int zc = chunkOf("z_chunk", g.n3);
-    r.global = {ceilDiv(g.n1, tx * params_.at("x_per_item")) * tx, ceilDiv(g.n2, rows) * ty, ceilDiv(g.n3, zc)};
-    r.local = {tx, ty, 1};
-    m.chunkArg = zc;
-  }
+  const StageLaunch launch = descriptor.launch(params_, g);
+  m.stencilRange = NDRange{3, launch.global, launch.local};
+  m.stencilExtraArgs = launch.extraArgs;
 
   // Buffers: two ping-pong fields and vel, optionally inside guarded parents.
   const std::size_t n = g.paddedSize();
@@ -212,8 +174,6 @@ OpenClSolver::OpenClSolver(Problem problem, const DeviceInfo& device, const Open
     m.field[0].write(m.ctx, problem.initialPrev);
   }
   m.field[1].fill(m.ctx, 0.0f);  // u^-1 = 0
-  problem.vel = {};
-  problem.initialPrev = {};
 
   m.coef = Buffer<float>(m.ctx, problem.coeffs.size(), CL_MEM_READ_ONLY, "coefficients");
   m.coef.write(m.ctx, problem.coeffs.data(), problem.coeffs.size());
@@ -254,10 +214,7 @@ OpenClSolver::OpenClSolver(Problem problem, const DeviceInfo& device, const Open
   m.ctx.finish();
 }
 
-OpenClSolver::~OpenClSolver() {
-  // Pending non-blocking reads target memory we own: let them land before it is freed.
-  if (impl_) clFinish(impl_->ctx.queue());
-}
+OpenClSolver::~OpenClSolver() = default;
 
 std::string OpenClSolver::deviceName() const { return impl_->ctx.info().name; }
 const DeviceInfo& OpenClSolver::device() const { return impl_->ctx.info(); }
@@ -266,31 +223,29 @@ double OpenClSolver::advance(int steps) {
   if (steps < 0) throw ComputeError(ComputeStatus::InvalidParameter, "advance: steps must be >= 0");
   Impl& m = *impl_;
   const Grid& g = grid_;
-  std::vector<Event> stencilEvents, otherEvents;
-  stencilEvents.reserve(steps);
+  KernelTime stencilTime, otherTime;
   for (int s = 0; s < steps; ++s) {
     const Buffer<float>& prev = m.field[m.cur];
     const Buffer<float>& next = m.field[1 - m.cur];
     m.stencil.args(prev, next, m.vel, m.coef, m.gx, m.gy, m.gz, g.n1, g.n2, g.n3);
-    if (m.chunkArg >= 0) m.stencil.setArg(10, m.chunkArg);
-    stencilEvents.push_back(m.stencil.launch(m.ctx, m.stencilRange));
+    for (std::size_t a = 0; a < m.stencilExtraArgs.size(); ++a)
+      m.stencil.setArg(cl_uint(kStencilArgs + a), m.stencilExtraArgs[a]);
+    stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
     if (m.source) {
       m.inject.args(next, int(m.source->index), m.source->valueForStep(step_));
-      otherEvents.push_back(m.inject.launch(m.ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
+      otherTime.add(m.inject.launch(m.ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
     }
     if (m.receiverCount > 0) {
       if (m.traceRowsOnDevice == kTraceRowsPerFlush) m.flushTraces();
       m.record.args(next, m.receiverIndex, m.traceRows, m.receiverCount, m.traceRowsOnDevice);
-      otherEvents.push_back(m.record.launch(m.ctx, NDRange{1, {std::size_t(m.receiverCount), 1, 1}, {0, 0, 0}}));
+      otherTime.add(m.record.launch(m.ctx, NDRange{1, {std::size_t(m.receiverCount), 1, 1}, {0, 0, 0}}));
       ++m.traceRowsOnDevice;
     }
     m.cur = 1 - m.cur;
     ++step_;
   }
   m.ctx.finish();
-  double stencil = 0.0, other = 0.0;
-  for (const Event& e : stencilEvents) stencil += e.seconds();
-  for (const Event& e : otherEvents) other += e.seconds();
+  const double stencil = stencilTime.total(), other = otherTime.total();
   counters_.steps += steps;
   counters_.stencilSeconds += stencil;
   counters_.kernelSeconds += stencil + other;
@@ -313,7 +268,7 @@ void OpenClSolver::readField(std::vector<float>& interior) {
           "clEnqueueReadBufferRect", "reading the field");
 }
 
-void OpenClSolver::requestSlices(int i, int j, int k) {
+void OpenClSolver::extractSlices(int i, int j, int k, SliceSet& out) {
   Impl& m = *impl_;
   const Grid& g = grid_;
   if (i < 0 || i >= g.n1 || j < 0 || j >= g.n2 || k < 0 || k >= g.n3)
@@ -321,50 +276,18 @@ void OpenClSolver::requestSlices(int i, int j, int k) {
                        "slice point (" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) +
                            ") is outside the interior grid " + std::to_string(g.n1) + "x" + std::to_string(g.n2) +
                            "x" + std::to_string(g.n3));
-  if (m.slicePending) m.sliceDone.wait();  // one request in flight: the host staging is reused
   m.slices.args(m.field[m.cur], m.sliceBuffer, g.n1, g.n2, g.n3, i, j, k);
   const std::size_t largest = std::max({std::size_t(g.n1) * g.n2, std::size_t(g.n1) * g.n3, std::size_t(g.n2) * g.n3});
   m.slices.launch(m.ctx, NDRange{1, {largest, 1, 1}, {0, 0, 0}});
   m.sliceHost.resize(m.sliceBuffer.size());
-  m.sliceBuffer.read(m.ctx, m.sliceHost.data(), m.sliceHost.size(), 0, &m.sliceDone);
-  checkCl(clFlush(m.ctx.queue()), "clFlush");
-  m.pendingSlices = SliceSet{g.n1, g.n2, g.n3, i, j, k, step_, {}, {}, {}};
-  m.slicePending = true;
-}
-
-bool OpenClSolver::slicesReady() const { return impl_->slicePending && impl_->sliceDone.complete(); }
-
-void OpenClSolver::takeSlices(SliceSet& out) {
-  Impl& m = *impl_;
-  if (!m.slicePending)
-    throw ComputeError(ComputeStatus::InvalidParameter, "takeSlices: no slice request is pending (call requestSlices)");
-  m.sliceDone.wait();
-  m.slicePending = false;
-  out = m.pendingSlices;
-  const std::size_t xy = std::size_t(out.n1) * out.n2, xz = std::size_t(out.n1) * out.n3;
+  m.sliceBuffer.read(m.ctx, m.sliceHost.data(), m.sliceHost.size());
+  out.n1 = g.n1, out.n2 = g.n2, out.n3 = g.n3;
+  out.i = i, out.j = j, out.k = k;
+  out.step = step_;
+  const std::size_t xy = std::size_t(g.n1) * g.n2, xz = std::size_t(g.n1) * g.n3;
   out.xy.assign(m.sliceHost.begin(), m.sliceHost.begin() + xy);
   out.xz.assign(m.sliceHost.begin() + xy, m.sliceHost.begin() + xy + xz);
   out.yz.assign(m.sliceHost.begin() + xy + xz, m.sliceHost.end());
-}
-
-void OpenClSolver::extractSlices(int i, int j, int k, SliceSet& out) {
-  requestSlices(i, j, k);
-  takeSlices(out);
-}
-
-void OpenClSolver::extractDecimatedVolume(int factor, std::vector<float>& out, int& m1, int& m2, int& m3) {
-  if (factor < 1) throw ComputeError(ComputeStatus::InvalidParameter, "decimation factor must be >= 1");
-  Impl& m = *impl_;
-  const Grid& g = grid_;
-  m1 = int(ceilDiv(g.n1, factor));
-  m2 = int(ceilDiv(g.n2, factor));
-  m3 = int(ceilDiv(g.n3, factor));
-  const std::size_t count = std::size_t(m1) * m2 * m3;
-  Buffer<float> dec(m.ctx, count, CL_MEM_WRITE_ONLY, "decimated volume");
-  m.decimate.args(m.field[m.cur], dec, g.n1, g.n2, g.n3, factor, m1, m2, m3);
-  m.decimate.launch(m.ctx, NDRange{3, {std::size_t(m1), std::size_t(m2), std::size_t(m3)}, {0, 0, 0}});
-  out.resize(count);
-  dec.read(m.ctx, out.data(), count);
 }
 
 std::vector<float> OpenClSolver::traces() {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ClHost.h"
+#include "DeviceRegistry.h"
 #include "Problem.h"
 #include "StageParams.h"
 #include "WaveSolver.h"
@@ -27,13 +27,16 @@ struct OpenClSolverOptions {
   // the device's sub-buffer alignment) filled with guardValue; kernels run on sub-buffers.
   std::size_t guardElements = 0;
   float guardValue = 0.0f;
-  bool useTuningDatabase = true;  // false: built-in defaults (+ problem.stageParams) only
+  bool useTuningDatabase = true;  // false: built-in defaults (+ the given params) only
 };
 
 class OpenClSolver : public WaveSolver {
  public:
+  // Runs `stage` with `params` (merged over the defaults) on `device`. Uploads the problem's arrays
+  // and keeps no reference to it, so that one Problem can serve many solvers (the tuner) uncopied.
   // Throws ComputeError: unknown/invalid stage parameters, grid too large, build failure.
-  OpenClSolver(Problem problem, const DeviceInfo& device, const OpenClSolverOptions& options = {});
+  OpenClSolver(const Problem& problem, const std::string& stage, const StageParamMap& params,
+               const DeviceInfo& device, const OpenClSolverOptions& options = {});
   ~OpenClSolver() override;
 
   std::string stage() const override { return stage_; }
@@ -44,15 +47,6 @@ class OpenClSolver : public WaveSolver {
   void readField(std::vector<float>& interior) override;
   void extractSlices(int i, int j, int k, SliceSet& out) override;
   std::vector<float> traces() override;
-
-  // Asynchronous slices: the request enqueues the extraction and a non-blocking read, so the caller
-  // can keep advancing; take waits only if the copy has not landed yet. One request at a time.
-  void requestSlices(int i, int j, int k);
-  bool slicesReady() const;
-  void takeSlices(SliceSet& out);
-
-  // Every factor-th interior point (block centres), shape (m3, m2, m1) with m = ceil(n / factor).
-  void extractDecimatedVolume(int factor, std::vector<float>& out, int& m1, int& m2, int& m3);
 
   const DeviceInfo& device() const;
   const StageParamMap& parameters() const { return params_; }
@@ -75,8 +69,8 @@ class OpenClSolver : public WaveSolver {
   SolverCounters counters_;
 };
 
-// The preprocessor options a stage's program is built with: the parameters that size local memory or
-// registers, the absorbing layer, and (gpu-optimized) whether the grid's rows start on vector boundaries.
+// The preprocessor options a stage's program is built with: the halo radius R (kHalfLength), the
+// absorbing layer, and the stage's own (the parameters that size local memory or registers, ...).
 std::string stageBuildOptions(const std::string& stage, const StageParamMap& params, bool damping, const Grid& grid);
 
 // Bytes the OpenCL solver allocates for a grid (three padded grids plus small buffers), and the check

@@ -1,27 +1,22 @@
 #pragma once
-// Tunable parameters of the OpenCL stages: their names, defaults, limits and the per-device tuning
-// database. Resolution order for a stage's parameters (highest first):
-//   1. problem.stageParams (manual override, e.g. {"tile_x": 64});
+// Tunable parameters of the OpenCL stages, read from the stages' descriptors (stages/OpenClStage.h),
+// and the per-device tuning database. Resolution order for a stage's parameters (highest first):
+//   1. the ExecutionConfig's params (manual override, e.g. {"tile_x": 64});
 //   2. the tuning database in the cache dir (tuning.json), for this exact device;
 //   3. built-in defaults for the device's vendor/type (e.g. NVIDIA GPU, CPU);
 //   4. generic defaults.
-#include <map>
 #include <string>
 #include <vector>
 
 #include "DeviceRegistry.h"
 #include "Grid.h"
+#include "StageRegistry.h"
 
 namespace iso {
 
-using StageParamMap = std::map<std::string, int>;
-
-// gpu-optimized has a GPU form (2.5D blocking: tile_x, tile_y, x_per_item, y_per_item, z_chunk) and a CPU form
-// (OpenCL vector types: vec, z_chunk); parameter cpu_form (0/1) picks one, by default the device type's.
-bool usesCpuOptimizedKernel(const std::string& stage, const StageParamMap& params);
-
-// The parameter names a stage accepts, in a fixed order.
-std::vector<std::string> stageParamNames(const std::string& stage);
+// The parameters of an OpenCL stage with this device's built-in defaults (stages/OpenClStage.h).
+// Throws ComputeError(InvalidParameter) for a stage that is not an OpenCL stage.
+std::vector<StageParamSpec> openClStageParameterSpecs(const std::string& stage, const DeviceInfo& device);
 
 // Defaults for this device without the database (levels 3-4), and with it (levels 2-4).
 StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& device);
@@ -32,7 +27,7 @@ StageParamMap defaultStageParams(const std::string& stage, const DeviceInfo& dev
 StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& device,
                                  const StageParamMap& overrides, bool useDatabase = true);
 
-// Work-group size and local-memory bytes a parameter set needs (0 local bytes for stages without a tile).
+// Work-group size (0: the driver chooses) and local-memory bytes a complete parameter set needs.
 std::size_t workGroupSize(const std::string& stage, const StageParamMap& p);
 std::size_t localMemoryBytes(const std::string& stage, const StageParamMap& p);
 

@@ -12,12 +12,9 @@ StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const st
   StageTiming t;
   t.params = params;
   try {
-    Problem p = problem;
-    p.stage = stage;
-    p.stageParams = params;
     OpenClSolverOptions so;
     so.useTuningDatabase = false;  // a candidate is exactly what was asked, not the current best
-    OpenClSolver solver(std::move(p), device, so);
+    OpenClSolver solver(problem, stage, params, device, so);  // uploads the arrays; no copy of the problem
     t.params = solver.parameters();
     solver.advance(options.warmupSteps);
     std::vector<double> batches;

@@ -26,7 +26,8 @@ struct StageTiming {
   std::string error;            // non-empty when this configuration could not run (then no timing)
 };
 
-// Builds the stage with `params` (merged over the defaults) for a copy of `problem` and times it.
+// Builds the stage with `params` (merged over the defaults) for `problem` and times it; the problem's
+// arrays are uploaded to the device, not copied, so one Problem serves every candidate.
 // Errors of the configuration are returned in `error`, not thrown.
 StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const std::string& stage,
                       const StageParamMap& params, const TuneOptions& options);

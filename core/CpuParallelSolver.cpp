@@ -87,12 +87,14 @@ CpuParallelSolver::TileKernel selectKernel(int simdWidth, bool damped) {
   return damped ? &portable::stencilTile<true> : &portable::stencilTile<false>;
 }
 
-int readParam(const std::map<std::string, int>& params, const std::string& name, int fallback, int minimum) {
-  const auto it = params.find(name);
-  if (it == params.end()) return fallback;
-  if (it->second < minimum)
-    throw std::invalid_argument("cpu-parallel: parameter " + name + " = " + std::to_string(it->second) +
-                                " is out of range (must be >= " + std::to_string(minimum) + ")");
+// The value of spec's parameter (its default when absent), checked against the spec's range.
+int readParam(const StageParamMap& params, const StageParamSpec& spec) {
+  const auto it = params.find(spec.name);
+  if (it == params.end()) return spec.defaultValue;
+  if (it->second < spec.minValue || it->second > spec.maxValue)
+    throw std::invalid_argument("cpu-parallel: parameter " + spec.name + " = " + std::to_string(it->second) +
+                                " is out of range (must be >= " + std::to_string(spec.minValue) + " and <= " +
+                                std::to_string(spec.maxValue) + ": " + spec.meaning + ")");
   return it->second;
 }
 
@@ -106,28 +108,26 @@ int widestSupportedSimdWidth() {
   return 4;
 }
 
-CpuParallelConfig parseCpuParallelConfig(const std::map<std::string, int>& params, const Grid& grid) {
-  const std::vector<std::string> known = cpuStageParamNames("cpu-parallel");
+CpuParallelConfig parseCpuParallelConfig(const StageParamMap& params, const Grid& grid) {
+  const std::vector<StageParamSpec> specs = cpuStageParameterSpecs("cpu-parallel");
   for (const auto& [name, value] : params) {
-    if (std::find(known.begin(), known.end(), name) == known.end()) {
+    if (std::none_of(specs.begin(), specs.end(), [&](const StageParamSpec& s) { return s.name == name; })) {
       std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      for (const auto& s : specs) list += (list.empty() ? "" : ", ") + s.name;
       throw std::invalid_argument("cpu-parallel: unknown parameter '" + name + "' (known: " + list + ")");
     }
   }
+  std::map<std::string, int> value;
+  for (const auto& spec : specs) value[spec.name] = readParam(params, spec);
   CpuParallelConfig cfg;
-  cfg.threads = readParam(params, "threads", ThreadPool::hardwareThreads(), 1);
-  constexpr int kMaxThreads = 1024;
-  if (cfg.threads > kMaxThreads)
-    throw std::invalid_argument("cpu-parallel: parameter threads = " + std::to_string(cfg.threads) +
-                                " is out of range (at most " + std::to_string(kMaxThreads) + ")");
-  cfg.blockX = std::min(readParam(params, "block_x", grid.n1, 1), grid.n1);
-  cfg.blockY = std::min(readParam(params, "block_y", 16, 1), grid.n2);
-  const int blockZ = readParam(params, "block_z", 0, 0);
-  cfg.blockZ = blockZ == 0 ? grid.n3 : std::min(blockZ, grid.n3);
+  cfg.threads = value["threads"];
+  // 0 and blocks larger than the grid both mean the whole axis.
+  const auto block = [](int b, int n) { return b == 0 ? n : std::min(b, n); };
+  cfg.blockX = block(value["block_x"], grid.n1);
+  cfg.blockY = block(value["block_y"], grid.n2);
+  cfg.blockZ = block(value["block_z"], grid.n3);
   const int widest = widestSupportedSimdWidth();
-  cfg.simdWidth = readParam(params, "simd_width", widest, 0);
-  if (cfg.simdWidth == 0) cfg.simdWidth = widest;
+  cfg.simdWidth = value["simd_width"] == 0 ? widest : value["simd_width"];
   if (cfg.simdWidth != 4 && cfg.simdWidth != 8 && cfg.simdWidth != 16)
     throw std::invalid_argument("cpu-parallel: parameter simd_width = " + std::to_string(cfg.simdWidth) +
                                 " is not supported (use 0 for automatic, 4, 8 or 16)");
@@ -138,9 +138,9 @@ CpuParallelConfig parseCpuParallelConfig(const std::map<std::string, int>& param
   return cfg;
 }
 
-CpuParallelSolver::CpuParallelSolver(Problem problem)
+CpuParallelSolver::CpuParallelSolver(Problem problem, const StageParamMap& params)
     : CpuSolverBase(std::move(problem)),
-      config_(parseCpuParallelConfig(problem_.stageParams, problem_.grid)),
+      config_(parseCpuParallelConfig(params, problem_.grid)),
       pool_(config_.threads) {
   const Grid& g = problem_.grid;
   const int lo = kHalfLength;

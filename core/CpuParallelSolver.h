@@ -6,12 +6,8 @@
 // x86-64), so the binary runs on any x86-64. Kernels: CpuStencilKernel.inc; measurements:
 // docs/PERFORMANCE.md, and the kernels tried: docs/PERFORMANCE_LOG.md.
 //
-// Stage parameters (Problem::stageParams), all optional:
-//   threads     number of threads, >= 1 (default: every hardware thread)
-//   block_x     tile width in cells along x, >= 1 (default: the whole interior row)
-//   block_y     tile height in cells along y, >= 1 (default 16)
-//   block_z     cells along z that one tile streams through, >= 1; 0 = whole interior (default 0)
-//   simd_width  0 = the widest the CPU supports (default), or 4, 8 (AVX2+FMA), 16 (AVX-512F)
+// Stage parameters (threads, block_x/y/z, simd_width), all optional: cpuStageParameterSpecs() in
+// CpuSolvers.cpp gives their defaults, ranges and meanings.
 #include <atomic>
 #include <cstddef>
 #include <map>
@@ -19,6 +15,7 @@
 #include <vector>
 
 #include "CpuSolverBase.h"
+#include "StageRegistry.h"
 #include "ThreadPool.h"
 
 namespace iso {
@@ -31,14 +28,14 @@ struct CpuParallelConfig {
 
 // Reads and validates the stage parameters; throws std::invalid_argument naming the bad parameter,
 // its value and the accepted range (unknown names are errors too, listing the known ones).
-CpuParallelConfig parseCpuParallelConfig(const std::map<std::string, int>& params, const Grid& grid);
+CpuParallelConfig parseCpuParallelConfig(const StageParamMap& params, const Grid& grid);
 
 // The widest SIMD width of the kernels that this CPU can run: 16, 8 or 4.
 int widestSupportedSimdWidth();
 
 class CpuParallelSolver final : public CpuSolverBase {
  public:
-  explicit CpuParallelSolver(Problem problem);
+  CpuParallelSolver(Problem problem, const StageParamMap& params);
   std::string stage() const override { return "cpu-parallel"; }
   std::string deviceName() const override;
   const CpuParallelConfig& config() const { return config_; }

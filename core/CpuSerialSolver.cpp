@@ -6,10 +6,9 @@
 
 namespace iso {
 
-CpuSerialSolver::CpuSerialSolver(Problem problem) : CpuSolverBase(std::move(problem)) {
-  if (!problem_.stageParams.empty())
-    throw std::invalid_argument("stage cpu-serial takes no parameters (got '" +
-                                problem_.stageParams.begin()->first + "')");
+CpuSerialSolver::CpuSerialSolver(Problem problem, const StageParamMap& params) : CpuSolverBase(std::move(problem)) {
+  if (!params.empty())
+    throw std::invalid_argument("stage cpu-serial takes no parameters (got '" + params.begin()->first + "')");
 }
 
 std::string CpuSerialSolver::deviceName() const { return "host CPU (1 thread, scalar)"; }

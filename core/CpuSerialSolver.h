@@ -7,7 +7,7 @@ namespace iso {
 class CpuSerialSolver final : public CpuSolverBase {
  public:
   // Takes no stage parameters: throws std::invalid_argument naming any it is given.
-  explicit CpuSerialSolver(Problem problem);
+  CpuSerialSolver(Problem problem, const StageParamMap& params = {});
   std::string stage() const override { return "cpu-serial"; }
   std::string deviceName() const override;
 

@@ -5,14 +5,16 @@
 #include <vector>
 
 #include "Problem.h"
+#include "StageRegistry.h"
 #include "WaveSolver.h"
 
 namespace iso {
 
-// problem.stage must be "cpu-serial" or "cpu-parallel"; throws std::invalid_argument otherwise.
-std::unique_ptr<WaveSolver> createCpuSolver(Problem problem);
+// `stage` must be "cpu-serial" or "cpu-parallel"; throws std::invalid_argument otherwise, or naming a
+// parameter the stage does not accept or a value out of its range.
+std::unique_ptr<WaveSolver> createCpuSolver(Problem problem, const std::string& stage, const StageParamMap& params = {});
 
-// The stage parameters a CPU stage accepts (none for cpu-serial); any other key is an error.
-std::vector<std::string> cpuStageParamNames(const std::string& stage);
+// The parameters a CPU stage accepts (none for cpu-serial), with this machine's defaults.
+std::vector<StageParamSpec> cpuStageParameterSpecs(const std::string& stage);
 
 }  // namespace iso

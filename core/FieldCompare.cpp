@@ -44,9 +44,7 @@ SolverOutput readSolverOutput(WaveSolver& solver) {
 }
 
 SolverOutput runReference(Problem problem, int steps) {
-  problem.stage = "cpu-serial";
-  problem.stageParams.clear();
-  auto solver = createCpuSolver(std::move(problem));
+  auto solver = createCpuSolver(std::move(problem), "cpu-serial");
   solver->advance(steps);
   return readSolverOutput(*solver);
 }

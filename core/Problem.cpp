@@ -204,9 +204,6 @@ Problem buildProblem(const Scenario& s) {
   }
 
   for (const auto& r : s.receivers) p.receivers.push_back(grid.interiorIndex(r.i, r.j, r.k));
-  p.stage = s.stage;
-  p.device = s.device;
-  p.stageParams = s.stageParams;
   return p;
 }
 

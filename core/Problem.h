@@ -1,8 +1,8 @@
 #pragma once
-// A Scenario turned into the arrays and numbers a solver needs. Built once, validated, then moved
-// into a solver, which keeps exactly three grid-sized arrays: vel, prev and next.
+// A Scenario turned into the arrays and numbers a solver needs (the physics), and the ExecutionConfig
+// that says which stage runs it where. Built once, validated, then handed to a solver, which keeps
+// exactly three grid-sized arrays: vel, prev and next.
 #include <cstddef>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,6 +10,7 @@
 #include "Coefficients.h"
 #include "Grid.h"
 #include "Scenario.h"
+#include "StageRegistry.h"
 
 namespace iso {
 
@@ -59,9 +60,16 @@ struct Problem {
   DampingProfile damping;
   std::vector<std::size_t> receivers;   // padded indices
   StabilityReport stability;
-  std::string stage, device;
-  std::map<std::string, int> stageParams;
 };
+
+// How a Problem is run, apart from its physics: the stage (StageRegistry id), the OpenCL device
+// selector (DeviceRegistry.h; ignored by CPU stages) and the stage's parameter overrides.
+struct ExecutionConfig {
+  std::string stage, device;
+  StageParamMap params;
+};
+
+inline ExecutionConfig executionConfig(const Scenario& s) { return {s.stage, s.device, s.stageParams}; }
 
 // Validates the scenario (sizes, dt against the stability limit, positions inside the grid, memory)
 // and builds the arrays. Throws ScenarioError with a message that names the bad value and the limit.

@@ -1,9 +1,21 @@
 #pragma once
 // The optimisation stages, in teaching order (docs/STAGES.md).
+#include <map>
 #include <string>
 #include <vector>
 
 namespace iso {
+
+// A stage's parameters by name, e.g. {"tile_x": 32, "z_chunk": 0}; absent names take the default.
+using StageParamMap = std::map<std::string, int>;
+
+// One parameter a stage accepts: what the GUI's spin boxes and every --help derive from.
+struct StageParamSpec {
+  std::string name;      // "tile_x"
+  int defaultValue = 0;  // the built-in default (for OpenCL stages: on the device asked about)
+  int minValue = 0, maxValue = 0;  // inclusive; a stage may narrow the range further (e.g. to 1, 2 or 4)
+  std::string meaning;   // one line for tooltips and --help
+};
 
 struct StageInfo {
   std::string id;           // "cpu-serial", "gpu-slm", ...

@@ -196,8 +196,8 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const Grid grid = p.grid;
   const double dt = p.dt;
   const double dx = p.dx;
-  const std::string selector = p.device;
-  auto solver = createSolver(std::move(p));
+  const std::string selector = s.device;
+  auto solver = createSolver(std::move(p), executionConfig(s));
   const TimedSteps timed = advanceTimed(*solver, s.steps, /*warmupSteps=*/1, /*repeats=*/1);
   Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timed.medianSecondsPerStep,
                                    rooflineCeiling(s.stage, selector).gbs);
@@ -263,7 +263,7 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
       for (const auto& stage : kTunedStages) {
         if (std::find(stages.begin(), stages.end(), stage) == stages.end()) continue;
         std::printf("tuning %s at %dx%dx%d\n", stage.c_str(), s.n1, s.n2, s.n3);
-        tuneStage(stageProblem(s, stage), device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
+        tuneStage(buildProblem(s), device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
       }
     }
     BenchmarkRunner runner({s, stages, 1, bench.repeat}, [](const BenchmarkProgress& p) {
@@ -316,15 +316,16 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
       for (const auto& c : tuningCandidates("gpu-slm", device, grid)) checks.push_back({"gpu-slm", c});
   }
   printHeader(buildProblem(s));
-  const SolverOutput reference = runReference(stageProblem(s, "cpu-serial"), s.steps);
+  const SolverOutput reference = runReference(buildProblem(s), s.steps);
   std::printf("%-14s %-26s %11s %11s %11s %-8s %-15s %s\n", "stage", "device", "max|diff|", "relL2", "traces",
               "guards", "result", "params");
   bool allGood = true;
   for (const Check& check : checks) {
     const std::string params = check.params ? formatStageParams(*check.params) : "(as run)";
     try {
-      Problem p = stageProblem(s, check.stage);
-      if (check.params) p.stageParams = *check.params;
+      Problem p = buildProblem(s);
+      ExecutionConfig config = stageConfig(s, check.stage);
+      if (check.params) config.params = *check.params;
       std::unique_ptr<WaveSolver> solver;
       OpenClSolver* openCl = nullptr;
       if (StageRegistry::get(check.stage).opencl) {
@@ -332,9 +333,9 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
         options.guardElements = kGuardElements;
         options.guardValue = std::nanf("");
         options.useTuningDatabase = !check.params;
-        const DeviceInfo device = selectDevice(p.device);
+        const DeviceInfo device = selectDevice(config.device);
         try {
-          auto built = std::make_unique<OpenClSolver>(std::move(p), device, options);
+          auto built = std::make_unique<OpenClSolver>(p, config.stage, config.params, device, options);
           openCl = built.get();
           solver = std::move(built);
         } catch (const ComputeError& e) {
@@ -345,7 +346,7 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
           continue;
         }
       } else {
-        solver = createSolver(std::move(p));
+        solver = createSolver(std::move(p), config);
       }
       solver->advance(s.steps);
       const ReferenceAgreement a = compareWithReference(readSolverOutput(*solver), reference);
@@ -427,7 +428,7 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   options.repeats = tune.repeats;
   options.store = !tune.dryRun;
   for (const auto& stage : tune.stages) {
-    const Problem p = stageProblem(s, stage);
+    const Problem p = buildProblem(s);
     const bool swept = stage == "gpu-optimized" && !tune.sweeps.empty();
     const std::vector<StageParamMap> candidates =
         swept ? sweepCandidates(tune.sweeps, device) : tuningCandidates(stage, device, p.grid);

@@ -49,13 +49,13 @@ void fillSpeedups(BenchmarkRow& row, const std::vector<BenchmarkRow>& rows) {
 
 }  // namespace
 
-Problem stageProblem(Scenario s, const std::string& stage) {
+ExecutionConfig stageConfig(Scenario s, const std::string& stage) {
   s.stage = stage;
   const auto accepted = stageParameterNames(stage);
   std::erase_if(s.stageParams, [&](const auto& kv) {
     return std::find(accepted.begin(), accepted.end(), kv.first) == accepted.end();
   });
-  return buildProblem(s);
+  return executionConfig(s);
 }
 
 RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector) {
@@ -180,10 +180,11 @@ std::optional<BenchmarkRow> BenchmarkRunner::runStage(const std::string& stage, 
   };
   try {
     report(0);
-    Problem problem = stageProblem(s, stage);
-    const std::string selector = problem.device;
+    Problem problem = buildProblem(s);
+    const ExecutionConfig config = stageConfig(s, stage);
+    const std::string selector = config.device;
     const double points = double(problem.grid.interiorSize());
-    auto solver = createSolver(std::move(problem));
+    auto solver = createSolver(std::move(problem), config);
     row.device = solver->deviceName();
     row.params = parametersOf(*solver);
     const TimedSteps t = advanceTimed(*solver, s.steps, request_.warmupSteps, request_.repeats, &cancelled_, report);

@@ -19,9 +19,9 @@
 
 namespace iso {
 
-// The scenario as `stage` runs it: of its stage parameters, those the stage accepts, so that one
+// The scenario's execution as `stage`: of its stage parameters, those the stage accepts, so that one
 // scenario can set gpu-slm's tile and cpu-parallel's threads side by side.
-Problem stageProblem(Scenario scenario, const std::string& stage);
+ExecutionConfig stageConfig(Scenario scenario, const std::string& stage);
 
 // What a stage's % roofline is measured against: the OpenCL device's copy bandwidth, or the host's.
 struct RooflineCeiling {

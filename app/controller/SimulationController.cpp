@@ -8,7 +8,6 @@
 #include "DeviceRegistry.h"
 #include "HostBandwidth.h"
 #include "SolverFactory.h"
-#include "StageRegistry.h"
 
 namespace iso {
 namespace {
@@ -47,14 +46,14 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.dx = problem.dx;
   built.stability = problem.stability;
   built.velocity = interiorVelocity(problem);
-  const bool opencl = StageRegistry::get(problem.stage).opencl;
-  if (opencl) {
-    const DeviceInfo device = selectDevice(problem.device);
-    built.transferPath = device.hasExtension("cl_khr_gl_sharing")
+  const ExecutionConfig config = executionConfig(scenario);
+  const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
+  if (device) {
+    built.transferPath = device->hasExtension("cl_khr_gl_sharing")
                              ? "host copy (the GL-sharing path is not implemented yet)"
                              : "host copy (device has no cl_khr_gl_sharing)";
     try {  // measured once per device and cached on disk; the run does not depend on it
-      built.ceilingGBs = copyBandwidthGBs(device);
+      built.ceilingGBs = copyBandwidthGBs(*device);
       built.ceilingName = "device copy bandwidth";
     } catch (const std::exception&) {
       built.ceilingGBs = 0.0;  // the counters then say the ceiling is unknown
@@ -64,7 +63,7 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
     built.ceilingGBs = hostCopyBandwidthGBs();
     built.ceilingName = "host memcpy bandwidth";
   }
-  built.solver = createSolver(std::move(problem));
+  built.solver = createSolver(std::move(problem), config, device);
   return built;
 }
 

@@ -20,7 +20,7 @@ double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(
 }  // namespace
 
 double solverAloneMpts(const Scenario& s, int stepsPerFrame, double seconds) {
-  auto solver = createSolver(stageProblem(s, s.stage));
+  auto solver = createSolver(buildProblem(s), stageConfig(s, s.stage));
   for (const auto start = Clock::now(); secondsSince(start) < kViewCostWarmupSeconds;) solver->advance(stepsPerFrame);
   long done = 0;
   const auto start = Clock::now();

@@ -3,9 +3,12 @@
 // index = (z*ny + y)*nx + x. Grid sizes are kernel arguments so that one build serves every grid;
 // the host refuses grids whose padded size does not fit a 32-bit int index.
 //
-// Build-time defines: DAMPING (0/1) compiles the absorbing-layer factor in; stage files add their own.
+// Build-time defines: R, the stencil's half length (the host's kHalfLength, core/Grid.h); DAMPING (0/1)
+// compiles the absorbing-layer factor in; stage files add their own.
 
-#define R 8
+#ifndef R
+#error "R (the stencil's half length) is a build option: -DR=8"
+#endif
 #ifndef DAMPING
 #define DAMPING 0
 #endif
@@ -65,17 +68,4 @@ __kernel void extract_slices(__global const float* field, __global float* out, c
     const int b = g % n2, c = g / n2;
     out[n1 * n2 + n1 * n3 + g] = field[((c + R) * ny + b + R) * nx + i + R];
   }
-}
-
-// Every factor-th interior point (the centre of each factor^3 block, clamped to the grid), for a
-// low-resolution copy of the volume: out is (m3, m2, m1), m = ceil(n / factor).
-__kernel void extract_decimated(__global const float* field, __global float* out, const int n1,
-                                const int n2, const int n3, const int factor, const int m1,
-                                const int m2, const int m3) {
-  const int a = get_global_id(0), b = get_global_id(1), c = get_global_id(2);
-  if (a >= m1 || b >= m2 || c >= m3) return;
-  const int nx = n1 + 2 * R, ny = n2 + 2 * R;
-  const int x = min(a * factor + factor / 2, n1 - 1), y = min(b * factor + factor / 2, n2 - 1),
-            z = min(c * factor + factor / 2, n3 - 1);
-  out[(c * m2 + b) * m1 + a] = field[((z + R) * ny + y + R) * nx + x + R];
 }

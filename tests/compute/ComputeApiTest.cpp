@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <functional>
 
+#include "ClHost.h"
 #include "KernelCache.h"
 #include "OpenClTestSupport.h"
 #include "ScratchDir.h"
@@ -49,7 +50,7 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
   const Scenario s = smallScenario(37, 29, 23, true);
   const SolverOutput ref = runReference(s);
   std::vector<std::pair<std::string, StageParamMap>> runs;
-  for (const auto& stage : openClStages()) runs.push_back({stage, {}});
+  for (const auto& stage : openClStageIds()) runs.push_back({stage, {}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 16}, {"tile_y", 4}, {"y_per_item", 3}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 4}, {"tile_y", 4}, {"x_per_item", 4}, {"y_per_item", 2}}});
   for (const auto& [stage, params] : runs) {
@@ -57,7 +58,7 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
       OpenClSolverOptions o;
       o.guardElements = 4096;
       o.guardValue = guard;
-      OpenClSolver solver(openClProblem(s, stage, params), *device, o);
+      OpenClSolver solver(buildProblem(s), stage, params, *device, o);
       const SolverOutput got = runSolver(solver, s.steps);
       expectAgrees(got.field, ref.field, stage + " with guards " + std::to_string(guard));
       const std::size_t g = solver.guardElements(), n = solver.grid().paddedSize();
@@ -80,7 +81,7 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, false);
   auto make = [&](const std::string& stage, const StageParamMap& p) {
-    return errorOf([&] { OpenClSolver(openClProblem(s, stage, p), *device); });
+    return errorOf([&] { OpenClSolver(buildProblem(s), stage, p, *device); });
   };
   const int huge = int(device->maxWorkGroupSize);  // huge x 2 work-items cannot fit
   std::string m = make("gpu-slm", {{"tile_x", std::min(huge, 1024)}, {"tile_y", 1024}});
@@ -124,9 +125,7 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   EXPECT_NO_THROW(checkGridFitsDevice(Grid(100, 100, 100), *device));
 
   // Unknown stage through the factory.
-  Problem p = openClProblem(s, "gpu-basic");
-  p.stage = "gpu-fastest";
-  m = errorOf([&] { createSolver(std::move(p)); });
+  m = errorOf([&] { createSolver(buildProblem(s), ExecutionConfig{"gpu-fastest", "", {}}); });
   EXPECT_NE(m.find("unknown stage 'gpu-fastest'"), std::string::npos) << m;
 }
 
@@ -167,7 +166,7 @@ TEST(Tuner, EveryCandidateGivesTheSameField) {
     for (const auto& c : candidates) {
       OpenClSolverOptions o;
       o.useTuningDatabase = false;
-      OpenClSolver solver(openClProblem(s, stage, c), *device, o);
+      OpenClSolver solver(buildProblem(s), stage, c, *device, o);
       expectAgrees(runSolver(solver, s.steps).field, ref.field, stage + " " + formatStageParams(c));
     }
   }
@@ -182,7 +181,7 @@ TEST(Tuner, TuneStoresTheBestAndDefaultsFollowIt) {
   setenv("ISO3DFD_CACHE_DIR", dir.c_str(), 1);
   std::filesystem::remove_all(dir);
   const Scenario s = smallScenario(24, 20, 18, false);
-  const Problem p = openClProblem(s, "gpu-optimized");
+  const Problem p = buildProblem(s);
   TuneOptions o;
   o.warmupSteps = 1;
   o.timedSteps = 2;

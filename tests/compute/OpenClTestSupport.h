@@ -5,12 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "ClError.h"
 #include "CpuSolvers.h"
 #include "DeviceRegistry.h"
 #include "FieldCompare.h"
 #include "OpenClSolver.h"
 #include "Problem.h"
 #include "Scenario.h"
+#include "StageRegistry.h"
 
 namespace iso::test {
 
@@ -50,13 +52,6 @@ inline SolverOutput runSolver(WaveSolver& solver, int steps) {
 
 inline SolverOutput runReference(const Scenario& s) { return iso::runReference(buildProblem(s), s.steps); }
 
-inline Problem openClProblem(const Scenario& s, const std::string& stage, const StageParamMap& params = {}) {
-  Problem p = buildProblem(s);
-  p.stage = stage;
-  p.stageParams = params;
-  return p;
-}
-
 // Within the reference tolerance and no NaN/Inf, with a message that names what was compared.
 inline void expectAgrees(const std::vector<float>& got, const std::vector<float>& ref, const std::string& what) {
   const FieldDifference d = compareFields(got, ref);
@@ -64,9 +59,14 @@ inline void expectAgrees(const std::vector<float>& got, const std::vector<float>
   EXPECT_LE(d.relativeL2, kReferenceTolerance) << what << " (max abs " << d.maxAbs << ")";
 }
 
-inline const std::vector<std::string>& openClStages() {
-  static const std::vector<std::string> stages = {"gpu-basic",     "gpu-linear", "gpu-private-z",
-                                                  "gpu-private-x", "gpu-slm",    "gpu-optimized"};
+// The OpenCL stages of the registry, in its order.
+inline const std::vector<std::string>& openClStageIds() {
+  static const std::vector<std::string> stages = [] {
+    std::vector<std::string> ids;
+    for (const StageInfo& s : StageRegistry::all())
+      if (s.opencl) ids.push_back(s.id);
+    return ids;
+  }();
   return stages;
 }
 

@@ -31,9 +31,7 @@ Scenario smallScenario(int steps) {
 }
 
 TEST(BenchmarkRunner, AdvanceTimedRunsExactlyTheStepsInEqualChunks) {
-  Problem p = buildProblem(smallScenario(7));
-  p.stage = "cpu-serial";
-  auto solver = createSolver(std::move(p));
+  auto solver = createSolver(buildProblem(smallScenario(7)), ExecutionConfig{"cpu-serial", "", {}});
   int lastSeen = 0;
   const TimedSteps t = advanceTimed(*solver, 7, 1, 3, nullptr, [&](int done) {
     EXPECT_GT(done, lastSeen);

@@ -29,7 +29,7 @@ inline Scenario rickerScenario(int n1, int n2, int n3, double velocity, double d
 
 inline std::unique_ptr<WaveSolver> makeSolver(Scenario s, const std::string& stage) {
   s.stage = stage;
-  return createCpuSolver(buildProblem(s));
+  return createCpuSolver(buildProblem(s), stage, s.stageParams);
 }
 
 // The receivers' traces after `steps` steps: traces[n*R + r] = u_r at (n+1)·dt.

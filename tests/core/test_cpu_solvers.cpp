@@ -90,10 +90,10 @@ Scenario narrowRows() {  // rows shorter than any vector, odd everywhere, absorb
 }
 
 // The parameter sets cpu-parallel is checked with: defaults, awkward blocks and more threads than
-// cores, and every SIMD width this CPU can run.
+// cores, block_x 0 (the whole row), and every SIMD width this CPU can run.
 std::vector<std::map<std::string, int>> parallelParameterSets() {
   std::vector<std::map<std::string, int>> sets = {
-      {}, {{"threads", 3}, {"block_x", 5}, {"block_y", 3}, {"block_z", 7}}};
+      {}, {{"threads", 3}, {"block_x", 5}, {"block_y", 3}, {"block_z", 7}}, {{"threads", 2}, {"block_x", 0}}};
   for (int width = 4; width <= widestSupportedSimdWidth(); width *= 2)
     sets.push_back({{"simd_width", width}, {"block_x", 13}, {"block_y", 2}});
   return sets;
@@ -275,50 +275,45 @@ std::string invalidArgumentMessage(const std::function<void()>& f) {
   return {};
 }
 
-Problem smallProblem(const std::string& stage, std::map<std::string, int> params = {}) {
-  Scenario s = testing::rickerScenario(9, 8, 7, 2000.0, 10.0, 0.0, 20.0);
-  s.stage = stage;
-  s.stageParams = std::move(params);
-  return buildProblem(s);
-}
+Problem smallProblem() { return buildProblem(testing::rickerScenario(9, 8, 7, 2000.0, 10.0, 0.0, 20.0)); }
 
 TEST(CpuSolverErrors, NonCpuStageIsRejectedByName) {
-  const std::string msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("gpu-basic")); });
+  const std::string msg = invalidArgumentMessage([] { createCpuSolver(smallProblem(), "gpu-basic"); });
   EXPECT_NE(msg.find("gpu-basic"), std::string::npos) << msg;
   EXPECT_NE(msg.find("cpu-serial"), std::string::npos) << msg;
 }
 
 TEST(CpuSolverErrors, BadParallelParametersNameTheParameterAndTheLimit) {
-  std::string msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-parallel", {{"threads", 0}})); });
+  std::string msg = invalidArgumentMessage([] { createCpuSolver(smallProblem(), "cpu-parallel", {{"threads", 0}}); });
   EXPECT_NE(msg.find("threads"), std::string::npos) << msg;
   EXPECT_NE(msg.find(">= 1"), std::string::npos) << msg;
 
-  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-parallel", {{"block_y", -4}})); });
+  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem(), "cpu-parallel", {{"block_y", -4}}); });
   EXPECT_NE(msg.find("block_y"), std::string::npos) << msg;
 
-  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-parallel", {{"tile_x", 32}})); });
+  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem(), "cpu-parallel", {{"tile_x", 32}}); });
   EXPECT_NE(msg.find("tile_x"), std::string::npos) << msg;
   EXPECT_NE(msg.find("block_x"), std::string::npos) << msg;  // lists the known names
 
-  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-parallel", {{"simd_width", 6}})); });
+  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem(), "cpu-parallel", {{"simd_width", 6}}); });
   EXPECT_NE(msg.find("simd_width"), std::string::npos) << msg;
 
-  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem("cpu-serial", {{"threads", 2}})); });
+  msg = invalidArgumentMessage([] { createCpuSolver(smallProblem(), "cpu-serial", {{"threads", 2}}); });
   EXPECT_NE(msg.find("cpu-serial takes no parameters"), std::string::npos) << msg;
 }
 
 TEST(CpuSolverErrors, InconsistentProblemAndNegativeStepsAreRejected) {
-  Problem p = smallProblem("cpu-serial");
+  Problem p = smallProblem();
   p.vel.pop_back();
-  std::string msg = invalidArgumentMessage([&] { createCpuSolver(std::move(p)); });
+  std::string msg = invalidArgumentMessage([&] { createCpuSolver(std::move(p), "cpu-serial"); });
   EXPECT_NE(msg.find("velocity"), std::string::npos) << msg;
 
-  p = smallProblem("cpu-parallel");
+  p = smallProblem();
   p.receivers.push_back(p.grid.paddedSize());
-  msg = invalidArgumentMessage([&] { createCpuSolver(std::move(p)); });
+  msg = invalidArgumentMessage([&] { createCpuSolver(std::move(p), "cpu-parallel"); });
   EXPECT_NE(msg.find("receiver"), std::string::npos) << msg;
 
-  auto solver = createCpuSolver(smallProblem("cpu-parallel"));
+  auto solver = createCpuSolver(smallProblem(), "cpu-parallel");
   EXPECT_THROW(solver->advance(-1), std::invalid_argument);
   EXPECT_NO_THROW(solver->advance(0));
   EXPECT_EQ(solver->currentStep(), 0);

@@ -63,8 +63,7 @@ TEST(ScenarioOddValues, EveryKeyGivesAClearErrorOrAFiniteRun) {
         ++refused;
         continue;
       }
-      problem.stage = "cpu-serial";
-      auto solver = createCpuSolver(std::move(problem));
+      auto solver = createCpuSolver(std::move(problem), "cpu-serial");
       solver->advance(3);
       solver->readField(field);
       const bool finite = std::all_of(field.begin(), field.end(), [](float x) { return std::isfinite(x); });

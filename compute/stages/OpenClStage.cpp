@@ -1,0 +1,99 @@
+#include "OpenClStage.h"
+
+#include <algorithm>
+
+namespace iso {
+
+// The descriptors, one per file of this folder.
+const OpenClStage& gpuBasicStage();
+const OpenClStage& gpuLinearStage();
+const OpenClStage& gpuPrivateZStage();
+const OpenClStage& gpuPrivateXStage();
+const OpenClStage& gpuSlmStage();
+const OpenClStage& gpuOptimizedStage();
+
+const std::vector<const OpenClStage*>& openClStages() {
+  static const std::vector<const OpenClStage*> all = {&gpuBasicStage(),    &gpuLinearStage(), &gpuPrivateZStage(),
+                                                      &gpuPrivateXStage(), &gpuSlmStage(),    &gpuOptimizedStage()};
+  return all;
+}
+
+const OpenClStage& openClStage(const std::string& stage) {
+  std::string known;
+  for (const OpenClStage* s : openClStages()) {
+    if (s->id() == stage) return *s;
+    known += (known.empty() ? "" : ", ") + s->id();
+  }
+  throw stageParamError(stage, "not an OpenCL stage (OpenCL stages: " + known + ")");
+}
+
+ComputeError stageParamError(const std::string& stage, const std::string& what) {
+  return ComputeError(ComputeStatus::InvalidParameter, "stage '" + stage + "': " + what);
+}
+
+void OpenClStage::checkParameters(const StageParamMap&, const DeviceInfo&) const {}
+std::string OpenClStage::buildOptions(const StageParamMap&, const Grid&) const { return {}; }
+std::size_t OpenClStage::localMemoryBytes(const StageParamMap&) const { return 0; }
+bool OpenClStage::kernelLimitIsReliable(const StageParamMap&, const DeviceInfo&) const { return true; }
+std::vector<StageParamMap> OpenClStage::tuningCandidates(const DeviceInfo&) const { return {}; }
+
+namespace stage_parts {
+
+StageParamSpec workGroupX(int defaultValue) {
+  return {"wg_x", defaultValue, 1, kMaxTile, "work-group width along x in work-items"};
+}
+StageParamSpec workGroupY(int defaultValue) {
+  return {"wg_y", defaultValue, 1, kMaxTile, "work-group height along y in work-items"};
+}
+StageParamSpec chunk(const char* name, char axis, int defaultValue) {
+  return {name, defaultValue, 0, kUnbounded,
+          std::string("cells along ") + axis + " that one work-item streams through; chunk 0 = the whole axis"};
+}
+StageParamSpec maxRegisters(int defaultValue) {
+  return {"max_registers", defaultValue, 0, 255,
+          "NVIDIA only: cap on registers per work-item (PTX .maxnreg), 32..255; 0 = the compiler's choice"};
+}
+
+void checkMaxRegisters(const std::string& stage, const StageParamMap& p, const DeviceInfo& device) {
+  const int cap = p.at("max_registers");
+  if (cap == 0) return;
+  if (!isNvidia(device))
+    throw stageParamError(stage, "max_registers caps registers through the PTX of NVIDIA's OpenCL; " + device.name +
+                                     " is not an NVIDIA device: use max_registers=0");
+  if (cap < 32)
+    throw stageParamError(stage, "max_registers = " + std::to_string(cap) + " must be 0 or 32..255");
+}
+
+void requireOneOf(const std::string& stage, const StageParamMap& p, const std::string& key,
+                  const std::vector<int>& allowed, const std::string& why) {
+  const int value = p.at(key);
+  if (std::find(allowed.begin(), allowed.end(), value) != allowed.end()) return;
+  std::string list;
+  for (std::size_t i = 0; i < allowed.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + std::to_string(allowed[i]);
+  throw stageParamError(stage, key + " = " + std::to_string(value) + " must be " + list + " (" + why + ")");
+}
+
+bool isNvidia(const DeviceInfo& device) { return device.vendor.find("NVIDIA") != std::string::npos; }
+std::size_t roundUp(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
+std::size_t ceilDiv(std::size_t n, std::size_t m) { return (n + m - 1) / m; }
+StageLaunch workGroupGrid(std::size_t wx, std::size_t wy, std::size_t a, std::size_t b, std::size_t layers) {
+  return {{roundUp(a, wx), roundUp(b, wy), layers}, {wx, wy, 1}, {}};
+}
+int chunkLength(int chunk, int n) { return chunk == 0 ? n : std::min(chunk, n); }
+
+
+CellPerWorkItemStage::CellPerWorkItemStage(std::string id, std::string kernelFile)
+    : id_(std::move(id)), kernelFile_(std::move(kernelFile)) {}
+std::vector<StageParamSpec> CellPerWorkItemStage::parameters(const DeviceInfo&) const {
+  return {workGroupX(32), workGroupY(4)};
+}
+std::array<std::size_t, 2> CellPerWorkItemStage::workGroup(const StageParamMap& p) const {
+  return {std::size_t(p.at("wg_x")), std::size_t(p.at("wg_y"))};
+}
+StageLaunch CellPerWorkItemStage::launch(const StageParamMap& p, const Grid& g) const {
+  return workGroupGrid(p.at("wg_x"), p.at("wg_y"), g.n1, g.n2, g.n3);
+}
+
+}  // namespace stage_parts
+}  // namespace iso

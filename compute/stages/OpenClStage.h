@@ -1,0 +1,97 @@
+#pragma once
+// Everything about one OpenCL stage in one place (the CLBlast way): its parameters (names, defaults per
+// device class, ranges, meanings), the constraints between them, the kernel file and build options,
+// work-group size, local memory, launch geometry and extra kernel arguments, and tuning candidates.
+// Each stage is one descriptor in this folder; openClStages() lists them. The generic functions of
+// StageParams.h and OpenClSolver read the descriptors and never test a stage id.
+#include <array>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ClError.h"
+#include "DeviceRegistry.h"
+#include "Grid.h"
+#include "StageRegistry.h"
+
+namespace iso {
+
+// Where a stencil kernel runs: a 3D NDRange, and the int arguments after STENCIL_ARGS (common.cl).
+struct StageLaunch {
+  std::array<std::size_t, 3> global{1, 1, 1}, local{0, 0, 0};  // local 0 = the driver chooses
+  std::vector<int> extraArgs;                                  // e.g. the z chunk
+};
+
+class OpenClStage {
+ public:
+  virtual ~OpenClStage() = default;
+
+  virtual std::string id() const = 0;  // the StageRegistry id
+  // The parameters with their built-in defaults for this device (type and vendor decide).
+  virtual std::vector<StageParamSpec> parameters(const DeviceInfo& device) const = 0;
+  // Rules beyond each parameter's own range (allowed sets, what the device supports); throws
+  // stageParamError. `p` holds every parameter, each within its range.
+  virtual void checkParameters(const StageParamMap& p, const DeviceInfo& device) const;
+
+  virtual std::string kernelFile(const StageParamMap& p) const = 0;  // in resources/kernels/
+  // The stage's own preprocessor defines (R and DAMPING are common to all: stageBuildOptions()).
+  virtual std::string buildOptions(const StageParamMap& p, const Grid& grid) const;
+  // Work-group width and height ({0, 0}: the driver chooses), and local memory of one work-group.
+  virtual std::array<std::size_t, 2> workGroup(const StageParamMap& p) const = 0;
+  virtual std::size_t localMemoryBytes(const StageParamMap& p) const;
+  virtual StageLaunch launch(const StageParamMap& p, const Grid& grid) const = 0;
+  // Whether the kernel's CL_KERNEL_WORK_GROUP_SIZE is to be checked before launching (false where a
+  // driver is known to report a limit that does not hold for this kernel).
+  virtual bool kernelLimitIsReliable(const StageParamMap& p, const DeviceInfo& device) const;
+  // The parameter sets the tuner tries (partial: merged over the defaults); empty = the defaults only.
+  virtual std::vector<StageParamMap> tuningCandidates(const DeviceInfo& device) const;
+};
+
+// Every OpenCL stage, in StageRegistry order (OpenClStage.cpp holds the list).
+const std::vector<const OpenClStage*>& openClStages();
+// The descriptor of `stage`; throws ComputeError(InvalidParameter) naming the OpenCL stages.
+const OpenClStage& openClStage(const std::string& stage);
+
+// ComputeError(InvalidParameter) "stage 'gpu-slm': <what>".
+ComputeError stageParamError(const std::string& stage, const std::string& what);
+
+// Helpers the descriptors share.
+namespace stage_parts {
+constexpr int kMaxTile = 1024;  // any larger tile exceeds every device's work-group limit anyway
+constexpr int kUnbounded = 1 << 30;
+StageParamSpec workGroupX(int defaultValue);
+StageParamSpec workGroupY(int defaultValue);
+StageParamSpec chunk(const char* name, char axis, int defaultValue);  // 0 = the whole axis
+StageParamSpec maxRegisters(int defaultValue);
+// max_registers != 0 needs NVIDIA (PTX .maxnreg) and 32..255.
+void checkMaxRegisters(const std::string& stage, const StageParamMap& p, const DeviceInfo& device);
+// `value` of parameter `key` must be one of `allowed`; `why` ends the message.
+void requireOneOf(const std::string& stage, const StageParamMap& p, const std::string& key,
+                  const std::vector<int>& allowed, const std::string& why);
+bool isNvidia(const DeviceInfo& device);
+std::size_t roundUp(std::size_t n, std::size_t m);
+std::size_t ceilDiv(std::size_t n, std::size_t m);
+// A wx x wy work-group over an a x b plane (rounded up to whole groups), `layers` deep.
+StageLaunch workGroupGrid(std::size_t wx, std::size_t wy, std::size_t a, std::size_t b, std::size_t layers);
+// A chunk parameter's planes per work-item: 0 (the whole axis) and chunks longer than the axis give n.
+int chunkLength(int chunk, int n);
+
+// gpu-basic and gpu-linear: one cell per work-item over a 3D NDRange of wg_x x wg_y work-groups; the
+// two differ only in their kernel's index arithmetic.
+class CellPerWorkItemStage : public OpenClStage {
+ public:
+  CellPerWorkItemStage(std::string id, std::string kernelFile);
+  std::string id() const override { return id_; }
+  std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override;
+  std::string kernelFile(const StageParamMap&) const override { return kernelFile_; }
+  std::array<std::size_t, 2> workGroup(const StageParamMap& p) const override;
+  StageLaunch launch(const StageParamMap& p, const Grid& grid) const override;
+
+ private:
+  std::string id_, kernelFile_;
+};
+
+}  // namespace stage_parts
+
+}  // namespace iso

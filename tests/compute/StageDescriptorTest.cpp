@@ -1,0 +1,139 @@
+// The stage descriptors (compute/stages/) against the registry and against themselves: one descriptor
+// per OpenCL stage, parameter specs whose defaults lie in their ranges and run on typical devices, the
+// kernel files exist and are the ones the registry shows, and the halo radius reaches the kernels from
+// the host.
+#include <algorithm>
+#include <set>
+
+#include "Grid.h"
+#include "KernelSources.h"
+#include "OpenClTestSupport.h"
+#include "SolverFactory.h"
+#include "StageParams.h"
+#include "stages/OpenClStage.h"
+
+namespace iso::test {
+namespace {
+
+// Device descriptions for each class of defaults: a CPU, an NVIDIA 8.0+ GPU, another GPU.
+std::vector<DeviceInfo> deviceClasses() {
+  DeviceInfo cpu;
+  cpu.name = "a CPU";
+  cpu.type = "CPU";
+  cpu.vendor = "GenuineIntel";
+  cpu.maxWorkGroupSize = 4096;
+  cpu.maxWorkItemSizes = {4096, 4096, 4096};
+  cpu.localMemBytes = 256 * 1024;
+  DeviceInfo nvidia = cpu;
+  nvidia.name = "an NVIDIA GPU";
+  nvidia.type = "GPU";
+  nvidia.vendor = "NVIDIA Corporation";
+  nvidia.nvComputeMajor = 9;
+  nvidia.maxWorkGroupSize = 1024;
+  nvidia.maxWorkItemSizes = {1024, 1024, 64};
+  nvidia.localMemBytes = 48 * 1024;
+  DeviceInfo other = nvidia;
+  other.name = "another GPU";
+  other.vendor = "Advanced Micro Devices, Inc.";
+  other.nvComputeMajor = 0;
+  other.maxWorkGroupSize = 256;
+  other.maxWorkItemSizes = {256, 256, 256};
+  other.localMemBytes = 32 * 1024;
+  return {cpu, nvidia, other};
+}
+
+TEST(StageDescriptors, OnePerOpenClStageOfTheRegistryInItsOrder) {
+  std::vector<std::string> described;
+  for (const OpenClStage* s : openClStages()) described.push_back(s->id());
+  EXPECT_EQ(described, openClStageIds());
+  for (const std::string& id : StageRegistry::ids(/*includeOpenCL=*/false))
+    EXPECT_THROW(openClStage(id), ComputeError) << id << " is a CPU stage";
+  try {
+    openClStage("gpu-fastest");
+    FAIL() << "an unknown stage has a descriptor";
+  } catch (const ComputeError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpu-optimized"), std::string::npos) << "lists the stages: " << e.what();
+  }
+}
+
+TEST(StageDescriptors, DefaultsLieInTheirRangesAndRunOnEveryDeviceClass) {
+  const Grid grid(37, 29, 23);
+  for (const OpenClStage* stage : openClStages()) {
+    for (const DeviceInfo& device : deviceClasses()) {
+      const std::string what = stage->id() + " on " + device.name;
+      const std::vector<StageParamSpec> specs = stage->parameters(device);
+      ASSERT_FALSE(specs.empty()) << what;
+      std::set<std::string> names;
+      for (const StageParamSpec& spec : specs) {
+        EXPECT_TRUE(names.insert(spec.name).second) << what << ": " << spec.name << " twice";
+        EXPECT_LE(spec.minValue, spec.defaultValue) << what << " " << spec.name;
+        EXPECT_LE(spec.defaultValue, spec.maxValue) << what << " " << spec.name;
+        EXPECT_FALSE(spec.meaning.empty()) << what << " " << spec.name;
+        EXPECT_EQ(spec.meaning.find('\n'), std::string::npos) << what << " " << spec.name << ": one line";
+      }
+      StageParamMap p;
+      ASSERT_NO_THROW(p = resolveStageParams(stage->id(), device, {}, /*useDatabase=*/false)) << what;
+      EXPECT_EQ(p, builtinStageDefaults(stage->id(), device)) << what;
+      EXPECT_NO_THROW(kernelSource(stage->kernelFile(p))) << what;
+      // The teaching view shows the registry's source files: they must include the kernel that runs.
+      const std::vector<std::string>& shown = StageRegistry::get(stage->id()).sourceFiles;
+      EXPECT_NE(std::find(shown.begin(), shown.end(), "resources/kernels/" + stage->kernelFile(p)), shown.end())
+          << what << " runs " << stage->kernelFile(p);
+      const StageLaunch launch = stage->launch(p, grid);
+      const auto [wx, wy] = stage->workGroup(p);
+      for (int d = 0; d < 3; ++d) {
+        EXPECT_GT(launch.global[d], 0u) << what;
+        if (launch.local[d] > 0) {
+          EXPECT_EQ(launch.global[d] % launch.local[d], 0u) << what << " dimension " << d;
+        }
+      }
+      if (wx * wy > 0) {
+        EXPECT_EQ(launch.local[0] * launch.local[1], wx * wy) << what;
+      } else {
+        EXPECT_EQ(launch.local[0], 0u) << what << ": the driver chooses";
+      }
+      for (const StageParamMap& c : tuningCandidates(stage->id(), device, grid))
+        EXPECT_NO_THROW(kernelSource(stage->kernelFile(c))) << what << " " << formatStageParams(c);
+    }
+  }
+}
+
+TEST(StageDescriptors, SpecsThroughTheFactoryNameEveryAcceptedParameter) {
+  for (const StageInfo& info : StageRegistry::all()) {
+    const std::vector<StageParamSpec> specs = stageParameterSpecs(info.id);
+    std::vector<std::string> names;
+    for (const auto& s : specs) names.push_back(s.name);
+    EXPECT_EQ(names, stageParameterNames(info.id)) << info.id;
+  }
+  EXPECT_TRUE(stageParameterSpecs("cpu-serial").empty());
+  const auto parallel = stageParameterNames("cpu-parallel");
+  EXPECT_NE(std::find(parallel.begin(), parallel.end(), "threads"), parallel.end());
+  const auto slm = stageParameterNames("gpu-slm");
+  EXPECT_NE(std::find(slm.begin(), slm.end(), "tile_x"), slm.end());
+  EXPECT_THROW(stageParameterSpecs("gpu-fastest"), ComputeError);
+}
+
+// The kernels take R from the host's kHalfLength: every program's options carry it, and common.cl
+// refuses to build without it.
+TEST(StageDescriptors, TheHaloRadiusComesFromTheHost) {
+  const std::string define = "-DR=" + std::to_string(kHalfLength);
+  for (const OpenClStage* stage : openClStages()) {
+    const DeviceInfo device = deviceClasses()[2];
+    const StageParamMap p = builtinStageDefaults(stage->id(), device);
+    const std::string options = stageBuildOptions(stage->id(), p, /*damping=*/true, Grid(16, 16, 16));
+    EXPECT_NE(options.find(define), std::string::npos) << stage->id() << ": " << options;
+    EXPECT_NE(options.find("-DDAMPING=1"), std::string::npos) << stage->id() << ": " << options;
+  }
+  ISO_REQUIRE_DEVICE();
+  try {
+    OpenClSolver::buildForTest(*device, kernelSource("common.cl"), "");
+    FAIL() << "common.cl built without R";
+  } catch (const ComputeError& e) {
+    EXPECT_EQ(e.status(), ComputeStatus::BuildFailure);
+    EXPECT_NE(std::string(e.what()).find("half length"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(OpenClSolver::buildForTest(*device, kernelSource("common.cl"), define));
+}
+
+}  // namespace
+}  // namespace iso::test
