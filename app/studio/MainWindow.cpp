@@ -25,6 +25,7 @@
 #include <QStyle>
 #include <QToolBar>
 
+#include "CompareWindow.h"
 #include "DeviceRegistry.h"
 #include "ScenarioForm.h"
 #include "SimulationPane.h"
@@ -107,6 +108,7 @@ MainWindow::MainWindow(const Scenario& initial, QWidget* parent) : QMainWindow(p
     sliceI_->setMaximum(s.grid.n1 - 1);
     sliceJ_->setMaximum(s.grid.n2 - 1);
     sliceK_->setMaximum(s.grid.n3 - 1);
+    if (compareWindow_) compareWindow_->setBaseScenario(active);
     setWindowTitle(QStringLiteral("iso3dfd studio — %1%2")
                        .arg(QString::fromStdString(active.name))
                        .arg(scenarioPath_.isEmpty() ? QString() : " (" + QFileInfo(scenarioPath_).fileName() + ")"));
@@ -195,6 +197,10 @@ void MainWindow::buildMenus() {
     modes->addAction(a);
     connect(a, &QAction::triggered, this, [this, n] { viewMode_->setCurrentIndex(n); });
   }
+  view->addSeparator();
+  QAction* compare = view->addAction("&Compare stages side by side…", this, &MainWindow::openCompareWindow);
+  compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  compare->setToolTip("2 to 4 stages on this scenario, side by side in lockstep, with speed-ups and agreement (Ctrl+K)");
   view->addSeparator();
   viewMenu_ = view;  // buildDocks adds the docks' show/hide actions
   QMenu* help = menuBar()->addMenu("&Help");
@@ -364,6 +370,20 @@ void MainWindow::applyScenario(const Scenario& scenario) {
 }
 
 void MainWindow::setPlaying(bool playing) { playAction_->setChecked(playing); }
+
+CompareWindow* MainWindow::openCompareWindow() {
+  if (!compareWindow_) {
+    const ControllerStatus& s = pane_->lastStatus();
+    compareWindow_ = new CompareWindow(s.hasSolver ? pane_->controller().activeScenario() : form_->scenario(), this);
+    compareWindow_->setWindowFlag(Qt::Window);
+    compareWindow_->setAttribute(Qt::WA_DeleteOnClose);
+  }
+  setPlaying(false);  // the compared stages get the devices to themselves
+  compareWindow_->show();
+  compareWindow_->raise();
+  compareWindow_->activateWindow();
+  return compareWindow_;
+}
 
 void MainWindow::setViewMode(int mode) { viewMode_->setCurrentIndex(mode); }
 

@@ -2,6 +2,7 @@
 // The main window: the simulation view in the middle, the run's parameters in docks around it, the live
 // counters in the status bar (and over the view), errors in a message panel that never blocks.
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 #include <QTimer>
 
@@ -21,6 +22,7 @@ class QSpinBox;
 
 namespace iso {
 
+class CompareWindow;
 class ScenarioForm;
 class SimulationPane;
 
@@ -42,6 +44,8 @@ class MainWindow : public QMainWindow {
   void setViewMode(int mode);  // 0 3D, 1 XY, 2 XZ, 3 YZ (keys 1–4)
   bool saveScreenshot(const QString& path);       // PNG of the view
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
+  // The compare view on the active scenario (raised when open); this window's run pauses.
+  CompareWindow* openCompareWindow();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -64,6 +68,7 @@ class MainWindow : public QMainWindow {
   QTimer rebuildDelay_;  // coalesces bursts of edits into one rebuild
   QString scenarioPath_;
   long selfPauses_ = 0;
+  QPointer<CompareWindow> compareWindow_;
 
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
   QMenu *recentMenu_ = nullptr, *viewMenu_ = nullptr;

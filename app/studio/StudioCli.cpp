@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <thread>
 
+#include "CompareWindow.h"
 #include "DeviceRegistry.h"
 #include "MainWindow.h"
 #include "ScenarioResize.h"
@@ -77,8 +78,12 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption benchmark("benchmark", "Measure throughput headless and with the view for SECONDS each, print both, quit.", "SECONDS");
   const QCommandLineOption paused("paused", "Start paused.");
   const QCommandLineOption mode("mode", "View mode: 3d, xy, xz or yz (default 3d).", "mode");
+  const QCommandLineOption compare("compare", "Run 2 to 4 stages side by side in lockstep on the scenario, e.g.\n"
+                                    "cpu-serial,gpu-basic (stage@device picks an OpenCL device). With --steps N\n"
+                                    "--screenshot FILE: exit status 1 when a stage disagrees with cpu-serial (or the\n"
+                                    "first stage) beyond relative L2 1e-5.", "S1,S2[,S3[,S4]]");
   const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
-  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow, mode});
+  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow, mode, compare});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
@@ -173,10 +178,23 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       return std::nullopt;
     }
   }
+  if (parser.isSet(compare)) {
+    o.compareStages = parser.value(compare).split(',', Qt::SkipEmptyParts);
+    for (QString& spec : o.compareStages) spec = spec.trimmed();
+    if (o.compareStages.size() < CompareWindow::kMinViewports || o.compareStages.size() > CompareWindow::kMaxViewports) {
+      error = QStringLiteral("--compare %1: expected %2 to %3 stages separated by commas (got %4)")
+                  .arg(parser.value(compare))
+                  .arg(CompareWindow::kMinViewports)
+                  .arg(CompareWindow::kMaxViewports)
+                  .arg(o.compareStages.size());
+      return std::nullopt;
+    }
+  }
   return o;
 }
 
 int runStudio(const StudioOptions& options) {
+  if (!options.compareStages.isEmpty()) return runCompareWindow(options);
   double headless = 0.0;
   if (options.benchmarkSeconds > 0.0) {
     try {

@@ -19,6 +19,7 @@ struct StudioOptions {
   int stepsPerFrame = 4;
   bool startPaused = false;
   int viewMode = 0;  // 0 3D, 1 XY, 2 XZ, 3 YZ (the View menu's order)
+  QStringList compareStages;  // --compare: 2 to 4 "stage" or "stage@device", side by side in lockstep
 };
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets
