@@ -44,6 +44,14 @@ CompareViewport::CompareViewport(int number, QWidget* parent) : QWidget(parent) 
   header->addWidget(deviceBox_, 2);
   layout->addLayout(header);
 
+  counters_ = new QLabel;
+  counters_->setWordWrap(true);
+  counters_->setTextFormat(Qt::RichText);
+  counters_->setToolTip("Mpts/s and GB/s (16 B/pt) of this stage's own steps; % of its device's measured copy\n"
+                        "bandwidth; speed-up over viewport 1; max |Δ| and relative L2 of the shown slices\n"
+                        "against the reference at the same step (✓ within 1e-5)");
+  layout->addWidget(counters_);
+
   problem_ = new QLabel;
   problem_->setWordWrap(true);
   problem_->setStyleSheet("QLabel { color: white; background: #b3261e; padding: 4px; font-weight: bold; }");
@@ -133,6 +141,10 @@ void CompareViewport::clearProblem() {
   problem_->clear();
   problem_->hide();
 }
+
+void CompareViewport::setCounters(const QString& text) { counters_->setText(text); }
+
+QString CompareViewport::counters() const { return counters_->text(); }
 
 bool CompareViewport::hasProblem() const { return !problem_->isHidden(); }
 

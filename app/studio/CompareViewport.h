@@ -35,6 +35,8 @@ class CompareViewport : public QWidget {
   // CPU stage, or an OpenCL stage on a CPU device), else the OpenCL device's name; "" when unknown.
   QString sharedDevice(const Scenario& base) const;
   void setCurrent(bool current);  // marks the viewport that unlinked view controls act on
+  void setCounters(const QString& text);  // rich text above the view (the view keeps its whole height)
+  QString counters() const;
 
   void showProblem(const QString& text);  // in this viewport, until the next clearProblem
   void clearProblem();
@@ -49,7 +51,7 @@ class CompareViewport : public QWidget {
 
   QString stage_, device_;
   QComboBox *stageBox_ = nullptr, *deviceBox_ = nullptr;
-  QLabel *number_ = nullptr, *problem_ = nullptr;
+  QLabel *number_ = nullptr, *counters_ = nullptr, *problem_ = nullptr;
   SimulationPane* pane_ = nullptr;
 };
 

@@ -8,6 +8,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QMap>
+#include <QPainter>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -53,7 +54,8 @@ QString figure(double v) { return QString::number(v, 'e', 1); }
 
 }  // namespace
 
-CompareWindow::CompareWindow(const Scenario& base, QWidget* parent) : QMainWindow(parent), base_(base) {
+CompareWindow::CompareWindow(const Scenario& base, const QStringList& stages, QWidget* parent)
+    : QMainWindow(parent), base_(base) {
   setWindowTitle("iso3dfd studio — compare stages");
   buildToolbar();
 
@@ -89,12 +91,14 @@ CompareWindow::CompareWindow(const Scenario& base, QWidget* parent) : QMainWindo
     linkAction_->setChecked(linked_);
   }
   const QStringList remembered = settings.value(kStagesKey).toStringList();
-  setStages(remembered.isEmpty() ? defaultStages() : remembered);
+  setStages(!stages.isEmpty() ? stages : !remembered.isEmpty() ? remembered : defaultStages());
+  connect(&retiredPoll_, &QTimer::timeout, this, &CompareWindow::deleteRetired);
 }
 
 CompareWindow::~CompareWindow() {
   lockstepPoll_.stop();
   for (CompareViewport* v : viewports_) v->pane()->stop();
+  for (CompareViewport* v : retired_) v->pane()->stop();
 }
 
 void CompareWindow::buildToolbar() {
@@ -220,8 +224,10 @@ void CompareWindow::createViewports(const QStringList& specs) {
     viewports_.pop_back();
     gridLayout_->removeWidget(last);
     last->hide();
-    last->pane()->stop();
-    last->deleteLater();
+    // Stopping joins the compute thread, which finishes a kernel build first: wait for the end of it.
+    last->pane()->controller().setPlaying(false);
+    retired_.push_back(last);
+    retiredPoll_.start(100);
   }
   while (viewportCount() < specs.size()) {
     const int n = viewportCount();
@@ -253,6 +259,15 @@ void CompareWindow::createViewports(const QStringList& specs) {
   coordinator_.setStopStep(stopStep_);
   coordinator_.setPlaying(playAction_->isChecked());
   setCurrentViewport(std::min(current_, viewportCount() - 1));
+}
+
+void CompareWindow::deleteRetired() {
+  std::erase_if(retired_, [](CompareViewport* v) {
+    if (v->pane()->controller().status().rebuilding) return false;
+    delete v;  // stops its compute thread within about one batch
+    return true;
+  });
+  if (retired_.empty()) retiredPoll_.stop();
 }
 
 void CompareWindow::restartAll() {
@@ -426,39 +441,39 @@ void CompareWindow::onViewportEvent(int n, bool error, const QString& message) {
 
 void CompareWindow::updateCounters(int n) {
   CompareViewport* v = viewports_.at(std::size_t(n));
+  v->pane()->view()->setHudLines({});  // the counters sit above the view, which keeps its whole height
   const ControllerStatus& s = v->pane()->lastStatus();
   if (!coordinator_.active(std::size_t(n)) || !s.hasSolver) {
-    v->pane()->view()->setHudLines({});
+    v->setCounters(s.rebuilding ? "building the solver…" : QString());
     return;
   }
   const Throughput& t = s.throughput;
-  const StageInfo* info = StageRegistry::find(s.stage);
-  QStringList lines;
-  lines << QStringLiteral("%1 — %2").arg(QString::fromStdString(s.stage), info ? QString::fromStdString(info->title) : QString());
-  lines << QString::fromStdString(s.device);
-  QString rates = QStringLiteral("%1 Mpts/s · %2 GB/s").arg(rateText(t, t.mpts, 1), rateText(t, t.gbsTraffic, 2));
-  if (t.ceilingGBs > 0.0) rates += QStringLiteral(" · %1 % roofline").arg(rateText(t, t.rooflinePercent, 1));
-  lines << rates;
+  QString rates = QStringLiteral("%1 · <b>%2 Mpts/s</b> · %3 GB/s")
+                      .arg(QString::fromStdString(s.device).toHtmlEscaped(), rateText(t, t.mpts, 1), rateText(t, t.gbsTraffic, 2));
+  if (t.ceilingGBs > 0.0) rates += QStringLiteral(" · %1 % of roofline").arg(rateText(t, t.rooflinePercent, 1));
+
+  QString speedUp;
   if (n == 0) {
-    lines << "speed-up: the reference (1.0×)";
+    speedUp = "speed-up: 1× (the base)";
   } else {
     const ControllerStatus& first = viewports_.front()->pane()->lastStatus();
     const bool both = t.mpts > 0.0 && first.hasSolver && first.throughput.mpts > 0.0 && coordinator_.active(0);
-    lines << (both ? QStringLiteral("speed-up: %1× over viewport 1").arg(t.mpts / first.throughput.mpts, 0, 'f', 2)
-                   : QStringLiteral("speed-up: –"));
+    speedUp = both ? QStringLiteral("<b>%1×</b> over 1").arg(t.mpts / first.throughput.mpts, 0, 'f', 2) : QStringLiteral("speed-up: –");
   }
   const Agreement& a = agreement_.at(std::size_t(n));
+  QString agreement;
   if (n == reference_) {
-    lines << "agreement: the reference";
+    agreement = "the reference for agreement";
   } else if (!a.compared || reference_ < 0) {
-    lines << "agreement: –";
+    agreement = "agreement: –";
   } else {
     const bool ok = a.worst.withinTolerance(kAgreementTolerance);
-    lines << QStringLiteral("vs %1: max |Δ| %2 · rel L2 %3 %4")
-                 .arg(viewports_[std::size_t(reference_)]->stageId(), figure(a.last.maxAbs), figure(a.last.relativeL2),
-                      ok ? QStringLiteral("✓") : QStringLiteral("✗ (worst %1)").arg(figure(a.worst.relativeL2)));
+    agreement = QStringLiteral("vs %1: max |Δ| %2 · rel L2 %3 %4")
+                    .arg(viewports_[std::size_t(reference_)]->stageId(), figure(a.last.maxAbs), figure(a.last.relativeL2),
+                         ok ? QStringLiteral("<span style='color:#2e7d32'>✓</span>")
+                            : QStringLiteral("<span style='color:#c62828'>✗ worst %1</span>").arg(figure(a.worst.relativeL2)));
   }
-  v->pane()->view()->setHudLines(lines);
+  v->setCounters(rates + "<br>" + speedUp + " · " + agreement);
 }
 
 void CompareWindow::updateSharingNote() {
@@ -484,6 +499,18 @@ void CompareWindow::showPlaying(bool playing) {
 }
 
 QString CompareWindow::notice() const { return notice_; }
+
+QImage CompareWindow::screenshot(bool wholeWindow) {
+  QWidget* root = wholeWindow ? static_cast<QWidget*>(this) : centralWidget();
+  QImage image = root->grab().toImage();
+  // A grab of the widget tree draws the OpenGL views blank: each view's own framebuffer goes on top.
+  QPainter painter(&image);
+  for (CompareViewport* v : viewports_) {
+    SliceView* view = v->pane()->view();
+    painter.drawImage(QRect(view->mapTo(root, QPoint(0, 0)), view->size()), view->grabFramebuffer());
+  }
+  return image;
+}
 
 QStringList CompareWindow::summary() const {
   QStringList out;
@@ -524,9 +551,8 @@ void CompareWindow::closeEvent(QCloseEvent* event) {
 }
 
 int runCompareWindow(const StudioOptions& options) {
-  CompareWindow window(options.scenario);
+  CompareWindow window(options.scenario, options.compareStages);
   window.setStepsPerFrame(options.stepsPerFrame);
-  window.setStages(options.compareStages);
   if (!window.notice().isEmpty()) std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(window.notice()));
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
@@ -546,7 +572,7 @@ int runCompareWindow(const StudioOptions& options) {
         }
         for (const QString& line : window.summary()) std::printf("%s\n", qPrintable(line));
         std::fflush(stdout);
-        const QImage image = options.screenshotWindow ? window.grab().toImage() : window.centralWidget()->grab().toImage();
+        const QImage image = window.screenshot(options.screenshotWindow);
         const bool saved = !image.isNull() && image.save(options.screenshot, "PNG");
         if (!saved) std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s\n", qPrintable(options.screenshot));
         if (!agree) std::fprintf(stderr, "iso3dfd-studio: a viewport failed or disagrees with the reference beyond relative L2 %g\n",

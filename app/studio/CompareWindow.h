@@ -5,6 +5,7 @@
 // viewport's counters time only its own steps; the agreement figure compares its slices with those of
 // the reference viewport (cpu-serial when it runs here, else viewport 1) at that same step. Camera, view
 // mode and slice point are linked unless "Link views" is off; the stages are remembered (QSettings).
+#include <QImage>
 #include <QMainWindow>
 #include <QStringList>
 #include <QTimer>
@@ -32,8 +33,9 @@ class CompareWindow : public QMainWindow {
   // Agreement figures stricter than this fail the automated run (the same bound as `iso3dfd verify`).
   static constexpr double kAgreementTolerance = 1e-5;
 
-  // Starts on `base` with the stages remembered from the last session (or a default set), paused.
-  explicit CompareWindow(const Scenario& base, QWidget* parent = nullptr);
+  // Starts on `base`, paused, with `stages` (see setStages) or, when empty, those remembered from the
+  // last session (or a default set).
+  explicit CompareWindow(const Scenario& base, const QStringList& stages = {}, QWidget* parent = nullptr);
   ~CompareWindow() override;
 
   // "stage" or "stage@device" per viewport. Fewer than 2 or more than 4: the window says so, and the
@@ -55,6 +57,7 @@ class CompareWindow : public QMainWindow {
   long shownStep() const { return coordinator_.rendezvousStep(); }  // -1 before the first common frame
   const LockstepCoordinator& coordinator() const { return coordinator_; }
   QString notice() const;  // the window's own message (e.g. too many stages), "" when none
+  QImage screenshot(bool wholeWindow);  // the viewports (with the sharing note), or the whole window
 
   struct Agreement {
     bool compared = false;  // a common step was compared (false for the reference itself)
@@ -77,6 +80,7 @@ class CompareWindow : public QMainWindow {
   void buildToolbar();
   void createViewports(const QStringList& specs);
   void restartAll();  // every viewport on the base scenario with its own stage, step 0
+  void deleteRetired();  // viewports taken away, once their compute thread can stop at once
   void pollLockstep();
   void compareWithReference();
   void onViewportEvent(int n, bool error, const QString& message);
@@ -91,9 +95,10 @@ class CompareWindow : public QMainWindow {
 
   Scenario base_;
   std::vector<CompareViewport*> viewports_;
+  std::vector<CompareViewport*> retired_;  // hidden, deleted when not in the middle of a build
   std::vector<Agreement> agreement_;
   LockstepCoordinator coordinator_;
-  QTimer lockstepPoll_;
+  QTimer lockstepPoll_, retiredPoll_;
   int reference_ = -1;
   int current_ = 0;  // the viewport unlinked view controls act on
   bool linked_ = true;

@@ -374,7 +374,7 @@ void MainWindow::setPlaying(bool playing) { playAction_->setChecked(playing); }
 CompareWindow* MainWindow::openCompareWindow() {
   if (!compareWindow_) {
     const ControllerStatus& s = pane_->lastStatus();
-    compareWindow_ = new CompareWindow(s.hasSolver ? pane_->controller().activeScenario() : form_->scenario(), this);
+    compareWindow_ = new CompareWindow(s.hasSolver ? pane_->controller().activeScenario() : form_->scenario(), {}, this);
     compareWindow_->setWindowFlag(Qt::Window);
     compareWindow_->setAttribute(Qt::WA_DeleteOnClose);
   }
