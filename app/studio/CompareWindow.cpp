@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
@@ -556,10 +557,27 @@ int runCompareWindow(const StudioOptions& options) {
   if (!window.notice().isEmpty()) std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(window.notice()));
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
+  // Wall time from the first common frame (every solver built) to the last, and the frames the first
+  // view drew meanwhile: what the lockstep costs, for docs/PERFORMANCE.md.
+  QElapsedTimer wall;
+  long framesDrawn = 0;
+  QObject::connect(window.viewport(0)->pane()->view(), &SliceView::frameDrawn, &window, [&] { ++framesDrawn; });
   if (!options.screenshot.isEmpty()) {
     QObject::connect(&window, &CompareWindow::commonFrame, &window, [&, taken = false](long step) mutable {
+      if (!wall.isValid()) {
+        wall.start();
+        framesDrawn = 0;
+      }
       if (step < options.steps || taken) return;
       taken = true;
+      const double seconds = wall.elapsed() / 1000.0;
+      double points = 0.0;
+      for (int n = 0; n < window.viewportCount(); ++n)
+        if (window.coordinator().active(std::size_t(n)))
+          points += double(window.viewport(n)->pane()->lastStatus().grid.interiorSize()) * double(step);
+      if (seconds > 0.0)
+        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f frames/s drawn\n",
+                    step, seconds, points / seconds / 1e6, double(framesDrawn) / seconds);
       // After the views have drawn this step (they paint in the next pass of the event loop).
       QTimer::singleShot(50, &window, [&] {
         for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();

@@ -13,6 +13,7 @@
 #include "CompareViewport.h"
 #include "CompareWindow.h"
 #include "LockstepCoordinator.h"
+#include "MainWindow.h"
 #include "ScenarioResize.h"
 #include "SimulationPane.h"
 #include "SliceView.h"
@@ -240,6 +241,28 @@ TEST_F(CompareWindowTest, LinkedViewsShareModeAndCamera) {
   window_->setViewMode(3);  // acts on the current viewport only (the first)
   EXPECT_EQ(first->mode(), SliceView::Mode::PlaneYZ);
   EXPECT_EQ(second->mode(), SliceView::Mode::Orthogonal3D);
+}
+
+TEST(CompareFromMainWindow, OpensOnTheActiveScenarioAndPausesTheMainRun) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario s = smallScenario(28);
+  s.stage = "cpu-parallel";
+  MainWindow main(s);
+  main.show();
+  main.setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return main.pane()->lastStatus().step > 0; }));
+  CompareWindow* compare = main.openCompareWindow();
+  ASSERT_TRUE(compare);
+  EXPECT_EQ(main.openCompareWindow(), compare) << "a second request raises the same window";
+  ASSERT_TRUE(test::waitUntil([&] {
+    bool all = compare->shownStep() == 0;
+    for (int n = 0; n < compare->viewportCount(); ++n)
+      all = all && compare->viewport(n)->pane()->controller().status().grid == Grid(28, 28, 28);
+    return all;
+  })) << "the compare view does not run the main window's scenario";
+  EXPECT_TRUE(test::waitUntil([&] { return !main.pane()->controller().status().playing; }))
+      << "the main run goes on, competing for the devices";
+  compare->close();
 }
 
 // ---- the binary ----
