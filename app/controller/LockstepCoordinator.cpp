@@ -32,15 +32,6 @@ void LockstepCoordinator::stepOnce() {
   stepPending_ = true;
 }
 
-void LockstepCoordinator::reset() {
-  restartAtZero();  // the pause step goes first: each run rests at step 0 once rebuilt
-  for (Entry& e : entries_) {
-    e.active = true;
-    e.latest.reset();
-    e.controller->reset();
-  }
-}
-
 void LockstepCoordinator::restart(const std::vector<std::optional<Scenario>>& scenarios) {
   if (scenarios.size() != entries_.size())
     throw std::invalid_argument("LockstepCoordinator::restart: one scenario (or none) per controller is needed");

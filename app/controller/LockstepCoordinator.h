@@ -22,8 +22,8 @@ class LockstepCoordinator {
   void setControllers(std::vector<SimulationController*> controllers);
   std::size_t size() const { return entries_.size(); }
 
-  // An inactive controller (its build failed, its solver stopped) is not waited for; reset() and
-  // restart() make every controller active again.
+  // An inactive controller (its build failed, its solver stopped) is not waited for; restart() makes
+  // every controller that gets a scenario active again.
   void setActive(std::size_t index, bool active);
   bool active(std::size_t index) const { return entries_.at(index).active; }
 
@@ -32,7 +32,6 @@ class LockstepCoordinator {
   void setPlaying(bool playing); // pausing takes effect at the next rendezvous, at most one batch away
   bool playing() const { return playing_; }
   void stepOnce();               // pauses, then advances all by one step
-  void reset();                  // every controller rebuilds from its scenario, back to step 0
   // A new scenario per controller, back to step 0; a controller without one is left inactive.
   void restart(const std::vector<std::optional<Scenario>>& scenarios);
 

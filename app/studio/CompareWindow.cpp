@@ -35,12 +35,11 @@ const char* kStagesKey = "compare/stages";
 const char* kLinkedKey = "compare/linked";
 const char* kGeometryKey = "compare/geometry";
 
+// The first and last CPU stages, and with an OpenCL device (any runs the GPU stages) the first and last
+// GPU ones: the whole optimisation story in four viewports.
 QStringList defaultStages() {
-  for (const DeviceInfo& d : listDevices()) {
-    (void)d;  // any OpenCL device runs the GPU stages
-    return {"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-optimized"};
-  }
-  return {"cpu-serial", "cpu-parallel"};
+  if (listDevices().empty()) return {"cpu-serial", "cpu-parallel"};
+  return {"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-optimized"};
 }
 
 // The three planes one after the other, for one figure over all that a viewport shows.
@@ -130,8 +129,8 @@ void CompareWindow::buildToolbar() {
   count_->setToolTip("How many stages run side by side: 2 to 4");
   connect(count_, &QSpinBox::valueChanged, this, [this](int n) {
     QStringList specs = stages();
-    const QStringList extra = defaultStages() + QStringList{"cpu-parallel", "cpu-serial"};
-    while (specs.size() < n) specs << extra.value(specs.size(), "cpu-parallel");
+    const QStringList defaults = defaultStages();
+    while (specs.size() < n) specs << defaults.value(specs.size(), "cpu-parallel");
     while (specs.size() > n) specs.removeLast();
     setStages(specs);
     saveStages();
@@ -295,13 +294,9 @@ void CompareWindow::stepOnce() {
   coordinator_.stepOnce();
 }
 
-void CompareWindow::reset() {
-  coordinator_.reset();
-  for (std::size_t n = 0; n < viewports_.size(); ++n)
-    if (!viewports_[n]->scenarioFor(base_)) coordinator_.setActive(n, false);
-  agreement_.assign(viewports_.size(), Agreement{});
-  reference_ = -1;
-}
+// A rebuild from the base scenario, as Reset does in the main window; a viewport whose build failed tries
+// again, one with an unknown stage stays out.
+void CompareWindow::reset() { restartAll(); }
 
 void CompareWindow::setStepsPerFrame(int steps) {
   stepsPerFrame_ = std::max(1, steps);
