@@ -454,7 +454,7 @@ void CompareWindow::updateCounters(int n) {
   } else {
     const ControllerStatus& first = viewports_.front()->pane()->lastStatus();
     const bool both = t.mpts > 0.0 && first.hasSolver && first.throughput.mpts > 0.0 && coordinator_.active(0);
-    speedUp = both ? QStringLiteral("<b>%1×</b> over 1").arg(t.mpts / first.throughput.mpts, 0, 'f', 2) : QStringLiteral("speed-up: –");
+    speedUp = both ? QStringLiteral("<b>%1×</b> over viewport 1").arg(t.mpts / first.throughput.mpts, 0, 'f', 2) : QStringLiteral("speed-up: –");
   }
   const Agreement& a = agreement_.at(std::size_t(n));
   QString agreement;
