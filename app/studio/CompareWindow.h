@@ -30,7 +30,7 @@ class CompareWindow : public QMainWindow {
   Q_OBJECT
  public:
   static constexpr int kMinViewports = 2, kMaxViewports = 4;
-  // Agreement figures stricter than this fail the automated run (the same bound as `iso3dfd verify`).
+  // A relative L2 beyond this fails the automated run (the same bound as `iso3dfd verify`).
   static constexpr double kAgreementTolerance = 1e-5;
 
   // Starts on `base`, paused, with `stages` (see setStages) or, when empty, those remembered from the
