@@ -210,7 +210,18 @@ void SliceView::setFieldLabel(const QString& label) {
 }
 
 void SliceView::resetCamera() {
-  framedSize_ = {0, 0, 0};  // re-framed at the next paint
+  if (geometry_.empty()) {
+    framedSize_ = {0, 0, 0};  // framed at the first paint with data
+  } else {
+    camera_.frame(glm::vec3(0.0f), geometry_.boundingRadius());
+    framedSize_ = geometry_.size;
+  }
+  update();
+}
+
+void SliceView::setCamera(const OrbitCamera& camera) {
+  camera_ = camera;
+  if (!geometry_.empty()) framedSize_ = geometry_.size;  // taken as framed: the next paint keeps it
   update();
 }
 
@@ -661,6 +672,7 @@ void SliceView::mouseMoveEvent(QMouseEvent* event) {
   else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton))
     camera_.pan(float(delta.x()), float(delta.y()), sceneWidth(), height());
   update();
+  emit cameraMoved();
 }
 
 void SliceView::mouseReleaseEvent(QMouseEvent* event) {
@@ -670,7 +682,9 @@ void SliceView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void SliceView::mouseDoubleClickEvent(QMouseEvent* event) {
-  if (mode_ == Mode::Orthogonal3D && event->button() == Qt::LeftButton) resetCamera();
+  if (mode_ != Mode::Orthogonal3D || event->button() != Qt::LeftButton) return;
+  resetCamera();
+  emit cameraMoved();
 }
 
 void SliceView::wheelEvent(QWheelEvent* event) {
@@ -678,6 +692,7 @@ void SliceView::wheelEvent(QWheelEvent* event) {
   camera_.zoom(float(event->angleDelta().y()) / 120.0f);
   update();
   event->accept();
+  emit cameraMoved();
 }
 
 void SliceView::pick(const QPointF& position) {

@@ -72,6 +72,9 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   QString colormap() const { return colormapName_; }
   void setFieldLabel(const QString& label);  // colour bar title, "u (arb. units)" by default
   void resetCamera();                        // back to the default 3D viewpoint
+  const OrbitCamera& camera() const { return camera_; }
+  // Takes another view's 3D camera (a compare view links its views, which show the same grid).
+  void setCamera(const OrbitCamera& camera);
   // "OpenGL 4.5 (Core Profile) Mesa … · llvmpipe …" once initialised, or why the view cannot draw.
   QString glInfo() const { return glProblem_.isEmpty() ? glInfo_ : glProblem_; }
   bool glReady() const { return ready_; }
@@ -92,6 +95,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void clipChanged(float clip);
   void frameDrawn();                      // after each paintGL, for the frames-per-second counter
   void slicesChanged(long step);          // setSlices accepted new planes (of that step)
+  void cameraMoved();                     // the user orbited, panned, zoomed or re-framed the 3D camera
 
  protected:
   void initializeGL() override;

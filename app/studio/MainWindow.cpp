@@ -20,6 +20,7 @@
 #include <QStyle>
 #include <QToolBar>
 
+#include "CompareWindow.h"
 #include "DeviceRegistry.h"
 #include "ExportActions.h"
 #include "ScenarioForm.h"
@@ -175,6 +176,10 @@ void MainWindow::buildMenus() {
     connect(a, &QAction::triggered, this, [this, n] { setViewMode(int(n)); });
   }
   view->addSeparator();
+  QAction* compare = view->addAction("&Compare stages side by side…", this, &MainWindow::openCompareWindow);
+  compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  compare->setToolTip("2 to 4 stages on this scenario, side by side in lockstep, with speed-ups and agreement (Ctrl+K)");
+  view->addSeparator();
   viewMenu_ = view;  // addPanel adds the docks' show/hide actions
   QMenu* teach = menuBar()->addMenu("&Teach");
   teach->addAction("&Stages: source, diff, explanation", this, &MainWindow::showStageExplorer)
@@ -263,6 +268,7 @@ void MainWindow::onRebuilt(const Scenario& active) {
   const ControllerStatus& s = pane_->lastStatus();
   form_->setStability(s.stability);
   viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
+  if (compareWindow_) compareWindow_->setBaseScenario(active);
   if (sameScenario(active, requested_.scenario)) {
     const bool fileOpened = !requested_.origin.file.isEmpty() && !requested_.origin.edited &&
                             requested_.origin.file != running_.origin.file;
@@ -278,6 +284,21 @@ void MainWindow::onRebuilt(const Scenario& active) {
 }
 
 void MainWindow::setPlaying(bool playing) { playAction_->setChecked(playing); }
+
+CompareWindow* MainWindow::openCompareWindow() {
+  if (!compareWindow_) {
+    const ControllerStatus& s = pane_->lastStatus();
+    compareWindow_ = new CompareWindow(s.hasSolver ? pane_->controller().activeScenario() : form_->scenario(), {}, this);
+    compareWindow_->setWindowFlag(Qt::Window);
+    compareWindow_->setAttribute(Qt::WA_DeleteOnClose);
+  }
+  setPlaying(false);  // the compared stages get the devices to themselves
+  compareWindow_->show();
+  compareWindow_->raise();
+  compareWindow_->activateWindow();
+  return compareWindow_;
+}
+
 
 void MainWindow::setViewMode(int mode) { viewControls_->setMode(mode); }
 

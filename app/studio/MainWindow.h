@@ -4,6 +4,7 @@
 // the form go to the compute thread after a short pause; a change it refuses puts the form back to the
 // running scenario and shows the reason on the fields that caused it (else in the message panel).
 #include <QMainWindow>
+#include <QPointer>
 #include <QStringList>
 #include <QTimer>
 #include <optional>
@@ -22,6 +23,7 @@ class QMenu;
 namespace iso {
 
 class ExportActions;
+class CompareWindow;
 class ScenarioForm;
 class SimulationPane;
 class ViewControls;
@@ -58,6 +60,8 @@ class MainWindow : public QMainWindow {
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
   // Teach ▸ Stages: the stage explorer on the running stage, with its live throughput.
   void showStageExplorer();
+  // The compare view on the active scenario (raised when open); this window's run pauses.
+  CompareWindow* openCompareWindow();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -92,6 +96,7 @@ class MainWindow : public QMainWindow {
   Run requested_;        // the last scenario sent
   Run running_;          // the scenario of the running solver
   long selfPauses_ = 0;
+  QPointer<CompareWindow> compareWindow_;
 
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
   QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *viewMenu_ = nullptr;

@@ -63,7 +63,18 @@ void SimulationPane::pollSlices() {
   if (!controller_->slices().take()) return;
   // The view keeps the slices until its next paint while the controller refills its buffers: hand it a
   // copy (3·N² floats, once per displayed frame at most).
-  auto slices = std::make_shared<const SliceSet>(controller_->slices().front());
+  showSlices(std::make_shared<const SliceSet>(controller_->slices().front()));
+}
+
+void SimulationPane::setPollsSlices(bool on) {
+  if (on)
+    slicePoll_.start(kSlicePollMs);
+  else
+    slicePoll_.stop();
+}
+
+void SimulationPane::showSlices(std::shared_ptr<const SliceSet> slices) {
+  if (!slices) return;
   pendingStep_ = slices->step;
   view_->setSlices(std::move(slices));
 }

@@ -33,6 +33,10 @@ class SimulationPane : public QWidget {
 
   void stop();  // stops the compute thread (quitting); the view keeps its last frame
   void pollStatus();  // counters, events and rebuilds now (otherwise a few times a second)
+  // Whether the pane takes the controller's slices itself (the default). A compare view turns it off
+  // and hands each pane the slices of the common step with showSlices.
+  void setPollsSlices(bool on);
+  void showSlices(std::shared_ptr<const SliceSet> slices);  // drawn at the next paint
 
  signals:
   void statusUpdated(const iso::ControllerStatus& status);  // a few times a second

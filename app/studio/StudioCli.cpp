@@ -7,6 +7,7 @@
 #include <QTimer>
 #include <cstdio>
 
+#include "CompareWindow.h"
 #include "DeviceRegistry.h"
 #include "MainWindow.h"
 #include "RecordingSession.h"
@@ -62,6 +63,10 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption benchmark("benchmark", "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost, quit.", "SECONDS");
   const QCommandLineOption paused("paused", "Start paused.");
   const QCommandLineOption mode("mode", "View mode: " + viewModeOptions() + " (default " + viewModes().front().option + ").", "mode");
+  const QCommandLineOption compare("compare", "Run 2 to 4 stages side by side in lockstep on the scenario, e.g.\n"
+                                    "cpu-serial,gpu-basic (stage@device picks an OpenCL device). With --steps N\n"
+                                    "--screenshot FILE: exit status 1 when a stage disagrees with cpu-serial (or the\n"
+                                    "first stage) beyond relative L2 1e-5.", "S1,S2[,S3[,S4]]");
   const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
   const QCommandLineOption stagesWindow("stages-window", "Open only the stage explorer on the --stage stage at TAB: source, diff or explanation (with --screenshot: save it and quit).", "tab");
   const QCommandLineOption record(
@@ -79,7 +84,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
                                       "WxH");
   const QCommandLineOption noHud("no-hud", "With --screenshot or --record: leave the counters out of the picture.");
   parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow,
-                     mode, stagesWindow, record, frames, every, fps, resolution, noHud});
+                     mode, compare, stagesWindow, record, frames, every, fps, resolution, noHud});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
@@ -239,10 +244,23 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       return std::nullopt;
     }
   }
+  if (parser.isSet(compare)) {
+    o.compareStages = parser.value(compare).split(',', Qt::SkipEmptyParts);
+    for (QString& spec : o.compareStages) spec = spec.trimmed();
+    if (o.compareStages.size() < CompareWindow::kMinViewports || o.compareStages.size() > CompareWindow::kMaxViewports) {
+      error = QStringLiteral("--compare %1: expected %2 to %3 stages separated by commas (got %4)")
+                  .arg(parser.value(compare))
+                  .arg(CompareWindow::kMinViewports)
+                  .arg(CompareWindow::kMaxViewports)
+                  .arg(o.compareStages.size());
+      return std::nullopt;
+    }
+  }
   return o;
 }
 
 int runStudio(const StudioOptions& options) {
+  if (!options.compareStages.isEmpty()) return runCompareWindow(options);
   if (options.stagesTab >= 0)
     return runStageExplorer(options.scenario.stage, StageExplorer::Tab(options.stagesTab), options.screenshot);
   // The view's cost is measured against the solver alone (shared with `iso3dfd view-cost`), first.

@@ -30,6 +30,7 @@ struct StudioOptions {
   bool startPaused = false;
   int viewMode = 0;  // an index of viewModes()
   int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
+  QStringList compareStages;  // --compare: 2 to 4 "stage" or "stage@device", side by side in lockstep
 };
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets

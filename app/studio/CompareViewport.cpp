@@ -1,0 +1,153 @@
+#include "CompareViewport.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "DeviceRegistry.h"
+#include "SimulationPane.h"
+#include "SolverFactory.h"
+#include "StageRegistry.h"
+
+namespace iso {
+
+CompareViewport::CompareViewport(int number, QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->setSpacing(2);
+  auto* header = new QHBoxLayout;
+  number_ = new QLabel(QStringLiteral("<b>%1</b>").arg(number));
+  number_->setToolTip("Viewport number. Speed-ups are over viewport 1; agreement is with cpu-serial when it\n"
+                      "runs in a viewport, else with viewport 1");
+  header->addWidget(number_);
+  setCurrent(false);
+
+  stageBox_ = new QComboBox;
+  for (const StageInfo& s : StageRegistry::all())
+    stageBox_->addItem(QStringLiteral("%1 — %2").arg(QString::fromStdString(s.id), QString::fromStdString(s.title)),
+                       QString::fromStdString(s.id));
+  stageBox_->setToolTip("The stage this viewport runs");
+  stageBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  stageBox_->setMinimumContentsLength(14);
+  header->addWidget(stageBox_, 3);
+
+  deviceBox_ = new QComboBox;
+  deviceBox_->addItem("scenario's device", QString());
+  for (const DeviceInfo& d : listDevices())
+    deviceBox_->addItem(QString::fromStdString(d.summary()), QString::fromStdString(d.selector()));
+  deviceBox_->setToolTip("OpenCL device of the stage (CPU stages run on the host's cores)");
+  deviceBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  deviceBox_->setMinimumContentsLength(10);
+  header->addWidget(deviceBox_, 2);
+  layout->addLayout(header);
+
+  counters_ = new QLabel;
+  counters_->setWordWrap(true);
+  counters_->setTextFormat(Qt::RichText);
+  counters_->setToolTip("Mpts/s and GB/s (16 B/pt) of this stage's own steps; % of its device's measured copy\n"
+                        "bandwidth; speed-up over viewport 1; max |Δ| and relative L2 of the shown slices\n"
+                        "against the reference at the same step (✓ within 1e-5)");
+  layout->addWidget(counters_);
+
+  problem_ = new QLabel;
+  problem_->setWordWrap(true);
+  problem_->setStyleSheet("QLabel { color: white; background: #b3261e; padding: 4px; font-weight: bold; }");
+  problem_->hide();
+  layout->addWidget(problem_);
+
+  pane_ = new SimulationPane(this);
+  pane_->setPollsSlices(false);  // the compare window hands it the slices of the common step
+  layout->addWidget(pane_, 1);
+
+  auto picked = [this] {
+    stage_ = stageBox_->currentData().toString();
+    device_ = deviceBox_->currentData().toString();
+    deviceBox_->setEnabled(StageRegistry::find(stage_.toStdString()) && StageRegistry::get(stage_.toStdString()).opencl);
+    emit specChanged();
+  };
+  connect(stageBox_, &QComboBox::activated, this, picked);
+  connect(deviceBox_, &QComboBox::activated, this, picked);
+}
+
+QString CompareViewport::spec() const { return device_.isEmpty() ? stage_ : stage_ + "@" + device_; }
+
+void CompareViewport::setSpec(const QString& spec) {
+  const qsizetype at = spec.indexOf('@');
+  stage_ = spec.left(at).trimmed();
+  device_ = at < 0 ? QString() : spec.mid(at + 1).trimmed();
+  showSpecInCombos();
+}
+
+void CompareViewport::showSpecInCombos() {
+  const QSignalBlocker blockStage(stageBox_), blockDevice(deviceBox_);
+  stageBox_->setCurrentIndex(stageBox_->findData(stage_));  // -1 (blank) for an unknown stage
+  int device = deviceBox_->findData(device_);
+  if (device < 0) {  // a selector typed on the command line ("gpu", a name): shown as given
+    deviceBox_->addItem(device_, device_);
+    device = deviceBox_->count() - 1;
+  }
+  deviceBox_->setCurrentIndex(device);
+  const StageInfo* info = StageRegistry::find(stage_.toStdString());
+  deviceBox_->setEnabled(info && info->opencl);
+}
+
+std::optional<Scenario> CompareViewport::scenarioFor(const Scenario& base) {
+  const StageInfo* info = StageRegistry::find(stage_.toStdString());
+  if (!info) {
+    QStringList ids;
+    for (const std::string& id : StageRegistry::ids()) ids << QString::fromStdString(id);
+    showProblem(QStringLiteral("Unknown stage '%1'. Stages: %2.").arg(stage_, ids.join(", ")));
+    return std::nullopt;
+  }
+  Scenario s = base;
+  s.stage = info->id;
+  if (info->opencl && !device_.isEmpty()) s.device = device_.toStdString();
+  // The base scenario's parameters belong to its own stage; another stage would refuse the ones it does
+  // not take.
+  const std::vector<std::string> accepted = stageParameterNames(s.stage);
+  std::erase_if(s.stageParams, [&](const auto& entry) {
+    return std::find(accepted.begin(), accepted.end(), entry.first) == accepted.end();
+  });
+  clearProblem();
+  return s;
+}
+
+QString CompareViewport::sharedDevice(const Scenario& base) const {
+  const StageInfo* info = StageRegistry::find(stage_.toStdString());
+  if (!info) return {};
+  if (!info->opencl) return "host";
+  try {
+    const DeviceInfo d = selectDevice(device_.isEmpty() ? base.device : device_.toStdString());
+    return d.type == "CPU" ? "host" : QString::fromStdString(d.name);
+  } catch (const std::exception&) {
+    return {};  // no such device: the viewport says so when it builds
+  }
+}
+
+void CompareViewport::setCurrent(bool current) {
+  number_->setStyleSheet(current ? "QLabel { background: palette(highlight); color: palette(highlighted-text); padding: 0 4px; }"
+                                 : "QLabel { padding: 0 4px; }");
+}
+
+void CompareViewport::showProblem(const QString& text) {
+  problem_->setText(text);
+  problem_->show();
+}
+
+void CompareViewport::clearProblem() {
+  problem_->clear();
+  problem_->hide();
+}
+
+void CompareViewport::setCounters(const QString& text) { counters_->setText(text); }
+
+QString CompareViewport::counters() const { return counters_->text(); }
+
+bool CompareViewport::hasProblem() const { return !problem_->isHidden(); }
+
+QString CompareViewport::problem() const { return problem_->text(); }
+
+}  // namespace iso

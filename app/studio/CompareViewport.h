@@ -1,0 +1,58 @@
+#pragma once
+// One viewport of the compare view: which stage runs on which device (chosen in its header), the
+// simulation pane that runs and draws it, and a message line for what went wrong in this viewport only
+// (unknown stage, a device that cannot run it, a failed build). The compare window drives the lockstep
+// and writes the counters.
+#include <QString>
+#include <QWidget>
+#include <optional>
+
+#include "Scenario.h"
+
+class QComboBox;
+class QLabel;
+
+namespace iso {
+
+class SimulationPane;
+
+class CompareViewport : public QWidget {
+  Q_OBJECT
+ public:
+  explicit CompareViewport(int number, QWidget* parent = nullptr);
+
+  SimulationPane* pane() const { return pane_; }
+  QString stageId() const { return stage_; }
+  QString deviceSelector() const { return device_; }  // "" runs OpenCL stages on the scenario's device
+  // Both as "stage" or "stage@device", the form of --compare and of the saved settings.
+  QString spec() const;
+  void setSpec(const QString& spec);  // an unknown stage is kept and reported by scenarioFor()
+
+  // The base scenario with this viewport's stage and device, its stage parameters reduced to those the
+  // stage takes; nullopt (and the reason in the message line) when the stage is unknown.
+  std::optional<Scenario> scenarioFor(const Scenario& base);
+  // What the stage runs on, for telling which viewports share a device: "host" for the host's cores (a
+  // CPU stage, or an OpenCL stage on a CPU device), else the OpenCL device's name; "" when unknown.
+  QString sharedDevice(const Scenario& base) const;
+  void setCurrent(bool current);  // marks the viewport that unlinked view controls act on
+  void setCounters(const QString& text);  // rich text above the view (the view keeps its whole height)
+  QString counters() const;
+
+  void showProblem(const QString& text);  // in this viewport, until the next clearProblem
+  void clearProblem();
+  bool hasProblem() const;
+  QString problem() const;
+
+ signals:
+  void specChanged();  // the user picked another stage or device
+
+ private:
+  void showSpecInCombos();
+
+  QString stage_, device_;
+  QComboBox *stageBox_ = nullptr, *deviceBox_ = nullptr;
+  QLabel *number_ = nullptr, *counters_ = nullptr, *problem_ = nullptr;
+  SimulationPane* pane_ = nullptr;
+};
+
+}  // namespace iso

@@ -1,0 +1,602 @@
+#include "CompareWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QMap>
+#include <QPainter>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <cmath>
+#include <cstdio>
+
+#include "CompareViewport.h"
+#include "DeviceRegistry.h"
+#include "SimulationPane.h"
+#include "SliceView.h"
+#include "StageRegistry.h"
+#include "StudioCli.h"
+#include "ThreadPool.h"
+
+namespace iso {
+namespace {
+
+constexpr int kLockstepPollMs = 10;  // a common frame is handed out within ~10 ms of the last arrival
+const char* kStagesKey = "compare/stages";
+const char* kLinkedKey = "compare/linked";
+const char* kGeometryKey = "compare/geometry";
+
+// The first and last CPU stages, and with an OpenCL device (any runs the GPU stages) the first and last
+// GPU ones: the whole optimisation story in four viewports.
+QStringList defaultStages() {
+  if (listDevices().empty()) return {"cpu-serial", "cpu-parallel"};
+  return {"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-optimized"};
+}
+
+// The three planes one after the other, for one figure over all that a viewport shows.
+void appendPlanes(const SliceSet& s, std::vector<float>& out) {
+  out.clear();
+  out.insert(out.end(), s.xy.begin(), s.xy.end());
+  out.insert(out.end(), s.xz.begin(), s.xz.end());
+  out.insert(out.end(), s.yz.begin(), s.yz.end());
+}
+
+QString figure(double v) { return QString::number(v, 'e', 1); }
+
+}  // namespace
+
+CompareWindow::CompareWindow(const Scenario& base, const QStringList& stages, QWidget* parent)
+    : QMainWindow(parent), base_(base) {
+  setWindowTitle("iso3dfd studio — compare stages");
+  buildToolbar();
+
+  auto* central = new QWidget;
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(4, 2, 4, 2);
+  layout->setSpacing(2);
+  sharingNote_ = new QLabel;
+  sharingNote_->setWordWrap(true);
+  sharingNote_->setToolTip("Stages on one device run at the same time and split it: each counter divides its own\n"
+                           "steps by the time those steps took, so it measures that stage, but below what the stage\n"
+                           "reaches with the device to itself. In lockstep a fast stage waits for the slow ones between\n"
+                           "batches, so it shares the device for all of its steps and a slow one only for some:\n"
+                           "speed-ups between stages on one device come out lower than the stages' own ratio");
+  layout->addWidget(sharingNote_);
+  grid_ = new QWidget;
+  gridLayout_ = new QGridLayout(grid_);
+  gridLayout_->setContentsMargins(0, 0, 0, 0);
+  gridLayout_->setSpacing(4);
+  layout->addWidget(grid_, 1);
+  setCentralWidget(central);
+  stepLabel_ = new QLabel;
+  statusBar()->addPermanentWidget(stepLabel_, 1);
+
+  connect(&lockstepPoll_, &QTimer::timeout, this, &CompareWindow::pollLockstep);
+  lockstepPoll_.start(kLockstepPollMs);
+
+  QSettings settings;
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1280, 720);
+  linked_ = settings.value(kLinkedKey, true).toBool();
+  {
+    const QSignalBlocker block(linkAction_);  // no viewports to link yet
+    linkAction_->setChecked(linked_);
+  }
+  const QStringList remembered = settings.value(kStagesKey).toStringList();
+  setStages(!stages.isEmpty() ? stages : !remembered.isEmpty() ? remembered : defaultStages());
+  connect(&retiredPoll_, &QTimer::timeout, this, &CompareWindow::deleteRetired);
+}
+
+CompareWindow::~CompareWindow() {
+  lockstepPoll_.stop();
+  for (CompareViewport* v : viewports_) v->pane()->stop();
+  for (CompareViewport* v : retired_) v->pane()->stop();
+}
+
+void CompareWindow::buildToolbar() {
+  QStyle* st = style();
+  QToolBar* tools = addToolBar("Compare");
+  tools->setObjectName("compareToolbar");
+  tools->setMovable(false);
+
+  playAction_ = tools->addAction(st->standardIcon(QStyle::SP_MediaPlay), "&Play");
+  playAction_->setCheckable(true);
+  playAction_->setShortcut(Qt::Key_Space);
+  playAction_->setToolTip("Play / pause every viewport (Space); a pause takes effect at the next common step");
+  connect(playAction_, &QAction::toggled, this, [this](bool on) {
+    showPlaying(on);
+    coordinator_.setPlaying(on);
+  });
+  QAction* step = tools->addAction(st->standardIcon(QStyle::SP_MediaSkipForward), "&Step", this, &CompareWindow::stepOnce);
+  step->setShortcuts({Qt::Key_S, Qt::Key_Right});
+  step->setToolTip("Pause and advance every viewport one time step (S or Right)");
+  QAction* reset = tools->addAction(st->standardIcon(QStyle::SP_MediaSkipBackward), "&Reset", this, &CompareWindow::reset);
+  reset->setShortcut(Qt::Key_R);
+  reset->setToolTip("Restart every viewport from step 0 (R)");
+  tools->addSeparator();
+
+  tools->addWidget(new QLabel(" Viewports "));
+  count_ = new QSpinBox;
+  count_->setRange(kMinViewports, kMaxViewports);
+  count_->setToolTip("How many stages run side by side: 2 to 4");
+  connect(count_, &QSpinBox::valueChanged, this, [this](int n) {
+    QStringList specs = stages();
+    const QStringList defaults = defaultStages();
+    while (specs.size() < n) specs << defaults.value(specs.size(), "cpu-parallel");
+    while (specs.size() > n) specs.removeLast();
+    setStages(specs);
+    saveStages();
+  });
+  tools->addWidget(count_);
+
+  linkAction_ = tools->addAction("&Link views");
+  linkAction_->setCheckable(true);
+  linkAction_->setShortcut(Qt::Key_L);
+  linkAction_->setToolTip("Camera, view mode and slice point move together in every viewport (L). Unlinked, the\n"
+                          "mode and slice controls act on the viewport clicked last (its number is highlighted)");
+  connect(linkAction_, &QAction::toggled, this, &CompareWindow::setLinked);
+  tools->addSeparator();
+
+  mode_ = new QComboBox;
+  mode_->addItems({"3D orthogonal slices", "Plane XY (top)", "Plane XZ (side)", "Plane YZ (front)"});
+  mode_->setToolTip("What the views show (keys 1–4)");
+  connect(mode_, &QComboBox::activated, this, [this](int mode) { setViewMode(mode); });
+  tools->addWidget(mode_);
+  for (int n = 0; n < 4; ++n) {
+    auto* a = new QAction(this);
+    a->setShortcut(QKeySequence(Qt::Key_1 + n));
+    connect(a, &QAction::triggered, this, [this, n] { setViewMode(n); });
+    addAction(a);
+  }
+
+  tools->addWidget(new QLabel(" Slice "));
+  auto sliceSpin = [&](const QString& axis) {
+    auto* s = new QSpinBox;
+    s->setRange(-1, 4095);
+    s->setValue(-1);
+    s->setSpecialValueText("source");
+    s->setKeyboardTracking(false);
+    s->setToolTip(QStringLiteral("Interior cell along %1 where the slices cross; 'source' follows the source cell").arg(axis));
+    connect(s, &QSpinBox::valueChanged, this, [this] {
+      if (linked_)
+        for (int n = 0; n < viewportCount(); ++n) applySlicePoint(n);
+      else
+        applySlicePoint(current_);
+    });
+    tools->addWidget(s);
+    return s;
+  };
+  sliceI_ = sliceSpin("x");
+  sliceJ_ = sliceSpin("y");
+  sliceK_ = sliceSpin("z");
+
+  tools->addWidget(new QLabel(" Steps/frame "));
+  stepsPerFrameBox_ = new QSpinBox;
+  stepsPerFrameBox_->setRange(1, 1000);
+  stepsPerFrameBox_->setValue(stepsPerFrame_);
+  stepsPerFrameBox_->setToolTip("Time steps between two common frames: no viewport runs ahead of another by more.\n"
+                                "Range: 1 to 1000");
+  connect(stepsPerFrameBox_, &QSpinBox::valueChanged, this, &CompareWindow::setStepsPerFrame);
+  tools->addWidget(stepsPerFrameBox_);
+}
+
+void CompareWindow::setStages(const QStringList& requested) {
+  QStringList specs = requested;
+  notice_.clear();
+  if (specs.size() > kMaxViewports) {
+    notice_ = QStringLiteral("The compare view shows at most %1 stages; %2 were given, so %3 are left out.")
+                  .arg(kMaxViewports)
+                  .arg(specs.size())
+                  .arg(specs.mid(kMaxViewports).join(", "));
+    specs = specs.mid(0, kMaxViewports);
+  }
+  if (specs.size() < kMinViewports) {
+    notice_ = QStringLiteral("The compare view needs at least %1 stages: cpu-serial was added.").arg(kMinViewports);
+    while (specs.size() < kMinViewports) specs << "cpu-serial";
+  }
+  createViewports(specs);
+  {
+    const QSignalBlocker block(count_);
+    count_->setValue(int(specs.size()));
+  }
+  if (!notice_.isEmpty()) statusBar()->showMessage(notice_);
+  restartAll();
+}
+
+QStringList CompareWindow::stages() const {
+  QStringList out;
+  for (const CompareViewport* v : viewports_) out << v->spec();
+  return out;
+}
+
+void CompareWindow::createViewports(const QStringList& specs) {
+  // Viewports that stay keep their pane (and compute thread); only the ones beyond the new count go.
+  while (viewportCount() > specs.size()) {
+    CompareViewport* last = viewports_.back();
+    viewports_.pop_back();
+    gridLayout_->removeWidget(last);
+    last->hide();
+    // Stopping joins the compute thread, which finishes a kernel build first: wait for the end of it.
+    last->pane()->controller().setPlaying(false);
+    retired_.push_back(last);
+    retiredPoll_.start(100);
+  }
+  while (viewportCount() < specs.size()) {
+    const int n = viewportCount();
+    auto* v = new CompareViewport(n + 1, grid_);
+    viewports_.push_back(v);
+    SimulationPane* pane = v->pane();
+    connect(v, &CompareViewport::specChanged, this, [this] {
+      saveStages();
+      restartAll();
+    });
+    connect(pane, &SimulationPane::controllerEvent, this, [this, n](const ControllerEvent& e) {
+      onViewportEvent(n, e.kind == ControllerEvent::Kind::Error, QString::fromStdString(e.message));
+    });
+    connect(pane, &SimulationPane::statusUpdated, this, [this, n] { updateCounters(n); });
+    connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
+    pane->view()->installEventFilter(this);
+    pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
+  }
+  for (int n = 0; n < viewportCount(); ++n) {
+    viewports_[std::size_t(n)]->setSpec(specs[n]);
+    // Two side by side, three or four in a 2×2 grid: each view keeps a usable shape at 1280×720.
+    gridLayout_->addWidget(viewports_[std::size_t(n)], n / 2, n % 2);
+  }
+  agreement_.assign(viewports_.size(), Agreement{});
+  std::vector<SimulationController*> controllers;
+  for (CompareViewport* v : viewports_) controllers.push_back(&v->pane()->controller());
+  coordinator_.setControllers(controllers);
+  coordinator_.setBatch(stepsPerFrame_);
+  coordinator_.setStopStep(stopStep_);
+  coordinator_.setPlaying(playAction_->isChecked());
+  setCurrentViewport(std::min(current_, viewportCount() - 1));
+}
+
+void CompareWindow::deleteRetired() {
+  std::erase_if(retired_, [](CompareViewport* v) {
+    if (v->pane()->controller().status().rebuilding) return false;
+    delete v;  // stops its compute thread within about one batch
+    return true;
+  });
+  if (retired_.empty()) retiredPoll_.stop();
+}
+
+void CompareWindow::restartAll() {
+  std::vector<std::optional<Scenario>> scenarios;
+  for (CompareViewport* v : viewports_) {
+    scenarios.push_back(v->scenarioFor(base_));
+    if (!scenarios.back()) v->pane()->view()->setSlices(nullptr);
+  }
+  coordinator_.restart(scenarios);
+  agreement_.assign(viewports_.size(), Agreement{});
+  reference_ = -1;
+  updateSharingNote();
+}
+
+void CompareWindow::setBaseScenario(const Scenario& base) {
+  base_ = base;
+  restartAll();
+}
+
+void CompareWindow::setPlaying(bool playing) { playAction_->setChecked(playing); }
+
+void CompareWindow::stepOnce() {
+  setPlaying(false);
+  coordinator_.stepOnce();
+}
+
+// A rebuild from the base scenario, as Reset does in the main window; a viewport whose build failed tries
+// again, one with an unknown stage stays out.
+void CompareWindow::reset() { restartAll(); }
+
+void CompareWindow::setStepsPerFrame(int steps) {
+  stepsPerFrame_ = std::max(1, steps);
+  coordinator_.setBatch(stepsPerFrame_);
+  const QSignalBlocker block(stepsPerFrameBox_);
+  stepsPerFrameBox_->setValue(stepsPerFrame_);
+}
+
+void CompareWindow::setStopStep(long step) {
+  stopStep_ = step;
+  coordinator_.setStopStep(step);
+}
+
+void CompareWindow::setViewMode(int mode) {
+  if (mode < 0 || mode > 3) return;
+  mode_->setCurrentIndex(mode);
+  if (linked_)
+    for (int n = 0; n < viewportCount(); ++n) applyViewMode(n, mode);
+  else
+    applyViewMode(current_, mode);
+}
+
+void CompareWindow::applyViewMode(int n, int mode) {
+  viewports_.at(std::size_t(n))->pane()->view()->setMode(static_cast<SliceView::Mode>(mode));
+}
+
+void CompareWindow::applySlicePoint(int n) {
+  viewports_.at(std::size_t(n))->pane()->controller().setSlicePoint(sliceI_->value(), sliceJ_->value(), sliceK_->value());
+}
+
+void CompareWindow::setLinked(bool linked) {
+  linked_ = linked;
+  {
+    const QSignalBlocker block(linkAction_);
+    linkAction_->setChecked(linked);
+  }
+  QSettings().setValue(kLinkedKey, linked);
+  setCurrentViewport(current_);
+  if (!linked || viewports_.empty()) return;
+  // Linking again brings every viewport to the current one's camera, mode and slice point.
+  linkCamera(current_);
+  setViewMode(int(viewports_.at(std::size_t(current_))->pane()->view()->mode()));
+  for (int n = 0; n < viewportCount(); ++n) applySlicePoint(n);
+}
+
+void CompareWindow::linkCamera(int from) {
+  if (!linked_) return;
+  const OrbitCamera& camera = viewports_.at(std::size_t(from))->pane()->view()->camera();
+  for (int n = 0; n < viewportCount(); ++n)
+    if (n != from) viewports_[std::size_t(n)]->pane()->view()->setCamera(camera);
+}
+
+void CompareWindow::setCurrentViewport(int n) {
+  current_ = std::clamp(n, 0, std::max(0, viewportCount() - 1));
+  for (int m = 0; m < viewportCount(); ++m) viewports_[std::size_t(m)]->setCurrent(!linked_ && m == current_);
+}
+
+bool CompareWindow::eventFilter(QObject* watched, QEvent* event) {
+  if (event->type() == QEvent::MouseButtonPress)
+    for (int n = 0; n < viewportCount(); ++n)
+      if (viewports_[std::size_t(n)]->pane()->view() == watched) {
+        setCurrentViewport(n);
+        if (!linked_) {
+          const QSignalBlocker block(mode_);
+          mode_->setCurrentIndex(int(viewports_[std::size_t(n)]->pane()->view()->mode()));
+        }
+      }
+  return QMainWindow::eventFilter(watched, event);
+}
+
+void CompareWindow::pollLockstep() {
+  if (!coordinator_.poll()) return;
+  const auto& slices = coordinator_.rendezvousSlices();
+  for (std::size_t n = 0; n < viewports_.size(); ++n)
+    if (slices[n]) viewports_[n]->pane()->showSlices(slices[n]);
+  compareWithReference();
+  const long step = coordinator_.rendezvousStep();
+  int running = 0;
+  for (std::size_t n = 0; n < viewports_.size(); ++n) running += slices[n] ? 1 : 0;
+  stepLabel_->setText(QStringLiteral("Step %1 in all %2 running viewports (lockstep: none is more than %3 steps ahead)")
+                          .arg(step)
+                          .arg(running)
+                          .arg(stepsPerFrame_));
+  if (stopStep_ >= 0 && step >= stopStep_ && playAction_->isChecked()) {
+    const QSignalBlocker block(playAction_);
+    playAction_->setChecked(false);
+    showPlaying(false);
+    coordinator_.setPlaying(false);
+  }
+  emit commonFrame(step);
+}
+
+void CompareWindow::compareWithReference() {
+  const auto& slices = coordinator_.rendezvousSlices();
+  reference_ = -1;
+  for (std::size_t n = 0; n < viewports_.size(); ++n)
+    if (slices[n] && viewports_[n]->stageId() == "cpu-serial") {
+      reference_ = int(n);
+      break;
+    }
+  if (reference_ < 0)
+    for (std::size_t n = 0; n < viewports_.size(); ++n)
+      if (slices[n]) {
+        reference_ = int(n);
+        break;
+      }
+  if (reference_ < 0) return;
+  std::vector<float> reference, other;
+  appendPlanes(*slices[std::size_t(reference_)], reference);
+  for (std::size_t n = 0; n < viewports_.size(); ++n) {
+    if (!slices[n] || int(n) == reference_) continue;
+    appendPlanes(*slices[n], other);
+    if (other.size() != reference.size()) continue;  // another grid: a rebuild is on its way
+    Agreement& a = agreement_[n];
+    a.last = compareFields(other, reference);
+    if (!a.compared) {
+      a.worst = a.last;
+    } else {  // a NaN figure is counted in nonFinite, which fails the tolerance on its own
+      a.worst.maxAbs = std::max(a.worst.maxAbs, a.last.maxAbs);
+      a.worst.relativeL2 = std::max(a.worst.relativeL2, a.last.relativeL2);
+      a.worst.nonFinite = std::max(a.worst.nonFinite, a.last.nonFinite);
+    }
+    a.compared = true;
+  }
+}
+
+void CompareWindow::onViewportEvent(int n, bool error, const QString& message) {
+  CompareViewport* v = viewports_.at(std::size_t(n));
+  if (!error) return;
+  // Whatever failed (a build, a device that cannot run the stage, the solver mid-run), this viewport
+  // stops taking part and the others go on without waiting for it.
+  v->showProblem(message);
+  coordinator_.setActive(std::size_t(n), false);
+  v->pane()->view()->setSlices(nullptr);
+  v->pane()->controller().setPlaying(false);
+  updateSharingNote();
+}
+
+void CompareWindow::updateCounters(int n) {
+  CompareViewport* v = viewports_.at(std::size_t(n));
+  v->pane()->view()->setHudLines({});  // the counters sit above the view, which keeps its whole height
+  const ControllerStatus& s = v->pane()->lastStatus();
+  if (!coordinator_.active(std::size_t(n)) || !s.hasSolver) {
+    v->setCounters(s.rebuilding ? "building the solver…" : QString());
+    return;
+  }
+  const Throughput& t = s.throughput;
+  QString rates = QStringLiteral("%1 · <b>%2 Mpts/s</b> · %3 GB/s")
+                      .arg(QString::fromStdString(s.device).toHtmlEscaped(), QString::fromStdString(rateText(t, t.mpts, 1)), QString::fromStdString(rateText(t, t.gbsTraffic, 2)));
+  if (t.ceilingGBs > 0.0) rates += QStringLiteral(" · %1 % of roofline").arg(QString::fromStdString(rateText(t, t.rooflinePercent, 1)));
+
+  QString speedUp;
+  if (n == 0) {
+    speedUp = "speed-up: 1× (the base)";
+  } else {
+    const ControllerStatus& first = viewports_.front()->pane()->lastStatus();
+    const bool both = t.mpts > 0.0 && first.hasSolver && first.throughput.mpts > 0.0 && coordinator_.active(0);
+    speedUp = both ? QStringLiteral("<b>%1×</b> over viewport 1").arg(t.mpts / first.throughput.mpts, 0, 'f', 2) : QStringLiteral("speed-up: –");
+  }
+  const Agreement& a = agreement_.at(std::size_t(n));
+  QString agreement;
+  if (n == reference_) {
+    agreement = "the reference for agreement";
+  } else if (!a.compared || reference_ < 0) {
+    agreement = "agreement: –";
+  } else {
+    const bool ok = a.worst.withinTolerance(kAgreementTolerance);
+    agreement = QStringLiteral("vs %1: max |Δ| %2 · rel L2 %3 %4")
+                    .arg(viewports_[std::size_t(reference_)]->stageId(), figure(a.last.maxAbs), figure(a.last.relativeL2),
+                         ok ? QStringLiteral("<span style='color:#2e7d32'>✓</span>")
+                            : QStringLiteral("<span style='color:#c62828'>✗ worst %1</span>").arg(figure(a.worst.relativeL2)));
+  }
+  v->setCounters(rates + "<br>" + speedUp + " · " + agreement);
+}
+
+void CompareWindow::updateSharingNote() {
+  QMap<QString, int> sharing;
+  for (std::size_t n = 0; n < viewports_.size(); ++n)
+    if (coordinator_.active(n))
+      if (const QString device = viewports_[n]->sharedDevice(base_); !device.isEmpty()) ++sharing[device];
+  QStringList parts;
+  for (auto it = sharing.cbegin(); it != sharing.cend(); ++it) {
+    if (it.value() < 2) continue;
+    parts << (it.key() == "host" ? QStringLiteral("%1 stages share %2 CPU cores").arg(it.value()).arg(ThreadPool::hardwareThreads())
+                                 : QStringLiteral("%1 stages share %2").arg(it.value()).arg(it.key()));
+  }
+  sharingNote_->setText(parts.isEmpty() ? QStringLiteral("Each stage has its device to itself: each counter times its own steps.")
+                                        : parts.join("; ") + ": each counter times only its own steps, so a rate is below what the stage reaches alone.");
+}
+
+void CompareWindow::saveStages() const { QSettings().setValue(kStagesKey, stages()); }
+
+void CompareWindow::showPlaying(bool playing) {
+  playAction_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+  playAction_->setText(playing ? "&Pause" : "&Play");
+}
+
+QString CompareWindow::notice() const { return notice_; }
+
+QImage CompareWindow::screenshot(bool wholeWindow) {
+  QWidget* root = wholeWindow ? static_cast<QWidget*>(this) : centralWidget();
+  QImage image = root->grab().toImage();
+  // A grab of the widget tree draws the OpenGL views blank: each view's own framebuffer goes on top.
+  QPainter painter(&image);
+  for (CompareViewport* v : viewports_) {
+    SliceView* view = v->pane()->view();
+    painter.drawImage(QRect(view->mapTo(root, QPoint(0, 0)), view->size()), view->grabFramebuffer());
+  }
+  return image;
+}
+
+QStringList CompareWindow::summary() const {
+  QStringList out;
+  for (std::size_t n = 0; n < viewports_.size(); ++n) {
+    const CompareViewport* v = viewports_[n];
+    QString line = QStringLiteral("viewport %1: %2").arg(n + 1).arg(v->spec());
+    if (!coordinator_.active(n)) {
+      out << line + ": " + (v->hasProblem() ? v->problem() : QStringLiteral("not running"));
+      continue;
+    }
+    const ControllerStatus s = v->pane()->controller().status();
+    const Throughput& t = s.throughput;
+    line += QStringLiteral(" on %1: step %2, %3 Mpts/s, %4 GB/s (16 B/pt), %5 % of roofline")
+                .arg(QString::fromStdString(s.device))
+                .arg(s.step)
+                .arg(t.mpts, 0, 'f', 1)
+                .arg(t.gbsTraffic, 0, 'f', 2)
+                .arg(t.rooflinePercent, 0, 'f', 1);
+    const Agreement& a = agreement_[n];
+    if (int(n) == reference_)
+      line += ", the reference";
+    else if (a.compared)
+      line += QStringLiteral(", vs %1: max |diff| %2, relative L2 %3 (worst over the run %4)%5")
+                  .arg(viewports_[std::size_t(reference_)]->stageId())
+                  .arg(a.last.maxAbs, 0, 'g', 3)
+                  .arg(a.last.relativeL2, 0, 'g', 3)
+                  .arg(a.worst.relativeL2, 0, 'g', 3)
+                  .arg(a.worst.withinTolerance(kAgreementTolerance) ? "" : " DISAGREES");
+    out << line;
+  }
+  return out;
+}
+
+void CompareWindow::closeEvent(QCloseEvent* event) {
+  for (CompareViewport* v : viewports_) v->pane()->stop();  // each within about one batch
+  QSettings().setValue(kGeometryKey, saveGeometry());
+  event->accept();
+}
+
+int runCompareWindow(const StudioOptions& options) {
+  CompareWindow window(options.scenario, options.compareStages);
+  window.setStepsPerFrame(options.stepsPerFrame);
+  if (!window.notice().isEmpty()) std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(window.notice()));
+  window.setStopStep(options.steps);
+  window.setViewMode(options.viewMode);
+  // Wall time from the first common frame (every solver built) to the last, and the frames the first
+  // view drew meanwhile: what the lockstep costs, for docs/PERFORMANCE.md.
+  QElapsedTimer wall;
+  long framesDrawn = 0;
+  QObject::connect(window.viewport(0)->pane()->view(), &SliceView::frameDrawn, &window, [&] { ++framesDrawn; });
+  if (!options.screenshot.isEmpty()) {
+    QObject::connect(&window, &CompareWindow::commonFrame, &window, [&, taken = false](long step) mutable {
+      if (!wall.isValid()) {
+        wall.start();
+        framesDrawn = 0;
+      }
+      if (step < options.steps || taken) return;
+      taken = true;
+      const double seconds = wall.elapsed() / 1000.0;
+      double points = 0.0;
+      for (int n = 0; n < window.viewportCount(); ++n)
+        if (window.coordinator().active(std::size_t(n)))
+          points += double(window.viewport(n)->pane()->lastStatus().grid.interiorSize()) * double(step);
+      if (seconds > 0.0)
+        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f frames/s drawn\n",
+                    step, seconds, points / seconds / 1e6, double(framesDrawn) / seconds);
+      // After the views have drawn this step (they paint in the next pass of the event loop).
+      QTimer::singleShot(50, &window, [&] {
+        for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();
+        bool agree = window.referenceIndex() >= 0;
+        for (int n = 0; n < window.viewportCount(); ++n) {
+          const bool running = window.coordinator().active(std::size_t(n));
+          const CompareWindow::Agreement& a = window.agreement(n);
+          if (!running || (n != window.referenceIndex() && (!a.compared || !a.worst.withinTolerance(CompareWindow::kAgreementTolerance))))
+            agree = false;
+        }
+        for (const QString& line : window.summary()) std::printf("%s\n", qPrintable(line));
+        std::fflush(stdout);
+        const QImage image = window.screenshot(options.screenshotWindow);
+        const bool saved = !image.isNull() && image.save(options.screenshot, "PNG");
+        if (!saved) std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s\n", qPrintable(options.screenshot));
+        if (!agree) std::fprintf(stderr, "iso3dfd-studio: a viewport failed or disagrees with the reference beyond relative L2 %g\n",
+                                 CompareWindow::kAgreementTolerance);
+        QApplication::exit(saved && agree ? 0 : 1);
+      });
+    });
+  }
+  window.show();
+  window.setPlaying(!options.startPaused);
+  return QApplication::exec();
+}
+
+}  // namespace iso

@@ -1,0 +1,122 @@
+#pragma once
+// The compare view: the same scenario computed by 2 to 4 stages side by side, in lockstep. A
+// LockstepCoordinator advances every viewport's controller to a common step and raises it only when all
+// have reached it, so every viewport shows the same step and none is more than one batch ahead. Each
+// viewport's counters time only its own steps; the agreement figure compares its slices with those of
+// the reference viewport (cpu-serial when it runs here, else viewport 1) at that same step. Camera, view
+// mode and slice point are linked unless "Link views" is off; the stages are remembered (QSettings).
+#include <QImage>
+#include <QMainWindow>
+#include <QStringList>
+#include <QTimer>
+#include <vector>
+
+#include "FieldCompare.h"
+#include "LockstepCoordinator.h"
+#include "Scenario.h"
+
+class QAction;
+class QComboBox;
+class QGridLayout;
+class QLabel;
+class QSpinBox;
+
+namespace iso {
+
+class CompareViewport;
+struct StudioOptions;
+
+class CompareWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  static constexpr int kMinViewports = 2, kMaxViewports = 4;
+  // A relative L2 beyond this fails the automated run (the same bound as `iso3dfd verify`).
+  static constexpr double kAgreementTolerance = 1e-5;
+
+  // Starts on `base`, paused, with `stages` (see setStages) or, when empty, those remembered from the
+  // last session (or a default set).
+  explicit CompareWindow(const Scenario& base, const QStringList& stages = {}, QWidget* parent = nullptr);
+  ~CompareWindow() override;
+
+  // "stage" or "stage@device" per viewport. Fewer than 2 or more than 4: the window says so, and the
+  // first 4 (or the given one plus a second) run. Every viewport restarts at step 0.
+  void setStages(const QStringList& specs);
+  QStringList stages() const;
+  void setBaseScenario(const Scenario& base);  // every viewport restarts on it at step 0
+
+  void setPlaying(bool playing);
+  void stepOnce();
+  void reset();
+  void setStepsPerFrame(int steps);  // steps between two common frames
+  void setStopStep(long step);       // the run pauses there (< 0: never)
+  void setViewMode(int mode);        // 0 3D, 1 XY, 2 XZ, 3 YZ
+  void setLinked(bool linked);
+
+  int viewportCount() const { return int(viewports_.size()); }
+  CompareViewport* viewport(int n) const { return viewports_.at(std::size_t(n)); }
+  long shownStep() const { return coordinator_.rendezvousStep(); }  // -1 before the first common frame
+  const LockstepCoordinator& coordinator() const { return coordinator_; }
+  QString notice() const;  // the window's own message (e.g. too many stages), "" when none
+  QImage screenshot(bool wholeWindow);  // the viewports (with the sharing note), or the whole window
+
+  struct Agreement {
+    bool compared = false;  // a common step was compared (false for the reference itself)
+    FieldDifference last;   // at the last common step
+    FieldDifference worst;  // over every common step since the start
+  };
+  int referenceIndex() const { return reference_; }  // -1 when no viewport runs
+  const Agreement& agreement(int n) const { return agreement_.at(std::size_t(n)); }
+  // One line per viewport: stage, device, rates and agreement (for the command line).
+  QStringList summary() const;
+
+ signals:
+  void commonFrame(long step);  // every running viewport was handed the slices of this step
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;  // a click on a view makes it current
+
+ private:
+  void buildToolbar();
+  void createViewports(const QStringList& specs);
+  void restartAll();  // every viewport on the base scenario with its own stage, step 0
+  void deleteRetired();  // viewports taken away, once their compute thread can stop at once
+  void pollLockstep();
+  void compareWithReference();
+  void onViewportEvent(int n, bool error, const QString& message);
+  void updateCounters(int n);
+  void updateSharingNote();
+  void linkCamera(int from);
+  void setCurrentViewport(int n);
+  void applyViewMode(int n, int mode);
+  void applySlicePoint(int n);
+  void saveStages() const;
+  void showPlaying(bool playing);
+
+  Scenario base_;
+  std::vector<CompareViewport*> viewports_;
+  std::vector<CompareViewport*> retired_;  // hidden, deleted when not in the middle of a build
+  std::vector<Agreement> agreement_;
+  LockstepCoordinator coordinator_;
+  QTimer lockstepPoll_, retiredPoll_;
+  int reference_ = -1;
+  int current_ = 0;  // the viewport unlinked view controls act on
+  bool linked_ = true;
+  int stepsPerFrame_ = 4;
+  long stopStep_ = -1;
+  QString notice_;
+
+  QWidget* grid_ = nullptr;
+  QGridLayout* gridLayout_ = nullptr;
+  QLabel *sharingNote_ = nullptr, *stepLabel_ = nullptr;
+  QAction *playAction_ = nullptr, *linkAction_ = nullptr;
+  QSpinBox *count_ = nullptr, *stepsPerFrameBox_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
+  QComboBox* mode_ = nullptr;
+};
+
+// iso3dfd-studio --compare S1,S2[,S3[,S4]]: runs the compare window; with --steps N --screenshot F it
+// saves the view once every viewport shows step N, prints each viewport's figures and quits with 1 when
+// a viewport failed or disagrees with the reference beyond kAgreementTolerance.
+int runCompareWindow(const StudioOptions& options);
+
+}  // namespace iso

@@ -1,0 +1,339 @@
+// The compare view: several stages on one scenario in lockstep. The coordinator with real CPU solvers
+// (no display needed), then the window in-process and the binary end to end (under xvfb-run).
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include "CompareViewport.h"
+#include "CompareWindow.h"
+#include "LockstepCoordinator.h"
+#include "MainWindow.h"
+#include "ScenarioResize.h"
+#include "SimulationPane.h"
+#include "SliceView.h"
+#include "test_studio_support.h"
+
+namespace iso {
+namespace {
+
+Scenario smallScenario(int n = 40) {
+  Scenario s = resizedScenario(presetScenario("default"), n, n, n);
+  s.stage = "cpu-serial";
+  return s;
+}
+
+// ---- LockstepCoordinator, no window ----
+
+TEST(LockstepCoordinator, SlowAndFastStagesMeetAtEveryCommonStep) {
+  // cpu-serial is several times slower than cpu-parallel: without the lockstep the fast ones run away.
+  const std::vector<std::string> stages = {"cpu-serial", "cpu-parallel", "cpu-parallel"};
+  std::vector<std::unique_ptr<SimulationController>> controllers;
+  std::vector<SimulationController*> pointers;
+  for (std::size_t n = 0; n < stages.size(); ++n) {
+    controllers.push_back(std::make_unique<SimulationController>());
+    pointers.push_back(controllers.back().get());
+  }
+  LockstepCoordinator coordinator;
+  coordinator.setControllers(pointers);
+  constexpr int kBatch = 3;
+  constexpr long kStop = 45;
+  coordinator.setBatch(kBatch);
+  coordinator.setStopStep(kStop);
+  std::vector<std::optional<Scenario>> scenarios;
+  for (const std::string& stage : stages) {
+    Scenario s = smallScenario(32);
+    s.stage = stage;
+    scenarios.push_back(s);
+  }
+  coordinator.restart(scenarios);
+  for (auto& c : controllers) c->start();
+  coordinator.setPlaying(true);
+
+  std::vector<long> commonSteps;
+  long widestGap = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60 * test::timeoutScale());
+  while (coordinator.rendezvousStep() < kStop && std::chrono::steady_clock::now() < deadline) {
+    if (coordinator.poll()) {
+      commonSteps.push_back(coordinator.rendezvousStep());
+      for (const auto& slices : coordinator.rendezvousSlices()) {
+        ASSERT_TRUE(slices);
+        EXPECT_EQ(slices->step, coordinator.rendezvousStep()) << "slices of another step at a common step";
+      }
+    }
+    long lo = 1L << 40, hi = -1;
+    for (const auto& c : controllers) {
+      const long step = c->status().step;
+      lo = std::min(lo, step);
+      hi = std::max(hi, step);
+    }
+    widestGap = std::max(widestGap, hi - lo);
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  ASSERT_EQ(coordinator.rendezvousStep(), kStop) << "the run did not reach the stop step";
+  EXPECT_LE(widestGap, kBatch) << "a controller ran ahead of another by more than one batch";
+  ASSERT_GE(commonSteps.size(), 2u);
+  EXPECT_EQ(commonSteps.front(), 0);
+  for (std::size_t n = 1; n < commonSteps.size(); ++n) EXPECT_EQ(commonSteps[n] - commonSteps[n - 1], kBatch);
+  // The run rests at the stop step: nobody went past it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  for (const auto& c : controllers) EXPECT_EQ(c->status().step, kStop);
+}
+
+TEST(LockstepCoordinator, AnInactiveControllerIsNotWaitedFor) {
+  SimulationController good, broken;
+  LockstepCoordinator coordinator;
+  coordinator.setControllers({&good, &broken});
+  coordinator.setBatch(2);
+  coordinator.setStopStep(10);
+  Scenario bad = smallScenario(24);
+  bad.stage = "no-such-stage";
+  coordinator.restart({smallScenario(24), bad});
+  good.start();
+  broken.start();
+  coordinator.setPlaying(true);
+  // The broken one reports its failure; the GUI then takes it out of the lockstep.
+  std::string message;
+  ASSERT_TRUE(test::waitUntil([&] {
+    for (const auto& e : broken.takeEvents())
+      if (e.kind == ControllerEvent::Kind::Error) message = e.message;
+    coordinator.poll();
+    return !message.empty();
+  }));
+  EXPECT_NE(message.find("no-such-stage"), std::string::npos) << message;
+  EXPECT_EQ(coordinator.rendezvousStep(), -1) << "a common step without the broken controller's slices";
+  coordinator.setActive(1, false);
+  ASSERT_TRUE(test::waitUntil([&] {
+    coordinator.poll();
+    return coordinator.rendezvousStep() == 10;
+  }));
+  EXPECT_TRUE(coordinator.rendezvousSlices()[0]);
+  EXPECT_FALSE(coordinator.rendezvousSlices()[1]);
+}
+
+// ---- the window ----
+
+class CompareWindowTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+    window_ = std::make_unique<CompareWindow>(smallScenario(), QStringList{"cpu-serial", "cpu-parallel"});
+    window_->resize(1280, 720);
+    window_->show();
+  }
+  std::string problems() const {
+    std::string out;
+    for (int n = 0; n < window_->viewportCount(); ++n)
+      if (window_->viewport(n)->hasProblem()) out += window_->viewport(n)->problem().toStdString() + "\n";
+    return out;
+  }
+  std::unique_ptr<CompareWindow> window_;
+};
+
+TEST_F(CompareWindowTest, FourStagesStayInLockstepAndAgreeWithCpuSerial) {
+  constexpr int kBatch = 4;
+  constexpr long kStop = 80;
+  window_->setStages({"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-optimized"});
+  window_->setStepsPerFrame(kBatch);
+  window_->setStopStep(kStop);
+  window_->setPlaying(true);
+  // Sample what the views show while playing: every drawn frame is a common step, and the views never
+  // show steps further apart than one common frame.
+  long widestShownGap = 0, widestRunGap = 0;
+  int samples = 0;
+  ASSERT_TRUE(test::waitUntil([&] {
+    long lo = 1L << 40, hi = -1, runLo = 1L << 40, runHi = -1;
+    for (int n = 0; n < window_->viewportCount(); ++n) {
+      const long shown = window_->viewport(n)->pane()->shownStep();
+      const long running = window_->viewport(n)->pane()->controller().status().step;
+      if (shown >= 0) {
+        EXPECT_EQ(shown % kBatch, 0) << "viewport " << n + 1 << " drew step " << shown;
+      }
+      lo = std::min(lo, shown);
+      hi = std::max(hi, shown);
+      runLo = std::min(runLo, running);
+      runHi = std::max(runHi, running);
+    }
+    if (lo >= 0) widestShownGap = std::max(widestShownGap, hi - lo);
+    widestRunGap = std::max(widestRunGap, runHi - runLo);
+    ++samples;
+    return lo == kStop;
+  }, 120000)) << problems();
+  EXPECT_GT(samples, 10);
+  EXPECT_LE(widestShownGap, kBatch) << "views showed steps more than one common frame apart";
+  EXPECT_LE(widestRunGap, kBatch) << "a stage ran more than one batch ahead";
+  EXPECT_EQ(window_->shownStep(), kStop);
+  EXPECT_EQ(problems(), "");
+  ASSERT_EQ(window_->referenceIndex(), 0) << "cpu-serial is the reference";
+  for (int n = 1; n < 4; ++n) {
+    const CompareWindow::Agreement& a = window_->agreement(n);
+    ASSERT_TRUE(a.compared) << "viewport " << n + 1;
+    EXPECT_TRUE(a.worst.withinTolerance(CompareWindow::kAgreementTolerance))
+        << "viewport " << n + 1 << ": relative L2 " << a.worst.relativeL2 << ", max |diff| " << a.worst.maxAbs;
+  }
+}
+
+TEST_F(CompareWindowTest, PauseStepAndResetActOnAll) {
+  window_->setStages({"cpu-serial", "cpu-parallel"});
+  window_->setStepsPerFrame(5);
+  window_->setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() >= 10; })) << problems();
+  window_->setPlaying(false);
+  // The pause lands on the next common step; then nothing moves.
+  ASSERT_TRUE(test::waitUntil([&] {
+    return window_->viewport(0)->pane()->controller().status().step == window_->viewport(1)->pane()->controller().status().step &&
+           window_->shownStep() == window_->viewport(0)->pane()->controller().status().step;
+  }));
+  const long paused = window_->shownStep();
+  EXPECT_EQ(paused % 5, 0);
+  window_->stepOnce();
+  ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() == paused + 1; }));
+  for (int n = 0; n < 2; ++n) EXPECT_EQ(window_->viewport(n)->pane()->controller().status().step, paused + 1);
+  window_->reset();
+  ASSERT_TRUE(test::waitUntil([&] {
+    return window_->shownStep() == 0 && window_->viewport(0)->pane()->controller().status().step == 0 &&
+           window_->viewport(1)->pane()->controller().status().step == 0;
+  }));
+}
+
+TEST_F(CompareWindowTest, BadStagesShowAMessageInTheirViewportAndTheOthersRun) {
+  window_->setStages({"cpu-serial", "no-such-stage", "gpu-basic@9:9", "cpu-parallel"});
+  window_->setStopStep(12);
+  window_->setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() == 12; })) << problems();
+  EXPECT_FALSE(window_->viewport(0)->hasProblem());
+  EXPECT_FALSE(window_->viewport(3)->hasProblem());
+  EXPECT_TRUE(window_->viewport(1)->problem().contains("Unknown stage 'no-such-stage'")) << problems();
+  ASSERT_TRUE(test::waitUntil([&] { return window_->viewport(2)->hasProblem(); }));
+  EXPECT_TRUE(window_->viewport(2)->problem().contains("9:9")) << problems();
+  EXPECT_TRUE(window_->agreement(3).compared);
+}
+
+TEST_F(CompareWindowTest, MoreThanFourStagesAreRefusedWithAMessage) {
+  window_->setStages({"cpu-serial", "cpu-parallel", "cpu-serial", "cpu-parallel", "gpu-basic"});
+  EXPECT_EQ(window_->viewportCount(), CompareWindow::kMaxViewports);
+  EXPECT_TRUE(window_->notice().contains("at most 4")) << window_->notice().toStdString();
+  EXPECT_TRUE(window_->notice().contains("gpu-basic")) << window_->notice().toStdString();
+}
+
+TEST_F(CompareWindowTest, LinkedViewsShareModeAndCamera) {
+  window_->setStages({"cpu-serial", "cpu-parallel"});
+  window_->setStopStep(0);
+  ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() == 0; })) << problems();
+  SliceView* first = window_->viewport(0)->pane()->view();
+  SliceView* second = window_->viewport(1)->pane()->view();
+  window_->setLinked(true);
+  window_->setViewMode(2);
+  EXPECT_EQ(second->mode(), SliceView::Mode::PlaneXZ);
+  window_->setViewMode(0);
+  OrbitCamera moved = first->camera();
+  moved.orbit(120.0f, 40.0f);
+  first->setCamera(moved);
+  emit first->cameraMoved();
+  EXPECT_FLOAT_EQ(second->camera().yaw(), moved.yaw());
+  EXPECT_FLOAT_EQ(second->camera().pitch(), moved.pitch());
+  window_->setLinked(false);
+  window_->setViewMode(3);  // acts on the current viewport only (the first)
+  EXPECT_EQ(first->mode(), SliceView::Mode::PlaneYZ);
+  EXPECT_EQ(second->mode(), SliceView::Mode::Orthogonal3D);
+}
+
+TEST(CompareFromMainWindow, OpensOnTheActiveScenarioAndPausesTheMainRun) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario s = smallScenario(28);
+  s.stage = "cpu-parallel";
+  MainWindow main(s);
+  main.show();
+  main.setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return main.pane()->lastStatus().step > 0; }));
+  CompareWindow* compare = main.openCompareWindow();
+  ASSERT_TRUE(compare);
+  EXPECT_EQ(main.openCompareWindow(), compare) << "a second request raises the same window";
+  ASSERT_TRUE(test::waitUntil([&] {
+    bool all = compare->shownStep() == 0;
+    for (int n = 0; n < compare->viewportCount(); ++n)
+      all = all && compare->viewport(n)->pane()->controller().status().grid == Grid(28, 28, 28);
+    return all;
+  })) << "the compare view does not run the main window's scenario";
+  EXPECT_TRUE(test::waitUntil([&] { return !main.pane()->controller().status().playing; }))
+      << "the main run goes on, competing for the devices";
+  compare->close();
+}
+
+// ---- the binary ----
+
+struct StudioRun {
+  int exitCode = -1;
+  QString output;
+};
+
+StudioRun runStudio(const QStringList& arguments) {
+  QProcess p;
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start(ISO_STUDIO_BINARY, arguments);
+  StudioRun r;
+  if (!p.waitForFinished(180000 * test::timeoutScale())) {
+    p.kill();
+    p.waitForFinished();
+    r.output = "timed out: " + QString::fromLocal8Bit(p.readAll());
+    return r;
+  }
+  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.output = QString::fromLocal8Bit(p.readAll());
+  return r;
+}
+
+// Pixels of the seismic colour map's saturated ends (strong red or blue, little green): the wave, not the
+// grey interface, the white of a quiet field or the axis labels (whose green is high).
+int wavePixels(const QImage& image, const QRect& area) {
+  int count = 0;
+  for (int y = area.top(); y <= area.bottom(); ++y)
+    for (int x = area.left(); x <= area.right(); ++x) {
+      const QRgb c = image.pixel(x, y);
+      if (std::abs(qRed(c) - qBlue(c)) > 160 && qGreen(c) < 120) ++count;
+    }
+  return count;
+}
+
+TEST(StudioCompareBinary, FourStagesScreenshotShowsFourWavesAndAgreement) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  QTemporaryDir dir;
+  const QString shot = dir.filePath("compare.png");
+  // 300 steps: the wave has left the source cell and fills a disc of the XZ plane.
+  const StudioRun r = runStudio({"--size", "48,48,48", "--compare", "cpu-serial,cpu-parallel,gpu-basic,gpu-optimized",
+                                 "--steps", "300", "--steps-per-frame", "10", "--mode", "xz", "--screenshot", shot});
+  ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
+  for (int n = 1; n <= 4; ++n) EXPECT_TRUE(r.output.contains(QStringLiteral("viewport %1:").arg(n))) << r.output.toStdString();
+  EXPECT_EQ(r.output.count("relative L2"), 3) << r.output.toStdString();
+  QImage image(shot);
+  ASSERT_FALSE(image.isNull());
+  if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) image.save(QDir::temp().filePath("studio_compare.png"));
+  // Each quadrant holds one viewport; its colour bar (the right fifth) is left out.
+  const int w = image.width() / 2, h = image.height() / 2;
+  for (int q = 0; q < 4; ++q) {
+    const QRect plane((q % 2) * w, (q / 2) * h, w * 4 / 5, h);
+    EXPECT_GT(wavePixels(image, plane), 300) << "no wave in quadrant " << q + 1;
+  }
+}
+
+TEST(StudioCompareBinary, BadStageListsExitWithAMessage) {
+  const StudioRun five = runStudio({"--compare", "cpu-serial,cpu-serial,cpu-serial,cpu-serial,cpu-serial", "--steps", "1",
+                              "--screenshot", "x.png"});
+  EXPECT_EQ(five.exitCode, 2);
+  EXPECT_TRUE(five.output.contains("expected 2 to 4 stages")) << five.output.toStdString();
+  if (!test::haveDisplay()) GTEST_SKIP() << "the unknown-stage run needs an X display with OpenGL";
+  QTemporaryDir dir;
+  const StudioRun unknown = runStudio({"--size", "24,24,24", "--compare", "cpu-serial,warp-drive", "--steps", "4",
+                                 "--screenshot", dir.filePath("unknown.png")});
+  EXPECT_EQ(unknown.exitCode, 1);
+  EXPECT_TRUE(unknown.output.contains("Unknown stage 'warp-drive'")) << unknown.output.toStdString();
+  EXPECT_TRUE(unknown.output.contains("viewport 1: cpu-serial on")) << "the other viewport ran: " << unknown.output.toStdString();
+}
+
+}  // namespace
+}  // namespace iso
