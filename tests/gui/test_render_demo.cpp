@@ -2,6 +2,7 @@
 // colour under the default gain, while per-frame gain (the mode that rescales to whatever is left) is.
 // Needs a display with OpenGL: run under xvfb-run -a -s "-screen 0 1280x720x24 -noreset".
 #include <QApplication>
+#include <QPainter>
 #include <QElapsedTimer>
 #include <QWindow>
 #include <gtest/gtest.h>
@@ -66,6 +67,25 @@ TEST(RenderDemo, LateTimeNoiseIsNearUniformUnderTheDefaultGainAndFullRangePerFra
   const double perFrame = lateTimeColouredShare(GainMode::PerFrame, "render_demo_late_per_frame");
   EXPECT_LT(automatic, 0.01);
   EXPECT_GT(perFrame, 0.2);  // the same frame per-frame: noise at full colour
+}
+
+// Light pixels right of the bar, between its top and bottom: the tick labels (the title is above it).
+long labelPixels(double lo, double hi) {
+  QImage image(120, 300, QImage::Format_RGB32);
+  image.fill(Qt::black);
+  QPainter painter(&image);
+  const ColourTable* table = Colormap::table("grey");
+  const QRectF bar = Hud().drawColourBar(painter, QRectF(10, 10, 100, 280), *table, lo, hi, "v (m/s)");
+  painter.end();
+  long n = 0;
+  for (int y = int(bar.top()) - 6; y <= int(bar.bottom()) + 6; ++y)
+    for (int x = int(bar.right()) + 8; x < image.width(); ++x) n += qGray(image.pixel(x, y)) > 128;
+  return n;
+}
+
+TEST(RenderDemo, ConstantVelocityBarHasALabel) {
+  EXPECT_GT(labelPixels(2000.0, 4500.0), 50);
+  EXPECT_GT(labelPixels(1500.0, 1500.0), 20);  // one label: "1500"
 }
 
 }  // namespace
