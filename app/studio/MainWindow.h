@@ -70,8 +70,8 @@ class MainWindow : public QMainWindow {
   QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
   QLabel* counters_ = nullptr;
   QSpinBox *stepsPerFrame_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
-  QComboBox *viewMode_ = nullptr, *colormap_ = nullptr;
-  QCheckBox *autoGain_ = nullptr, *overlay_ = nullptr;
+  QComboBox *viewMode_ = nullptr, *colormap_ = nullptr, *gainMode_ = nullptr;
+  QCheckBox* overlay_ = nullptr;
   QDoubleSpinBox* clip_ = nullptr;
   QSlider* overlayOpacity_ = nullptr;
 };
