@@ -48,24 +48,51 @@ GainControl::Measurement GainControl::measure(const SliceSet& s) {
 
 float GainControl::update(const SliceSet& slices) {
   last_ = measure(slices);
-  if (last_.target <= 0.0f) return clip_;
+  if (last_.target <= 0.0f) return clip();
   const long elapsed = slices.step - lastStep_;
   lastStep_ = slices.step;
   if (!initialised_ || elapsed < 0) {
-    clip_ = last_.target;
+    level_ = peak_ = last_.target;
     initialised_ = true;
-    return clip_;
+    return clip();
   }
   const double steps = elapsed > 0 ? double(elapsed) : settings_.stepsPerStill;
-  const double timeConstant = last_.target > clip_ ? settings_.attackSteps : settings_.releaseSteps;
+  const double timeConstant = last_.target > level_ ? settings_.attackSteps : settings_.releaseSteps;
   const double share = 1.0 - std::exp(-steps / timeConstant);
-  clip_ = float(double(clip_) + share * (double(last_.target) - double(clip_)));
-  return clip_;
+  level_ = float(double(level_) + share * (double(last_.target) - double(level_)));
+  peak_ = std::max(level_, float(double(peak_) * std::exp(-steps / settings_.peakReleaseSteps)));
+  return clip();
 }
 
-void GainControl::reset(float clip) {
-  initialised_ = clip > 0.0f && std::isfinite(clip);
-  if (initialised_) clip_ = clip;
+const char* gainModeName(GainMode mode) {
+  switch (mode) {
+    case GainMode::Fixed: return "fixed";
+    case GainMode::PerFrame: return "per-frame";
+    case GainMode::Automatic: break;
+  }
+  return "auto";
 }
+
+void GainControl::setMode(GainMode mode) {
+  if (mode == GainMode::Fixed && fixedClip_ <= 0.0f) fixedClip_ = clip();
+  mode_ = mode;
+}
+
+bool GainControl::setFixedClip(float clip) {
+  if (!(clip > 0.0f && std::isfinite(clip))) return false;
+  fixedClip_ = clip;
+  return true;
+}
+
+float GainControl::clip() const {
+  switch (mode_) {
+    case GainMode::Fixed: return fixedClip_ > 0.0f ? fixedClip_ : level_;
+    case GainMode::PerFrame: return level_;
+    case GainMode::Automatic: break;
+  }
+  return std::max(level_, float(settings_.floorRatio * double(peak_)));
+}
+
+double GainControl::clipToPeak() const { return peak_ > 0.0f ? double(clip()) / double(peak_) : 0.0; }
 
 }  // namespace iso

@@ -1,5 +1,5 @@
 #pragma once
-// Automatic symmetric colour range [-clip, clip] for the wavefield.
+// Symmetric colour range [-clip, clip] for the wavefield, in one of three modes (GainMode).
 //
 // Target: a high percentile (98th by default) of |u| over the three slices, taken among the
 // "active" samples — those above a small fraction of a robust peak — on an even subsample. Why: early
@@ -16,12 +16,24 @@
 // quickly when the field grows (time constant 5 steps, so it never saturates for long) and slowly when
 // it decays (100 steps, so the picture does not flicker). Slices of the same step (a moved slice point
 // while paused) count as 4 steps; a step going backwards (a restart) starts the range afresh.
+//
+// Modes. The smoothed level above is the whole story for PerFrame, which therefore scales whatever is
+// left to full colour: at late time an absorbed remnant and round-off noise eight orders of magnitude
+// below the peak fill the frame. Automatic (the default) clips at max(level, floorRatio × peak), where
+// the peak is the largest level since the last restart, decaying with a long time constant (2000 steps),
+// so a field that has died away fades to white instead of being amplified; a new, weaker source still
+// gets full colour once the old peak has decayed. Fixed uses a manual range. The level and the peak are
+// tracked in every mode, so switching modes shows the right picture at once.
 #include <cstddef>
 #include <vector>
 
 #include "SliceSet.h"
 
 namespace iso {
+
+enum class GainMode { Automatic, Fixed, PerFrame };
+// "auto", "fixed", "per-frame": the colour bar's caption and the GUI's choices.
+const char* gainModeName(GainMode mode);
 
 class GainControl {
  public:
@@ -34,6 +46,8 @@ class GainControl {
     double attackSteps = 5.0;      // time constant (time steps) while the field grows
     double releaseSteps = 100.0;   // ... while it decays
     double stepsPerStill = 4.0;    // steps an update of the same step counts as
+    double floorRatio = 1e-2;          // Automatic: the clip never falls below this × the peak level
+    double peakReleaseSteps = 2000.0;  // time constant (time steps) of the peak level's decay
   };
 
   struct Measurement {
@@ -46,22 +60,32 @@ class GainControl {
   GainControl() = default;
   explicit GainControl(const Settings& settings) : settings_(settings) {}
 
-  // Measures the slice set and moves the range towards its target; returns the range now in use.
-  // A field with no non-zero finite sample leaves the range unchanged.
+  // Measures the slice set, moves the level towards its target and updates the peak; returns the
+  // range now in use. A field with no non-zero finite sample leaves level and peak unchanged; a step
+  // before the last one (a restart) starts both afresh.
   float update(const SliceSet& slices);
 
   // The robust amplitude of one slice set, without smoothing.
   Measurement measure(const SliceSet& slices);
 
-  float clip() const { return clip_; }
+  void setMode(GainMode mode);  // Fixed without a manual range takes the range in use as its range
+  GainMode mode() const { return mode_; }
+  // The manual range of Fixed; false (nothing changed) unless positive and finite.
+  bool setFixedClip(float clip);
+
+  float clip() const;                   // the range in use, by the mode's rule
+  float level() const { return level_; }  // the smoothed robust amplitude (PerFrame's range)
+  float peak() const { return peak_; }    // the largest level since the last restart, decaying
+  double clipToPeak() const;              // clip() / peak(); 0 before the first non-zero field
   bool settled() const { return initialised_; }
   const Measurement& lastMeasurement() const { return last_; }
-  // Starts again from `clip` (e.g. the manual range when auto gain is switched back on); 0 = unset.
-  void reset(float clip = 0.0f);
 
  private:
   Settings settings_;
-  float clip_ = 1.0f;
+  GainMode mode_ = GainMode::Automatic;
+  float level_ = 1.0f;
+  float peak_ = 0.0f;
+  float fixedClip_ = 0.0f;  // 0: never set
   bool initialised_ = false;
   long lastStep_ = 0;
   Measurement last_;

@@ -39,6 +39,23 @@ QString formatTick(double value, double step) {
   return QString::number(value, 'g', 3);
 }
 
+QString gainCaption(const GainControl& gain) {
+  const QString mode = QString(gainModeName(gain.mode())) + " gain";
+  const double ratio = gain.clipToPeak();
+  if (!(ratio > 0.0)) return mode;
+  // Two significant digits; an exponent below 0.1, where the ratio spans decades.
+  QString value;
+  if (ratio >= 0.1) {
+    value = QString::number(ratio, 'f', ratio >= 9.95 ? 0 : (ratio >= 0.995 ? 1 : 2));
+  } else {
+    int exponent = int(std::floor(std::log10(ratio)));
+    double mantissa = ratio / std::pow(10.0, exponent);
+    if (mantissa >= 9.95) mantissa /= 10.0, ++exponent;
+    value = QString("%1e%2").arg(mantissa, 0, 'f', 1).arg(exponent);
+  }
+  return mode + "\nclip " + value + " of peak";
+}
+
 Hud::Hud() : font_(QFontDatabase::systemFont(QFontDatabase::GeneralFont)) {
   font_.setPointSizeF(9.5);
   smallFont_ = font_;
@@ -56,14 +73,18 @@ const QColor& Hud::panelColour() {
 }
 
 QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
-                          const QString& title) const {
+                          const QString& title, const QString& caption) const {
   painter.save();
   painter.setFont(smallFont_);
   const QFontMetricsF metrics(smallFont_);
   const double titleHeight = metrics.height() + 6.0;
+  const QRectF captionBox =
+      caption.isEmpty() ? QRectF()
+                        : metrics.boundingRect(QRectF(0, 0, area.width(), 1e4), Qt::TextWordWrap | Qt::AlignLeft, caption);
+  const double captionHeight = caption.isEmpty() ? 0.0 : captionBox.height() + 4.0;
   const double barWidth = 14.0;
   const QRectF bar(area.left() + 4.0, area.top() + titleHeight + metrics.height() * 0.5, barWidth,
-                   std::max(area.height() - titleHeight - metrics.height(), 10.0));
+                   std::max(area.height() - titleHeight - metrics.height() - captionHeight, 10.0));
 
   // A translucent panel, so the bar and its labels read over the 3D scene too.
   painter.setPen(Qt::NoPen);
@@ -86,11 +107,16 @@ QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTab
   painter.setPen(textColour());
   painter.drawText(QRectF(area.left(), area.top(), area.width(), titleHeight), Qt::AlignLeft | Qt::AlignVCenter, title);
 
-  const std::vector<double> ticks = niceTicks(lo, hi, std::max(2, int(bar.height() / 40.0)));
+  if (!caption.isEmpty())
+    painter.drawText(QRectF(area.left(), area.bottom() - captionBox.height(), area.width(), captionBox.height()),
+                     Qt::TextWordWrap | Qt::AlignLeft, caption);
+
+  const bool constant = !(hi > lo);
+  const std::vector<double> ticks = constant ? std::vector<double>{lo} : niceTicks(lo, hi, std::max(2, int(bar.height() / 40.0)));
   const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : std::abs(hi - lo);
   painter.setRenderHint(QPainter::Antialiasing, true);
   for (double v : ticks) {
-    const double y = bar.bottom() - (v - lo) / (hi - lo) * bar.height();
+    const double y = constant ? bar.bottom() : bar.bottom() - (v - lo) / (hi - lo) * bar.height();
     painter.setPen(QPen(textColour(), 1.0));
     painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5.0, y));
     painter.drawText(QRectF(bar.right() + 8.0, y - metrics.height() * 0.5, area.right() - bar.right() - 8.0,

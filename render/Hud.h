@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include "Colormap.h"
+#include "GainControl.h"
 
 namespace iso {
 
@@ -17,15 +18,20 @@ namespace iso {
 std::vector<double> niceTicks(double lo, double hi, int target);
 // A compact label for a tick value: 3 significant digits, exponent only when needed, "0" for ~0.
 QString formatTick(double value, double step);
+// The wavefield bar's caption: the gain mode and how the range compares with the peak level, e.g.
+// "auto gain\nclip 3.2e-2 of peak" (only the mode before the first non-zero field).
+QString gainCaption(const GainControl& gain);
 
 class Hud {
  public:
   Hud();
 
   // A vertical colour bar inside `area` (logical pixels): the bar, ticks and labels from `lo` (bottom)
-  // to `hi` (top), and `title` (name and unit) above it. Returns the rectangle of the bar itself.
+  // to `hi` (top), `title` (name and unit) above it and `caption` (wrapped) below it. A range with
+  // hi <= lo (a constant model) gets one label, at the bottom, where such a value is drawn. Returns the
+  // rectangle of the bar itself.
   QRectF drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
-                       const QString& title) const;
+                       const QString& title, const QString& caption = {}) const;
   // Lines of text on a translucent panel at the top-left corner, each elided to fit `maxWidth`.
   void drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines, double maxWidth) const;
   // Height of the panel drawTextLines paints for `lines` (0 for none).

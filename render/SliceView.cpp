@@ -99,7 +99,7 @@ void SliceView::setSlices(std::shared_ptr<const SliceSet> slices) {
   slices_ = std::move(slices);
   geometry_ = slices_ ? SliceGeometry::of(*slices_) : SliceGeometry{};
   fieldDirty_ = true;
-  if (slices_ && autoGain_) setClipInUse(gain_.update(*slices_));
+  if (slices_) setClipInUse(gain_.update(*slices_));
   update();
   if (slices_) emit slicesChanged(slices_->step);
 }
@@ -159,25 +159,20 @@ void SliceView::setColormap(const QString& name) {
   update();
 }
 
-void SliceView::setAutoGain(bool on) {
-  if (on == autoGain_) return;
-  autoGain_ = on;
-  if (on) {
-    gain_.reset(clip_);  // continue from the picture on screen, not from a stale state
-    if (slices_) setClipInUse(gain_.update(*slices_));
-  } else {
-    setClipInUse(manualClip_.value_or(clip_));
-  }
+void SliceView::setGainMode(GainMode mode) {
+  gain_.setMode(mode);
+  setClipInUse(gain_.clip());
   update();
 }
 
+void SliceView::setAutoGain(bool on) { setGainMode(on ? GainMode::Automatic : GainMode::Fixed); }
+
 void SliceView::setClip(float clip) {
-  if (!positiveFinite(clip)) {
+  if (!gain_.setFixedClip(clip)) {
     qWarning() << "SliceView::setClip: the range must be a positive finite number, got" << clip;
     return;
   }
-  manualClip_ = clip;
-  if (!autoGain_) setClipInUse(clip);
+  setClipInUse(gain_.clip());
 }
 
 float SliceView::clip() const { return clip_; }
@@ -383,7 +378,7 @@ QStringList SliceView::hudText() const {
   QStringList lines = hudLines_;
   if (overlayOn_ && velocity_ && !velocityMatches())
     lines << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
-  if (gain_.lastMeasurement().nonFinite > 0 && autoGain_)
+  if (gain_.lastMeasurement().nonFinite > 0)
     lines << QString("warning: %1 NaN/Inf samples in the slices (shown magenta)").arg(gain_.lastMeasurement().nonFinite);
   return lines;
 }
@@ -542,7 +537,7 @@ void SliceView::paintOverlay(QPainter& painter) {
       const double top = contentTop(), bottom = area.height() - kMarginBottom;
       const double split = velocityBar ? top + 0.58 * (bottom - top) : bottom;
       hud_.drawColourBar(painter, QRectF(area.width() - kMarginRight + 14, top, kMarginRight - 18, split - top),
-                         *table, -clip_, clip_, fieldLabel_);
+                         *table, -clip_, clip_, fieldLabel_, gainCaption(gain_));
       if (velocityBar) {
         static const ColourTable rock = [] {
           // The overlay's earth-tone ramp (slice.frag), as the overlay shows it at full opacity.

@@ -59,16 +59,18 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void setMode(Mode mode);
   static QStringList colormapNames();                    // "seismic", "grey", "viridis", "inferno"
   void setColormap(const QString& name);
-  // Auto gain: robust percentile of |u|, smoothed over time (GainControl). Switching it off keeps the
-  // manual range if setClip was ever called, otherwise the range in use at that moment.
-  void setAutoGain(bool on);
-  void setClip(float clip);                              // manual symmetric range [-clip, clip], used while auto gain is off
-  float clip() const;                                    // the range in use (auto or manual)
+  // The colour range's rule (GainControl): Automatic (the default) follows a robust percentile of |u|
+  // with a floor relative to the peak, PerFrame follows it without a floor, Fixed uses setClip's range
+  // (or, if setClip was never called, the range in use when Fixed was chosen).
+  void setGainMode(GainMode mode);
+  void setAutoGain(bool on);                             // Automatic when on, Fixed when off
+  void setClip(float clip);                              // manual symmetric range [-clip, clip], used in Fixed mode
+  float clip() const;                                    // the range in use
   void setVelocityOverlay(bool on, float opacity = 0.35f);
   void setHudLines(const QStringList& lines);            // text drawn over the view (counters, path)
 
   Mode mode() const { return mode_; }
-  bool autoGain() const { return autoGain_; }
+  GainMode gainMode() const { return gain_.mode(); }
   QString colormap() const { return colormapName_; }
   void setFieldLabel(const QString& label);  // colour bar title, "u (arb. units)" by default
   void resetCamera();                        // back to the default 3D viewpoint
@@ -169,9 +171,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
 
   // Colour range.
   GainControl gain_;
-  bool autoGain_ = true;
-  std::optional<float> manualClip_;
-  float clip_ = 1.0f;
+  float clip_ = 1.0f;  // gain_.clip() as last applied (clipChanged fires when it changes)
 
   // Mouse.
   QPointF pressPosition_, lastPosition_;

@@ -316,13 +316,22 @@ std::array<int, 3> SimulationController::resolvedSlicePoint() const {
   const Grid& g = sim_.solver->grid();
   // activeScenario_ is written only by this thread, so reading it here needs no lock.
   const SourceSpec& source = activeScenario_.source;
-  const bool pointSource = source.kind == SourceKind::Ricker;
-  auto pick = [&](int requested, int sourceCell, int n) {
-    if (requested < 0) requested = pointSource && sourceCell >= 0 ? sourceCell : n / 2;
-    return std::clamp(requested, 0, n - 1);
-  };
-  return {pick(slicePoint_[0], source.i, g.n1), pick(slicePoint_[1], source.j, g.n2),
-          pick(slicePoint_[2], source.k, g.n3)};
+  // An unset coordinate goes through where the wave starts, so the first frames show it: the point
+  // source (an unset source coordinate is the centre, as in core/Problem.cpp), the innermost of the
+  // oneAPI cubes (padded (nx/4, ny/4, nz/2), lying in every cube), or else the centre.
+  std::array<int, 3> start{g.n1 / 2, g.n2 / 2, g.n3 / 2};
+  if (source.kind == SourceKind::Ricker) {
+    const std::array<int, 3> cell{source.i, source.j, source.k};
+    for (int axis = 0; axis < 3; ++axis)
+      if (cell[axis] >= 0) start[axis] = cell[axis];
+  } else if (source.kind == SourceKind::OneApiCubes) {
+    start = {g.nx() / 4 - kHalfLength, g.ny() / 4 - kHalfLength, g.nz() / 2 - kHalfLength};
+  }
+  const std::array<int, 3> n{g.n1, g.n2, g.n3};
+  std::array<int, 3> point{};
+  for (int axis = 0; axis < 3; ++axis)
+    point[axis] = std::clamp(slicePoint_[axis] >= 0 ? slicePoint_[axis] : start[axis], 0, n[axis] - 1);
+  return point;
 }
 
 void SimulationController::publishSlices() {

@@ -8,6 +8,7 @@
 #include <QSlider>
 
 #include "FormControls.h"
+#include "GainControl.h"
 #include "SimulationController.h"
 #include "SliceView.h"
 #include "ViewModes.h"
@@ -66,9 +67,12 @@ ViewControls::ViewControls(SliceView* view, SimulationController& controller, QW
   connect(colormap_, &QComboBox::currentTextChanged, view_, &SliceView::setColormap);
   form->addRow("Colour map:", colormap_);
 
-  autoGain_ = new QCheckBox("automatic");
-  autoGain_->setChecked(true);
-  autoGain_->setToolTip("Follow the amplitude (a robust percentile of |u|, smoothed over time)");
+  gainMode_ = new ComboBox;
+  for (GainMode mode : {GainMode::Automatic, GainMode::Fixed, GainMode::PerFrame})
+    gainMode_->addItem(gainModeName(mode), int(mode));
+  gainMode_->setToolTip("auto: follow the amplitude (a robust percentile of |u|, smoothed over time), never below\n"
+                        "1e-2 of its peak, so a field that has died away is not amplified; fixed: the clip on the\n"
+                        "right; per-frame: follow the amplitude down to whatever is left, noise included");
   clip_ = new DoubleSpinBox;
   clip_->setRange(1e-4, 1e6);
   clip_->setDecimals(4);
@@ -76,21 +80,22 @@ ViewControls::ViewControls(SliceView* view, SimulationController& controller, QW
   clip_->setKeyboardTracking(false);
   clip_->setEnabled(false);
   clip_->setToolTip("Manual symmetric colour range [-clip, clip] of u. Range: 0.0001 to 1000000");
-  connect(autoGain_, &QCheckBox::toggled, this, [this](bool on) {
-    clip_->setEnabled(!on);
-    view_->setAutoGain(on);
-    if (!on) view_->setClip(float(clip_->value()));
+  const auto fixedGain = [this] { return GainMode(gainMode_->currentData().toInt()) == GainMode::Fixed; };
+  connect(gainMode_, &QComboBox::currentIndexChanged, this, [this, fixedGain] {
+    clip_->setEnabled(fixedGain());
+    if (fixedGain()) view_->setClip(float(clip_->value()));
+    view_->setGainMode(GainMode(gainMode_->currentData().toInt()));
   });
-  connect(clip_, &QDoubleSpinBox::valueChanged, this, [this](double c) {
-    if (!autoGain_->isChecked()) view_->setClip(float(c));
+  connect(clip_, &QDoubleSpinBox::valueChanged, this, [this, fixedGain](double c) {
+    if (fixedGain()) view_->setClip(float(c));
   });
-  connect(view_, &SliceView::clipChanged, this, [this](float c) {
-    if (!autoGain_->isChecked()) return;
+  connect(view_, &SliceView::clipChanged, this, [this, fixedGain](float c) {
+    if (fixedGain()) return;
     const QSignalBlocker block(clip_);  // show the automatic range without switching to manual
     clip_->setValue(c);
   });
   auto* gainRow = new QHBoxLayout;
-  gainRow->addWidget(autoGain_);
+  gainRow->addWidget(gainMode_);
   gainRow->addWidget(clip_, 1);
   form->addRow("Gain / clip:", gainRow);
 

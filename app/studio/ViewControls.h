@@ -31,7 +31,8 @@ class ViewControls : public QWidget {
   SimulationController& controller_;
   QSpinBox *stepsPerFrame_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
   QComboBox *mode_ = nullptr, *colormap_ = nullptr;
-  QCheckBox *autoGain_ = nullptr, *overlay_ = nullptr;
+  QCheckBox* overlay_ = nullptr;
+  QComboBox* gainMode_ = nullptr;  // GainMode values as item data
   QDoubleSpinBox* clip_ = nullptr;
   QSlider* overlayOpacity_ = nullptr;
 };

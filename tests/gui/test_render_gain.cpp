@@ -1,10 +1,11 @@
-// GainControl: the automatic colour range (no GL needed).
+// GainControl: the colour range and its modes (no GL needed).
 #include <cmath>
 #include <limits>
 
 #include <gtest/gtest.h>
 
 #include "GainControl.h"
+#include "Hud.h"
 #include "test_render_support.h"
 
 namespace iso {
@@ -87,13 +88,81 @@ TEST(RenderGain, SkipsAndCountsNonFiniteSamples) {
   EXPECT_EQ(gain.lastMeasurement().nonFinite, 16u);
 }
 
-TEST(RenderGain, ResetRestartsFromTheGivenRange) {
+// A uniform field of value v at simulated step `step`.
+std::shared_ptr<SliceSet> uniformAt(float v, long step) {
+  auto s = test::makeSlices(16, 16, 16, 8, 8, 8, [v](int, int, int) { return v; });
+  s->step = step;
+  return s;
+}
+
+TEST(RenderGain, PerFrameFollowsTheFieldDownToNoise) {
   GainControl gain;
-  gain.update(*test::makeSlices(8, 8, 8, 4, 4, 4, [](int, int, int) { return 3.0f; }));
-  gain.reset(30.0f);
-  EXPECT_FLOAT_EQ(gain.clip(), 30.0f);
-  // Smoothed from 30, not jumping to 3.
-  EXPECT_GT(gain.update(*test::makeSlices(8, 8, 8, 4, 4, 4, [](int, int, int) { return 3.0f; })), 20.0f);
+  gain.setMode(GainMode::PerFrame);
+  gain.update(*uniformAt(2.0e4f, 0));
+  for (long step = 100; step <= 3000; step += 100) gain.update(*uniformAt(8.0e-5f, step));
+  // 30 release time constants later the range is the noise's: it is shown in full colour.
+  EXPECT_NEAR(gain.clip(), 8.0e-5f, 1e-6f);
+  EXPECT_EQ(gain.clip(), gain.level());
+}
+
+TEST(RenderGain, AutomaticNeverFallsBelowTheFloorOfTheDecayingPeak) {
+  GainControl gain;  // Automatic is the default
+  EXPECT_EQ(gain.mode(), GainMode::Automatic);
+  gain.update(*uniformAt(2.0e4f, 0));
+  EXPECT_FLOAT_EQ(gain.peak(), 2.0e4f);
+  EXPECT_FLOAT_EQ(gain.clip(), 2.0e4f);
+  EXPECT_DOUBLE_EQ(gain.clipToPeak(), 1.0);
+  long step = 0;
+  for (; step < 3000; step += 50) {
+    gain.update(*uniformAt(8.0e-5f, step + 50));
+    // The rule at every update: the larger of the level and 1e-2 x the peak level.
+    EXPECT_FLOAT_EQ(gain.clip(), std::max(gain.level(), 1e-2f * gain.peak()));
+  }
+  // After 3000 steps (30 release time constants) the level is the noise's; the peak has decayed by
+  // exp(-3000/2000) and the clip is 1e-2 of it, 2.8e6 times the noise.
+  EXPECT_NEAR(gain.level(), 8.0e-5f, 1e-6f);
+  EXPECT_NEAR(gain.peak(), 2.0e4 * std::exp(-1.5), 2.0e4 * 1e-4);
+  EXPECT_NEAR(gain.clip(), 1e-2 * 2.0e4 * std::exp(-1.5), 1e-2 * 2.0e4 * 1e-4);
+  EXPECT_NEAR(gain.clipToPeak(), 1e-2, 1e-6);
+  EXPECT_EQ(gainCaption(gain), "auto gain\nclip 1.0e-2 of peak");
+  // Switching to per-frame shows the level at once (it is tracked in every mode), and back.
+  gain.setMode(GainMode::PerFrame);
+  EXPECT_NEAR(gain.clip(), 8.0e-5f, 1e-6f);
+  EXPECT_LT(gain.clipToPeak(), 1e-7);
+  gain.setMode(GainMode::Automatic);
+  EXPECT_GT(gain.clip(), 40.0f);
+}
+
+TEST(RenderGain, AutomaticFollowsAGrowingFieldAndARestartForgetsThePeak) {
+  GainControl gain;
+  // A field that grows: the peak is the level and the floor never binds.
+  for (long step = 0; step <= 100; step += 10) {
+    gain.update(*uniformAt(float(1.0 + step), step));
+    EXPECT_FLOAT_EQ(gain.peak(), gain.level());
+    EXPECT_FLOAT_EQ(gain.clip(), gain.level());
+  }
+  // A restart (the step goes back) with a far weaker source gets its own range at once.
+  EXPECT_FLOAT_EQ(gain.update(*uniformAt(1e-3f, 0)), 1e-3f);
+  EXPECT_FLOAT_EQ(gain.peak(), 1e-3f);
+}
+
+TEST(RenderGain, FixedUsesTheManualRangeOrTheRangeInUse) {
+  GainControl gain;
+  gain.update(*uniformAt(3.0f, 0));
+  // Never given a range: Fixed keeps the one in use.
+  gain.setMode(GainMode::Fixed);
+  EXPECT_FLOAT_EQ(gain.update(*uniformAt(300.0f, 50)), 3.0f);
+  EXPECT_FALSE(gain.setFixedClip(-1.0f));
+  EXPECT_FALSE(gain.setFixedClip(std::numeric_limits<float>::infinity()));
+  EXPECT_FLOAT_EQ(gain.clip(), 3.0f);
+  EXPECT_TRUE(gain.setFixedClip(0.25f));
+  EXPECT_FLOAT_EQ(gain.update(*uniformAt(300.0f, 100)), 0.25f);
+  // The level went on following the field meanwhile, and the ratio compares the manual range with it.
+  EXPECT_GT(gain.level(), 250.0f);
+  EXPECT_NEAR(gain.clipToPeak(), 0.25 / gain.peak(), 1e-9);
+  gain.setMode(GainMode::Automatic);
+  EXPECT_FLOAT_EQ(gain.clip(), gain.level());
+  EXPECT_STREQ(gainModeName(GainMode::Fixed), "fixed");
 }
 
 }  // namespace
