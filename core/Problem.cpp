@@ -1,20 +1,20 @@
 #include "Problem.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
+#include "Allocation.h"
 #include "StageRegistry.h"
+#include "SystemMemory.h"
+#include "VelocityModel.h"
 
 namespace iso {
 
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 constexpr int kMinDampingWidth = 20;  // cells; thinner sponges reflect from their own gradient
 // The PML formula's σ_max assumes no reflection from the damping itself; a sponge does reflect where σ is
 // large against ω, so it is scaled down. Measured echo (tests/core/test_absorbing.cpp: 20 cells, 8 cells
@@ -28,34 +28,34 @@ std::string num(double x) {
   return buf;
 }
 
-std::string gib(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
-  return buf;
+// Bytes the run holds on the host at its peak: while the problem is built (the interior model, a random
+// model's noise, the padded velocity term, the initial field of the cubes), then in the solver (CPU
+// stages: vel, prev and next; OpenCL stages keep on the host only what the Problem carries).
+std::size_t hostBytesNeeded(const Scenario& s, const Grid& g, const StageInfo& stage) {
+  const std::size_t padded = g.paddedSize() * sizeof(float), interior = g.interiorSize() * sizeof(float);
+  const std::size_t initial = s.source.kind == SourceKind::OneApiCubes ? padded : 0;
+  const std::size_t model =
+      s.model.kind == ModelKind::Random ? randomModelWorkBytes(g, s.dx, s.model.randomCorrelationLength) : interior;
+  const std::size_t building = std::max(model, interior + padded + initial);
+  return std::max(building, stage.opencl ? padded + initial : solverBytes(g));
 }
 
-std::size_t physicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && pageSize > 0 ? std::size_t(pages) * std::size_t(pageSize) : 0;
-}
-
-// Refuses a grid whose arrays would not fit in this machine's memory, before anything is allocated.
+// Refuses a run whose arrays would not fit in the memory available now, before anything is allocated.
 void checkHostMemory(const Scenario& s, const Grid& g, const StageInfo& stage) {
-  const std::size_t physical = physicalMemoryBytes();
-  if (physical == 0) return;  // unknown: let the allocation decide
-  const bool cubes = s.source.kind == SourceKind::OneApiCubes;
-  // CPU stages hold vel, prev and next; OpenCL stages keep on the host only what the Problem carries.
-  const std::size_t needed = stage.opencl ? g.paddedSize() * sizeof(float) * (cubes ? 2 : 1) : solverBytes(g);
-  if (double(needed) > 0.9 * double(physical))
+  const std::size_t available = availableMemoryBytes();
+  if (available == 0) return;  // unknown: let the allocation decide
+  const std::size_t needed = hostBytesNeeded(s, g, stage);
+  if (needed > available)
     throw ScenarioError("grid " + std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " +
-                        std::to_string(s.n3) + " needs " + gib(double(needed)) + " of host memory for stage '" +
-                        stage.id + "', more than 90% of this machine's " + gib(double(physical)) +
-                        "; use a smaller grid");
+                        std::to_string(s.n3) + " needs " + byteSize(double(needed)) + " of host memory for stage '" +
+                        stage.id + "'" + (s.model.kind == ModelKind::Random ? " and its random model" : "") +
+                        ", but only " + byteSize(double(available)) +
+                        " is available (free memory, within the container's limit); use a smaller grid");
 }
 
 // u^0 of the oneAPI sample: nested cubes, values 1, 10, ..., 10000 from the outermost inwards.
 std::vector<float> oneApiCubes(const Grid& g) {
-  std::vector<float> prev(g.paddedSize(), 0.0f);
+  std::vector<float> prev = allocateArray(g.paddedSize(), "the initial field (nested cubes)");
   const int nx = g.nx(), ny = g.ny(), nz = g.nz();
   float value = 1.0f;
   for (int s = 5; s >= 0; --s) {
@@ -70,7 +70,7 @@ std::vector<float> oneApiCubes(const Grid& g) {
 
 // vel = v²·dt² on the padded grid; each halo cell copies the nearest interior cell.
 std::vector<float> paddedVelocityTerm(const Grid& g, const std::vector<float>& model, double dt) {
-  std::vector<float> vel(g.paddedSize());
+  std::vector<float> vel = allocateArray(g.paddedSize(), "the velocity term on the padded grid");
   const int r = kHalfLength;
   std::size_t n = 0;
   for (int z = 0; z < g.nz(); ++z) {
