@@ -1,13 +1,11 @@
 #include "KernelCache.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <system_error>
 
-#include <unistd.h>
+#include "AtomicFile.h"
 
 namespace iso {
 
@@ -15,80 +13,82 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool usableDirectory(const fs::path& dir) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir, ec)) return false;
-  // create_directories succeeds on an existing read-only directory: probe that we can write.
-  const fs::path probe = dir / ".write-probe";
-  std::ofstream f(probe);
-  if (!f) return false;
-  f.close();
-  fs::remove(probe, ec);
-  return true;
+constexpr char kMagic[8] = {'I', 'S', 'O', 'K', 'C', 'B', '0', '1'};
+constexpr std::size_t kHeaderBytes = 32;  // magic, payload length, payload hash, key hash
+// No program binary comes near this; a larger file is damaged and is not read into memory.
+constexpr std::uint64_t kMaxBinaryBytes = std::uint64_t(256) << 20;
+
+void putU64(unsigned char* out, std::uint64_t v) {
+  for (int b = 0; b < 8; ++b) out[b] = static_cast<unsigned char>(v >> (8 * b));
+}
+
+std::uint64_t getU64(const unsigned char* in) {
+  std::uint64_t v = 0;
+  for (int b = 0; b < 8; ++b) v |= std::uint64_t(in[b]) << (8 * b);
+  return v;
 }
 
 }  // namespace
 
-std::string cacheDirectory() {
-  std::vector<fs::path> candidates;
-  if (const char* d = std::getenv("ISO3DFD_CACHE_DIR"); d && *d) candidates.emplace_back(d);
-  if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d) candidates.push_back(fs::path(d) / "iso3dfd");
-  if (const char* d = std::getenv("HOME"); d && *d) candidates.push_back(fs::path(d) / ".cache" / "iso3dfd");
-  std::error_code ec;
-  candidates.push_back(fs::temp_directory_path(ec) / "iso3dfd-cache");
-  for (const auto& c : candidates)
-    if (usableDirectory(c)) return c.string();
-  return {};
-}
-
-std::string stableHash(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
-
-namespace {
-fs::path binaryPath(const std::string& key) {
+std::string cachedBinaryPath(const std::string& key) {
   const std::string dir = cacheDirectory();
   if (dir.empty()) return {};
-  return fs::path(dir) / "kernels" / (stableHash(key) + ".bin");
+  return (fs::path(dir) / "kernels" / (stableHash(key) + ".bin")).string();
 }
-}  // namespace
+
+std::vector<unsigned char> encodeCacheEntry(const std::string& key, const std::vector<unsigned char>& binary) {
+  std::vector<unsigned char> entry(kHeaderBytes + binary.size());
+  std::memcpy(entry.data(), kMagic, sizeof kMagic);
+  putU64(entry.data() + 8, binary.size());
+  putU64(entry.data() + 16, fnv1a64(binary.data(), binary.size()));
+  putU64(entry.data() + 24, fnv1a64(key.data(), key.size()));
+  if (!binary.empty()) std::memcpy(entry.data() + kHeaderBytes, binary.data(), binary.size());
+  return entry;
+}
+
+std::optional<std::vector<unsigned char>> decodeCacheEntry(const std::string& key,
+                                                           const std::vector<unsigned char>& entry) {
+  if (entry.size() <= kHeaderBytes || std::memcmp(entry.data(), kMagic, sizeof kMagic) != 0) return std::nullopt;
+  const std::uint64_t length = getU64(entry.data() + 8);
+  if (length != entry.size() - kHeaderBytes) return std::nullopt;
+  if (getU64(entry.data() + 24) != fnv1a64(key.data(), key.size())) return std::nullopt;
+  std::vector<unsigned char> binary(entry.begin() + std::ptrdiff_t(kHeaderBytes), entry.end());
+  if (getU64(entry.data() + 16) != fnv1a64(binary.data(), binary.size())) return std::nullopt;
+  return binary;
+}
 
 std::optional<std::vector<unsigned char>> loadCachedBinary(const std::string& key) {
-  const fs::path p = binaryPath(key);
-  if (p.empty()) return std::nullopt;
-  std::ifstream f(p, std::ios::binary);
-  if (!f) return std::nullopt;
-  std::vector<unsigned char> data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (data.empty()) return std::nullopt;
-  return data;
+  const std::string path = cachedBinaryPath(key);
+  if (path.empty()) return std::nullopt;
+  std::error_code ec;
+  const std::uintmax_t bytes = fs::file_size(path, ec);
+  if (ec) return std::nullopt;  // no entry yet
+  std::optional<std::vector<unsigned char>> binary;
+  if (bytes <= kHeaderBytes + kMaxBinaryBytes) {
+    std::vector<unsigned char> entry(bytes);
+    std::ifstream f(path, std::ios::binary);
+    if (f.read(reinterpret_cast<char*>(entry.data()), std::streamsize(bytes)) && f.peek() == std::char_traits<char>::eof())
+      binary = decodeCacheEntry(key, entry);
+  }
+  // A damaged entry would fail the same way on every run: remove it, so that the rebuild replaces it.
+  if (!binary) fs::remove(path, ec);
+  return binary;
 }
 
 void storeCachedBinary(const std::string& key, const std::vector<unsigned char>& binary) {
-  const fs::path p = binaryPath(key);
-  if (p.empty() || binary.empty()) return;  // caching is an optimisation: no directory, no cache
+  const std::string path = cachedBinaryPath(key);
+  if (path.empty() || binary.empty() || binary.size() > kMaxBinaryBytes) return;
   std::error_code ec;
-  fs::create_directories(p.parent_path(), ec);
-  // Write to a temporary name and rename, so a concurrent reader never sees half a file.
-  const fs::path tmp = p.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f) return;
-    f.write(reinterpret_cast<const char*>(binary.data()), std::streamsize(binary.size()));
-    if (!f) {
-      fs::remove(tmp, ec);
-      return;
-    }
+  fs::create_directories(fs::path(path).parent_path(), ec);
+  // Atomic, so a concurrent reader or a crash never leaves half an entry; any failure only means the
+  // next run builds again.
+  try {
+    const std::vector<unsigned char> entry = encodeCacheEntry(key, binary);
+    AtomicFile file(path);
+    file.write(entry.data(), entry.size());
+    file.commit();
+  } catch (const FileWriteError&) {
   }
-  fs::rename(tmp, p, ec);
-  if (ec) fs::remove(tmp, ec);
 }
 
 }  // namespace iso

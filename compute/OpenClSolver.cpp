@@ -66,13 +66,13 @@ void checkGridFitsDevice(const Grid& g, const DeviceInfo& d) {
                            " padded cells; the OpenCL kernels index with 32-bit ints, limit " + std::to_string(INT_MAX));
   const std::uint64_t one = g.paddedSize() * sizeof(float);
   if (one > d.maxAllocBytes)
-    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs buffers of " + gibibytes(double(one)) + " each, but " +
-                                                       d.name + " allows at most " + gibibytes(double(d.maxAllocBytes)) +
+    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs buffers of " + byteSize(double(one)) + " each, but " +
+                                                       d.name + " allows at most " + byteSize(double(d.maxAllocBytes)) +
                                                        " per allocation; choose a smaller grid");
   if (openClSolverBytes(g) > d.globalMemBytes)
-    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs " + gibibytes(double(openClSolverBytes(g))) +
-                                                       " of device memory (3 buffers of " + gibibytes(double(one)) + "), but " +
-                                                       d.name + " has " + gibibytes(double(d.globalMemBytes)) +
+    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs " + byteSize(double(openClSolverBytes(g))) +
+                                                       " of device memory (3 buffers of " + byteSize(double(one)) + "), but " +
+                                                       d.name + " has " + byteSize(double(d.globalMemBytes)) +
                                                        "; choose a smaller grid");
 }
 

@@ -6,6 +6,8 @@
 #include <string>
 #include <utility>
 
+#include "Allocation.h"
+
 namespace iso {
 
 namespace {
@@ -38,15 +40,19 @@ CpuSolverBase::CpuSolverBase(Problem problem) : problem_(std::move(problem)) {
                                   " is outside the padded grid of " + std::to_string(padded) + " cells");
 
   // One Problem array freed before the next solver array is allocated: never more than three at a time.
-  vel_.assign(problem_.vel.begin(), problem_.vel.end());
+  const std::size_t bytes = padded * sizeof(float);
+  withAllocationContext("the CPU solver's velocity array", bytes,
+                        [&] { vel_.assign(problem_.vel.begin(), problem_.vel.end()); });
   std::vector<float>().swap(problem_.vel);  // frees it (assigning {} would keep the capacity)
-  if (problem_.initialPrev.empty()) {
-    prev_.assign(padded, 0.0f);
-  } else {
-    prev_.assign(problem_.initialPrev.begin(), problem_.initialPrev.end());
-    std::vector<float>().swap(problem_.initialPrev);
-  }
-  next_.assign(padded, 0.0f);  // u^-1 = 0, as in the reference
+  withAllocationContext("the CPU solver's field u^n", bytes, [&] {
+    if (problem_.initialPrev.empty())
+      prev_.assign(padded, 0.0f);
+    else
+      prev_.assign(problem_.initialPrev.begin(), problem_.initialPrev.end());
+  });
+  std::vector<float>().swap(problem_.initialPrev);
+  // u^-1 = 0, as in the reference.
+  withAllocationContext("the CPU solver's field u^(n+1)", bytes, [&] { next_.assign(padded, 0.0f); });
 }
 
 double CpuSolverBase::advance(int steps) {

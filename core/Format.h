@@ -23,10 +23,21 @@ inline std::string roundedNumber(double x) {
   return buf;
 }
 
-// A byte count in GiB (2^30) with two decimals, e.g. "1.50 GiB".
-inline std::string gibibytes(double bytes) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+// A byte count in the largest binary unit that keeps it at least 1: "512 bytes", "1.5 KiB", "20.0 MiB",
+// "1.50 GiB", "2.00 TiB".
+inline std::string byteSize(double bytes) {
+  constexpr double kKiB = 1024.0, kMiB = kKiB * 1024.0, kGiB = kMiB * 1024.0, kTiB = kGiB * 1024.0;
+  char buf[48];
+  if (bytes >= kTiB)
+    std::snprintf(buf, sizeof buf, "%.2f TiB", bytes / kTiB);
+  else if (bytes >= kGiB)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / kGiB);
+  else if (bytes >= kMiB)
+    std::snprintf(buf, sizeof buf, "%.1f MiB", bytes / kMiB);
+  else if (bytes >= kKiB)
+    std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / kKiB);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
   return buf;
 }
 

@@ -1,55 +1,155 @@
 #include "HostBandwidth.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 #include <vector>
 
+#include "AtomicFile.h"
+#include "CacheDirectory.h"
+#include "SystemMemory.h"
 #include "ThreadPool.h"
 
 namespace iso {
 
 namespace {
-double measure() {
-  constexpr std::size_t kBytes = std::size_t(256) << 20;
-  constexpr std::size_t kCount = kBytes / sizeof(float);
-  const unsigned threads = unsigned(ThreadPool::hardwareThreads());
-  std::unique_ptr<float[]> src(new float[kCount]), dst(new float[kCount]);
-  // Each thread touches its own part first, so pages land near the thread that copies them.
-  auto forEachPart = [&](auto&& body) {
-    std::vector<std::thread> pool;
-    for (unsigned t = 0; t < threads; ++t)
-      pool.emplace_back([&, t] {
-        const std::size_t begin = kCount * t / threads, end = kCount * (t + 1) / threads;
-        body(begin, end);
-      });
-    for (auto& th : pool) th.join();
+
+using nlohmann::json;
+
+constexpr std::size_t kMiB = std::size_t(1) << 20;
+constexpr int kPasses = 7;
+
+// The CPU model, hardware threads and physical memory: a cache directory shared between machines
+// (a network home) must not hand one machine's bandwidth to another.
+std::string machineDescription() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model = "unknown CPU";
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      model = line.substr(line.find_first_not_of(" \t", line.find(':') + 1));
+      break;
+    }
+  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  const long long mib = pages > 0 && pageSize > 0 ? (long long)pages * pageSize / (long long)kMiB : 0;
+  return model + ", " + std::to_string(ThreadPool::hardwareThreads()) + " threads, " + std::to_string(mib) + " MiB";
+}
+
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buf;
+}
+
+json toJson(const HostBandwidth& b) {
+  return {{"machine", b.machine}, {"date", b.date},     {"min_gbs", b.minGBs},
+          {"median_gbs", b.medianGBs}, {"max_gbs", b.maxGBs}, {"passes", b.passes},
+          {"buffer_bytes", b.bufferBytes}, {"threads", b.threads}};
+}
+
+// The stored measurement, or nothing when the file is missing, damaged or from another machine.
+std::optional<HostBandwidth> load(const std::string& path, const std::string& machine) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  const json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  try {
+    HostBandwidth b;
+    b.machine = j.at("machine").get<std::string>();
+    b.date = j.at("date").get<std::string>();
+    b.minGBs = j.at("min_gbs").get<double>();
+    b.medianGBs = j.at("median_gbs").get<double>();
+    b.maxGBs = j.at("max_gbs").get<double>();
+    b.passes = j.at("passes").get<int>();
+    b.bufferBytes = j.at("buffer_bytes").get<std::size_t>();
+    b.threads = j.at("threads").get<int>();
+    if (b.machine != machine || !(b.minGBs > 0.0 && b.minGBs <= b.medianGBs && b.medianGBs <= b.maxGBs))
+      return std::nullopt;
+    return b;
+  } catch (const json::exception&) {  // discarded (a parse failure), a missing key or a wrong type
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::size_t hostBandwidthBufferBytes() {
+  const std::size_t available = availableMemoryBytes();
+  const std::size_t eighth = available == 0 ? 64 * kMiB : available / 8;
+  return std::clamp(eighth, 4 * kMiB, 256 * kMiB) / kMiB * kMiB;
+}
+
+HostBandwidth measureHostBandwidth(int passes, std::size_t bufferBytes) {
+  HostBandwidth result;
+  result.bufferBytes = std::max(bufferBytes, sizeof(float));
+  result.threads = ThreadPool::hardwareThreads();
+  result.passes = std::max(passes, 1);
+  result.machine = machineDescription();
+  result.date = utcNow();
+  const std::size_t count = result.bufferBytes / sizeof(float);
+  std::unique_ptr<float[]> src(new float[count]), dst(new float[count]);
+  ThreadPool pool(result.threads);
+  const auto part = [&](int t, auto&& body) {
+    const std::size_t begin = count * std::size_t(t) / std::size_t(pool.size());
+    const std::size_t end = count * std::size_t(t + 1) / std::size_t(pool.size());
+    body(begin, end);
   };
-  forEachPart([&](std::size_t b, std::size_t e) {
-    std::fill(src.get() + b, src.get() + e, 1.0f);
-    std::fill(dst.get() + b, dst.get() + e, 0.0f);
+  // Each thread touches its own part first, so pages land near the thread that copies them.
+  pool.run([&](int t) {
+    part(t, [&](std::size_t b, std::size_t e) {
+      std::fill(src.get() + b, src.get() + e, 1.0f);
+      std::fill(dst.get() + b, dst.get() + e, 0.0f);
+    });
   });
   std::vector<double> rates;
-  for (int pass = 0; pass < 5; ++pass) {
+  for (int pass = 0; pass < result.passes; ++pass) {
     const auto t0 = std::chrono::steady_clock::now();
-    forEachPart([&](std::size_t b, std::size_t e) {
-      std::memcpy(dst.get() + b, src.get() + b, (e - b) * sizeof(float));
+    pool.run([&](int t) {
+      part(t, [&](std::size_t b, std::size_t e) { std::memcpy(dst.get() + b, src.get() + b, (e - b) * sizeof(float)); });
     });
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    rates.push_back(2.0 * double(kBytes) / s / 1e9);
+    rates.push_back(2.0 * double(result.bufferBytes) / s / 1e9);
   }
-  std::nth_element(rates.begin(), rates.begin() + rates.size() / 2, rates.end());
-  return rates[rates.size() / 2];
+  std::sort(rates.begin(), rates.end());
+  result.minGBs = rates.front();
+  result.medianGBs = rates[rates.size() / 2];
+  result.maxGBs = rates.back();
+  return result;
 }
-}  // namespace
+
+HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t bufferBytes) {
+  const std::string machine = machineDescription();
+  if (!cacheFile.empty())
+    if (auto stored = load(cacheFile, machine)) return *stored;
+  const HostBandwidth measured = measureHostBandwidth(kPasses, bufferBytes);
+  if (!cacheFile.empty()) {
+    try {
+      writeFileAtomically(cacheFile, toJson(measured).dump(2) + "\n");
+    } catch (const FileWriteError&) {  // measured again next time
+    }
+  }
+  return measured;
+}
 
 double hostCopyBandwidthGBs() {
   static std::once_flag once;
   static double value = 0.0;
-  std::call_once(once, [] { value = measure(); });
+  std::call_once(once, [] {
+    const std::string dir = cacheDirectory();
+    value = cachedHostBandwidth(dir.empty() ? std::string() : (std::filesystem::path(dir) / "host-bandwidth.json").string())
+                .medianGBs;
+  });
   return value;
 }
 

@@ -1,10 +1,33 @@
 #pragma once
 // The host's measured memory copy bandwidth: the roofline ceiling for the CPU stages (docs/METRICS.md).
+// Measured once per machine and kept in the cache directory (CacheDirectory.h), so that a run does
+// not spend memory and half a second on it every time.
+#include <cstddef>
+#include <string>
 
 namespace iso {
 
-// Copies a 256 MiB buffer with every hardware thread, counting bytes read plus bytes written; the
-// median of several passes, in GB/s. Measured once per process (about half a second), then remembered.
+struct HostBandwidth {
+  double minGBs = 0.0, medianGBs = 0.0, maxGBs = 0.0;  // over the passes, bytes read plus written
+  int passes = 0;
+  std::size_t bufferBytes = 0;  // each of the two buffers copied between
+  int threads = 0;
+  std::string machine;  // what the measurement is valid for: CPU model, hardware threads, memory
+  std::string date;     // UTC, ISO 8601
+};
+
+// The size of each of the two buffers the probe copies between, sized to the machine: an eighth of
+// the available memory (SystemMemory.h), within 4 to 256 MiB.
+std::size_t hostBandwidthBufferBytes();
+
+// Copies between two buffers of bufferBytes with every hardware thread, `passes` times.
+HostBandwidth measureHostBandwidth(int passes, std::size_t bufferBytes);
+
+// The measurement stored in `cacheFile` when it was made on this machine; otherwise a new one (7
+// passes), stored there (atomically; a file that cannot be written is only a lost optimisation).
+HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t bufferBytes = hostBandwidthBufferBytes());
+
+// The median of cachedHostBandwidth(cacheDirectory()/host-bandwidth.json), in GB/s; once per process.
 double hostCopyBandwidthGBs();
 
 }  // namespace iso

@@ -7,10 +7,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
+#include <system_error>
 
 #include "Format.h"
+#include "Allocation.h"
 #include "Npy.h"
+#include "SystemMemory.h"
 
 namespace iso {
 
@@ -91,7 +95,8 @@ Volume loadRaw(const std::string& path, int n1, int n2, int n3) {
     fail(path, "size is " + std::to_string(bytes) + " bytes, but " + std::to_string(n1) + " x " +
                    std::to_string(n2) + " x " + std::to_string(n3) + " float32 values need " +
                    std::to_string(expected) + " bytes");
-  Volume v{n1, n2, n3, std::vector<float>(std::size_t(n1) * n2 * n3)};
+  requireAvailableMemory(expected, "velocity model '" + path + "'");
+  Volume v{n1, n2, n3, allocateArray(std::size_t(n1) * n2 * n3, "velocity model '" + path + "'")};
   in.seekg(0);
   if (!in.read(reinterpret_cast<char*>(v.data.data()), std::streamsize(expected))) fail(path, "read failed");
   return v;
@@ -110,8 +115,25 @@ Volume loadSegy(const std::string& path, int givenN1, int givenN2) {
                    " is not supported (1 = IBM float and 5 = IEEE float are)");
   const long trace0 = segy_trace0(bin);
   const int traceBytes = segy_trsize(format, samples);
+  // The trace count from the file size, checked here: libsegyio asserts (aborts the process) when the
+  // count exceeds an int, which a large sparse or damaged file reaches with short traces.
+  std::error_code ec;
+  const std::uintmax_t fileBytes = std::filesystem::file_size(path, ec);
+  if (ec) fail(path, "cannot read the file size: " + ec.message());
+  // Each trace is its 240-byte header and its samples (traceBytes counts only the samples).
+  const std::uintmax_t stride = std::uintmax_t(SEGY_TRACE_HEADER_SIZE) + std::uintmax_t(std::max(traceBytes, 0));
+  if (trace0 < 0 || traceBytes <= 0 || fileBytes <= std::uintmax_t(trace0) ||
+      (fileBytes - std::uintmax_t(trace0)) % stride != 0)
+    fail(path, "malformed SEG-Y file: the file size is not a whole number of traces of " +
+                   std::to_string(samples) + " samples");
+  const std::uintmax_t traceCount = (fileBytes - std::uintmax_t(trace0)) / stride;
+  if (traceCount > std::uintmax_t(std::numeric_limits<int>::max()))
+    fail(path, "holds " + std::to_string(traceCount) + " traces of " + std::to_string(samples) +
+                   " samples by its size, more than the " + std::to_string(std::numeric_limits<int>::max()) +
+                   " a SEG-Y file can index");
+  requireAvailableMemory(traceCount * std::uintmax_t(samples) * sizeof(float), "velocity model '" + path + "'");
   int traces = 0;
-  if (trace0 < 0 || traceBytes <= 0 || segy_traces(fp.get(), &traces, trace0, traceBytes) != SEGY_OK || traces < 1)
+  if (segy_traces(fp.get(), &traces, trace0, traceBytes) != SEGY_OK || std::uintmax_t(traces) != traceCount)
     fail(path, "malformed SEG-Y file: the file size is not a whole number of traces of " +
                    std::to_string(samples) + " samples");
 
@@ -137,7 +159,7 @@ Volume loadSegy(const std::string& path, int givenN1, int givenN2) {
     n2 = lines;
   }
 
-  Volume v{n1, n2, samples, std::vector<float>(std::size_t(n1) * n2 * samples)};
+  Volume v{n1, n2, samples, allocateArray(std::size_t(n1) * n2 * samples, "velocity model '" + path + "'")};
   std::vector<float> trace(static_cast<std::size_t>(samples));
   const std::size_t plane = std::size_t(n1) * n2;
   for (int t = 0; t < traces; ++t) {

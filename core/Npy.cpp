@@ -1,10 +1,16 @@
 #include "Npy.h"
 
+#include <filesystem>
+
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <system_error>
 #include <stdexcept>
 #include <string_view>
+
+#include "Allocation.h"
+#include "AtomicFile.h"
 
 namespace iso {
 
@@ -88,11 +94,21 @@ NpyArray readNpy(const std::string& path) {
     if (d != 0 && count > (std::size_t(1) << 40) / d) fail(path, "shape too large (over 2^40 elements)");
     count *= d;
   }
-  array.data.resize(count);
+  // The file must hold exactly the data the header announces: checked before anything is allocated,
+  // so that a small file claiming a huge shape is refused at once.
+  const auto dataStart = std::uintmax_t(kMagicSize) + 2 + std::uintmax_t(lengthSize) + headerLength;
+  std::error_code ec;
+  const std::uintmax_t fileBytes = std::filesystem::file_size(path, ec);
+  if (ec) fail(path, "cannot read the file size: " + ec.message());
+  const std::uintmax_t dataBytes = std::uintmax_t(count) * sizeof(float);
+  const std::uintmax_t heldBytes = fileBytes > dataStart ? fileBytes - dataStart : 0;
+  if (heldBytes != dataBytes)
+    fail(path, std::string("data is ") + (heldBytes < dataBytes ? "shorter" : "longer") +
+                   " than the shape in the header says (" + std::to_string(count) + " float32 values = " +
+                   std::to_string(dataBytes) + " bytes; the file holds " + std::to_string(heldBytes) + ")");
+  array.data = allocateArray(count, "the .npy data of '" + path + "'");
   if (!in.read(reinterpret_cast<char*>(array.data.data()), std::streamsize(count * sizeof(float))))
-    fail(path, "data is shorter than the shape in the header says (" + std::to_string(count) + " float32 values)");
-  if (in.peek() != std::char_traits<char>::eof())
-    fail(path, "data is longer than the shape in the header says (" + std::to_string(count) + " float32 values)");
+    fail(path, "read failed (the file changed while it was read?)");
   return array;
 }
 
@@ -112,18 +128,16 @@ void writeNpy(const std::string& path, const float* data, const std::vector<std:
   header.push_back('\n');
   if (header.size() > 65535) fail(path, "too many dimensions for a version 1.0 header");
 
-  std::ofstream out(path, std::ios::binary);
-  if (!out) fail(path, "cannot open the file for writing");
   const unsigned char version[2] = {1, 0};
   const unsigned char length[2] = {static_cast<unsigned char>(header.size() & 0xff),
                                    static_cast<unsigned char>(header.size() >> 8)};
+  AtomicFile out(path);
   out.write(kMagic, kMagicSize);
-  out.write(reinterpret_cast<const char*>(version), 2);
-  out.write(reinterpret_cast<const char*>(length), 2);
-  out.write(header.data(), std::streamsize(header.size()));
-  out.write(reinterpret_cast<const char*>(data), std::streamsize(count * sizeof(float)));
-  out.close();
-  if (!out) fail(path, "write failed (disk full or not writable?)");
+  out.write(version, 2);
+  out.write(length, 2);
+  out.write(header);
+  out.write(data, count * sizeof(float));
+  out.commit();
 }
 
 }  // namespace iso

@@ -1,14 +1,15 @@
 #include "Problem.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 #include "Format.h"
+#include "Allocation.h"
 #include "StageRegistry.h"
+#include "SystemMemory.h"
+#include "VelocityModel.h"
 
 namespace iso {
 
@@ -22,28 +23,34 @@ constexpr int kMinDampingWidth = 20;  // cells; thinner sponges reflect from the
 // 0.6 → 2.4 % / 1.3 %, 0.4 → 4.6 % / 4.2 % (docs/NUMERICS.md).
 constexpr double kSpongeStrength = 0.6;
 
-std::size_t physicalMemoryBytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  return pages > 0 && pageSize > 0 ? std::size_t(pages) * std::size_t(pageSize) : 0;
+// Bytes the run holds on the host at its peak: while the problem is built (the interior model, a random
+// model's noise, the padded velocity term, the initial field of the cubes), then in the solver (CPU
+// stages: vel, prev and next; OpenCL stages keep on the host only what the Problem carries).
+std::size_t hostBytesNeeded(const Scenario& s, const Grid& g, const StageInfo& stage) {
+  const std::size_t padded = g.paddedSize() * sizeof(float), interior = g.interiorSize() * sizeof(float);
+  const std::size_t initial = s.source.kind == SourceKind::OneApiCubes ? padded : 0;
+  const std::size_t model =
+      s.model.kind == ModelKind::Random ? randomModelWorkBytes(g, s.dx, s.model.randomCorrelationLength) : interior;
+  const std::size_t building = std::max(model, interior + padded + initial);
+  return std::max(building, stage.opencl ? padded + initial : solverBytes(g));
 }
 
-// Refuses a grid whose arrays would not fit in this machine's memory, before anything is allocated.
+// Refuses a run whose arrays would not fit in the memory available now, before anything is allocated.
 void checkHostMemory(const Scenario& s, const Grid& g, const StageInfo& stage) {
-  const std::size_t physical = physicalMemoryBytes();
-  if (physical == 0) return;  // unknown: let the allocation decide
-  const bool cubes = s.source.kind == SourceKind::OneApiCubes;
-  // CPU stages hold vel, prev and next; OpenCL stages keep on the host only what the Problem carries.
-  const std::size_t needed = stage.opencl ? g.paddedSize() * sizeof(float) * (cubes ? 2 : 1) : solverBytes(g);
-  if (double(needed) > 0.9 * double(physical))
+  const std::size_t available = availableMemoryBytes();
+  if (available == 0) return;  // unknown: let the allocation decide
+  const std::size_t needed = hostBytesNeeded(s, g, stage);
+  if (needed > available)
     throw ScenarioError("grid " + std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " +
-                        std::to_string(s.n3) + " needs " + gibibytes(double(needed)) + " of host memory for stage '" +
-                        stage.id + "', more than 90% of this machine's " + gibibytes(double(physical)) +
-                        "; use a smaller grid");
+                        std::to_string(s.n3) + " needs " + byteSize(double(needed)) + " of host memory for stage '" +
+                        stage.id + "'" + (s.model.kind == ModelKind::Random ? " and its random model" : "") +
+                        ", but only " + byteSize(double(available)) +
+                        " is available (free memory, within the container's limit); use a smaller grid");
 }
 
 // u^0 of the oneAPI sample: nested cubes, values 1, 10, ..., 10000 from the outermost inwards.
 std::vector<float> oneApiCubes(const Grid& g) {
-  std::vector<float> prev(g.paddedSize(), 0.0f);
+  std::vector<float> prev = allocateArray(g.paddedSize(), "the initial field (nested cubes)");
   const int nx = g.nx(), ny = g.ny(), nz = g.nz();
   float value = 1.0f;
   for (int s = 5; s >= 0; --s) {
@@ -58,7 +65,7 @@ std::vector<float> oneApiCubes(const Grid& g) {
 
 // vel = v²·dt² on the padded grid; each halo cell copies the nearest interior cell.
 std::vector<float> paddedVelocityTerm(const Grid& g, const std::vector<float>& model, double dt) {
-  std::vector<float> vel(g.paddedSize());
+  std::vector<float> vel = allocateArray(g.paddedSize(), "the velocity term on the padded grid");
   const int r = kHalfLength;
   std::size_t n = 0;
   for (int z = 0; z < g.nz(); ++z) {

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "AtomicFile.h"
 #include "Coefficients.h"
 #include "Format.h"
 #include "Grid.h"
@@ -19,6 +20,70 @@ namespace {
 
 using nlohmann::json;
 
+// Limits on scenario files: a real one is a few KiB and four levels deep. The caps keep a hostile or
+// broken file from exhausting memory or the stack, and error messages from quoting megabytes.
+constexpr std::size_t kMaxScenarioBytes = std::size_t(16) << 20;
+constexpr int kMaxJsonDepth = 64;
+constexpr std::size_t kExcerptChars = 60;
+
+// `text` cut to at most kExcerptChars bytes (at a UTF-8 character boundary), "..." marking a cut.
+std::string excerpt(std::string text) {
+  if (text.size() <= kExcerptChars) return text;
+  std::size_t n = kExcerptChars - 3;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  text.resize(n);
+  return text + "...";
+}
+
+// A message from elsewhere, cut where it would grow past a few lines.
+std::string excerptOfMessage(std::string msg) {
+  constexpr std::size_t kMaxMessage = 300;
+  if (msg.size() > kMaxMessage) msg = msg.substr(0, kMaxMessage - 3) + "...";
+  return msg;
+}
+
+// The start of v's JSON text: never more than about kExcerptChars are produced, however large or
+// deeply nested v is (dump() would write all of it, recursively).
+void appendExcerpt(const json& v, std::string& out) {
+  if (out.size() > kExcerptChars) return;
+  if (v.is_array() || v.is_object()) {
+    out += v.is_array() ? '[' : '{';
+    bool first = true;
+    for (auto it = v.begin(); it != v.end() && out.size() <= kExcerptChars; ++it) {
+      if (!first) out += ", ";
+      first = false;
+      if (v.is_object()) out += json(excerpt(it.key())).dump() + ": ";
+      appendExcerpt(*it, out);
+    }
+    out += v.is_array() ? ']' : '}';
+  } else if (v.is_string()) {
+    out += json(excerpt(v.get_ref<const std::string&>())).dump();
+  } else {
+    out += v.dump();
+  }
+}
+
+std::string excerpt(const json& v) {
+  std::string out;
+  appendExcerpt(v, out);
+  return excerpt(std::move(out));
+}
+
+// nlohmann's message without its "[json.exception...] " prefix, with the token it quotes ("last read:
+// '...'; expected ...", "number overflow parsing '...'") cut to an excerpt: the token can be the rest of
+// the file.
+std::string jsonErrorMessage(const json::exception& e) {
+  std::string msg = e.what();
+  if (const auto prefixEnd = msg.find("] "); msg.rfind("[json.exception.", 0) == 0 && prefixEnd != std::string::npos)
+    msg.erase(0, prefixEnd + 2);
+  std::size_t open = msg.find("last read: '");
+  open = open != std::string::npos ? open + 12 : msg.find("parsing '");
+  if (open == std::string::npos) return excerptOfMessage(std::move(msg));
+  if (msg.compare(open, 9, "parsing '") == 0) open += 9;
+  std::size_t close = msg.find("'; expected", open);
+  if (close == std::string::npos) close = msg.size() > open && msg.back() == '\'' ? msg.size() - 1 : msg.size();
+  return msg.substr(0, open) + excerpt(msg.substr(open, close - open)) + excerptOfMessage(msg.substr(close));
+}
 
 template <class E>
 struct EnumName {
@@ -53,7 +118,7 @@ E enumFromString(const EnumName<E> (&names)[N], const std::string& text, const c
     if (text == n.name) return n.value;
     known += (known.empty() ? "" : ", ") + std::string(n.name);
   }
-  throw ScenarioError("unknown " + std::string(what) + " '" + text + "' (known: " + known + ")");
+  throw ScenarioError("unknown " + std::string(what) + " '" + excerpt(text) + "' (known: " + known + ")");
 }
 
 // Reads the keys of one JSON object into a struct: every key asked for is optional (absent keeps the
@@ -70,7 +135,7 @@ class ObjectReader {
     const auto it = j_.find(key);
     return it == j_.end() ? nullptr : &*it;
   }
-  std::string keyPath(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  std::string keyPath(const std::string& key) const { return excerpt(path_.empty() ? key : path_ + "." + key); }
 
   void read(const std::string& key, int& out) {
     if (const json* v = child(key)) out = int(integer(key, *v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
@@ -128,15 +193,13 @@ class ObjectReader {
     if (!v.is_number_integer()) typeError(key, v, "an integer");
     if (v.is_number_unsigned() ? v.get<unsigned long long>() > (unsigned long long)hi
                                : v.get<long long>() < lo || v.get<long long>() > hi)
-      throw ScenarioError("scenario key '" + keyPath(key) + "' = " + v.dump() + " does not fit its type (allowed " +
+      throw ScenarioError("scenario key '" + keyPath(key) + "' = " + excerpt(v) + " does not fit its type (allowed " +
                           std::to_string(lo) + " to " + std::to_string(hi) + ")");
     return v.is_number_unsigned() ? (long long)v.get<unsigned long long>() : v.get<long long>();
   }
   [[noreturn]] void typeError(const std::string& key, const json& v, const char* expected) const {
-    std::string shown = v.dump();
-    if (shown.size() > 40) shown = shown.substr(0, 37) + "...";
     throw ScenarioError("scenario key '" + keyPath(key) + "' must be " + expected + ", got " +
-                        std::string(v.type_name()) + " " + shown);
+                        std::string(v.type_name()) + " " + excerpt(v));
   }
 
   const json& j_;
@@ -242,6 +305,13 @@ void checkRange(const std::string& key, double value, double lo, double hi) {
   if (!(value >= lo && value <= hi)) outOfRange(key, value, "[" + shortNumber(lo) + ", " + shortNumber(hi) + "]");
 }
 
+// Integer keys print as integers: "steps = 1000000001 is out of range (allowed: [0, 1000000000])".
+void checkRange(const std::string& key, long long value, long long lo, long long hi) {
+  if (!(value >= lo && value <= hi))
+    throw ScenarioError(key + " = " + std::to_string(value) + " is out of range (allowed: [" + std::to_string(lo) +
+                        ", " + std::to_string(hi) + "])");
+}
+
 void checkFinite(const std::string& key, double value) {
   if (!std::isfinite(value)) outOfRange(key, value, "a finite number");
 }
@@ -275,9 +345,9 @@ void validateModel(const Scenario& s) {
   checkRange("model.random_std_dev", m.randomStdDev, 0.0, m.velocity / 3.0);
   checkRange("model.random_correlation_length", m.randomCorrelationLength, 1e-3, 1e6);
   if (m.kind == ModelKind::File && m.path.empty()) throw ScenarioError("model.path is empty: a file model needs a path");
-  checkRange("model.file_n1", m.fileN1, 0, kMaxAxisCells);
-  checkRange("model.file_n2", m.fileN2, 0, kMaxAxisCells);
-  checkRange("model.file_n3", m.fileN3, 0, kMaxAxisCells);
+  checkRange("model.file_n1", m.fileN1, 0LL, kMaxAxisCells);
+  checkRange("model.file_n2", m.fileN2, 0LL, kMaxAxisCells);
+  checkRange("model.file_n3", m.fileN3, 0LL, kMaxAxisCells);
   checkFinite("model.salt.center_x", m.salt.centerX);
   checkFinite("model.salt.center_y", m.salt.centerY);
   checkFinite("model.salt.center_z", m.salt.centerZ);
@@ -342,19 +412,19 @@ Scenario presetScenario(const std::string& name) {
   }
   std::string known;
   for (const auto& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
-  throw ScenarioError("unknown preset '" + name + "' (known presets: " + known + ")");
+  throw ScenarioError("unknown preset '" + excerpt(name) + "' (known presets: " + known + ")");
 }
 
 void validateScenario(const Scenario& s) {
-  checkRange("n1", s.n1, 1, kMaxAxisCells);
-  checkRange("n2", s.n2, 1, kMaxAxisCells);
-  checkRange("n3", s.n3, 1, kMaxAxisCells);
+  checkRange("n1", s.n1, 1LL, kMaxAxisCells);
+  checkRange("n2", s.n2, 1LL, kMaxAxisCells);
+  checkRange("n3", s.n3, 1LL, kMaxAxisCells);
   checkRange("dx", s.dx, 1e-3, 1e5);
   checkFinite("dt", s.dt);
   if (!(s.dtAutoFraction > 0.0 && s.dtAutoFraction <= 1.0)) outOfRange("dt_auto_fraction", s.dtAutoFraction, "(0, 1]");
-  checkRange("steps", s.steps, 0, 1e9);
+  checkRange("steps", s.steps, 0LL, 1000000000LL);
   if (s.coefficients != "exact" && s.coefficients != "oneapi")
-    throw ScenarioError("coefficients = '" + s.coefficients + "' is not a coefficient set (allowed: exact, oneapi)");
+    throw ScenarioError("coefficients = '" + excerpt(s.coefficients) + "' is not a coefficient set (allowed: exact, oneapi)");
   validateModel(s);
   checkCell("source.i", s.source.i, s.n1, "n1", true);
   checkCell("source.j", s.source.j, s.n2, "n2", true);
@@ -362,7 +432,7 @@ void validateScenario(const Scenario& s) {
   if (!(s.source.frequency > 0.0 && s.source.frequency <= 1e5)) outOfRange("source.frequency", s.source.frequency, "(0, 1e5] Hz");
   checkRange("source.amplitude", s.source.amplitude, -kMaxSourceAmplitude, kMaxSourceAmplitude);
   checkFinite("source.delay", s.source.delay);
-  checkRange("boundary.width", s.boundary.width, 0, kMaxAxisCells / 4);
+  checkRange("boundary.width", s.boundary.width, 0LL, kMaxAxisCells / 4);
   if (!(s.boundary.reflection > 0.0 && s.boundary.reflection < 1.0))
     outOfRange("boundary.reflection", s.boundary.reflection, "(0, 1), e.g. 1e-3");
   for (std::size_t n = 0; n < s.receivers.size(); ++n) {
@@ -374,7 +444,8 @@ void validateScenario(const Scenario& s) {
   try {
     StageRegistry::get(s.stage);
   } catch (const std::invalid_argument& e) {
-    throw ScenarioError(std::string("stage: ") + e.what());
+    // A stage id is a short word: a long value is garbage, and is not quoted in full.
+    throw ScenarioError(std::string("stage: ") + (s.stage.size() > kExcerptChars ? "'" + excerpt(s.stage) + "' is not a stage" : e.what()));
   }
 }
 
@@ -436,11 +507,23 @@ std::string scenarioToJson(const Scenario& s) {
 }
 
 Scenario scenarioFromJson(const std::string& text) {
+  if (text.size() > kMaxScenarioBytes)
+    throw ScenarioError("the scenario is " + std::to_string(text.size()) + " bytes, over the limit of " +
+                        std::to_string(kMaxScenarioBytes >> 20) + " MiB (a scenario is a few KiB)");
+  // The parser itself does not recurse, but dumping or destroying a value does: depth is capped as
+  // the text is read, before such a value exists.
+  const json::parser_callback_t limitDepth = [](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxJsonDepth)
+      throw ScenarioError("malformed JSON: objects and arrays nested more than " + std::to_string(kMaxJsonDepth) +
+                          " levels deep (a scenario needs 3)");
+    return true;
+  };
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw ScenarioError(std::string("malformed JSON: ") + e.what());
+    j = json::parse(text, limitDepth);
+  } catch (const json::exception& e) {  // parse errors, and out_of_range for a number too large for a double
+    throw ScenarioError("malformed JSON: " + jsonErrorMessage(e));
   }
   ObjectReader r(j, "");
   Scenario s;
@@ -472,23 +555,30 @@ Scenario scenarioFromJson(const std::string& text) {
 Scenario loadScenarioFile(const std::string& path) {
   // A directory opens as an empty stream on Linux: say so rather than "malformed JSON".
   if (std::filesystem::is_directory(path)) throw ScenarioError("scenario file '" + path + "' is a directory");
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw ScenarioError("cannot open scenario file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
+  // Read at most one block past the cap: a huge file, or a device that never ends, is refused unread.
+  std::string text;
+  char block[1 << 16];
+  while (text.size() <= kMaxScenarioBytes && in.read(block, sizeof block).gcount() > 0)
+    text.append(block, std::size_t(in.gcount()));
+  if (in.bad()) throw ScenarioError("cannot read scenario file '" + path + "'");
+  if (text.size() > kMaxScenarioBytes)
+    throw ScenarioError("scenario file '" + path + "' is larger than " + std::to_string(kMaxScenarioBytes >> 20) +
+                        " MiB (a scenario is a few KiB): not a scenario file?");
   try {
-    return scenarioFromJson(text.str());
+    return scenarioFromJson(text);
   } catch (const ScenarioError& e) {
     throw ScenarioError("scenario file '" + path + "': " + e.what());
   }
 }
 
 void saveScenarioFile(const Scenario& s, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw ScenarioError("cannot open scenario file '" + path + "' for writing");
-  out << scenarioToJson(s) << '\n';
-  out.close();
-  if (!out) throw ScenarioError("writing scenario file '" + path + "' failed");
+  try {
+    writeFileAtomically(path, scenarioToJson(s) + '\n');
+  } catch (const FileWriteError& e) {
+    throw ScenarioError(std::string("cannot save the scenario: ") + e.what());
+  }
 }
 
 }  // namespace iso

@@ -109,6 +109,8 @@ void validateScenario(const Scenario& s);
 // [{"i", "j", "k"}], "stage_params": {...}); scenarioToJson writes them all. Absent keys keep their
 // defaults; an optional top-level "preset": "oneapi" starts from that preset instead of Scenario{}.
 // Unknown keys and wrong types are errors naming the key; values are checked by validateScenario.
+// Bounds against broken or hostile files: at most 16 MiB of text and 64 levels of nesting, and errors
+// quote at most 60 characters of a value. saveScenarioFile writes the file whole or not at all.
 std::string scenarioToJson(const Scenario& s);
 Scenario scenarioFromJson(const std::string& text);  // throws ScenarioError
 Scenario loadScenarioFile(const std::string& path);  // throws ScenarioError (unreadable / malformed)

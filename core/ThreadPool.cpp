@@ -3,6 +3,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 namespace iso {
 namespace {
@@ -26,10 +27,23 @@ ThreadPool::ThreadPool(int threads) {
     throw std::invalid_argument("thread pool needs at least 1 thread (got " + std::to_string(threads) + ")");
   polling_ = threads > 1 && threads <= hardwareThreads();
   workers_.reserve(std::size_t(threads - 1));
-  for (int t = 1; t < threads; ++t) workers_.emplace_back([this, t] { workerLoop(t); });
+  for (int t = 1; t < threads; ++t) {
+    try {
+      workers_.emplace_back([this, t] { workerLoop(t); });
+    } catch (const std::system_error& e) {
+      // A process or memory limit: the workers already started wait for work that will never come, and
+      // destroying them unjoined would terminate the program. Stop them, then report.
+      stopWorkers();
+      throw std::runtime_error("cannot start worker thread " + std::to_string(t) + " of " + std::to_string(threads) +
+                               ": " + e.code().message() + " (the process or user thread limit, ulimit -u, or " +
+                               "memory is exhausted); use fewer threads");
+    }
+  }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stopWorkers(); }
+
+void ThreadPool::stopWorkers() {
   {
     std::lock_guard lock(mutex_);
     stopping_.store(true);

@@ -21,7 +21,8 @@ namespace iso {
 class ThreadPool {
  public:
   // threads >= 1: the caller of run() is thread 0, so threads - 1 workers are started.
-  // Throws std::invalid_argument for threads < 1.
+  // Throws std::invalid_argument for threads < 1, std::runtime_error (after stopping the workers it
+  // started) when the system refuses a thread.
   explicit ThreadPool(int threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -38,6 +39,7 @@ class ThreadPool {
 
  private:
   void workerLoop(int threadIndex);
+  void stopWorkers();  // asks every worker to return and joins it
   void runAndCapture(int threadIndex);
   // Polls ready() for a while (when polling_), then sleeps on cv until ready() holds.
   template <class Ready>

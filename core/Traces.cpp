@@ -1,9 +1,10 @@
 #include "Traces.h"
 
 #include <cstdio>
-#include <fstream>
+#include <string_view>
 #include <stdexcept>
 
+#include "AtomicFile.h"
 #include "Npy.h"
 
 namespace iso {
@@ -24,24 +25,23 @@ std::size_t sampleCount(const std::vector<float>& traces, std::size_t receiverCo
 void saveTracesCsv(const std::string& path, const std::vector<float>& traces,
                    const std::vector<ReceiverSpec>& receivers, double dt) {
   const std::size_t samples = sampleCount(traces, receivers.size());
-  std::ofstream out(path);
-  if (!out) throw std::runtime_error("'" + path + "': cannot open the file for writing");
-  out << "time_s";
+  AtomicFile out(path);
+  std::string header = "time_s";
   for (std::size_t r = 0; r < receivers.size(); ++r)
-    out << ",r" << r << "_i" << receivers[r].i << "_j" << receivers[r].j << "_k" << receivers[r].k;
-  out << '\n';
+    header += ",r" + std::to_string(r) + "_i" + std::to_string(receivers[r].i) + "_j" +
+              std::to_string(receivers[r].j) + "_k" + std::to_string(receivers[r].k);
+  header += '\n';
+  out.write(header);
   char buf[32];
   for (std::size_t n = 0; n < samples; ++n) {
-    std::snprintf(buf, sizeof buf, "%.9g", double(n + 1) * dt);
-    out << buf;
+    out.write(std::string_view(buf, std::size_t(std::snprintf(buf, sizeof buf, "%.9g", double(n + 1) * dt))));
     for (std::size_t r = 0; r < receivers.size(); ++r) {
-      std::snprintf(buf, sizeof buf, ",%.9g", double(traces[n * receivers.size() + r]));  // float32 round trip
-      out << buf;
+      const int length = std::snprintf(buf, sizeof buf, ",%.9g", double(traces[n * receivers.size() + r]));  // float32 round trip
+      out.write(std::string_view(buf, std::size_t(length)));
     }
-    out << '\n';
+    out.write("\n");
   }
-  out.close();
-  if (!out) throw std::runtime_error("'" + path + "': write failed (disk full or not writable?)");
+  out.commit();
 }
 
 void saveTracesNpy(const std::string& path, const std::vector<float>& traces, std::size_t receiverCount) {

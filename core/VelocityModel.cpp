@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 
+#include "Allocation.h"
 #include "ModelFile.h"
 #include "Problem.h"
+#include "SystemMemory.h"
 
 namespace iso {
 
@@ -54,7 +57,8 @@ std::vector<double> convolveValid(const std::vector<double>& data, int s[3], int
   int out[3] = {s[0], s[1], s[2]};
   out[axis] -= 2 * radius;
   const std::size_t stride = axis == 0 ? 1 : axis == 1 ? std::size_t(s[0]) : std::size_t(s[0]) * s[1];
-  std::vector<double> result(std::size_t(out[0]) * out[1] * out[2]);
+  std::vector<double> result =
+      allocateArray<std::vector<double>>(std::size_t(out[0]) * out[1] * out[2], "a smoothing pass of the random model");
   std::size_t o = 0;
   for (int k = 0; k < out[2]; ++k)
     for (int j = 0; j < out[1]; ++j)
@@ -66,6 +70,12 @@ std::vector<double> convolveValid(const std::vector<double>& data, int s[3], int
       }
   s[0] = out[0], s[1] = out[1], s[2] = out[2];
   return result;
+}
+
+// Gaussian smoothing with σ cells gives the correlation exp(-r²/(4σ²)) = exp(-r²/L²): σ = L/(2dx). The
+// kernel reaches 3σ. In double: a long correlation length over a fine grid exceeds any int.
+double smoothingRadius(double dx, double correlationLength) {
+  return std::ceil(3.0 * std::max(correlationLength / (2.0 * dx), 1e-6));
 }
 
 }  // namespace
@@ -98,18 +108,33 @@ std::vector<float> gradientModel(const Grid& g, double /*dx*/, double top, doubl
   return model;
 }
 
+std::size_t randomModelWorkBytes(const Grid& g, double dx, double correlationLength) {
+  const double grown = 2.0 * smoothingRadius(dx, correlationLength);
+  const double bytes = 2.0 * sizeof(double) * (g.n1 + grown) * (g.n2 + grown) * (g.n3 + grown);
+  return bytes >= double(std::numeric_limits<std::size_t>::max()) ? std::numeric_limits<std::size_t>::max()
+                                                                   : std::size_t(bytes);
+}
+
 std::vector<float> randomModel(const Grid& g, double dx, double mean, double stdDev,
                                double correlationLength, unsigned seed) {
-  // Gaussian smoothing with σ cells gives the correlation exp(-r²/(4σ²)) = exp(-r²/L²): σ = L/(2dx).
+  const std::string what = "the random model with correlation length " + shortNumber(correlationLength) +
+                           " m over " + shortNumber(dx) + " m cells";
+  const double radiusCells = smoothingRadius(dx, correlationLength);
+  if (std::max({g.n1, g.n2, g.n3}) + 2.0 * radiusCells > double(kMaxAxisCells))
+    throw ScenarioError(what + " smooths over " + shortNumber(radiusCells) + " cells on each side, more than " +
+                        std::to_string(kMaxAxisCells) + " cells in all; use a shorter correlation length");
+  requireAvailableMemory(randomModelWorkBytes(g, dx, correlationLength), what);
+  const int radius = int(radiusCells);
   const double sigma = std::max(correlationLength / (2.0 * dx), 1e-6);
-  const int radius = std::max(0, int(std::ceil(3.0 * sigma)));
   std::vector<double> kernel(std::size_t(2 * radius + 1));
-  for (int t = -radius; t <= radius; ++t) kernel[std::size_t(t + radius)] = std::exp(-0.5 * t * t / (sigma * sigma));
+  for (int t = -radius; t <= radius; ++t)
+    kernel[std::size_t(t + radius)] = std::exp(-0.5 * double(t) * t / (sigma * sigma));
 
   // Noise on the grid grown by the kernel radius on every side, so that the "valid" convolution
   // leaves every interior cell with a full window (no edge effects).
   int s[3] = {g.n1 + 2 * radius, g.n2 + 2 * radius, g.n3 + 2 * radius};
-  std::vector<double> field(std::size_t(s[0]) * s[1] * s[2]);
+  std::vector<double> field =
+      allocateArray<std::vector<double>>(std::size_t(s[0]) * s[1] * s[2], "the noise of " + what);
   PortableNormal normal(seed);
   for (auto& x : field) x = normal();
   for (int axis = 0; axis < 3; ++axis) field = convolveValid(field, s, axis, kernel);
@@ -168,21 +193,23 @@ std::vector<float> resampleTrilinear(const Volume& src, const Grid& dst) {
 std::vector<float> buildVelocityModel(const Scenario& s) {
   const Grid g(s.n1, s.n2, s.n3);
   const auto& m = s.model;
-  std::vector<float> model;
-  switch (m.kind) {
-    case ModelKind::Constant: model = constantModel(g, m.velocity); break;
-    case ModelKind::Layered: model = layeredModel(g, s.dx, m.layers); break;
-    case ModelKind::Gradient: model = gradientModel(g, s.dx, m.topVelocity, m.bottomVelocity); break;
-    case ModelKind::Random:
-      model = randomModel(g, s.dx, m.velocity, m.randomStdDev, m.randomCorrelationLength, m.randomSeed);
-      break;
-    case ModelKind::File: {
-      Volume file = loadModelFile(m.path, m.fileN1, m.fileN2, m.fileN3, m.fileUnit);
-      model = (file.n1 == g.n1 && file.n2 == g.n2 && file.n3 == g.n3) ? std::move(file.data)
-                                                                      : resampleTrilinear(file, g);
-      break;
+  const std::string what = "the velocity model (" + std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " +
+                           std::to_string(s.n3) + " cells)";
+  std::vector<float> model = withAllocationContext(what, g.interiorSize() * sizeof(float), [&] {
+    switch (m.kind) {
+      case ModelKind::Layered: return layeredModel(g, s.dx, m.layers);
+      case ModelKind::Gradient: return gradientModel(g, s.dx, m.topVelocity, m.bottomVelocity);
+      case ModelKind::Random:
+        return randomModel(g, s.dx, m.velocity, m.randomStdDev, m.randomCorrelationLength, m.randomSeed);
+      case ModelKind::File: {
+        Volume file = loadModelFile(m.path, m.fileN1, m.fileN2, m.fileN3, m.fileUnit);
+        return (file.n1 == g.n1 && file.n2 == g.n2 && file.n3 == g.n3) ? std::move(file.data)
+                                                                       : resampleTrilinear(file, g);
+      }
+      case ModelKind::Constant: break;
     }
-  }
+    return constantModel(g, m.velocity);
+  });
   drawSaltBody(model, g, s.dx, m.salt);
   return model;
 }

@@ -26,8 +26,13 @@ std::vector<float> gradientModel(const Grid& g, double dx, double top, double bo
 // Gaussian-correlated random field: white noise (seeded mt19937, deterministic on every platform)
 // smoothed by a separable Gaussian whose correlation function is exp(-r²/L²), then rescaled to exactly
 // `mean` and `stdDev` over the grid and clipped to mean ± 3·stdDev.
+// Throws ScenarioError when its working arrays (randomModelWorkBytes) exceed the available memory.
 std::vector<float> randomModel(const Grid& g, double dx, double mean, double stdDev,
                                double correlationLength, unsigned seed);
+// Peak bytes randomModel allocates: noise on the grid grown by 3σ of the smoothing on every side, in
+// double, twice while a pass of the convolution runs. Grows with the cube of correlationLength / dx;
+// saturates at SIZE_MAX.
+std::size_t randomModelWorkBytes(const Grid& g, double dx, double correlationLength);
 // Overwrites the cells whose centres lie inside the sphere.
 void drawSaltBody(std::vector<float>& model, const Grid& g, double dx, const SaltBody& salt);
 // Trilinear resampling with the corner cells of both grids aligned.

@@ -384,8 +384,8 @@ int devicesCommand(bool measureBandwidth) {
                 d.driverVersion.c_str());
     std::printf("    version       : %s, %s\n", d.deviceVersion.c_str(), d.openclCVersion.c_str());
     std::printf("    compute units : %u\n", d.computeUnits);
-    std::printf("    global memory : %s (max allocation %s)\n", gibibytes(double(d.globalMemBytes)).c_str(),
-                gibibytes(double(d.maxAllocBytes)).c_str());
+    std::printf("    global memory : %s (max allocation %s)\n", byteSize(double(d.globalMemBytes)).c_str(),
+                byteSize(double(d.maxAllocBytes)).c_str());
     std::printf("    local memory  : %.1f KiB\n", d.localMemBytes / 1024.0);
     std::string sizes;
     for (auto v : d.maxWorkItemSizes) sizes += (sizes.empty() ? "" : " x ") + std::to_string(v);

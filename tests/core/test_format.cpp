@@ -21,9 +21,10 @@ TEST(Format, RoundedNumberHasThreeDigitsAndWholeNumbersFromOneHundred) {
 }
 
 TEST(Format, GibibytesArePowersOfTwo) {
-  EXPECT_EQ(gibibytes(1024.0 * 1024.0 * 1024.0), "1.00 GiB");
-  EXPECT_EQ(gibibytes(1.5 * 1024.0 * 1024.0 * 1024.0), "1.50 GiB");
-  EXPECT_EQ(gibibytes(0), "0.00 GiB");
+  EXPECT_EQ(byteSize(1024.0 * 1024.0 * 1024.0), "1.00 GiB");
+  EXPECT_EQ(byteSize(1.5 * 1024.0 * 1024.0 * 1024.0), "1.50 GiB");
+  EXPECT_EQ(byteSize(20.0 * 1024.0 * 1024.0), "20.0 MiB");
+  EXPECT_EQ(byteSize(0), "0 bytes");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -13,6 +14,7 @@
 #include "Npy.h"
 #include "Problem.h"
 #include "ScratchDir.h"
+#include "SegyBytes.h"
 #include "VelocityModel.h"
 
 namespace iso {
@@ -33,40 +35,9 @@ std::string errorOf(const std::function<void()>& f) {
   return "no error";
 }
 
-// A SEG-Y file written byte by byte (big-endian IEEE floats, format code 5), independent of segyio.
-// Traces are inline-sorted: x (crossline) fastest. Without headers every trace has il = xl = 0.
 void writeSegy(const std::string& path, int n1, int n2, int n3, const std::function<float(int, int, int)>& f,
                bool geometryHeaders, int samplesInHeader) {
-  auto put16 = [](std::string& b, std::size_t at, int v) {
-    b[at] = char((v >> 8) & 0xff), b[at + 1] = char(v & 0xff);
-  };
-  auto put32 = [](std::string& b, std::size_t at, std::uint32_t v) {
-    for (int s = 0; s < 4; ++s) b[at + std::size_t(s)] = char((v >> (24 - 8 * s)) & 0xff);
-  };
-  std::string bytes(3200, ' ');
-  std::string bin(400, '\0');
-  put16(bin, 16, 4000);             // sample interval, µs (3217)
-  put16(bin, 20, samplesInHeader);  // samples per trace (3221)
-  put16(bin, 24, 5);                // IEEE float (3225)
-  bytes += bin;
-  for (int j = 0; j < n2; ++j)
-    for (int i = 0; i < n1; ++i) {
-      std::string header(240, '\0');
-      if (geometryHeaders) {
-        put32(header, 188, std::uint32_t(100 + j));  // inline (189)
-        put32(header, 192, std::uint32_t(200 + i));  // crossline (193)
-      }
-      put16(header, 114, n3);  // samples in this trace (115)
-      bytes += header;
-      std::string samples(std::size_t(4 * n3), '\0');
-      for (int k = 0; k < n3; ++k) {
-        const float v = f(i, j, k);
-        std::uint32_t u;
-        std::memcpy(&u, &v, 4);
-        put32(samples, std::size_t(4 * k), u);
-      }
-      bytes += samples;
-    }
+  const std::string bytes = test::segyBytes(n1, n2, n3, f, geometryHeaders, samplesInHeader);
   std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
 }
 
@@ -253,6 +224,48 @@ TEST(Models, FileUnitsAreConvertedAndAWrongUnitIsNamed) {
   }
   EXPECT_NE(jsonError.find("model.file_unit: unknown value 'mph' (known: m/s, km/s, ft/s)"), std::string::npos) << jsonError;
   std::remove(path.c_str());
+}
+
+// A correlation length of a kilometre over 1 mm cells smooths over 1.5 billion cells: the kernel size
+// used to overflow an int (UBSan), and the noise field would need more memory than any machine has.
+TEST(Models, RandomModelWithAHugeCorrelationLengthIsAClearError) {
+  const Grid g(8, 8, 8);
+  EXPECT_EQ(randomModelWorkBytes(g, 1e-3, 1e6), std::numeric_limits<std::size_t>::max());  // saturated
+  for (double length : {1e3, 1e6}) {
+    try {
+      randomModel(g, 1e-3, 2500.0, 100.0, length, 1);
+      FAIL() << "no error for correlation length " << length;
+    } catch (const ScenarioError& e) {
+      EXPECT_NE(std::string(e.what()).find("use a shorter correlation length"), std::string::npos) << e.what();
+    }
+  }
+  // Within what fits, the memory the noise needs is what randomModel checks and what buildProblem counts.
+  EXPECT_EQ(randomModelWorkBytes(g, 10.0, 100.0), std::size_t(2 * 8 * 38 * 38 * 38));  // radius 15 cells
+  Scenario s;
+  s.n1 = s.n2 = s.n3 = 8;
+  s.dx = 1.0;
+  s.model.kind = ModelKind::Random;
+  s.model.randomCorrelationLength = 5000.0;  // 7,500 cells of smoothing each side: 53 TiB of noise
+  try {
+    buildProblem(s);
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("random"), std::string::npos) << e.what();
+  }
+}
+
+// A SEG-Y file whose size implies more than INT_MAX traces (a sparse 524 GB file of one-sample
+// traces) is refused before libsegyio sees it: the library asserts, which aborts the process.
+TEST(Models, SegyWithMoreTracesThanAnIntIsRefused) {
+  const std::string path = tempPath("many-traces.sgy");
+  writeSegy(path, 1, 1, 1, [](int, int, int) { return 1500.0f; }, false, 1);
+  std::error_code ec;
+  std::filesystem::resize_file(path, 3600 + 244 * (std::uintmax_t(1) << 31), ec);
+  if (ec) GTEST_SKIP() << "this file system cannot hold a sparse 524 GB file: " << ec.message();
+  const std::string msg = errorOf([&] { loadModelFile(path); });
+  std::filesystem::remove(path);
+  EXPECT_NE(msg.find("holds 2147483648 traces of 1 samples by its size, more than the 2147483647"), std::string::npos)
+      << msg;
 }
 
 TEST(Models, BadFilesAreRefusedNamingTheFileAndTheProblem) {

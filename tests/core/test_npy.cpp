@@ -88,6 +88,19 @@ TEST(Npy, RoundTripOfAVolume) {
   std::remove(path.c_str());
 }
 
+// A 128-byte file that claims 10^11 floats (400 GB) is refused from its size, before any allocation:
+// it used to allocate and zero-fill the whole shape first.
+TEST(Npy, HugeShapeInASmallFileIsRefusedBeforeAllocating) {
+  std::string huge = numpyBytes2x3();
+  huge.replace(huge.find("(2, 3)"), 6, "(100000, 100000, 10)");
+  huge.erase(huge.find("}") + 1, 14);  // keep the header block the same length
+  const std::string msg = errorReading(huge);
+  EXPECT_NE(msg.find("data is shorter than the shape in the header says (100000000000 float32 values = "
+                     "400000000000 bytes; the file holds 24)"),
+            std::string::npos)
+      << msg;
+}
+
 TEST(Npy, RefusesWhatItCannotRead) {
   std::string good = numpyBytes2x3();
   std::string f8 = good;

@@ -177,6 +177,77 @@ TEST(Scenario, ErrorsNameTheKeyAndTheRange) {
   EXPECT_NE(errorOf("[1, 2]").find("must be a JSON object"), std::string::npos);
 }
 
+// A file as deep as a hostile one (100,000 levels) is refused as the text is read: the error used to
+// dump the wrongly typed value recursively and overflow the stack.
+TEST(Scenario, DeepNestingIsRefusedWithoutRecursion) {
+  const std::size_t depth = 100000;
+  const std::string deep = R"({"name": )" + std::string(depth, '[') + std::string(depth, ']') + "}";
+  EXPECT_NE(errorOf(deep).find("nested more than 64 levels deep"), std::string::npos) << errorOf(deep).substr(0, 200);
+  const std::string objects = [&] {
+    std::string text;
+    for (int n = 0; n < 1000; ++n) text += R"({"a": )";
+    return text + "1" + std::string(1000, '}');
+  }();
+  EXPECT_NE(errorOf(objects).find("nested more than 64 levels deep"), std::string::npos);
+  // Within the cap, a wrongly typed value is quoted as a bounded excerpt.
+  const std::string within = R"({"name": )" + std::string(60, '[') + std::string(60, ']') + "}";
+  const std::string msg = errorOf(within);
+  EXPECT_NE(msg.find("'name' must be a string, got array [[[["), std::string::npos) << msg;
+  EXPECT_LT(msg.size(), 160u) << msg;
+}
+
+TEST(Scenario, ErrorsQuoteBoundedExcerpts) {
+  const std::string longText(100000, 'x');
+  for (const std::string& json : {R"({"name": [")" + longText + R"("]})", R"({"source": {"kind": ")" + longText + R"("}})",
+                                  R"({")" + longText + R"(": 1})", R"({"stage": ")" + longText + R"("})",
+                                  R"({"coefficients": ")" + longText + R"("})", R"({"n1": )" + longText + "}",
+                                  R"({"dt": 1)" + std::string(100000, '0') + "}"}) {
+    const std::string msg = errorOf(json);
+    EXPECT_NE(msg, "no error");
+    EXPECT_LT(msg.size(), 400u) << msg.substr(0, 400);
+  }
+  // A number too large for a double is an error of the file, with its name (it used to escape as
+  // nlohmann's out_of_range, without the file, quoting the whole number).
+  const std::string path = test::scratchPath("overflow.json").string();
+  std::ofstream(path) << R"({"dt": 1e999})";
+  try {
+    loadScenarioFile(path);
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(path), std::string::npos) << msg;
+    EXPECT_NE(msg.find("number overflow parsing '1e999'"), std::string::npos) << msg;
+  }
+}
+
+TEST(Scenario, IntegersPrintAsIntegersInRangeErrors) {
+  EXPECT_NE(errorOf(R"({"steps": 1000000001})").find("steps = 1000000001 is out of range (allowed: [0, 1000000000])"),
+            std::string::npos)
+      << errorOf(R"({"steps": 1000000001})");
+  EXPECT_NE(errorOf(R"({"n1": 20000})").find("n1 = 20000 is out of range (allowed: [1, 16384])"), std::string::npos);
+  EXPECT_NE(errorOf(R"({"boundary": {"width": 5000}})").find("boundary.width = 5000 is out of range (allowed: [0, 4096])"),
+            std::string::npos);
+}
+
+TEST(Scenario, OversizedFilesAreRefusedUnread) {
+  const std::string path = test::scratchPath("huge.json").string();
+  {
+    std::ofstream out(path);
+    out << "{";
+    out << std::string((std::size_t(16) << 20) + 10, ' ');
+    out << "}";
+  }
+  try {
+    loadScenarioFile(path);
+    FAIL() << "no error";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("larger than 16 MiB"), std::string::npos) << e.what();
+  }
+  // A device that never ends is read only up to the cap.
+  EXPECT_THROW(loadScenarioFile("/dev/zero"), ScenarioError);
+  EXPECT_NE(errorOf(std::string((std::size_t(16) << 20) + 1, ' ')).find("over the limit of 16 MiB"), std::string::npos);
+}
+
 TEST(Scenario, EnumNamesRoundTrip) {
   for (auto k : {ModelKind::Constant, ModelKind::Layered, ModelKind::Gradient, ModelKind::Random, ModelKind::File})
     EXPECT_EQ(modelKindFromString(toString(k)), k);

@@ -1,0 +1,144 @@
+// Files are written whole or not at all: a full disk (RLIMIT_FSIZE in a child process, SIGXFSZ
+// ignored so that write() fails with EFBIG) leaves the previous file byte for byte, reports the
+// path and the reason, and leaves no temporary file behind. Every writer of core/ is checked.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "AtomicFile.h"
+#include "ChildProcess.h"
+#include "Npy.h"
+#include "Scenario.h"
+#include "ScratchDir.h"
+#include "Traces.h"
+
+namespace iso {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string readBytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A folder holding only `name`, with `contents` in it.
+fs::path folderWithFile(const std::string& folder, const std::string& name, const std::string& contents) {
+  const fs::path dir = test::scratchPath(folder);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / name, std::ios::binary) << contents;
+  return dir / name;
+}
+
+std::vector<std::string> filesIn(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  return names;
+}
+
+// Runs `write` in a child whose files may not grow past `limitBytes`; the child succeeds when `write`
+// throws an exception whose message holds the path and the OS reason.
+void expectFullDiskKeepsOldFile(const fs::path& target, std::size_t limitBytes, const std::function<void()>& write) {
+  const std::string before = readBytes(target);
+  const test::ChildResult child = test::runInChild([&](std::string& report) {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{rlim_t(limitBytes), rlim_t(limitBytes)};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) return 2;
+    try {
+      write();
+    } catch (const std::exception& e) {
+      report = e.what();
+      return 0;
+    }
+    report = "no error";
+    return 1;
+  });
+  ASSERT_TRUE(child.exited) << "the writer crashed with signal " << child.status;
+  EXPECT_EQ(child.status, 0) << child.report;
+  EXPECT_NE(child.report.find(target.string()), std::string::npos) << child.report;
+  EXPECT_NE(child.report.find("File too large"), std::string::npos) << child.report;
+  EXPECT_EQ(readBytes(target), before) << "the previous file was changed";
+  EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{target.filename().string()})
+      << "a temporary file was left behind";
+}
+
+TEST(AtomicFile, FullDiskDuringNpyDumpKeepsThePreviousFile) {
+  const std::vector<float> old(6, 1.0f), big(64 * 1024, 2.0f);
+  const fs::path target = test::scratchPath("npy-full");
+  fs::create_directories(target);
+  writeNpy((target / "u.npy").string(), old.data(), {2, 3});
+  expectFullDiskKeepsOldFile(target / "u.npy", 16 * 1024,
+                             [&] { writeNpy((target / "u.npy").string(), big.data(), {256, 256}); });
+  EXPECT_EQ(readNpy((target / "u.npy").string()).data, old);
+}
+
+TEST(AtomicFile, FullDiskDuringTracesKeepsThePreviousFile) {
+  const fs::path target = folderWithFile("traces-full", "t.csv", "time_s,r0\n0.001,1\n");
+  const std::vector<float> traces(2 * 20000, 0.125f);
+  expectFullDiskKeepsOldFile(target, 8 * 1024,
+                             [&] { saveTracesCsv(target.string(), traces, {{1, 2, 3}, {4, 5, 6}}, 0.001); });
+  const fs::path npy = folderWithFile("traces-npy-full", "t.npy", "old traces");
+  expectFullDiskKeepsOldFile(npy, 8 * 1024, [&] { saveTracesNpy(npy.string(), traces, 2); });
+}
+
+TEST(AtomicFile, FullDiskDuringScenarioSaveKeepsThePreviousFile) {
+  const fs::path target = folderWithFile("scenario-full", "s.json", R"({"n1": 32})");
+  expectFullDiskKeepsOldFile(target, 256, [&] { saveScenarioFile(presetScenario("default"), target.string()); });
+  EXPECT_EQ(loadScenarioFile(target.string()).n1, 32);
+}
+
+TEST(AtomicFile, ReplacesWholeKeepsPermissionsAndLeavesNothingBehind) {
+  const fs::path target = folderWithFile("replace", "f.txt", "old contents");
+  fs::permissions(target, fs::perms(0640));
+  writeFileAtomically(target.string(), "new");
+  EXPECT_EQ(readBytes(target), "new");
+  EXPECT_EQ(fs::status(target).permissions() & fs::perms::all, fs::perms(0640));
+  EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{"f.txt"});
+
+  // A fresh file, large enough to bypass the buffer, in a folder named relative to nothing.
+  const std::string large(3 << 20, 'x');
+  writeFileAtomically((target.parent_path() / "large.bin").string(), large);
+  EXPECT_EQ(readBytes(target.parent_path() / "large.bin"), large);
+}
+
+TEST(AtomicFile, AbandonedWriteLeavesTheTargetUntouched) {
+  const fs::path target = folderWithFile("abandon", "f.txt", "keep me");
+  {
+    AtomicFile file(target.string());
+    file.write("half of a new file");
+  }  // destroyed without commit(): an exception between writes does this
+  EXPECT_EQ(readBytes(target), "keep me");
+  EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{"f.txt"});
+}
+
+TEST(AtomicFile, ErrorsNameThePathAndTheReason) {
+  const std::string missing = test::scratchPath("no-such-folder/out.npy").string();
+  try {
+    writeFileAtomically(missing, "x");
+    FAIL() << "no error";
+  } catch (const FileWriteError& e) {
+    EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos) << e.what();
+  }
+  const fs::path folder = test::scratchPath("a-folder");
+  fs::create_directories(folder);
+  EXPECT_THROW(writeFileAtomically(folder.string(), "x"), FileWriteError);
+  EXPECT_TRUE(fs::is_directory(folder));
+  // Through a symbolic link: the file it points to is replaced, the link stays.
+  const fs::path real = folderWithFile("link", "real.txt", "old");
+  fs::create_symlink(real, real.parent_path() / "link.txt");
+  writeFileAtomically((real.parent_path() / "link.txt").string(), "new");
+  EXPECT_TRUE(fs::is_symlink(real.parent_path() / "link.txt"));
+  EXPECT_EQ(readBytes(real), "new");
+}
+
+}  // namespace
+}  // namespace iso

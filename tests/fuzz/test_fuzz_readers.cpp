@@ -1,0 +1,200 @@
+// Seeded mutation fuzzing of every reader of outside data: scenario JSON, .npy, raw float32 and SEG-Y
+// velocity models, and kernel-cache entries. Each reader must accept an input or refuse it with its
+// own error type and a bounded message: no crash, hang, foreign exception or sanitizer report
+// (run under -DISO_SANITIZE=address,undefined). Settings: Mutator.h; tests/fuzz/README.md.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <typeinfo>
+
+#include "KernelCache.h"
+#include "ModelFile.h"
+#include "Mutator.h"
+#include "Npy.h"
+#include "Scenario.h"
+#include "ScratchDir.h"
+#include "core/SegyBytes.h"
+
+namespace iso::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Longer messages mean a value was quoted unbounded.
+constexpr std::size_t kMaxMessage = 1000;
+
+void writeBytes(const std::string& path, const std::string& bytes) {
+  // A new file each time: ext4 flushes a file truncated and rewritten in place as it is closed.
+  std::error_code ignored;
+  fs::remove(path, ignored);
+  std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+std::string readBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// Feeds `iterations()` mutated inputs to `read`, which returns true for an accepted input and throws
+// the reader's own error type E for a refused one. Anything else fails the test, naming the seed and
+// the iteration that reproduce it. $ISO_FUZZ_LAST_INPUT, when set, receives each input before it is
+// read: after a crash, it holds the input that caused it.
+template <class E>
+void fuzz(const char* reader, const std::vector<std::string>& corpus, const std::function<bool(const std::string&)>& read) {
+  ASSERT_FALSE(corpus.empty());
+  for (const auto& valid : corpus) ASSERT_TRUE(read(valid)) << reader << ": a seed of the corpus is refused";
+  Mutator mutator(seed());
+  const char* lastInput = std::getenv("ISO_FUZZ_LAST_INPUT");
+  long accepted = 0, refused = 0;
+  const long n = iterations();
+  for (long i = 0; i < n; ++i) {
+    const std::string input = mutator.next(corpus);
+    if (lastInput && *lastInput) writeBytes(lastInput, input);
+    const auto where = [&] { return std::string(reader) + ", seed " + std::to_string(seed()) + ", iteration " + std::to_string(i); };
+    try {
+      if (read(input))
+        ++accepted;
+      else
+        ADD_FAILURE() << where() << ": the reader neither accepted nor refused the input";
+    } catch (const E& e) {
+      ++refused;
+      EXPECT_LT(std::string(e.what()).size(), kMaxMessage) << where() << ": " << std::string(e.what()).substr(0, 300);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << where() << ": unexpected " << typeid(e).name() << ": " << e.what();
+    }
+  }
+  // Both outcomes occur, or the mutations never reach past the first check (or never fail one).
+  if (n >= 200) {
+    EXPECT_GT(accepted, 0) << reader;
+    EXPECT_GT(refused, n / 4) << reader;
+  }
+  std::printf("[ fuzz     ] %s: %ld inputs, %ld accepted, %ld refused (seed %llu)\n", reader, n, accepted, refused,
+              static_cast<unsigned long long>(seed()));
+}
+
+std::vector<std::string> scenarioSeeds() {
+  Scenario rich = presetScenario("default");
+  rich.name = "seed \"quoted\" \u00e9";
+  rich.model.kind = ModelKind::Random;
+  rich.receivers.push_back({1, 2, 3});
+  rich.stageParams = {{"tile_x", 32}, {"z_chunk", 16}};
+  return {scenarioToJson(presetScenario("default")), scenarioToJson(presetScenario("oneapi")), scenarioToJson(rich),
+          R"({"preset": "oneapi", "n1": 64, "model": {"kind": "layered", "layers": [{"top": 0, "velocity": 2000}]}})"};
+}
+
+TEST(Fuzz, ScenarioReader) {
+  fuzz<ScenarioError>("scenario JSON", scenarioSeeds(), [](const std::string& text) {
+    const Scenario s = scenarioFromJson(text);
+    // What is accepted writes back to JSON that reads as the same scenario.
+    const std::string written = scenarioToJson(s);
+    EXPECT_EQ(scenarioToJson(scenarioFromJson(written)), written);
+    return true;
+  });
+}
+
+std::string fileBytes(const std::function<void(const std::string&)>& write, const std::string& name) {
+  const std::string path = test::scratchPath(name).string();
+  write(path);
+  return readBytes(path);
+}
+
+std::vector<float> velocities(std::size_t count) {
+  std::vector<float> v(count);
+  for (std::size_t n = 0; n < count; ++n) v[n] = 1500.0f + 10.0f * float(n % 97);
+  return v;
+}
+
+TEST(Fuzz, NpyReader) {
+  const auto v = velocities(4 * 3 * 5);
+  const std::vector<std::string> corpus = {
+      fileBytes([&](const std::string& p) { writeNpy(p, v.data(), {5, 3, 4}); }, "seed-a.npy"),
+      fileBytes([&](const std::string& p) { writeNpy(p, v.data(), {60}); }, "seed-b.npy"),
+      fileBytes([&](const std::string& p) { writeNpy(p, v.data(), {2, 2, 3, 5}); }, "seed-c.npy")};
+  const std::string path = test::scratchPath("fuzz.npy").string();
+  fuzz<std::runtime_error>(".npy", corpus, [&](const std::string& bytes) {
+    writeBytes(path, bytes);
+    const NpyArray a = readNpy(path);
+    std::size_t count = 1;
+    for (auto d : a.shape) count *= d;
+    EXPECT_EQ(a.data.size(), count);
+    return true;
+  });
+}
+
+TEST(Fuzz, VelocityModelFiles) {
+  // .npy through the model loader (shape, unit and range checks), raw float32 with its dims, SEG-Y
+  // with and without given dims: one corpus, each input read the way its extension says.
+  const auto v = velocities(4 * 3 * 5);
+  std::vector<std::string> corpus = {
+      fileBytes([&](const std::string& p) { writeNpy(p, v.data(), {5, 3, 4}); }, "model-seed.npy"),
+      std::string(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float)),
+      test::segyBytes(4, 3, 5, [](int i, int j, int k) { return 1500.0f + float(i + 10 * j + 100 * k); }, true, 5),
+      test::segyBytes(4, 3, 5, [](int, int, int) { return 2000.0f; }, false, 5)};
+  const std::string npy = test::scratchPath("fuzz-model.npy").string(), raw = test::scratchPath("fuzz-model.bin").string(),
+                    segy = test::scratchPath("fuzz-model.sgy").string();
+  fuzz<ScenarioError>("velocity model files", corpus, [&](const std::string& bytes) {
+    const bool isNpy = bytes.rfind("\x93NUMPY", 0) == 0, isSegy = bytes.size() >= 3600 && bytes[0] == ' ';
+    const std::string& path = isNpy ? npy : isSegy ? segy : raw;
+    writeBytes(path, bytes);
+    const auto check = [](const Volume& m) { EXPECT_EQ(m.data.size(), std::size_t(m.n1) * m.n2 * m.n3); };
+    if (!isSegy) {
+      check(loadModelFile(path, 4, 3, 5));
+      return true;
+    }
+    // SEG-Y both ways: with the dims given, and with the geometry from the inline/crossline headers.
+    std::optional<ScenarioError> refusal;
+    bool accepted = false;
+    for (const bool givenDims : {true, false}) {
+      try {
+        check(loadModelFile(path, givenDims ? 4 : 0, givenDims ? 3 : 0));
+        accepted = true;
+      } catch (const ScenarioError& e) {
+        refusal = e;
+      }
+    }
+    if (!accepted) throw *refusal;
+    return true;
+  });
+}
+
+TEST(Fuzz, KernelCacheEntries) {
+  // Only the exact entry written for a key is ever handed to a driver: any change is refused, both
+  // by the decoder and by the cache on disk, which then deletes the entry.
+  const std::string cacheDir = test::scratchPath("kernel-cache").string();
+  ::setenv("ISO3DFD_CACHE_DIR", cacheDir.c_str(), 1);
+  const std::string key = "device|driver|options|source";
+  std::vector<std::string> corpus;
+  for (std::size_t size : {1u, 7u, 300u, 5000u}) {
+    std::vector<unsigned char> binary(size);
+    for (std::size_t n = 0; n < size; ++n) binary[n] = static_cast<unsigned char>((n * 131 + size) & 0xff);
+    const auto entry = encodeCacheEntry(key, binary);
+    corpus.emplace_back(entry.begin(), entry.end());
+  }
+  const std::string path = cachedBinaryPath(key);
+  ASSERT_FALSE(path.empty());
+  fs::create_directories(fs::path(path).parent_path());
+  long n = 0;
+  fuzz<std::runtime_error>("kernel-cache entries", corpus, [&](const std::string& bytes) {
+    const std::vector<unsigned char> entry(bytes.begin(), bytes.end());
+    const bool valid = std::find(corpus.begin(), corpus.end(), bytes) != corpus.end();
+    const auto decoded = decodeCacheEntry(key, entry);
+    EXPECT_EQ(decoded.has_value(), valid);
+    if (decoded) {
+      EXPECT_EQ(encodeCacheEntry(key, *decoded), entry);
+    }
+    if (n++ % 4 == 0) {  // through the file, a quarter of the time
+      writeBytes(path, bytes);
+      EXPECT_EQ(loadCachedBinary(key).has_value(), valid);
+      EXPECT_EQ(fs::exists(path), valid) << "a damaged entry is deleted";
+    }
+    if (!valid) throw std::runtime_error("refused");
+    return true;
+  });
+}
+
+}  // namespace
+}  // namespace iso::fuzz
