@@ -7,6 +7,7 @@
 #include <random>
 
 #include "Allocation.h"
+#include "Format.h"
 #include "ModelFile.h"
 #include "Problem.h"
 #include "SystemMemory.h"

@@ -16,6 +16,7 @@
 #include "Format.h"
 #include "Npy.h"
 #include "OpenClSolver.h"
+#include "AtomicFile.h"
 #include "OutputFile.h"
 #include "PtxasReport.h"
 #include "ScenarioResize.h"
@@ -192,7 +193,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   Problem p = buildProblem(s);
   printHeader(p);
   if (run.saveScenario)
-    writeFileAtomically(*run.saveScenario, [&](const std::string& temporary) { saveScenarioFile(s, temporary); });
+    saveScenarioFile(s, *run.saveScenario);
   const Grid grid = p.grid;
   const double dt = p.dt;
   const double dx = p.dx;
@@ -216,9 +217,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
       std::printf("wrote u^%d and the velocity (%d x %d x %d points, %g m apart) to %s\n", s.steps, grid.n1,
                   grid.n2, grid.n3, dx, path.c_str());
     } else {
-      writeFileAtomically(path, [&](const std::string& temporary) {
-        writeNpy(temporary, field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
-      });
+      writeNpy(path, field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
       std::printf("wrote u^%d (interior, shape (%d, %d, %d)) to %s\n", s.steps, grid.n3, grid.n2, grid.n1,
                   path.c_str());
     }
@@ -227,12 +226,10 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     const std::string& path = *run.traces;
     const bool npy = path.size() > 4 && path.substr(path.size() - 4) == ".npy";
     const std::vector<float> traces = solver->traces();
-    writeFileAtomically(path, [&](const std::string& temporary) {
-      if (npy)
-        saveTracesNpy(temporary, traces, s.receivers.size());
-      else
-        saveTracesCsv(temporary, traces, s.receivers, dt);
-    });
+    if (npy)
+      saveTracesNpy(path, traces, s.receivers.size());
+    else
+      saveTracesCsv(path, traces, s.receivers, dt);
     std::printf("wrote %zu traces of %d samples to %s\n", s.receivers.size(), s.steps, path.c_str());
   }
   return 0;
@@ -280,11 +277,11 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
   }
   std::printf("%s", benchmarkTable(all).c_str());
   if (bench.json) {
-    writeTextFileAtomically(*bench.json, benchmarkJson(all));
+    writeFileAtomically(*bench.json, benchmarkJson(all));
     std::printf("wrote %s\n", bench.json->c_str());
   }
   if (bench.csv) {
-    writeTextFileAtomically(*bench.csv, benchmarkCsv(all));
+    writeFileAtomically(*bench.csv, benchmarkCsv(all));
     std::printf("wrote %s\n", bench.csv->c_str());
   }
   return all.anyFailed() ? kFailureExit : 0;

@@ -1,12 +1,11 @@
 #include "PtxasReport.h"
 
-#include <fstream>
 #include <stdexcept>
 
 #include "ClError.h"
 #include "KernelSources.h"
 #include "OpenClSolver.h"
-#include "OutputFile.h"
+#include "AtomicFile.h"
 
 namespace iso::cli {
 
@@ -19,12 +18,7 @@ std::string ptxasReport(const ClContext& context, const StageParamMap& params, c
                                     "ptxas report", params.at("max_registers")});
     if (!ptxPath.empty()) {
       const std::vector<unsigned char> binary = program.binary();
-      writeFileAtomically(ptxPath, [&](const std::string& temporary) {
-        std::ofstream out(temporary, std::ios::binary);
-        out.write(reinterpret_cast<const char*>(binary.data()), std::streamsize(binary.size()));
-        out.close();
-        if (out.fail()) throw std::runtime_error("'" + ptxPath + "': write failed");
-      });
+      writeFileAtomically(ptxPath, std::string_view(reinterpret_cast<const char*>(binary.data()), binary.size()));
     }
     return program.fromCache() ? "(from the kernel cache: no report)" : program.log();
   } catch (const ComputeError& e) {

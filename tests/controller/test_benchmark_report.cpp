@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "BenchmarkReport.h"
-#include "OutputFile.h"
+#include "AtomicFile.h"
 #include "ScratchDir.h"
 
 namespace iso {
@@ -121,7 +121,7 @@ TEST(BenchmarkReport, ReaderNamesWhatIsWrong) {
 
 TEST(BenchmarkReport, FileRoundTripThroughTheAtomicWriter) {
   const auto path = test::scratchPath("bench.json").string();
-  writeTextFileAtomically(path, benchmarkJson(sampleReport()));
+  writeFileAtomically(path, benchmarkJson(sampleReport()));
   EXPECT_EQ(readBenchmarkJson(path).rows.size(), 3u);
   EXPECT_THROW(readBenchmarkJson(path + ".missing"), std::runtime_error);
 }
