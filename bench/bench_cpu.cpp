@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "CpuSolvers.h"
-#include "Metrics.h"
-#include "Problem.h"
-#include "Scenario.h"
-#include "ThreadPool.h"
+#include "core/CpuSolvers.h"
+#include "core/Metrics.h"
+#include "core/Problem.h"
+#include "core/Scenario.h"
+#include "core/ThreadPool.h"
 
 namespace {
 

@@ -1,13 +1,13 @@
-#include "Bandwidth.h"
+#include "compute/Bandwidth.h"
 
 #include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "ClHost.h"
-#include "KernelCache.h"
-#include "StageParams.h"
+#include "compute/ClHost.h"
+#include "compute/KernelCache.h"
+#include "compute/StageParams.h"
 
 namespace iso {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The device's copy bandwidth: the roofline ceiling of the stencil stages (docs/METRICS.md).
-#include "DeviceRegistry.h"
+#include "compute/DeviceRegistry.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "ClError.h"
+#include "compute/ClError.h"
 
 namespace iso {
 

@@ -1,8 +1,8 @@
-#include "ClHost.h"
+#include "compute/ClHost.h"
 
 #include <algorithm>
 
-#include "KernelCache.h"
+#include "compute/KernelCache.h"
 
 namespace iso {
 

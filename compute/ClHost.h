@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "ClError.h"
-#include "DeviceRegistry.h"
+#include "compute/ClError.h"
+#include "compute/DeviceRegistry.h"
 
 namespace iso {
 

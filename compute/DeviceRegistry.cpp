@@ -1,4 +1,4 @@
-#include "DeviceRegistry.h"
+#include "compute/DeviceRegistry.h"
 
 #include <CL/cl.h>
 
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "ClError.h"
+#include "compute/ClError.h"
 
 namespace iso {
 

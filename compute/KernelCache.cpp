@@ -1,11 +1,11 @@
-#include "KernelCache.h"
+#include "compute/KernelCache.h"
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
 
-#include "AtomicFile.h"
+#include "core/AtomicFile.h"
 
 namespace iso {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "CacheDirectory.h"
+#include "core/CacheDirectory.h"
 
 namespace iso {
 

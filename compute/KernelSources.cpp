@@ -1,4 +1,4 @@
-#include "KernelSources.h"
+#include "compute/KernelSources.h"
 
 #include <stdexcept>
 

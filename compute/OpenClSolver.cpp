@@ -1,14 +1,14 @@
-#include "OpenClSolver.h"
+#include "compute/OpenClSolver.h"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
 
-#include "Format.h"
-#include "ClHost.h"
-#include "KernelSources.h"
-#include "stages/OpenClStage.h"
+#include "core/Format.h"
+#include "compute/ClHost.h"
+#include "compute/KernelSources.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso {
 

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "DeviceRegistry.h"
-#include "Problem.h"
-#include "StageParams.h"
-#include "WaveSolver.h"
+#include "compute/DeviceRegistry.h"
+#include "core/Problem.h"
+#include "compute/StageParams.h"
+#include "core/WaveSolver.h"
 
 namespace iso {
 

@@ -1,11 +1,11 @@
-#include "SolverFactory.h"
+#include "compute/SolverFactory.h"
 
 #include <stdexcept>
 
-#include "ClError.h"
-#include "CpuSolvers.h"
-#include "OpenClSolver.h"
-#include "StageParams.h"
+#include "compute/ClError.h"
+#include "core/CpuSolvers.h"
+#include "compute/OpenClSolver.h"
+#include "compute/StageParams.h"
 
 namespace iso {
 

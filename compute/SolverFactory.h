@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "DeviceRegistry.h"
-#include "Problem.h"
-#include "StageRegistry.h"
-#include "WaveSolver.h"
+#include "compute/DeviceRegistry.h"
+#include "core/Problem.h"
+#include "core/StageRegistry.h"
+#include "core/WaveSolver.h"
 
 namespace iso {
 

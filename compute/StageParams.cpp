@@ -1,13 +1,13 @@
-#include "StageParams.h"
+#include "compute/StageParams.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "ClError.h"
-#include "KernelCache.h"
-#include "stages/OpenClStage.h"
+#include "compute/ClError.h"
+#include "compute/KernelCache.h"
+#include "compute/stages/OpenClStage.h"
+#include "core/AtomicFile.h"
 
 namespace iso {
 
@@ -140,15 +140,11 @@ void storeTunedParams(const std::string& stage, const DeviceInfo& device, const 
   entry["grid"] = {tunedOn.n1, tunedOn.n2, tunedOn.n3};
   entry["mpts_per_s"] = mptsPerSecond;
   db[deviceKey(device)][stage] = entry;
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    f << db.dump(2) << "\n";
-    if (!f) throw ComputeError(ComputeStatus::DeviceError, "cannot write the tuning database " + tmp);
+  try {  // whole or not at all: a full disk keeps the previous database
+    writeFileAtomically(path, db.dump(2) + "\n");
+  } catch (const FileWriteError& e) {
+    throw ComputeError(ComputeStatus::DeviceError, std::string("the tuning database was not updated: ") + e.what());
   }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw ComputeError(ComputeStatus::DeviceError, "cannot replace " + path + ": " + ec.message());
 }
 
 bool lookupTunedParams(const std::string& stage, const DeviceInfo& device, StageParamMap& out) {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "DeviceRegistry.h"
-#include "Grid.h"
-#include "StageRegistry.h"
+#include "compute/DeviceRegistry.h"
+#include "core/Grid.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 

@@ -1,9 +1,9 @@
-#include "Tuner.h"
+#include "compute/Tuner.h"
 
 #include <algorithm>
 
-#include "ClError.h"
-#include "OpenClSolver.h"
+#include "compute/ClError.h"
+#include "compute/OpenClSolver.h"
 
 namespace iso {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "DeviceRegistry.h"
-#include "Problem.h"
-#include "StageParams.h"
+#include "compute/DeviceRegistry.h"
+#include "core/Problem.h"
+#include "compute/StageParams.h"
 
 namespace iso {
 

@@ -1,6 +1,6 @@
-#include "Allocation.h"
+#include "core/Allocation.h"
 
-#include "Format.h"
+#include "core/Format.h"
 
 namespace iso {
 

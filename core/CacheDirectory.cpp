@@ -1,4 +1,4 @@
-#include "CacheDirectory.h"
+#include "core/CacheDirectory.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "Coefficients.h"
+#include "core/Coefficients.h"
 
 #include <cmath>
 #include <stdexcept>

@@ -1,10 +1,10 @@
-#include "CpuParallelSolver.h"
+#include "core/CpuParallelSolver.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
 
-#include "CpuSolvers.h"
+#include "core/CpuSolvers.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -42,7 +42,7 @@ namespace portable {
 #define ISO_KERNEL_WIDTH 4
 #define ISO_KERNEL_ZBLOCK 1
 #define ISO_KERNEL_SEGMENT 4
-#include "CpuStencilKernel.inc"
+#include "core/CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
 #undef ISO_KERNEL_ZBLOCK
 #undef ISO_KERNEL_SEGMENT
@@ -57,7 +57,7 @@ namespace avx2 {
 #define ISO_KERNEL_WIDTH 8
 #define ISO_KERNEL_ZBLOCK 1
 #define ISO_KERNEL_SEGMENT 8
-#include "CpuStencilKernel.inc"
+#include "core/CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
 #undef ISO_KERNEL_ZBLOCK
 #undef ISO_KERNEL_SEGMENT
@@ -71,7 +71,7 @@ namespace avx512 {
 #define ISO_KERNEL_WIDTH 16
 #define ISO_KERNEL_ZBLOCK 4
 #define ISO_KERNEL_SEGMENT 4
-#include "CpuStencilKernel.inc"
+#include "core/CpuStencilKernel.inc"
 #undef ISO_KERNEL_WIDTH
 #undef ISO_KERNEL_ZBLOCK
 #undef ISO_KERNEL_SEGMENT

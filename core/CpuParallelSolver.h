@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "CpuSolverBase.h"
-#include "StageRegistry.h"
-#include "ThreadPool.h"
+#include "core/CpuSolverBase.h"
+#include "core/StageRegistry.h"
+#include "core/ThreadPool.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "CpuSerialSolver.h"
+#include "core/CpuSerialSolver.h"
 
 #include <cstddef>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #pragma once
 // cpu-serial: the scalar reference, the oneAPI sample's 1_CPU_only loop order and float order.
-#include "CpuSolverBase.h"
+#include "core/CpuSolverBase.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "CpuSolverBase.h"
+#include "core/CpuSolverBase.h"
 
 #include <algorithm>
 #include <chrono>
@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "Allocation.h"
+#include "core/Allocation.h"
 
 namespace iso {
 

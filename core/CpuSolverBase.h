@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "FieldAllocator.h"
-#include "Problem.h"
-#include "WaveSolver.h"
+#include "core/FieldAllocator.h"
+#include "core/Problem.h"
+#include "core/WaveSolver.h"
 
 namespace iso {
 

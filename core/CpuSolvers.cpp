@@ -1,11 +1,11 @@
-#include "CpuSolvers.h"
+#include "core/CpuSolvers.h"
 
 #include <stdexcept>
 #include <utility>
 
-#include "CpuParallelSolver.h"
-#include "CpuSerialSolver.h"
-#include "ThreadPool.h"
+#include "core/CpuParallelSolver.h"
+#include "core/CpuSerialSolver.h"
+#include "core/ThreadPool.h"
 
 namespace iso {
 

@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "Problem.h"
-#include "StageRegistry.h"
-#include "WaveSolver.h"
+#include "core/Problem.h"
+#include "core/StageRegistry.h"
+#include "core/WaveSolver.h"
 
 namespace iso {
 

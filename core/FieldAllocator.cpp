@@ -1,4 +1,4 @@
-#include "FieldAllocator.h"
+#include "core/FieldAllocator.h"
 
 #include <cstdlib>
 

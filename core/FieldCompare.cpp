@@ -1,10 +1,10 @@
-#include "FieldCompare.h"
+#include "core/FieldCompare.h"
 
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
-#include "CpuSolvers.h"
+#include "core/CpuSolvers.h"
 
 namespace iso {
 

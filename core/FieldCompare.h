@@ -6,8 +6,8 @@
 #include <span>
 #include <vector>
 
-#include "Problem.h"
-#include "WaveSolver.h"
+#include "core/Problem.h"
+#include "core/WaveSolver.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "HostBandwidth.h"
+#include "core/HostBandwidth.h"
 
 #include <unistd.h>
 
@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
-#include "AtomicFile.h"
-#include "CacheDirectory.h"
-#include "SystemMemory.h"
-#include "ThreadPool.h"
+#include "core/AtomicFile.h"
+#include "core/CacheDirectory.h"
+#include "core/SystemMemory.h"
+#include "core/ThreadPool.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "Metrics.h"
+#include "core/Metrics.h"
 
 #include <cstdarg>
 #include <cstdio>

@@ -1,4 +1,4 @@
-#include "ModelFile.h"
+#include "core/ModelFile.h"
 
 #include <segyio/segy.h>
 
@@ -11,10 +11,10 @@
 #include <memory>
 #include <system_error>
 
-#include "Format.h"
-#include "Allocation.h"
-#include "Npy.h"
-#include "SystemMemory.h"
+#include "core/Format.h"
+#include "core/Allocation.h"
+#include "core/Npy.h"
+#include "core/SystemMemory.h"
 
 namespace iso {
 

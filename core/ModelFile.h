@@ -9,7 +9,7 @@
 // read as m/s, say). Errors are ScenarioError naming the file and the problem.
 #include <string>
 
-#include "VelocityModel.h"
+#include "core/VelocityModel.h"
 
 namespace iso {
 

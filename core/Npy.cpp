@@ -1,4 +1,4 @@
-#include "Npy.h"
+#include "core/Npy.h"
 
 #include <filesystem>
 
@@ -9,8 +9,8 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "Allocation.h"
-#include "AtomicFile.h"
+#include "core/Allocation.h"
+#include "core/AtomicFile.h"
 
 namespace iso {
 

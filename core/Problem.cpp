@@ -1,15 +1,15 @@
-#include "Problem.h"
+#include "core/Problem.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-#include "Format.h"
-#include "Allocation.h"
-#include "StageRegistry.h"
-#include "SystemMemory.h"
-#include "VelocityModel.h"
+#include "core/Format.h"
+#include "core/Allocation.h"
+#include "core/StageRegistry.h"
+#include "core/SystemMemory.h"
+#include "core/VelocityModel.h"
 
 namespace iso {
 

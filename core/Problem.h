@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "Coefficients.h"
-#include "Grid.h"
-#include "Scenario.h"
-#include "StageRegistry.h"
+#include "core/Coefficients.h"
+#include "core/Grid.h"
+#include "core/Scenario.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 

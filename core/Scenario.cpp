@@ -1,4 +1,4 @@
-#include "Scenario.h"
+#include "core/Scenario.h"
 
 #include <cmath>
 #include <filesystem>
@@ -8,11 +8,11 @@
 #include <set>
 #include <sstream>
 
-#include "AtomicFile.h"
-#include "Coefficients.h"
-#include "Format.h"
-#include "Grid.h"
-#include "StageRegistry.h"
+#include "core/AtomicFile.h"
+#include "core/Coefficients.h"
+#include "core/Format.h"
+#include "core/Grid.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 

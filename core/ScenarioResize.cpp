@@ -1,4 +1,4 @@
-#include "ScenarioResize.h"
+#include "core/ScenarioResize.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 // Changing a scenario's grid size while keeping its picture: positions and model geometry scale with
 // the grid, so "the default scenario at 256³" is the default scenario, finer and larger.
-#include "Scenario.h"
+#include "core/Scenario.h"
 
 namespace iso {
 

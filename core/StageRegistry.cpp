@@ -1,4 +1,4 @@
-#include "StageRegistry.h"
+#include "core/StageRegistry.h"
 
 #include <stdexcept>
 

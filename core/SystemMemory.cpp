@@ -1,4 +1,4 @@
-#include "SystemMemory.h"
+#include "core/SystemMemory.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "Allocation.h"
-#include "Format.h"
-#include "Scenario.h"
+#include "core/Allocation.h"
+#include "core/Format.h"
+#include "core/Scenario.h"
 
 namespace iso {
 

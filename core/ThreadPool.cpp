@@ -1,4 +1,4 @@
-#include "ThreadPool.h"
+#include "core/ThreadPool.h"
 
 #include <chrono>
 #include <stdexcept>

@@ -1,11 +1,11 @@
-#include "Traces.h"
+#include "core/Traces.h"
 
 #include <cstdio>
 #include <string_view>
 #include <stdexcept>
 
-#include "AtomicFile.h"
-#include "Npy.h"
+#include "core/AtomicFile.h"
+#include "core/Npy.h"
 
 namespace iso {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "Scenario.h"
+#include "core/Scenario.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "VelocityModel.h"
+#include "core/VelocityModel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,11 +6,11 @@
 #include <limits>
 #include <random>
 
-#include "Allocation.h"
-#include "Format.h"
-#include "ModelFile.h"
-#include "Problem.h"
-#include "SystemMemory.h"
+#include "core/Allocation.h"
+#include "core/Format.h"
+#include "core/ModelFile.h"
+#include "core/Problem.h"
+#include "core/SystemMemory.h"
 
 namespace iso {
 

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "Grid.h"
-#include "Scenario.h"
+#include "core/Grid.h"
+#include "core/Scenario.h"
 
 namespace iso {
 

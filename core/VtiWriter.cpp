@@ -1,4 +1,4 @@
-#include "VtiWriter.h"
+#include "core/VtiWriter.h"
 
 #include <unistd.h>
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "Grid.h"
-#include "SliceSet.h"
+#include "core/Grid.h"
+#include "core/SliceSet.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "Colormap.h"
+#include "render/Colormap.h"
 
 #include <algorithm>
 #include <cmath>

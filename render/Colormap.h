@@ -8,7 +8,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "GlCheck.h"
+#include "render/GlCheck.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "GainControl.h"
+#include "render/GainControl.h"
 
 #include <algorithm>
 #include <cmath>

@@ -27,7 +27,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "SliceSet.h"
+#include "core/SliceSet.h"
 
 namespace iso {
 

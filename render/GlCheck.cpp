@@ -1,4 +1,4 @@
-#include "GlCheck.h"
+#include "render/GlCheck.h"
 
 #include <QDebug>
 #include <QStringList>

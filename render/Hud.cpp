@@ -1,4 +1,4 @@
-#include "Hud.h"
+#include "render/Hud.h"
 
 #include <algorithm>
 #include <cmath>

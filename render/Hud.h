@@ -9,8 +9,8 @@
 #include <QString>
 #include <QStringList>
 
-#include "Colormap.h"
-#include "GainControl.h"
+#include "render/Colormap.h"
+#include "render/GainControl.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "OrbitCamera.h"
+#include "render/OrbitCamera.h"
 
 #include <algorithm>
 #include <cmath>

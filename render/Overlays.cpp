@@ -1,4 +1,4 @@
-#include "Overlays.h"
+#include "render/Overlays.h"
 
 #include <algorithm>
 #include <cmath>

@@ -13,10 +13,10 @@
 #include <QRectF>
 #include <QString>
 
-#include "GlCheck.h"
-#include "Hud.h"
-#include "OrbitCamera.h"
-#include "SliceGeometry.h"
+#include "render/GlCheck.h"
+#include "render/Hud.h"
+#include "render/OrbitCamera.h"
+#include "render/SliceGeometry.h"
 
 namespace iso {
 

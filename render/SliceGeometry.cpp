@@ -1,4 +1,4 @@
-#include "SliceGeometry.h"
+#include "render/SliceGeometry.h"
 
 #include <algorithm>
 #include <cmath>

@@ -15,7 +15,7 @@
 
 #include <glm/glm.hpp>
 
-#include "SliceSet.h"
+#include "core/SliceSet.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "SliceTextures.h"
+#include "render/SliceTextures.h"
 
 namespace iso {
 namespace {

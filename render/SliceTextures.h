@@ -5,8 +5,8 @@
 
 #include <QString>
 
-#include "GlCheck.h"
-#include "SliceGeometry.h"
+#include "render/GlCheck.h"
+#include "render/SliceGeometry.h"
 
 namespace iso {
 

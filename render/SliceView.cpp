@@ -1,4 +1,4 @@
-#include "SliceView.h"
+#include "render/SliceView.h"
 
 #include <algorithm>
 #include <cmath>

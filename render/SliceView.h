@@ -14,13 +14,13 @@
 #include <QOpenGLWidget>
 #include <QStringList>
 
-#include "Colormap.h"
-#include "GainControl.h"
-#include "Hud.h"
-#include "OrbitCamera.h"
-#include "Overlays.h"
-#include "SliceGeometry.h"
-#include "SliceTextures.h"
+#include "render/Colormap.h"
+#include "render/GainControl.h"
+#include "render/Hud.h"
+#include "render/OrbitCamera.h"
+#include "render/Overlays.h"
+#include "render/SliceGeometry.h"
+#include "render/SliceTextures.h"
 
 class QLabel;
 class QOpenGLPaintDevice;

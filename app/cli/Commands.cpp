@@ -1,4 +1,4 @@
-#include "Commands.h"
+#include "app/cli/Commands.h"
 
 #include <unistd.h>
 
@@ -8,24 +8,24 @@
 #include <filesystem>
 #include <sstream>
 
-#include "Bandwidth.h"
-#include "BenchmarkRunner.h"
-#include "ClError.h"
-#include "DeviceRegistry.h"
-#include "FieldCompare.h"
-#include "Format.h"
-#include "Npy.h"
-#include "OpenClSolver.h"
-#include "AtomicFile.h"
-#include "OutputFile.h"
-#include "PtxasReport.h"
-#include "ScenarioResize.h"
-#include "SolverFactory.h"
-#include "StageRegistry.h"
-#include "Traces.h"
-#include "Tuner.h"
-#include "ViewCost.h"
-#include "VtiWriter.h"
+#include "compute/Bandwidth.h"
+#include "app/controller/BenchmarkRunner.h"
+#include "compute/ClError.h"
+#include "compute/DeviceRegistry.h"
+#include "core/FieldCompare.h"
+#include "core/Format.h"
+#include "core/Npy.h"
+#include "compute/OpenClSolver.h"
+#include "core/AtomicFile.h"
+#include "app/controller/OutputFile.h"
+#include "app/cli/PtxasReport.h"
+#include "core/ScenarioResize.h"
+#include "compute/SolverFactory.h"
+#include "core/StageRegistry.h"
+#include "core/Traces.h"
+#include "compute/Tuner.h"
+#include "app/controller/ViewCost.h"
+#include "core/VtiWriter.h"
 
 namespace iso::cli {
 

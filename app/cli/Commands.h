@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ScenarioOptions.h"
+#include "app/cli/ScenarioOptions.h"
 
 namespace iso::cli {
 

@@ -1,11 +1,11 @@
-#include "PtxasReport.h"
+#include "app/cli/PtxasReport.h"
 
 #include <stdexcept>
 
-#include "ClError.h"
-#include "KernelSources.h"
-#include "OpenClSolver.h"
-#include "AtomicFile.h"
+#include "compute/ClError.h"
+#include "compute/KernelSources.h"
+#include "compute/OpenClSolver.h"
+#include "core/AtomicFile.h"
 
 namespace iso::cli {
 

@@ -3,9 +3,9 @@
 // whether a candidate's register blocking fits, read before timing it.
 #include <string>
 
-#include "ClHost.h"
-#include "Grid.h"
-#include "StageParams.h"
+#include "compute/ClHost.h"
+#include "core/Grid.h"
+#include "compute/StageParams.h"
 
 namespace iso::cli {
 

@@ -1,8 +1,8 @@
-#include "ScenarioOptions.h"
+#include "app/cli/ScenarioOptions.h"
 
 #include <filesystem>
 
-#include "ScenarioResize.h"
+#include "core/ScenarioResize.h"
 
 namespace iso::cli {
 

@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "Scenario.h"
+#include "core/Scenario.h"
 
 namespace iso::cli {
 

@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "Commands.h"
+#include "app/cli/Commands.h"
 
 int main(int argc, char** argv) {
   using namespace iso::cli;

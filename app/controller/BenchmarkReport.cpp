@@ -1,4 +1,4 @@
-#include "BenchmarkReport.h"
+#include "app/controller/BenchmarkReport.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "StageRegistry.h"
+#include "core/StageRegistry.h"
 
 
 namespace iso {

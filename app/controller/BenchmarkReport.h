@@ -36,8 +36,8 @@
 #include <string>
 #include <vector>
 
-#include "FieldCompare.h"
-#include "Metrics.h"
+#include "core/FieldCompare.h"
+#include "core/Metrics.h"
 
 namespace iso {
 

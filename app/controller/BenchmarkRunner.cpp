@@ -1,15 +1,15 @@
-#include "BenchmarkRunner.h"
+#include "app/controller/BenchmarkRunner.h"
 
 #include <algorithm>
 #include <chrono>
 
-#include "Bandwidth.h"
-#include "CpuParallelSolver.h"
-#include "DeviceRegistry.h"
-#include "HostBandwidth.h"
-#include "OpenClSolver.h"
-#include "SolverFactory.h"
-#include "StageRegistry.h"
+#include "compute/Bandwidth.h"
+#include "core/CpuParallelSolver.h"
+#include "compute/DeviceRegistry.h"
+#include "core/HostBandwidth.h"
+#include "compute/OpenClSolver.h"
+#include "compute/SolverFactory.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 

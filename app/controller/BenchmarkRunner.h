@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "BenchmarkReport.h"
-#include "Problem.h"
-#include "Scenario.h"
-#include "WaveSolver.h"
+#include "app/controller/BenchmarkReport.h"
+#include "core/Problem.h"
+#include "core/Scenario.h"
+#include "core/WaveSolver.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "LockstepCoordinator.h"
+#include "app/controller/LockstepCoordinator.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "SimulationController.h"
+#include "app/controller/SimulationController.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "OutputFile.h"
+#include "app/controller/OutputFile.h"
 
 namespace iso {
 

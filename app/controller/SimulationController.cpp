@@ -1,13 +1,13 @@
-#include "SimulationController.h"
+#include "app/controller/SimulationController.h"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-#include "Bandwidth.h"
-#include "DeviceRegistry.h"
-#include "HostBandwidth.h"
-#include "SolverFactory.h"
+#include "compute/Bandwidth.h"
+#include "compute/DeviceRegistry.h"
+#include "core/HostBandwidth.h"
+#include "compute/SolverFactory.h"
 
 namespace iso {
 namespace {

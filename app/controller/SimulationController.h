@@ -22,11 +22,11 @@
 #include <thread>
 #include <vector>
 
-#include "Metrics.h"
-#include "Problem.h"
-#include "Scenario.h"
-#include "TripleBuffer.h"
-#include "WaveSolver.h"
+#include "core/Metrics.h"
+#include "core/Problem.h"
+#include "core/Scenario.h"
+#include "app/controller/TripleBuffer.h"
+#include "core/WaveSolver.h"
 
 namespace iso {
 

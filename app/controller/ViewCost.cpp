@@ -1,13 +1,13 @@
-#include "ViewCost.h"
+#include "app/controller/ViewCost.h"
 
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <thread>
 
-#include "BenchmarkRunner.h"
-#include "SimulationController.h"
-#include "SolverFactory.h"
+#include "app/controller/BenchmarkRunner.h"
+#include "app/controller/SimulationController.h"
+#include "compute/SolverFactory.h"
 
 namespace iso {
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "Grid.h"
-#include "Scenario.h"
+#include "core/Grid.h"
+#include "core/Scenario.h"
 
 namespace iso {
 

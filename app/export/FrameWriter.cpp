@@ -1,4 +1,4 @@
-#include "FrameWriter.h"
+#include "app/export/FrameWriter.h"
 
 #include <cerrno>
 #include <chrono>

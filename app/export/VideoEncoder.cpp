@@ -1,4 +1,4 @@
-#include "VideoEncoder.h"
+#include "app/export/VideoEncoder.h"
 
 #include <cerrno>
 #include <system_error>

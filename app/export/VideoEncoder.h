@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "FrameWriter.h"
+#include "app/export/FrameWriter.h"
 
 namespace iso {
 

@@ -1,11 +1,11 @@
-#include "BoundaryEditor.h"
+#include "app/studio/BoundaryEditor.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
-#include "FormControls.h"
+#include "app/studio/FormControls.h"
 
 namespace iso {
 

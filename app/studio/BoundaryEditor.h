@@ -1,7 +1,7 @@
 #pragma once
 // The boundary of a scenario: absorbing (a damping layer of some width and target reflection) or
 // reflecting.
-#include "ScenarioSection.h"
+#include "app/studio/ScenarioSection.h"
 
 class QComboBox;
 class QDoubleSpinBox;

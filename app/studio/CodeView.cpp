@@ -1,4 +1,4 @@
-#include "CodeView.h"
+#include "app/studio/CodeView.h"
 
 #include <Qsci/qscilexercpp.h>
 #include <QFontDatabase>

@@ -1,4 +1,4 @@
-#include "CompareViewport.h"
+#include "app/studio/CompareViewport.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -7,10 +7,10 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "DeviceRegistry.h"
-#include "SimulationPane.h"
-#include "SolverFactory.h"
-#include "StageRegistry.h"
+#include "compute/DeviceRegistry.h"
+#include "app/studio/SimulationPane.h"
+#include "compute/SolverFactory.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 

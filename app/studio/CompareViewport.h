@@ -7,7 +7,7 @@
 #include <QWidget>
 #include <optional>
 
-#include "Scenario.h"
+#include "core/Scenario.h"
 
 class QComboBox;
 class QLabel;

@@ -1,4 +1,4 @@
-#include "CompareWindow.h"
+#include "app/studio/CompareWindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -19,13 +19,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "CompareViewport.h"
-#include "DeviceRegistry.h"
-#include "SimulationPane.h"
-#include "SliceView.h"
-#include "StageRegistry.h"
-#include "StudioCli.h"
-#include "ThreadPool.h"
+#include "app/studio/CompareViewport.h"
+#include "compute/DeviceRegistry.h"
+#include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
+#include "core/StageRegistry.h"
+#include "app/studio/StudioCli.h"
+#include "core/ThreadPool.h"
 
 namespace iso {
 namespace {

@@ -11,9 +11,9 @@
 #include <QTimer>
 #include <vector>
 
-#include "FieldCompare.h"
-#include "LockstepCoordinator.h"
-#include "Scenario.h"
+#include "core/FieldCompare.h"
+#include "app/controller/LockstepCoordinator.h"
+#include "core/Scenario.h"
 
 class QAction;
 class QComboBox;

@@ -1,4 +1,4 @@
-#include "ExportActions.h"
+#include "app/studio/ExportActions.h"
 
 #include <QAction>
 #include <QDir>
@@ -12,11 +12,11 @@
 #include <QStatusBar>
 #include <QToolButton>
 
-#include "ExportDialog.h"
-#include "RecordingSession.h"
-#include "SimulationPane.h"
-#include "SliceView.h"
-#include "ViewImage.h"
+#include "app/studio/ExportDialog.h"
+#include "app/studio/RecordingSession.h"
+#include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
+#include "app/studio/ViewImage.h"
 
 namespace iso {
 namespace {

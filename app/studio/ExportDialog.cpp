@@ -1,4 +1,4 @@
-#include "ExportDialog.h"
+#include "app/studio/ExportDialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -12,8 +12,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 
-#include "RecordingSession.h"
-#include "VideoEncoder.h"
+#include "app/studio/RecordingSession.h"
+#include "app/export/VideoEncoder.h"
 
 namespace iso {
 

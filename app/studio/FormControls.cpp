@@ -1,4 +1,4 @@
-#include "FormControls.h"
+#include "app/studio/FormControls.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>

@@ -1,4 +1,4 @@
-#include "MainWindow.h"
+#include "app/studio/MainWindow.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -20,16 +20,16 @@
 #include <QStyle>
 #include <QToolBar>
 
-#include "CompareWindow.h"
-#include "DeviceRegistry.h"
-#include "ExportActions.h"
-#include "ScenarioForm.h"
-#include "SimulationPane.h"
-#include "SliceView.h"
-#include "ViewControls.h"
-#include "ViewModes.h"
-#include "StageExplorer.h"
-#include "StageRegistry.h"
+#include "app/studio/CompareWindow.h"
+#include "compute/DeviceRegistry.h"
+#include "app/studio/ExportActions.h"
+#include "app/studio/ScenarioForm.h"
+#include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
+#include "app/studio/ViewControls.h"
+#include "app/studio/ViewModes.h"
+#include "app/studio/StageExplorer.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 namespace {

@@ -9,9 +9,9 @@
 #include <QTimer>
 #include <optional>
 
-#include "PresetPicker.h"
-#include "Scenario.h"
-#include "SimulationController.h"
+#include "app/studio/PresetPicker.h"
+#include "core/Scenario.h"
+#include "app/controller/SimulationController.h"
 
 class QAction;
 class QActionGroup;

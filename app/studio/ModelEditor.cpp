@@ -1,4 +1,4 @@
-#include "ModelEditor.h"
+#include "app/studio/ModelEditor.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-#include "FormControls.h"
+#include "app/studio/FormControls.h"
 
 namespace iso {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // The velocity model of a scenario: its kind, one page of parameters per kind (constant, layers,
 // gradient, random, file) and the salt body drawn over any of them.
-#include "ScenarioSection.h"
+#include "app/studio/ScenarioSection.h"
 
 class QCheckBox;
 class QComboBox;

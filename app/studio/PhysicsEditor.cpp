@@ -1,4 +1,4 @@
-#include "PhysicsEditor.h"
+#include "app/studio/PhysicsEditor.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
@@ -7,8 +7,8 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
-#include "FormControls.h"
-#include "Grid.h"
+#include "app/studio/FormControls.h"
+#include "core/Grid.h"
 
 namespace iso {
 

@@ -1,8 +1,8 @@
 #pragma once
 // The grid and the time step of a scenario: cells, spacing, auto or manual dt (with the running model's
 // stability limit beside it) and the stencil weights.
-#include "Problem.h"
-#include "ScenarioSection.h"
+#include "core/Problem.h"
+#include "app/studio/ScenarioSection.h"
 
 class QCheckBox;
 class QComboBox;

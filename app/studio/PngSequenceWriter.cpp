@@ -1,4 +1,4 @@
-#include "PngSequenceWriter.h"
+#include "app/studio/PngSequenceWriter.h"
 
 #include <QImage>
 #include <QImageWriter>

@@ -2,7 +2,7 @@
 // Numbered PNG frames (000000.png, 000001.png, ...) in a folder, written on the FrameWriter's thread:
 // the same interface and guarantees as VideoEncoder. The frames go to a temporary folder next to the
 // target, renamed to the target once complete; a target that exists must be an empty folder.
-#include "FrameWriter.h"
+#include "app/export/FrameWriter.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "PresetPicker.h"
+#include "app/studio/PresetPicker.h"
 
 #include <QComboBox>
 #include <QFileInfo>
@@ -6,8 +6,8 @@
 #include <QLabel>
 #include <QPushButton>
 
-#include "FormControls.h"
-#include "Scenario.h"
+#include "app/studio/FormControls.h"
+#include "core/Scenario.h"
 
 namespace iso {
 

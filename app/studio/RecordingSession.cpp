@@ -1,12 +1,12 @@
-#include "RecordingSession.h"
+#include "app/studio/RecordingSession.h"
 
 #include <QFileInfo>
 #include <QImage>
 
-#include "PngSequenceWriter.h"
-#include "SimulationPane.h"
-#include "SliceView.h"
-#include "VideoEncoder.h"
+#include "app/studio/PngSequenceWriter.h"
+#include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
+#include "app/export/VideoEncoder.h"
 
 namespace iso {
 namespace {

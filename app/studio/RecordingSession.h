@@ -13,7 +13,7 @@
 #include <memory>
 #include <thread>
 
-#include "FrameWriter.h"
+#include "app/export/FrameWriter.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "ScenarioForm.h"
+#include "app/studio/ScenarioForm.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -9,12 +9,12 @@
 #include <QVBoxLayout>
 #include <optional>
 
-#include "BoundaryEditor.h"
-#include "ModelEditor.h"
-#include "PhysicsEditor.h"
-#include "ScenarioResize.h"
-#include "SourceEditor.h"
-#include "StageEditor.h"
+#include "app/studio/BoundaryEditor.h"
+#include "app/studio/ModelEditor.h"
+#include "app/studio/PhysicsEditor.h"
+#include "core/ScenarioResize.h"
+#include "app/studio/SourceEditor.h"
+#include "app/studio/StageEditor.h"
 
 namespace iso {
 namespace {

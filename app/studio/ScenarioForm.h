@@ -11,9 +11,9 @@
 #include <QString>
 #include <QStringList>
 
-#include "PresetPicker.h"
-#include "Problem.h"
-#include "Scenario.h"
+#include "app/studio/PresetPicker.h"
+#include "core/Problem.h"
+#include "core/Scenario.h"
 
 class QWidget;
 

@@ -3,7 +3,7 @@
 // fields of a Scenario and writes them back. The form composes the parts.
 #include <QWidget>
 
-#include "Scenario.h"
+#include "core/Scenario.h"
 
 namespace iso {
 

@@ -1,8 +1,8 @@
-#include "SimulationPane.h"
+#include "app/studio/SimulationPane.h"
 
 #include <QVBoxLayout>
 
-#include "SliceView.h"
+#include "render/SliceView.h"
 
 namespace iso {
 namespace {

@@ -8,7 +8,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "SimulationController.h"
+#include "app/controller/SimulationController.h"
 
 namespace iso {
 

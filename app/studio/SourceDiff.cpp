@@ -1,4 +1,4 @@
-#include "SourceDiff.h"
+#include "app/studio/SourceDiff.h"
 
 #include <algorithm>
 #include <dtl/dtl.hpp>

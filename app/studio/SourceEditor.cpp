@@ -1,4 +1,4 @@
-#include "SourceEditor.h"
+#include "app/studio/SourceEditor.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "FormControls.h"
-#include "Grid.h"
+#include "app/studio/FormControls.h"
+#include "core/Grid.h"
 
 namespace iso {
 namespace {

@@ -1,7 +1,7 @@
 #pragma once
 // The source of a scenario: a Ricker point source (cell, frequency, amplitude, delay), the oneAPI
 // sample's initial cubes, or none.
-#include "ScenarioSection.h"
+#include "app/studio/ScenarioSection.h"
 
 class QComboBox;
 class QDoubleSpinBox;

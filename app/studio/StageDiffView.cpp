@@ -1,4 +1,4 @@
-#include "StageDiffView.h"
+#include "app/studio/StageDiffView.h"
 
 #include <Qsci/qscistyle.h>
 #include <QCheckBox>
@@ -9,9 +9,9 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
-#include "CodeView.h"
-#include "StageMaterial.h"
-#include "StageRegistry.h"
+#include "app/studio/CodeView.h"
+#include "app/studio/StageMaterial.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 namespace {

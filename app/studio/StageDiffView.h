@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "SourceDiff.h"
+#include "app/studio/SourceDiff.h"
 
 class QCheckBox;
 class QComboBox;

@@ -1,4 +1,4 @@
-#include "StageEditor.h"
+#include "app/studio/StageEditor.h"
 
 #include <QFormLayout>
 #include <QGroupBox>
@@ -8,10 +8,10 @@
 
 #include <algorithm>
 
-#include "FormControls.h"
-#include "Grid.h"
-#include "SolverFactory.h"
-#include "StageRegistry.h"
+#include "app/studio/FormControls.h"
+#include "core/Grid.h"
+#include "compute/SolverFactory.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ScenarioSection.h"
+#include "app/studio/ScenarioSection.h"
 
 class QComboBox;
 class QLabel;

@@ -1,9 +1,9 @@
-#include "StageExplanation.h"
+#include "app/studio/StageExplanation.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "StageRegistry.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 namespace {

@@ -1,4 +1,4 @@
-#include "StageExplorer.h"
+#include "app/studio/StageExplorer.h"
 
 #include <QApplication>
 #include <QHBoxLayout>
@@ -16,11 +16,11 @@
 #include <QVBoxLayout>
 #include <cstdio>
 
-#include "SolverFactory.h"
-#include "StageDiffView.h"
-#include "StageMaterial.h"
-#include "StageRegistry.h"
-#include "StageSourceView.h"
+#include "compute/SolverFactory.h"
+#include "app/studio/StageDiffView.h"
+#include "app/studio/StageMaterial.h"
+#include "core/StageRegistry.h"
+#include "app/studio/StageSourceView.h"
 
 namespace iso {
 namespace {

@@ -5,7 +5,7 @@
 #include <QWidget>
 #include <string>
 
-#include "StageExplanation.h"
+#include "app/studio/StageExplanation.h"
 
 class QLabel;
 class QListWidget;

@@ -1,8 +1,8 @@
-#include "StageMaterial.h"
+#include "app/studio/StageMaterial.h"
 
 #include <QFile>
 
-#include "StageRegistry.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 

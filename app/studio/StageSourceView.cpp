@@ -1,12 +1,12 @@
-#include "StageSourceView.h"
+#include "app/studio/StageSourceView.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "CodeView.h"
-#include "StageMaterial.h"
+#include "app/studio/CodeView.h"
+#include "app/studio/StageMaterial.h"
 
 namespace iso {
 

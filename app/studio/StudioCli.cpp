@@ -1,4 +1,4 @@
-#include "StudioCli.h"
+#include "app/studio/StudioCli.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -7,20 +7,20 @@
 #include <QTimer>
 #include <cstdio>
 
-#include "CompareWindow.h"
-#include "DeviceRegistry.h"
-#include "MainWindow.h"
-#include "RecordingSession.h"
-#include "ScenarioResize.h"
-#include "SimulationPane.h"
-#include "SliceView.h"
-#include "StageExplorer.h"
-#include "StageRegistry.h"
-#include "ViewControls.h"
-#include "ViewCost.h"
-#include "ViewModes.h"
-#include "VideoEncoder.h"
-#include "ViewImage.h"
+#include "app/studio/CompareWindow.h"
+#include "compute/DeviceRegistry.h"
+#include "app/studio/MainWindow.h"
+#include "app/studio/RecordingSession.h"
+#include "core/ScenarioResize.h"
+#include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
+#include "app/studio/StageExplorer.h"
+#include "core/StageRegistry.h"
+#include "app/studio/ViewControls.h"
+#include "app/controller/ViewCost.h"
+#include "app/studio/ViewModes.h"
+#include "app/export/VideoEncoder.h"
+#include "app/studio/ViewImage.h"
 
 namespace iso {
 namespace {

@@ -7,7 +7,7 @@
 #include <QStringList>
 #include <optional>
 
-#include "Scenario.h"
+#include "core/Scenario.h"
 
 namespace iso {
 

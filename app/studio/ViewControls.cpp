@@ -1,4 +1,4 @@
-#include "ViewControls.h"
+#include "app/studio/ViewControls.h"
 
 #include <QCheckBox>
 #include <QFormLayout>
@@ -7,11 +7,11 @@
 #include <QSignalBlocker>
 #include <QSlider>
 
-#include "FormControls.h"
-#include "GainControl.h"
-#include "SimulationController.h"
-#include "SliceView.h"
-#include "ViewModes.h"
+#include "app/studio/FormControls.h"
+#include "render/GainControl.h"
+#include "app/controller/SimulationController.h"
+#include "render/SliceView.h"
+#include "app/studio/ViewModes.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "ViewImage.h"
+#include "app/studio/ViewImage.h"
 
 #include <QFileInfo>
 #include <QImageWriter>

@@ -2,7 +2,7 @@
 // Saving the view as an image file at a chosen size (SliceView::renderImage), whole or not at all.
 #include <QString>
 
-#include "SliceView.h"
+#include "render/SliceView.h"
 
 namespace iso {
 

@@ -1,4 +1,4 @@
-#include "ViewModes.h"
+#include "app/studio/ViewModes.h"
 
 #include <QStringList>
 

@@ -4,7 +4,7 @@
 #include <QString>
 #include <vector>
 
-#include "SliceView.h"
+#include "render/SliceView.h"
 
 namespace iso {
 

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <optional>
 
-#include "StudioCli.h"
+#include "app/studio/StudioCli.h"
 
 namespace {
 void setApplicationNames() {

@@ -1,6 +1,6 @@
 // gpu-basic (2_GPU_basic): a 3D NDRange, one cell per work-item, every neighbour addressed through the
 // 3D index function (resources/kernels/basic.cl).
-#include "OpenClStage.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso {
 

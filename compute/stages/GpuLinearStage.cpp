@@ -1,6 +1,6 @@
 // gpu-linear (3_GPU_linear): gpu-basic's launch, with the kernel walking a linear index instead of
 // three (resources/kernels/linear.cl).
-#include "OpenClStage.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso {
 

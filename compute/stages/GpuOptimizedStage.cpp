@@ -4,7 +4,7 @@
 //    registers, or cp.async on NVIDIA 8.0+), the output trailing R planes.
 //  - CPU form (resources/kernels/optimized_cpu.cl): each work-item updates vec consecutive x cells with
 //    OpenCL vector loads and walks z_chunk planes, so the compiler emits SIMD code directly.
-#include "OpenClStage.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso {
 namespace {

@@ -1,7 +1,7 @@
 // gpu-private-x (4_GPU_private_memory_K): the register streaming of gpu-private-z along x, the
 // contiguous axis, so that loads do not coalesce (resources/kernels/private_x.cl). Dimension 0 of the
 // NDRange counts y, 1 counts z, 2 counts x chunks.
-#include "OpenClStage.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso {
 namespace {

@@ -1,6 +1,6 @@
 // gpu-private-z (4_GPU_private_memory_I): a 2D NDRange over x/y, each work-item streaming along z with
 // its z-neighbours in registers (resources/kernels/private_z.cl).
-#include "OpenClStage.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso {
 namespace {

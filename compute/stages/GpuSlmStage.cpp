@@ -1,6 +1,6 @@
 // gpu-slm (5_GPU_optimized): a TILE_X x TILE_Y work-group keeps a plane's x/y neighbours in a
 // local-memory tile while each work-item streams along z (resources/kernels/slm.cl).
-#include "OpenClStage.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso {
 namespace {

@@ -1,4 +1,4 @@
-#include "OpenClStage.h"
+#include "compute/stages/OpenClStage.h"
 
 #include <algorithm>
 

@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "ClError.h"
-#include "DeviceRegistry.h"
-#include "Grid.h"
-#include "StageRegistry.h"
+#include "compute/ClError.h"
+#include "compute/DeviceRegistry.h"
+#include "core/Grid.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 

@@ -8,9 +8,9 @@
 #include <fstream>
 #include <string>
 
-#include "BenchmarkReport.h"
-#include "Npy.h"
-#include "ScratchDir.h"
+#include "app/controller/BenchmarkReport.h"
+#include "core/Npy.h"
+#include "tests/ScratchDir.h"
 
 namespace {
 

@@ -5,12 +5,12 @@
 #include <filesystem>
 #include <functional>
 
-#include "ClHost.h"
-#include "KernelCache.h"
-#include "OpenClTestSupport.h"
-#include "ScratchDir.h"
-#include "SolverFactory.h"
-#include "Tuner.h"
+#include "compute/ClHost.h"
+#include "compute/KernelCache.h"
+#include "tests/compute/OpenClTestSupport.h"
+#include "tests/ScratchDir.h"
+#include "compute/SolverFactory.h"
+#include "compute/Tuner.h"
 
 namespace iso::test {
 namespace {

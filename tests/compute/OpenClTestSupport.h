@@ -5,14 +5,14 @@
 #include <string>
 #include <vector>
 
-#include "ClError.h"
-#include "CpuSolvers.h"
-#include "DeviceRegistry.h"
-#include "FieldCompare.h"
-#include "OpenClSolver.h"
-#include "Problem.h"
-#include "Scenario.h"
-#include "StageRegistry.h"
+#include "compute/ClError.h"
+#include "core/CpuSolvers.h"
+#include "compute/DeviceRegistry.h"
+#include "core/FieldCompare.h"
+#include "compute/OpenClSolver.h"
+#include "core/Problem.h"
+#include "core/Scenario.h"
+#include "core/StageRegistry.h"
 
 namespace iso::test {
 

@@ -4,8 +4,8 @@
 #include <map>
 #include <tuple>
 
-#include "OpenClTestSupport.h"
-#include "SolverFactory.h"
+#include "tests/compute/OpenClTestSupport.h"
+#include "compute/SolverFactory.h"
 
 namespace iso::test {
 namespace {

@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <set>
 
-#include "Grid.h"
-#include "KernelSources.h"
-#include "OpenClTestSupport.h"
-#include "SolverFactory.h"
-#include "StageParams.h"
-#include "stages/OpenClStage.h"
+#include "core/Grid.h"
+#include "compute/KernelSources.h"
+#include "tests/compute/OpenClTestSupport.h"
+#include "compute/SolverFactory.h"
+#include "compute/StageParams.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso::test {
 namespace {

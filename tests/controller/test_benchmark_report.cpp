@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "BenchmarkReport.h"
-#include "AtomicFile.h"
-#include "ScratchDir.h"
+#include "app/controller/BenchmarkReport.h"
+#include "core/AtomicFile.h"
+#include "tests/ScratchDir.h"
 
 namespace iso {
 namespace {

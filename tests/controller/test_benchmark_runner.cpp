@@ -5,8 +5,8 @@
 #include <cstdlib>
 #include <thread>
 
-#include "BenchmarkRunner.h"
-#include "SolverFactory.h"
+#include "app/controller/BenchmarkRunner.h"
+#include "compute/SolverFactory.h"
 
 namespace iso {
 namespace {

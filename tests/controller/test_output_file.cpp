@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "OutputFile.h"
-#include "ScratchDir.h"
+#include "app/controller/OutputFile.h"
+#include "tests/ScratchDir.h"
 
 namespace iso {
 namespace {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "CpuSolvers.h"
-#include "FieldCompare.h"
-#include "Problem.h"
-#include "Scenario.h"
+#include "core/CpuSolvers.h"
+#include "core/FieldCompare.h"
+#include "core/Problem.h"
+#include "core/Scenario.h"
 
 namespace iso::testing {
 

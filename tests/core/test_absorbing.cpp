@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "SolverTestUtil.h"
+#include "tests/core/SolverTestUtil.h"
 
 namespace iso {
 namespace {

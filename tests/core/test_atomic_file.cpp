@@ -10,12 +10,12 @@
 #include <sstream>
 #include <vector>
 
-#include "AtomicFile.h"
-#include "ChildProcess.h"
-#include "Npy.h"
-#include "Scenario.h"
-#include "ScratchDir.h"
-#include "Traces.h"
+#include "core/AtomicFile.h"
+#include "tests/core/ChildProcess.h"
+#include "core/Npy.h"
+#include "core/Scenario.h"
+#include "tests/ScratchDir.h"
+#include "core/Traces.h"
 
 namespace iso {
 namespace {

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "Coefficients.h"
+#include "core/Coefficients.h"
 
 namespace iso {
 namespace {

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "CpuParallelSolver.h"
-#include "CpuSolvers.h"
-#include "FieldCompare.h"
-#include "SolverTestUtil.h"
+#include "core/CpuParallelSolver.h"
+#include "core/CpuSolvers.h"
+#include "core/FieldCompare.h"
+#include "tests/core/SolverTestUtil.h"
 
 namespace iso {
 namespace {

@@ -1,7 +1,7 @@
 // The number formats of messages and tables.
 #include <gtest/gtest.h>
 
-#include "Format.h"
+#include "core/Format.h"
 
 namespace iso {
 namespace {

@@ -7,9 +7,9 @@
 #include <unistd.h>
 #include <nlohmann/json.hpp>
 
-#include "HostBandwidth.h"
-#include "ScratchDir.h"
-#include "SystemMemory.h"
+#include "core/HostBandwidth.h"
+#include "tests/ScratchDir.h"
+#include "core/SystemMemory.h"
 
 namespace iso {
 namespace {

@@ -10,12 +10,12 @@
 #include <functional>
 #include <limits>
 
-#include "ModelFile.h"
-#include "Npy.h"
-#include "Problem.h"
-#include "ScratchDir.h"
-#include "SegyBytes.h"
-#include "VelocityModel.h"
+#include "core/ModelFile.h"
+#include "core/Npy.h"
+#include "core/Problem.h"
+#include "tests/ScratchDir.h"
+#include "tests/core/SegyBytes.h"
+#include "core/VelocityModel.h"
 
 namespace iso {
 namespace {

@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "Npy.h"
-#include "ScratchDir.h"
-#include "Traces.h"
+#include "core/Npy.h"
+#include "tests/ScratchDir.h"
+#include "core/Traces.h"
 
 namespace iso {
 namespace {

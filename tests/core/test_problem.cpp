@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "Problem.h"
+#include "core/Problem.h"
 
 namespace iso {
 namespace {

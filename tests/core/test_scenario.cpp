@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <fstream>
 
-#include "Problem.h"
-#include "Scenario.h"
-#include "ScratchDir.h"
+#include "core/Problem.h"
+#include "core/Scenario.h"
+#include "tests/ScratchDir.h"
 
 namespace iso {
 namespace {

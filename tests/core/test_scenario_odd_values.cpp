@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "CpuSolvers.h"
-#include "Problem.h"
-#include "Scenario.h"
+#include "core/CpuSolvers.h"
+#include "core/Problem.h"
+#include "core/Scenario.h"
 
 namespace iso {
 namespace {

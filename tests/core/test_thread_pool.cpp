@@ -13,8 +13,8 @@
 #include <thread>
 #include <vector>
 
-#include "ChildProcess.h"
-#include "ThreadPool.h"
+#include "tests/core/ChildProcess.h"
+#include "core/ThreadPool.h"
 
 namespace iso {
 namespace {

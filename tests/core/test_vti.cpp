@@ -7,8 +7,8 @@
 #include <iterator>
 #include <random>
 
-#include "ScratchDir.h"
-#include "VtiWriter.h"
+#include "tests/ScratchDir.h"
+#include "core/VtiWriter.h"
 
 namespace iso {
 namespace {

@@ -11,13 +11,13 @@
 #include <optional>
 #include <typeinfo>
 
-#include "KernelCache.h"
-#include "ModelFile.h"
-#include "Mutator.h"
-#include "Npy.h"
-#include "Scenario.h"
-#include "ScratchDir.h"
-#include "core/SegyBytes.h"
+#include "compute/KernelCache.h"
+#include "core/ModelFile.h"
+#include "tests/fuzz/Mutator.h"
+#include "core/Npy.h"
+#include "core/Scenario.h"
+#include "tests/ScratchDir.h"
+#include "tests/core/SegyBytes.h"
 
 namespace iso::fuzz {
 namespace {

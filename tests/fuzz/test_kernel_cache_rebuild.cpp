@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ClHost.h"
-#include "DeviceRegistry.h"
-#include "KernelCache.h"
-#include "ScratchDir.h"
+#include "compute/ClHost.h"
+#include "compute/DeviceRegistry.h"
+#include "compute/KernelCache.h"
+#include "tests/ScratchDir.h"
 
 namespace iso {
 namespace {

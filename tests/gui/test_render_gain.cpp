@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "GainControl.h"
-#include "Hud.h"
-#include "test_render_support.h"
+#include "render/GainControl.h"
+#include "render/Hud.h"
+#include "tests/gui/test_render_support.h"
 
 namespace iso {
 namespace {

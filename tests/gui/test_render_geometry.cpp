@@ -1,12 +1,12 @@
 // Geometry, camera, layout, ticks and colour tables (no GL needed).
 #include <gtest/gtest.h>
 
-#include "Colormap.h"
-#include "Hud.h"
-#include "OrbitCamera.h"
-#include "Overlays.h"
-#include "SliceGeometry.h"
-#include "test_render_support.h"
+#include "render/Colormap.h"
+#include "render/Hud.h"
+#include "render/OrbitCamera.h"
+#include "render/Overlays.h"
+#include "render/SliceGeometry.h"
+#include "tests/gui/test_render_support.h"
 
 namespace iso {
 namespace {

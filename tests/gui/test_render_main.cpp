@@ -6,7 +6,7 @@
 #include <QApplication>
 #include <gtest/gtest.h>
 
-#include "test_render_support.h"
+#include "tests/gui/test_render_support.h"
 
 namespace {
 bool g_display = false;

@@ -7,8 +7,8 @@
 #include <QWindow>
 #include <gtest/gtest.h>
 
-#include "SliceView.h"
-#include "test_render_support.h"
+#include "render/SliceView.h"
+#include "tests/gui/test_render_support.h"
 
 namespace iso {
 namespace {

@@ -8,7 +8,7 @@
 #include <QImage>
 #include <QString>
 
-#include "SliceSet.h"
+#include "core/SliceSet.h"
 
 namespace iso::test {
 

@@ -15,14 +15,14 @@
 #include <QTemporaryDir>
 #include <cmath>
 
-#include "MainWindow.h"
-#include "PhysicsEditor.h"
-#include "ScenarioForm.h"
-#include "ScenarioResize.h"
-#include "SimulationPane.h"
-#include "SliceView.h"
-#include "SourceEditor.h"
-#include "test_studio_support.h"
+#include "app/studio/MainWindow.h"
+#include "app/studio/PhysicsEditor.h"
+#include "app/studio/ScenarioForm.h"
+#include "core/ScenarioResize.h"
+#include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
+#include "app/studio/SourceEditor.h"
+#include "tests/gui/test_studio_support.h"
 
 namespace iso {
 namespace {

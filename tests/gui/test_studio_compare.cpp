@@ -10,14 +10,14 @@
 #include <chrono>
 #include <thread>
 
-#include "CompareViewport.h"
-#include "CompareWindow.h"
-#include "LockstepCoordinator.h"
-#include "MainWindow.h"
-#include "ScenarioResize.h"
-#include "SimulationPane.h"
-#include "SliceView.h"
-#include "test_studio_support.h"
+#include "app/studio/CompareViewport.h"
+#include "app/studio/CompareWindow.h"
+#include "app/controller/LockstepCoordinator.h"
+#include "app/studio/MainWindow.h"
+#include "core/ScenarioResize.h"
+#include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
+#include "tests/gui/test_studio_support.h"
 
 namespace iso {
 namespace {

@@ -5,9 +5,9 @@
 #include <stdexcept>
 #include <thread>
 
-#include "SimulationController.h"
-#include "TripleBuffer.h"
-#include "test_timeout_scale.h"
+#include "app/controller/SimulationController.h"
+#include "app/controller/TripleBuffer.h"
+#include "tests/gui/test_timeout_scale.h"
 
 namespace iso {
 namespace {

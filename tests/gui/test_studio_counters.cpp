@@ -4,7 +4,7 @@
 
 #include <QStringList>
 
-#include "SimulationPane.h"
+#include "app/studio/SimulationPane.h"
 
 namespace iso {
 namespace {

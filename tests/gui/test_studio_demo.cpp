@@ -6,7 +6,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 
-#include "test_studio_support.h"
+#include "tests/gui/test_studio_support.h"
 
 namespace iso {
 namespace {

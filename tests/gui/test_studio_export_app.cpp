@@ -6,10 +6,10 @@
 #include <QImage>
 #include <QProcess>
 
-#include "PngSequenceWriter.h"
-#include "../ScratchDir.h"
-#include "test_studio_export_support.h"
-#include "test_studio_support.h"
+#include "app/studio/PngSequenceWriter.h"
+#include "tests/ScratchDir.h"
+#include "tests/gui/test_studio_export_support.h"
+#include "tests/gui/test_studio_support.h"
 
 namespace iso {
 namespace {

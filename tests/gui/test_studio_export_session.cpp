@@ -2,15 +2,15 @@
 // the user, the file finished in the background while the GUI goes on.
 #include <gtest/gtest.h>
 
-#include "../ScratchDir.h"
-#include "ExportActions.h"
-#include "MainWindow.h"
-#include "RecordingSession.h"
-#include "ScenarioResize.h"
-#include "SimulationPane.h"
-#include "SliceView.h"
-#include "test_studio_export_support.h"
-#include "test_studio_support.h"
+#include "tests/ScratchDir.h"
+#include "app/studio/ExportActions.h"
+#include "app/studio/MainWindow.h"
+#include "app/studio/RecordingSession.h"
+#include "core/ScenarioResize.h"
+#include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
+#include "tests/gui/test_studio_export_support.h"
+#include "tests/gui/test_studio_support.h"
 
 namespace iso {
 namespace {

@@ -9,10 +9,10 @@
 #include <cmath>
 #include <random>
 
-#include "PngSequenceWriter.h"
-#include "../ScratchDir.h"
-#include "VideoEncoder.h"
-#include "test_studio_export_support.h"
+#include "app/studio/PngSequenceWriter.h"
+#include "tests/ScratchDir.h"
+#include "app/export/VideoEncoder.h"
+#include "tests/gui/test_studio_export_support.h"
 
 namespace iso {
 namespace {

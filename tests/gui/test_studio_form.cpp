@@ -11,8 +11,8 @@
 #include <map>
 #include <string>
 
-#include "ScenarioForm.h"
-#include "SolverFactory.h"
+#include "app/studio/ScenarioForm.h"
+#include "compute/SolverFactory.h"
 
 namespace iso {
 namespace {

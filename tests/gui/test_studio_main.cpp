@@ -5,7 +5,7 @@
 
 #include <QApplication>
 
-#include "test_studio_support.h"
+#include "tests/gui/test_studio_support.h"
 
 int main(int argc, char** argv) {
   if (!iso::test::haveDisplay()) qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -11,14 +11,14 @@
 #include <QSpinBox>
 #include <QWheelEvent>
 
-#include "BoundaryEditor.h"
-#include "FormControls.h"
-#include "ModelEditor.h"
-#include "PhysicsEditor.h"
-#include "ScenarioForm.h"
-#include "ScenarioResize.h"
-#include "SourceEditor.h"
-#include "StageEditor.h"
+#include "app/studio/BoundaryEditor.h"
+#include "app/studio/FormControls.h"
+#include "app/studio/ModelEditor.h"
+#include "app/studio/PhysicsEditor.h"
+#include "app/studio/ScenarioForm.h"
+#include "core/ScenarioResize.h"
+#include "app/studio/SourceEditor.h"
+#include "app/studio/StageEditor.h"
 
 namespace iso {
 namespace {

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "SolverFactory.h"
-#include "SourceDiff.h"
-#include "StageExplanation.h"
-#include "StageMaterial.h"
-#include "StageRegistry.h"
+#include "compute/SolverFactory.h"
+#include "app/studio/SourceDiff.h"
+#include "app/studio/StageExplanation.h"
+#include "app/studio/StageMaterial.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 namespace {

@@ -15,17 +15,17 @@
 #include <QTextFragment>
 #include <QTextBrowser>
 
-#include "CodeView.h"
-#include "MainWindow.h"
-#include "ScenarioResize.h"
-#include "SimulationPane.h"
-#include "SolverFactory.h"
-#include "StageDiffView.h"
-#include "StageExplorer.h"
-#include "StageMaterial.h"
-#include "StageRegistry.h"
-#include "StageSourceView.h"
-#include "test_studio_support.h"
+#include "app/studio/CodeView.h"
+#include "app/studio/MainWindow.h"
+#include "core/ScenarioResize.h"
+#include "app/studio/SimulationPane.h"
+#include "compute/SolverFactory.h"
+#include "app/studio/StageDiffView.h"
+#include "app/studio/StageExplorer.h"
+#include "app/studio/StageMaterial.h"
+#include "core/StageRegistry.h"
+#include "app/studio/StageSourceView.h"
+#include "tests/gui/test_studio_support.h"
 
 namespace iso {
 namespace {

@@ -5,7 +5,7 @@
 #include <QThread>
 #include <QtGlobal>
 
-#include "test_timeout_scale.h"
+#include "tests/gui/test_timeout_scale.h"
 
 namespace iso::test {
 
