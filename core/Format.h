@@ -3,6 +3,7 @@
 // error message prints them alike.
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <sstream>
 #include <string>
 
@@ -38,6 +39,16 @@ inline std::string byteSize(double bytes) {
     std::snprintf(buf, sizeof buf, "%.1f KiB", bytes / kKiB);
   else
     std::snprintf(buf, sizeof buf, "%.0f bytes", bytes);
+  return buf;
+}
+
+// The current UTC time as ISO 8601, e.g. "2026-11-23T21:30:00Z": the date stamped on measurements.
+inline std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
   return buf;
 }
 

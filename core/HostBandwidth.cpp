@@ -17,6 +17,7 @@
 
 #include "core/AtomicFile.h"
 #include "core/CacheDirectory.h"
+#include "core/Format.h"
 #include "core/SystemMemory.h"
 #include "core/ThreadPool.h"
 
@@ -44,14 +45,6 @@ std::string machineDescription() {
   return model + ", " + std::to_string(ThreadPool::hardwareThreads()) + " threads, " + std::to_string(mib) + " MiB";
 }
 
-std::string utcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buf;
-}
 
 json toJson(const HostBandwidth& b) {
   return {{"machine", b.machine}, {"date", b.date},     {"min_gbs", b.minGBs},

@@ -26,15 +26,6 @@ bool BenchmarkReport::anyFailed() const {
   return std::any_of(rows.begin(), rows.end(), [](const BenchmarkRow& r) { return !r.error.empty(); });
 }
 
-std::string utcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buf;
-}
-
 std::string hostCpuModel() {
   std::ifstream in("/proc/cpuinfo");
   for (std::string line; std::getline(in, line);) {

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "core/FieldCompare.h"
+#include "core/Format.h"
 #include "core/Metrics.h"
 
 namespace iso {
@@ -67,8 +68,7 @@ struct BenchmarkReport {
   bool anyFailed() const;                    // a row with an error
 };
 
-// The current UTC time as ISO 8601, and the CPU model of this machine ("" when unknown).
-std::string utcNow();
+// The CPU model of this machine ("" when unknown).
 std::string hostCpuModel();
 
 // A fixed-width table for a terminal, then a line per ceiling used for % roofline.
