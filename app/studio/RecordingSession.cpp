@@ -101,8 +101,12 @@ void RecordingSession::onSlices(long step) {
     // Someone else moved the run (a reset, a new scenario): go on from the next multiple.
     target_ = (step + settings_.every - 1) / settings_.every * settings_.every;
     pane_->controller().setPauseAtStep(target_);
-    if (step == target_) capture(step);
+    if (step == target_) return capture(step);
   }
+  // Slices short of the frame's step: the run may rest there (it had already passed the pause step
+  // asked for when the recording began, or stopped at an earlier one), so send it on to the frame's
+  // step, unless it is held back for the writer.
+  if (!roomPoll_.isActive()) pane_->controller().setPlaying(true);
 }
 
 void RecordingSession::capture(long step) {
