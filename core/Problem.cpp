@@ -18,10 +18,16 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kMinDampingWidth = 20;  // cells; thinner sponges reflect from their own gradient
 // The PML formula's σ_max assumes no reflection from the damping itself; a sponge does reflect where σ is
-// large against ω, so it is scaled down. Echo in the setup of tests/core/test_absorbing.cpp (20 cells, 8
-// cells per wavelength, R = 1e-3), L2 / peak: factor 1.0 → 3.4 % / 1.6 %, 0.8 → 2.8 % / 1.3 %,
-// 0.6 → 2.4 % / 1.3 %, 0.4 → 4.6 % / 4.2 % (docs/NUMERICS.md).
+// large against ω, so it is scaled down. Echo against the reflecting boundary's (tests/core/test_absorbing.cpp,
+// normal incidence, quadratic grading): a one-wavelength layer 10.6 / 8.6 / 14.3 / 20.8 % for factors
+// 0.3 / 0.6 / 1.0 / 1.5; a two-wavelength layer 5.7 / 2.4 / 2.7 % for 0.4 / 0.6 / 0.8. Linear and cubic
+// gradings were no better (docs/NUMERICS.md).
 constexpr double kSpongeStrength = 0.6;
+// The automatic width in dominant wavelengths (λ = v_max / f0). A sponge reflects the long waves below
+// f0 off its own gradient, so its echo falls slowly with width: 8.6 % at one wavelength, 3.9 % at 1.5,
+// 2.4 % at 2, 1.8 % at 2.5 (normal incidence; oblique and corner alike; tests/core/test_absorbing.cpp,
+// docs/NUMERICS.md). 2.5 keeps every geometry under 2 %.
+constexpr double kAutoWidthWavelengths = 2.5;
 
 // Bytes the run holds on the host at its peak: while the problem is built (the interior model, a random
 // model's noise, the padded velocity term, the initial field of the cubes), then in the solver (CPU
@@ -202,10 +208,10 @@ Problem buildProblem(const Scenario& s) {
   if (s.boundary.kind == BoundaryKind::Absorbing) {
     int width = s.boundary.width;
     if (width <= 0) {
-      // About one dominant wavelength at v_max (20 cells without a wavelet to measure it by).
+      // kAutoWidthWavelengths dominant wavelengths at v_max (20 cells without a wavelet to measure it by).
       const double wavelengthCells =
           s.source.kind == SourceKind::Ricker ? st.vMax / (s.source.frequency * s.dx) : 0.0;
-      width = std::max(kMinDampingWidth, int(std::lround(std::min(wavelengthCells, 1.0e6))));
+      width = std::max(kMinDampingWidth, int(std::lround(std::min(kAutoWidthWavelengths * wavelengthCells, 1.0e6))));
     }
     p.damping = buildDampingProfile(grid, width, s.dx, p.dt, st.vMax, s.boundary.reflection);
   }

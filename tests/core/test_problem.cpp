@@ -155,11 +155,12 @@ TEST(Problem, DampingProfileShape) {
 }
 
 TEST(Problem, DerivedDampingWidthFollowsTheWavelength) {
-  Scenario s = smallScenario(200, 200, 200);
-  s.n2 = s.n3 = 8;  // keep it small: only x matters here
+  Scenario s = smallScenario(240, 8, 8);  // only x matters here; a quarter of it is 60 cells
   s.boundary = {BoundaryKind::Absorbing, 0, 1e-3};
-  s.source.frequency = 5.0;  // λ at 2000 m/s = 400 m = 40 cells
-  EXPECT_EQ(buildProblem(s).damping.width, 40);
+  s.source.frequency = 10.0;  // λ at 2000 m/s = 200 m = 20 cells: 2.5 wavelengths
+  EXPECT_EQ(buildProblem(s).damping.width, 50);
+  s.source.frequency = 5.0;  // 100 cells, more than a quarter of the longest axis
+  EXPECT_EQ(buildProblem(s).damping.width, 60);
   s.source.frequency = 40.0;  // λ = 5 cells: the 20-cell floor
   EXPECT_EQ(buildProblem(s).damping.width, 20);
 }
