@@ -295,6 +295,35 @@ std::vector<float> OpenClSolver::traces() {
   return impl_->traces;
 }
 
+SolverState OpenClSolver::saveState() {
+  Impl& m = *impl_;
+  SolverState state;
+  state.step = step_;
+  state.current.resize(grid_.paddedSize());
+  state.previous.resize(grid_.paddedSize());
+  m.field[m.cur].read(m.ctx, state.current.data(), state.current.size());
+  m.field[1 - m.cur].read(m.ctx, state.previous.data(), state.previous.size());
+  state.traces = traces();
+  return state;
+}
+
+void OpenClSolver::restoreState(const SolverState& state) {
+  Impl& m = *impl_;
+  const std::size_t padded = grid_.paddedSize();
+  const std::size_t samples = std::size_t(state.step) * std::size_t(m.receiverCount);
+  if (state.current.size() != padded || state.previous.size() != padded || state.traces.size() != samples)
+    throw std::invalid_argument("restoring stage '" + stage_ + "': the saved state has " +
+                                std::to_string(state.current.size()) + " + " + std::to_string(state.previous.size()) +
+                                " field values and " + std::to_string(state.traces.size()) + " trace samples; this grid needs " +
+                                std::to_string(padded) + " each and " + std::to_string(samples) + " samples");
+  m.flushTraces();
+  m.field[m.cur].write(m.ctx, state.current);
+  m.field[1 - m.cur].write(m.ctx, state.previous);
+  m.ctx.finish();
+  m.traces = state.traces;
+  step_ = state.step;
+}
+
 std::size_t OpenClSolver::guardElements() const { return impl_->guard; }
 
 std::vector<float> OpenClSolver::readRawBuffer(int which) {

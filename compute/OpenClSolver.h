@@ -47,6 +47,8 @@ class OpenClSolver : public WaveSolver {
   void readField(std::vector<float>& interior) override;
   void extractSlices(int i, int j, int k, SliceSet& out) override;
   std::vector<float> traces() override;
+  SolverState saveState() override;
+  void restoreState(const SolverState& state) override;
 
   const DeviceInfo& device() const;
   const StageParamMap& parameters() const { return params_; }

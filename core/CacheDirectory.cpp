@@ -40,8 +40,8 @@ std::string cacheDirectory() {
   return {};
 }
 
-std::uint64_t fnv1a64(const void* data, std::size_t bytes) {
-  std::uint64_t h = 1469598103934665603ull;
+std::uint64_t fnv1a64(const void* data, std::size_t bytes, std::uint64_t state) {
+  std::uint64_t h = state;
   const auto* p = static_cast<const unsigned char*>(data);
   for (std::size_t n = 0; n < bytes; ++n) {
     h ^= p[n];

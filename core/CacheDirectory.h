@@ -12,7 +12,8 @@ namespace iso {
 std::string cacheDirectory();
 
 // 64-bit FNV-1a: stable across runs and builds (std::hash is not).
-std::uint64_t fnv1a64(const void* data, std::size_t bytes);
+// Pass the previous result as `state` to hash several pieces as one.
+std::uint64_t fnv1a64(const void* data, std::size_t bytes, std::uint64_t state = 1469598103934665603ull);
 // fnv1a64 of `text`, printed as 16 hex digits.
 std::string stableHash(const std::string& text);
 

@@ -70,6 +70,27 @@ double CpuSolverBase::advance(int steps) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+SolverState CpuSolverBase::saveState() {
+  // After the role swap in advance(), prev_ holds u^n and next_ u^(n−1).
+  SolverState state;
+  state.step = step_;
+  state.current.assign(prev_.begin(), prev_.end());
+  state.previous.assign(next_.begin(), next_.end());
+  state.traces = traces_;
+  return state;
+}
+
+void CpuSolverBase::restoreState(const SolverState& state) {
+  const std::size_t padded = problem_.grid.paddedSize();
+  requireSize("the saved field u^n", state.current.size(), padded);
+  requireSize("the saved field u^(n-1)", state.previous.size(), padded);
+  requireSize("the saved traces", state.traces.size(), std::size_t(state.step) * problem_.receivers.size());
+  std::copy(state.current.begin(), state.current.end(), prev_.begin());
+  std::copy(state.previous.begin(), state.previous.end(), next_.begin());
+  traces_ = state.traces;
+  step_ = state.step;
+}
+
 void CpuSolverBase::readField(std::vector<float>& interior) {
   const Grid& g = problem_.grid;
   interior.resize(g.interiorSize());

@@ -19,6 +19,8 @@ class CpuSolverBase : public WaveSolver {
   void readField(std::vector<float>& interior) override;
   void extractSlices(int i, int j, int k, SliceSet& out) override;  // throws std::out_of_range
   std::vector<float> traces() override { return traces_; }
+  SolverState saveState() override;
+  void restoreState(const SolverState& state) override;
 
  protected:
   // Validates the problem's arrays against its grid (std::invalid_argument naming what is wrong) and

@@ -160,13 +160,11 @@ DampingProfile buildDampingProfile(const Grid& g, int width, double dx, double d
   return p;
 }
 
-Problem buildProblem(const Scenario& s) {
-  validateScenario(s);
-  const Grid grid(s.n1, s.n2, s.n3);
-  const StageInfo& stage = StageRegistry::get(s.stage);  // validated above, cannot throw
-  checkHostMemory(s, grid, stage);
+namespace {
 
-  const std::vector<float> model = buildVelocityModel(s);
+// The rest of buildProblem once the scenario is valid and the model built.
+Problem problemFromModel(const Scenario& s, const std::vector<float>& model) {
+  const Grid grid(s.n1, s.n2, s.n3);
   const auto [minIt, maxIt] = std::minmax_element(model.begin(), model.end());
   if (!(*minIt > 0.0f) || !std::isfinite(*maxIt))
     throw ScenarioError("the velocity model has a non-positive or non-finite velocity (" + roundedNumber(*minIt) + " .. " +
@@ -218,6 +216,25 @@ Problem buildProblem(const Scenario& s) {
 
   for (const auto& r : s.receivers) p.receivers.push_back(grid.interiorIndex(r.i, r.j, r.k));
   return p;
+}
+
+}  // namespace
+
+Problem buildProblem(const Scenario& s) {
+  validateScenario(s);
+  checkHostMemory(s, Grid(s.n1, s.n2, s.n3), StageRegistry::get(s.stage));  // the stage is valid now
+  return problemFromModel(s, buildVelocityModel(s));
+}
+
+Problem buildProblem(const Scenario& s, std::vector<float> model) {
+  validateScenario(s);
+  const Grid grid(s.n1, s.n2, s.n3);
+  if (model.size() != grid.interiorSize())
+    throw ScenarioError("the velocity model has " + std::to_string(model.size()) + " values; the grid " +
+                        std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " + std::to_string(s.n3) + " needs " +
+                        std::to_string(grid.interiorSize()));
+  checkHostMemory(s, grid, StageRegistry::get(s.stage));
+  return problemFromModel(s, model);
 }
 
 }  // namespace iso

@@ -74,6 +74,9 @@ inline ExecutionConfig executionConfig(const Scenario& s) { return {s.stage, s.d
 // Validates the scenario (sizes, dt against the stability limit, positions inside the grid, memory)
 // and builds the arrays. Throws ScenarioError with a message that names the bad value and the limit.
 Problem buildProblem(const Scenario& s);
+// The same with the velocity model given (interior, m/s, C order (n3, n2, n1)) instead of built from the
+// scenario: a checkpoint restores the model its run used, whatever the model file holds now.
+Problem buildProblem(const Scenario& s, std::vector<float> model);
 
 // The velocity model on the interior grid, m/s, C order (n3, n2, n1). Throws ScenarioError.
 std::vector<float> buildVelocityModel(const Scenario& s);

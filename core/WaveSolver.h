@@ -9,6 +9,14 @@
 
 namespace iso {
 
+// Everything a run continues from bit for bit (the rest is rebuilt from its scenario): u^n and u^(n−1)
+// on the padded grid, halo included, the step n and the receiver samples recorded so far.
+struct SolverState {
+  long step = 0;
+  std::vector<float> current, previous;  // Grid::paddedSize() floats each
+  std::vector<float> traces;             // WaveSolver::traces()'s layout
+};
+
 class WaveSolver {
  public:
   virtual ~WaveSolver() = default;
@@ -30,6 +38,11 @@ class WaveSolver {
 
   // Receiver samples since the start: traces()[n*R + r] = u at receiver r at time (n+1)·dt.
   virtual std::vector<float> traces() = 0;
+
+  virtual SolverState saveState() = 0;
+  // Continues from `state`, taken from a solver of the same problem (any stage). Throws
+  // std::invalid_argument when its sizes do not fit this solver's grid and receivers.
+  virtual void restoreState(const SolverState& state) = 0;
 };
 
 }  // namespace iso

@@ -17,6 +17,7 @@
 #include "core/Npy.h"
 #include "compute/OpenClSolver.h"
 #include "core/AtomicFile.h"
+#include "core/Checkpoint.h"
 #include "app/controller/OutputFile.h"
 #include "app/cli/PtxasReport.h"
 #include "core/ScenarioResize.h"
@@ -184,13 +185,88 @@ std::vector<std::string> expandStages(const std::vector<std::string>& names) {
   return out;
 }
 
+namespace {
+
+// Writes `values` (interior, C order (n3, n2, n1)) as .vti (with the velocity, for ParaView) or .npy.
+void writeGridFile(const std::string& path, const char* name, const std::vector<float>& values, const Grid& grid,
+                   double dx, const std::vector<float>* velocity) {
+  if (path.size() > 4 && path.substr(path.size() - 4) == ".vti") {
+    VtiImage image{{grid.n1, grid.n2, grid.n3}, {dx, dx, dx}, {0, 0, 0}, {{name, values}}};
+    if (velocity) image.arrays.push_back({"velocity (m/s)", *velocity});
+    writeVti(path, image);  // with the velocity: ParaView colours one by the other
+  } else {
+    writeNpy(path, values.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
+  }
+  std::printf("wrote %s (%d x %d x %d points, %g m apart) to %s\n", name, grid.n1, grid.n2, grid.n3, dx, path.c_str());
+}
+
+// The scenario a restart continues: the checkpoint's, run for the steps given on the command line, on
+// the stage, device and parameters given (default: the checkpoint's). Options that change the physics
+// are refused: the state belongs to the checkpoint's scenario.
+Scenario restartScenario(const ScenarioOptions& opts, const Scenario& saved) {
+  const std::vector<std::pair<const char*, bool>> physics{
+      {"--model", bool(opts.model)},         {"--model-file", bool(opts.modelFile)}, {"--velocity", bool(opts.velocity)},
+      {"--source", bool(opts.source)},       {"--source-pos", bool(opts.sourcePos)}, {"--frequency", bool(opts.frequency)},
+      {"--amplitude", bool(opts.amplitude)}, {"--boundary", bool(opts.boundary)},   {"--coefficients", bool(opts.coefficients)},
+      {"--dx", bool(opts.dx)},               {"--dt", bool(opts.dt)},               {"--receiver", !opts.receivers.empty()},
+      {"--model-dims", bool(opts.modelDims)}, {"--model-unit", bool(opts.modelUnit)}, {"--scenario", opts.scenario != "default"}};
+  for (const auto& [option, given] : physics)
+    if (given) throw UsageError(std::string("--restart continues the checkpoint's scenario; ") + option + " would change it");
+  Scenario s = saved;
+  if (opts.sizes.size() == 4) {
+    if (opts.sizes[0] != s.n1 || opts.sizes[1] != s.n2 || opts.sizes[2] != s.n3)
+      throw UsageError("--restart: the checkpoint's grid is " + std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " +
+                       std::to_string(s.n3) + ", not the " + std::to_string(opts.sizes[0]) + " x " +
+                       std::to_string(opts.sizes[1]) + " x " + std::to_string(opts.sizes[2]) + " given");
+    s.steps = opts.sizes[3];
+  } else if (opts.sizes.size() == 1) {
+    s.steps = opts.sizes[0];
+  } else {
+    throw UsageError("--restart needs the steps to run: n1 n2 n3 N (the checkpoint's grid) or N alone");
+  }
+  if (opts.stage && *opts.stage != s.stage) {
+    s.stage = *opts.stage;
+    s.stageParams.clear();
+  }
+  if (opts.device) s.device = *opts.device;
+  opts.applyParams(s);
+  validateScenario(s);
+  return s;
+}
+
+}  // namespace
+
 int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
-  const Scenario s = opts.resolve();
+  if (run.checkpointEvery < 0) throw UsageError("--checkpoint-every must be >= 1 (got " + std::to_string(run.checkpointEvery) + ")");
+  if (run.checkpointEvery > 0 && !run.checkpoint) throw UsageError("--checkpoint-every needs --checkpoint F");
+  std::optional<Checkpoint> restart;
+  if (run.restart) {
+    if (run.restart->empty()) throw UsageError("--restart needs a file name");
+    restart = loadCheckpoint(*run.restart);  // a bad file: CheckpointError, exit 1
+  }
+  const Scenario s = restart ? restartScenario(opts, restart->scenario) : opts.resolve();
+  const long firstStep = restart ? restart->state.step : 0;
+  if (restart && s.stage != restart->scenario.stage)
+    std::printf("note: continuing a %s checkpoint on %s: the result agrees to round-off, not bit for bit "
+                "(the same stage continues bit for bit)\n", restart->scenario.stage.c_str(), s.stage.c_str());
   checkDeviceUse(opts, {s.stage});
-  checkOutputs({{"--dump", run.dump}, {"--traces", run.traces}, {"--save-scenario", run.saveScenario}},
-               opts.inputFiles(s));
+  std::vector<std::string> inputs = opts.inputFiles(s);
+  if (run.restart) inputs.push_back(*run.restart);
+  checkOutputs({{"--dump", run.dump}, {"--dump-model", run.dumpModel}, {"--traces", run.traces},
+                {"--save-scenario", run.saveScenario}, {"--checkpoint", run.checkpoint}},
+               restart ? std::vector<std::string>(inputs.begin(), inputs.end() - 1) : inputs);
+  for (const auto& [option, path] : {std::pair{"--dump", run.dump}, std::pair{"--dump-model", run.dumpModel},
+                                     std::pair{"--traces", run.traces}, std::pair{"--save-scenario", run.saveScenario}})
+    if (path && restart && samePath(*path, *run.restart))
+      throw UsageError(std::string(option) + " " + *path + " is the checkpoint this run restarts from");
   if (run.traces && s.receivers.empty()) throw UsageError("--traces needs at least one receiver (--receiver i,j,k)");
-  Problem p = buildProblem(s);
+
+  // A checkpoint stores the model the run used; a restart runs on the stored one.
+  const bool keepModel = run.checkpoint || run.dumpModel;
+  std::vector<float> model;
+  if (restart) model = std::move(restart->velocity);
+  else if (keepModel) model = buildVelocityModel(s);
+  Problem p = restart || keepModel ? buildProblem(s, model) : buildProblem(s);
   printHeader(p);
   if (run.saveScenario)
     saveScenarioFile(s, *run.saveScenario);
@@ -199,29 +275,46 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const double dx = p.dx;
   const std::string selector = s.device;
   auto solver = createSolver(std::move(p), executionConfig(s));
-  const TimedSteps timed = advanceTimed(*solver, s.steps, /*warmupSteps=*/1, /*repeats=*/1);
-  Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timed.medianSecondsPerStep,
+  if (restart) {
+    solver->restoreState(restart->state);
+    restart->state = {};  // its arrays now live in the solver
+    std::printf("restarted from %s at step %ld\n", run.restart->c_str(), firstStep);
+  }
+  const auto writeCheckpoint = [&] {
+    Scenario saved = s;
+    saved.steps = int(solver->currentStep());
+    saveCheckpoint(*run.checkpoint, {saved, model, solver->saveState()});
+    std::printf("wrote the state at step %ld to %s\n", solver->currentStep(), run.checkpoint->c_str());
+  };
+  // Checkpoints every k steps split the run into chunks; each is timed like a whole run (the first
+  // step of the first one a warm-up), and the figures below sum them.
+  const int chunk = run.checkpointEvery > 0 ? run.checkpointEvery : std::max(s.steps, 1);
+  double seconds = 0.0, timedSteps = 0.0, warmupSteps = 0.0;
+  for (int done = 0; done < s.steps;) {
+    const int n = std::min(chunk, s.steps - done);
+    const TimedSteps t = advanceTimed(*solver, n, /*warmupSteps=*/done == 0 ? 1 : 0, /*repeats=*/1);
+    seconds += t.medianSecondsPerStep * t.timedSteps;
+    timedSteps += t.timedSteps;
+    warmupSteps += t.warmupSteps;
+    done += n;
+    if (run.checkpointEvery > 0 && done < s.steps) writeCheckpoint();
+  }
+  Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
                                    rooflineCeiling(s.stage, selector).gbs);
-  t.seconds = timed.seconds;
+  t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
   std::printf("--------------------------------------\n%s--------------------------------------\n",
               formatThroughput(t).c_str());
-  if (timed.warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
+  if (warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
+  if (run.checkpoint) writeCheckpoint();
   if (run.dump) {
     std::vector<float> field;
     solver->readField(field);
-    const std::string& path = *run.dump;
-    if (path.size() > 4 && path.substr(path.size() - 4) == ".vti") {  // with the velocity, for ParaView
-      writeVti(path, {{grid.n1, grid.n2, grid.n3}, {dx, dx, dx}, {0, 0, 0},
-                      {{"u", field}, {"velocity (m/s)", buildVelocityModel(s)}}});
-      std::printf("wrote u^%d and the velocity (%d x %d x %d points, %g m apart) to %s\n", s.steps, grid.n1,
-                  grid.n2, grid.n3, dx, path.c_str());
-    } else {
-      writeNpy(path, field.data(), {std::size_t(grid.n3), std::size_t(grid.n2), std::size_t(grid.n1)});
-      std::printf("wrote u^%d (interior, shape (%d, %d, %d)) to %s\n", s.steps, grid.n3, grid.n2, grid.n1,
-                  path.c_str());
-    }
+    const std::vector<float> velocity = keepModel ? std::vector<float>() : buildVelocityModel(s);
+    std::printf("u is u^%ld: ", solver->currentStep());
+    writeGridFile(*run.dump, "u", field, grid, dx, keepModel ? &model : &velocity);
   }
+  if (run.dumpModel) writeGridFile(*run.dumpModel, "velocity (m/s)", model, grid, dx, nullptr);
   if (run.traces) {
     const std::string& path = *run.traces;
     const bool npy = path.size() > 4 && path.substr(path.size() - 4) == ".npy";
@@ -230,7 +323,8 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
       saveTracesNpy(path, traces, s.receivers.size());
     else
       saveTracesCsv(path, traces, s.receivers, dt);
-    std::printf("wrote %zu traces of %d samples to %s\n", s.receivers.size(), s.steps, path.c_str());
+    std::printf("wrote %zu traces of %zu samples to %s\n", s.receivers.size(), traces.size() / s.receivers.size(),
+                path.c_str());
   }
   return 0;
 }

@@ -19,7 +19,10 @@ struct UsageError : std::runtime_error {
 };
 
 struct RunOptions {
-  std::optional<std::string> dump, traces, saveScenario;
+  std::optional<std::string> dump, dumpModel, traces, saveScenario;
+  std::optional<std::string> checkpoint;  // the run's state at its end (core/Checkpoint.h)
+  int checkpointEvery = 0;                // also every k steps (> 0), each write replacing the last
+  std::optional<std::string> restart;     // continue from this checkpoint for the given steps
 };
 int runCommand(const ScenarioOptions& opts, const RunOptions& run);
 

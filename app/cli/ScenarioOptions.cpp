@@ -37,7 +37,7 @@ void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
       ->capture_default_str();
   if (withStage) cmd.add_option("--stage", stage, "stage id, e.g. cpu-serial, cpu-parallel, gpu-slm (see `devices`)");
   cmd.add_option("--device", device, "OpenCL device: gpu, cpu, P:D, N, or a name substring");
-  cmd.add_option("--model", model, "velocity model: constant, layered, gradient, random, file");
+  cmd.add_option("--model", model, "velocity model: constant, layered, gradient, random, file (replaces the scenario's model, salt body included)");
   cmd.add_option("--velocity", velocity, "velocity of the constant model / mean of the random model, m/s");
   cmd.add_option("--model-file", modelFile, "velocity model file: .npy, raw float32 (.bin/.raw, needs --model-dims) or SEG-Y");
   cmd.add_option("--model-dims", modelDims, "dims n1,n2,n3 of a raw float32 model file")->expected(3)->delimiter(',');
@@ -51,7 +51,7 @@ void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
   cmd.add_option("--dx", dx, "grid spacing, metres");
   cmd.add_option("--dt", dt, "time step in seconds, or 'auto' (a fraction of the stability limit)");
   cmd.add_option("--param", params, "stage parameter key=value, e.g. tile_x=32 (repeatable)");
-  cmd.add_option("--receiver", receivers, "receiver cell i,j,k (repeatable)");
+  cmd.add_option("--receiver", receivers, "receiver cell i,j,k (repeatable; replaces the scenario's receivers)");
 }
 
 namespace {
@@ -86,12 +86,15 @@ Scenario ScenarioOptions::resolve() const {
   }
   if (stage) s.stage = *stage;
   if (device) s.device = *device;
+  // A model named on the command line is the whole model: the scenario's salt body goes with the
+  // model it was drawn over (a scenario file keeps both when that is wanted).
   if (model) s.model.kind = modelKindFromString(*model);
   if (velocity) s.model.velocity = *velocity;
   if (modelFile) {
     s.model.kind = ModelKind::File;
     s.model.path = *modelFile;
   }
+  if (model || modelFile) s.model.salt.enabled = false;
   if (modelUnit) s.model.fileUnit = velocityUnitFromString(*modelUnit);
   if (modelDims) s.model.fileN1 = (*modelDims)[0], s.model.fileN2 = (*modelDims)[1], s.model.fileN3 = (*modelDims)[2];
   if (source) s.source.kind = sourceKindFromString(*source);
@@ -112,6 +115,16 @@ Scenario ScenarioOptions::resolve() const {
       }
     }
   }
+  applyParams(s);
+  if (!receivers.empty()) s.receivers.clear();  // the user's receivers replace the scenario's
+  for (const auto& r : receivers) {
+    const auto v = parseTriple(r, "--receiver");
+    s.receivers.push_back({v[0], v[1], v[2]});
+  }
+  return s;
+}
+
+void ScenarioOptions::applyParams(Scenario& s) const {
   for (const auto& p : params) {
     const auto eq = p.find('=');
     int value = 0;
@@ -125,11 +138,6 @@ Scenario ScenarioOptions::resolve() const {
     }
     s.stageParams[p.substr(0, eq)] = value;
   }
-  for (const auto& r : receivers) {
-    const auto v = parseTriple(r, "--receiver");
-    s.receivers.push_back({v[0], v[1], v[2]});
-  }
-  return s;
 }
 
 }  // namespace iso::cli

@@ -24,6 +24,8 @@ struct ScenarioOptions {
   void addTo(CLI::App& cmd, bool withStage = true);
   // The scenario these options describe. Throws ScenarioError for bad values.
   Scenario resolve() const;
+  // Sets the --param values on `s` (resolve does it too). Throws ScenarioError for a malformed one.
+  void applyParams(Scenario& s) const;
   // The files a run of `resolved` (these options' scenario) reads: the scenario file and the model
   // file, which no output may replace.
   std::vector<std::string> inputFiles(const Scenario& resolved) const;

@@ -20,6 +20,14 @@ int main(int argc, char** argv) {
   runCmd->add_option("--dump", run.dump, "write the final field u^N: F.npy (interior, shape (n3,n2,n1)), or F.vti (VTK image data with the velocity, for ParaView)");
   runCmd->add_option("--traces", run.traces, "write the receivers' traces (.csv or .npy); needs --receiver");
   runCmd->add_option("--save-scenario", run.saveScenario, "write the scenario of this run as JSON");
+  runCmd->add_option("--dump-model", run.dumpModel, "write the velocity model (m/s): F.npy (shape (n3,n2,n1)) or F.vti");
+  runCmd->add_option("--checkpoint", run.checkpoint,
+                     "write the run's whole state (both time levels, model, scenario, step, traces) to F at the end; "
+                     "`run N --restart F` continues it bit for bit (docs/FILES.md)");
+  runCmd->add_option("--checkpoint-every", run.checkpointEvery, "with --checkpoint: also write it every k steps");
+  runCmd->add_option("--restart", run.restart,
+                     "continue the checkpoint F for the given steps (n1 n2 n3 N with F's grid, or N alone); "
+                     "the scenario is F's, --stage/--device/--param may change how it runs");
 
   BenchOptions bench;
   auto* benchCmd = app.add_subcommand("bench", "Run every available stage on one scenario and print a table "

@@ -1,6 +1,7 @@
 // End-to-end tests of `iso3dfd`: what a user types, what a user reads.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -96,7 +97,10 @@ TEST(Cli, TracesAreWrittenAsCsv) {
   std::ifstream in(file);
   std::string line;
   int lines = 0;
-  while (std::getline(in, line)) ++lines;
+  while (std::getline(in, line)) {
+    if (lines++ == 0)  // the user's two receivers replace the default scenario's line of receivers
+      EXPECT_EQ(std::count(line.begin(), line.end(), ','), 2) << line;
+  }
   EXPECT_EQ(lines, 1 + 12) << "a header and one row per step";
 }
 
@@ -215,4 +219,86 @@ TEST(Cli, BadInputGivesAClearErrorAndNonZeroStatus) {
     EXPECT_NE(r.status, 0) << c.args;
     EXPECT_NE(r.output.find(c.phrase), std::string::npos) << c.args << " gave:\n" << r.output;
   }
+}
+
+namespace {
+
+std::string fileBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// N steps in one run against a checkpoint after `cut` steps continued for the rest: the final field and
+// every trace sample equal bit for bit. The default scenario's source still fires across the cut.
+void expectRestartContinuesBitForBit(const std::string& stage) {
+  const std::string grid = "31 27 23 ", common = " --stage " + stage + " --receiver 5,6,7 --receiver 20,13,11";
+  const auto whole = tempPath("whole-" + stage + ".npy"), wholeTraces = tempPath("whole-" + stage + ".csv");
+  const auto resumed = tempPath("resumed-" + stage + ".npy"), resumedTraces = tempPath("resumed-" + stage + ".csv");
+  const auto state = tempPath("state-" + stage + ".ckp");
+  for (const auto& f : {whole, wholeTraces, resumed, resumedTraces, state}) std::filesystem::remove(f);
+  Result r = runCli("run " + grid + "70" + common + " --dump " + whole.string() + " --traces " + wholeTraces.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  r = runCli("run " + grid + "45" + common + " --checkpoint " + state.string() + " --checkpoint-every 20");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("state at step 20"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("state at step 45"), std::string::npos) << r.output;
+  r = runCli("run " + grid + "25 --restart " + state.string() + " --dump " + resumed.string() + " --traces " +
+             resumedTraces.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("u^70"), std::string::npos) << r.output;
+  const std::string a = fileBytes(whole), b = fileBytes(resumed);
+  ASSERT_GT(a.size(), 31u * 27 * 23 * 4);
+  EXPECT_TRUE(a == b) << stage << ": the resumed field differs from the uninterrupted one";
+  EXPECT_EQ(fileBytes(wholeTraces), fileBytes(resumedTraces)) << stage;
+  double energy = 0.0;
+  for (float v : iso::readNpy(whole.string()).data) energy += double(v) * v;
+  EXPECT_GT(energy, 0.0);
+}
+
+}  // namespace
+
+TEST(Cli, CheckpointAndRestartContinueBitForBitOnTheCpu) { expectRestartContinuesBitForBit("cpu-parallel"); }
+
+TEST(Cli, CheckpointAndRestartContinueBitForBitOnOpenCl) {
+  if (runCli("devices").output.find("No OpenCL") != std::string::npos) GTEST_SKIP() << "no OpenCL device";
+  expectRestartContinuesBitForBit("gpu-optimized");
+}
+
+TEST(Cli, RestartRefusesDamagedCheckpointsAndChangedPhysics) {
+  const auto state = tempPath("refused.ckp");
+  std::filesystem::remove(state);
+  ASSERT_EQ(runCli("run 20 18 16 10 --stage cpu-parallel --checkpoint " + state.string()).status, 0);
+  const auto size = std::filesystem::file_size(state);
+
+  Result r = runCli("run 5 --restart " + state.string() + " --dx 5");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("--dx would change it"), std::string::npos) << r.output;
+  r = runCli("run 21 18 16 5 --restart " + state.string());
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.output.find("grid is 20 x 18 x 16"), std::string::npos) << r.output;
+  r = runCli("run 5 --restart " + state.string() + " --dump " + state.string());
+  EXPECT_EQ(r.status, 2) << r.output;
+
+  {  // one flipped byte in the field data
+    std::fstream f(state, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(std::streamoff(size - 100));
+    f.put('\x7f');
+  }
+  r = runCli("run 5 --restart " + state.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("checksum mismatch"), std::string::npos) << r.output;
+  std::filesystem::resize_file(state, size / 2);
+  r = runCli("run 5 --restart " + state.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("truncated"), std::string::npos) << r.output;
+}
+
+TEST(Cli, DumpModelWritesTheVelocity) {
+  const auto file = tempPath("model.npy");
+  std::filesystem::remove(file);
+  const Result r = runCli("run 19 13 11 2 --stage cpu-parallel --model constant --velocity 2345 --dump-model " + file.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  const iso::NpyArray a = iso::readNpy(file.string());
+  ASSERT_EQ(a.shape, (std::vector<std::size_t>{11, 13, 19}));
+  for (float v : a.data) ASSERT_EQ(v, 2345.0f);
 }

@@ -39,6 +39,8 @@ class FakeSolver : public WaveSolver {
     out.yz.assign(std::size_t(grid_.n2) * grid_.n3, float(step_));
   }
   std::vector<float> traces() override { return {}; }
+  SolverState saveState() override { return {step_, {}, {}, {}}; }
+  void restoreState(const SolverState& state) override { step_ = state.step; }
 
  private:
   Grid grid_;
