@@ -6,6 +6,8 @@
 #include <ctime>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <string_view>
 
 namespace iso {
 
@@ -22,6 +24,18 @@ inline std::string roundedNumber(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, std::fabs(x) >= 100.0 ? "%.0f" : "%.3g", x);
   return buf;
+}
+
+// Two numbers with the fewest significant digits (at least 3) that tell them apart, for a message that
+// compares them ("dt = 0.0010001 exceeds the limit 0.001").
+inline std::pair<std::string, std::string> distinctNumbers(double a, double b) {
+  char x[40], y[40];
+  for (int digits = 3; digits <= 17; ++digits) {
+    std::snprintf(x, sizeof x, "%.*g", digits, a);
+    std::snprintf(y, sizeof y, "%.*g", digits, b);
+    if (std::string_view(x) != std::string_view(y)) break;
+  }
+  return {x, y};
 }
 
 // A byte count in the largest binary unit that keeps it at least 1: "512 bytes", "1.5 KiB", "20.0 MiB",

@@ -173,10 +173,12 @@ Problem problemFromModel(const Scenario& s, const std::vector<float>& model) {
   Problem p;
   p.stability = analyseStability(s, *minIt, *maxIt);
   const StabilityReport& st = p.stability;
-  if (s.dt > st.dtLimit)
-    throw ScenarioError("dt = " + roundedNumber(s.dt) + " s exceeds the stability limit " + roundedNumber(st.dtLimit) + " s for v_max = " +
-                        roundedNumber(st.vMax) + " m/s, dx = " + roundedNumber(s.dx) + " m (Courant " + roundedNumber(st.courantLimit) +
-                        "); use dt <= " + roundedNumber(st.dtLimit) + " or dt = 0 for automatic");
+  if (s.dt > st.dtLimit) {
+    const auto [dt, limit] = distinctNumbers(s.dt, st.dtLimit);
+    throw ScenarioError("dt = " + dt + " s exceeds the stability limit " + limit + " s for v_max = " + roundedNumber(st.vMax) +
+                        " m/s, dx = " + roundedNumber(s.dx) + " m (Courant " + roundedNumber(st.courantLimit) + "); use dt <= " +
+                        limit + " or dt = 0 for automatic");
+  }
   p.grid = grid;
   p.dx = s.dx;
   p.dt = st.dt;

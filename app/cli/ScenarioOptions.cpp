@@ -42,7 +42,7 @@ void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
   cmd.add_option("--model-file", modelFile, "velocity model file: .npy, raw float32 (.bin/.raw, needs --model-dims) or SEG-Y");
   cmd.add_option("--model-dims", modelDims, "dims n1,n2,n3 of a raw float32 model file")->expected(3)->delimiter(',');
   cmd.add_option("--model-unit", modelUnit, "unit of the model file's values: m/s (default), km/s or ft/s");
-  cmd.add_option("--source", source, "ricker, cubes (the oneAPI initial condition) or none");
+  cmd.add_option("--source", source, "ricker, oneapi-cubes (the oneAPI sample's initial condition) or none");
   cmd.add_option("--source-pos", sourcePos, "source cell i,j,k (interior indices)")->expected(3)->delimiter(',');
   cmd.add_option("--frequency", frequency, "Ricker peak frequency f0, Hz");
   cmd.add_option("--amplitude", amplitude, "Ricker amplitude");

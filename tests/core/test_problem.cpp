@@ -81,6 +81,17 @@ TEST(Problem, UnstableDtIsRefusedNamingTheLimit) {
   EXPECT_NE(msg.find("v_max = 4500 m/s, dx = 10 m"), std::string::npos) << msg;
   s.dt = 0.0009;  // just below the limit: accepted as given
   EXPECT_EQ(buildProblem(s).dt, 0.0009);
+
+  // Just above the limit: the message shows two numbers that differ.
+  const double limit = buildProblem(s).stability.dtLimit;
+  s.dt = limit * (1.0 + 1e-6);
+  const std::string close = errorOf([&] { buildProblem(s); });
+  const auto number = [&](const std::string& after) {
+    const auto at = close.find(after) + after.size();
+    return close.substr(at, close.find(' ', at) - at);
+  };
+  EXPECT_NE(number("dt = "), number("stability limit ")) << close;
+  EXPECT_GT(std::stod(number("dt = ")), std::stod(number("stability limit "))) << close;
 }
 
 TEST(Problem, RickerInjectionScaleAndWavelet) {
