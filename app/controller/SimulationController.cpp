@@ -98,7 +98,10 @@ void SimulationController::queue(Change&& change) {
 }
 
 void SimulationController::setScenario(const Scenario& scenario) {
-  queue([&](Commands& c) { c.scenario = scenario; });
+  queue([&](Commands& c) {
+    c.scenario = scenario;
+    c.restore.reset();  // the later request wins
+  });
 }
 void SimulationController::reset() {
   queue([](Commands& c) { c.reset = true; });
@@ -117,6 +120,17 @@ void SimulationController::setSlicePoint(int i, int j, int k) {
 }
 void SimulationController::setPauseAtStep(long step) {
   queue([=](Commands& c) { c.pauseAtStep = step; });
+}
+
+void SimulationController::requestSnapshot(SnapshotReceiver receive) {
+  queue([&](Commands& c) { c.snapshots.push_back(std::move(receive)); });
+}
+
+void SimulationController::restoreCheckpoint(Checkpoint checkpoint) {
+  queue([&](Commands& c) {
+    c.restore = std::move(checkpoint);
+    c.scenario.reset();  // the checkpoint's scenario replaces a change still waiting
+  });
 }
 
 // ---- GUI side ----
@@ -174,7 +188,9 @@ void SimulationController::apply(Commands& c) {
   }
   if (c.slicePoint) slicePoint_ = *c.slicePoint;
   bool republished = false;  // a successful rebuild publishes slices through the new slice point
-  if (c.scenario) {
+  if (c.restore) {
+    republished = restore(*c.restore);
+  } else if (c.scenario) {
     republished = rebuild(*c.scenario);
   } else if (c.reset) {
     // Before any successful build, Reset retries the scenario that was asked for last.
@@ -186,8 +202,47 @@ void SimulationController::apply(Commands& c) {
     updateVelocitySlices();
     publishSlices();
   }
+  for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
   std::lock_guard lock(statusMutex_);
   status_.playing = playing_;
+}
+
+void SimulationController::deliverSnapshot(const SnapshotReceiver& receive) {
+  if (!sim_.solver) {
+    receive(std::nullopt, "no simulation is running");
+    return;
+  }
+  std::optional<SimulationSnapshot> snapshot;
+  std::string error;
+  try {
+    snapshot = SimulationSnapshot{activeScenario(), sim_.velocity, sim_.solver->saveState(), sim_.dt, sim_.dx,
+                                  sim_.solver->stage(), sim_.solver->deviceName()};
+  } catch (const std::exception& e) {
+    snapshot.reset();
+    error = e.what();
+  }
+  receive(std::move(snapshot), std::move(error));
+}
+
+bool SimulationController::restore(const Checkpoint& checkpoint) {
+  if (!rebuild(checkpoint.scenario)) return false;
+  try {
+    // The model is rebuilt from the scenario; a model file changed since the save would silently
+    // continue another experiment.
+    if (sim_.velocity != checkpoint.velocity)
+      throw std::runtime_error("the velocity model built from its scenario differs from the one it was saved with "
+                               "(has the model file changed?); the run starts at step 0 instead");
+    sim_.solver->restoreState(checkpoint.state);
+    std::lock_guard lock(statusMutex_);
+    status_.step = sim_.solver->currentStep();
+    status_.time = double(status_.step) * sim_.dt;
+  } catch (const std::exception& e) {
+    std::lock_guard lock(statusMutex_);
+    events_.push_back(errorEvent("Could not restore the saved state: ", e.what()));
+    return true;  // the rebuilt simulation runs and has published its slices
+  }
+  publishSlices();
+  return true;
 }
 
 bool SimulationController::rebuild(const Scenario& scenario) {

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/Checkpoint.h"
 #include "core/Metrics.h"
 #include "core/Problem.h"
 #include "core/Scenario.h"
@@ -40,6 +41,17 @@ struct BuiltSimulation {
   double ceilingGBs = 0.0;      // measured copy bandwidth of the device (0 when unknown)
   std::string ceilingName;      // what that ceiling is, for the counters
 };
+
+// A copy of the running simulation, taken between batches: what data export and checkpoints need.
+struct SimulationSnapshot {
+  Scenario scenario;            // the running one
+  std::vector<float> velocity;  // interior, m/s, C order (n3, n2, n1)
+  SolverState state;            // u^n and u^(n−1) padded, the step, the traces so far
+  double dt = 0.0, dx = 0.0;
+  std::string stage, device;
+};
+// Receives a snapshot, or an error message (no simulation built, a device error) with no snapshot.
+using SnapshotReceiver = std::function<void(std::optional<SimulationSnapshot> snapshot, std::string error)>;
 
 // Builds a simulation from a scenario; throws (ScenarioError, std::runtime_error) with a user message.
 using SimulationBuilder = std::function<BuiltSimulation(const Scenario&)>;
@@ -90,6 +102,12 @@ class SimulationController {
   void setStepsPerFrame(int steps);            // steps between published slices (a batch may do fewer)
   void setSlicePoint(int i, int j, int k);     // clamped to the grid; -1: through the source (else centre)
   void setPauseAtStep(long step);              // pause when the step count reaches it (< 0: never)
+  // Calls `receive` on the compute thread, between batches, with a copy of the running state; keep it
+  // short (hand the snapshot to another thread).
+  void requestSnapshot(SnapshotReceiver receive);
+  // Rebuilds from the checkpoint's scenario and continues from its state; on failure an error event,
+  // and the simulation that ran before goes on unless the rebuild itself succeeded.
+  void restoreCheckpoint(Checkpoint checkpoint);
 
   // GUI side.
   TripleBuffer<SliceSet>& slices() { return slices_; }
@@ -113,8 +131,11 @@ class SimulationController {
     std::optional<int> stepsPerFrame;
     std::optional<std::array<int, 3>> slicePoint;
     std::optional<long> pauseAtStep;
+    std::optional<Checkpoint> restore;
+    std::vector<SnapshotReceiver> snapshots;
     bool any() const {
-      return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep;
+      return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || restore ||
+             !snapshots.empty();
     }
   };
 
@@ -124,6 +145,8 @@ class SimulationController {
   Commands waitForCommands(bool idle);
   void apply(Commands& commands);
   bool rebuild(const Scenario& scenario);  // false (reported, nothing changed) on failure
+  bool restore(const Checkpoint& checkpoint);  // false (reported) on failure
+  void deliverSnapshot(const SnapshotReceiver& receive);
   void advanceBatch();
   void publishSlices();
   void updateVelocitySlices();

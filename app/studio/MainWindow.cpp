@@ -22,6 +22,7 @@
 
 #include "app/studio/CompareWindow.h"
 #include "compute/DeviceRegistry.h"
+#include "app/studio/DataExportActions.h"
 #include "app/studio/ExportActions.h"
 #include "app/studio/ScenarioForm.h"
 #include "app/studio/SimulationPane.h"
@@ -157,6 +158,13 @@ void MainWindow::buildMenus() {
   connect(exportActions_, &ExportActions::message, this, [this](const QString& text, bool error) { showMessage(text, {}, error); });
   file->addAction(exportActions_->saveImageAction());
   file->addAction(exportActions_->recordAction());
+  dataExport_ = new DataExportActions(this, pane_, [this](Checkpoint c) { restoreCheckpoint(std::move(c)); });
+  connect(dataExport_, &DataExportActions::message, this, [this](const QString& text, bool error) { showMessage(text, {}, error); });
+  QMenu* data = file->addMenu("E&xport data");
+  data->setToolTipsVisible(true);
+  data->addActions(dataExport_->exportActions());
+  file->addAction(dataExport_->saveStateAction());
+  file->addAction(dataExport_->restoreStateAction());
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
@@ -256,6 +264,15 @@ void MainWindow::applyScenario(const Scenario& scenario, const ScenarioOrigin& o
   rebuildDelay_.stop();
   form_->setScenario(scenario, origin);
   requestRun(scenario, origin);
+}
+
+void MainWindow::restoreCheckpoint(Checkpoint checkpoint) {
+  rebuildDelay_.stop();
+  const ScenarioOrigin origin = originOf(checkpoint.scenario);
+  form_->setScenario(checkpoint.scenario, origin);
+  form_->clearRefusedMarks();
+  requested_ = {checkpoint.scenario, origin};
+  pane_->controller().restoreCheckpoint(std::move(checkpoint));
 }
 
 void MainWindow::requestRun(const Scenario& scenario, const ScenarioOrigin& origin) {

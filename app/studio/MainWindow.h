@@ -9,6 +9,7 @@
 #include <QTimer>
 #include <optional>
 
+#include "core/Checkpoint.h"
 #include "app/studio/PresetPicker.h"
 #include "core/Scenario.h"
 #include "app/controller/SimulationController.h"
@@ -22,6 +23,7 @@ class QMenu;
 
 namespace iso {
 
+class DataExportActions;
 class ExportActions;
 class CompareWindow;
 class ScenarioForm;
@@ -39,6 +41,7 @@ class MainWindow : public QMainWindow {
   SimulationPane* pane() const { return pane_; }
   ScenarioForm* form() const { return form_; }
   ExportActions* exportActions() const { return exportActions_; }
+  DataExportActions* dataExport() const { return dataExport_; }
   QListWidget* messages() const { return messages_; }
   ViewControls* viewControls() const { return viewControls_; }
   QMenu* fileMenu() const { return fileMenu_; }
@@ -55,6 +58,8 @@ class MainWindow : public QMainWindow {
   // Fills the controls and rebuilds the run; without an origin the scenario is its name's.
   void applyScenario(const Scenario& scenario);
   void applyScenario(const Scenario& scenario, const ScenarioOrigin& origin);
+  // Shows the checkpoint's scenario in the form and continues the run from its state.
+  void restoreCheckpoint(Checkpoint checkpoint);
   void setPlaying(bool playing);
   void setViewMode(int mode);  // an index of viewModes() (keys 1–4)
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
@@ -91,6 +96,7 @@ class MainWindow : public QMainWindow {
   ViewControls* viewControls_ = nullptr;
   StageExplorer* stageExplorer_ = nullptr;  // made on first use
   ExportActions* exportActions_ = nullptr;  // Record…, Save image…
+  DataExportActions* dataExport_ = nullptr;  // Export data, Save/Restore state
   QListWidget* messages_ = nullptr;
   QTimer rebuildDelay_;  // coalesces bursts of edits into one rebuild
   Run requested_;        // the last scenario sent
