@@ -9,7 +9,10 @@
 
 #include "app/controller/SimulationController.h"
 #include "app/studio/SimulationPane.h"
+#include "app/studio/SeismogramImage.h"
+#include "app/studio/ViewImage.h"
 #include "core/Npy.h"
+#include "core/Traces.h"
 #include "core/VtiWriter.h"
 #include "render/SliceView.h"
 
@@ -42,6 +45,13 @@ DataKind kindOf(DataExportActions::Data data) {
       return {"Export &slices…", "The three slices on screen as NumPy arrays: NAME_xy.npy (n2, n1), NAME_xz.npy (n3, n1), "
                                  "NAME_yz.npy (n3, n2)",
               "slices-step%1.npy", "NumPy arrays (*.npy)"};
+    case DataExportActions::Data::Traces:
+      return {"Export &traces…", "The receivers' samples since step 0: CSV (time and one column per receiver) or NumPy "
+                                 ".npy of shape (samples, receivers)",
+              "traces-step%1.csv", "CSV (*.csv);;NumPy array (*.npy)"};
+    case DataExportActions::Data::Seismogram:
+      return {"Export seis&mogram…", "The receivers' traces as an image (PNG): time down, one band per receiver",
+              "seismogram-step%1.png", "PNG images (*.png)"};
     case DataExportActions::Data::State:
       return {"Save s&tate…", "Everything the run continues from (both time levels, model, scenario, step, traces) in "
                               "one checkpoint file; Restore state continues it bit for bit on the same stage",
@@ -80,7 +90,7 @@ void writeGrid(const QString& path, const char* name, const std::vector<float>& 
 DataExportActions::DataExportActions(QWidget* window, SimulationPane* pane, std::function<void(Checkpoint)> restore)
     : QObject(window), window_(window), pane_(pane), restore_(std::move(restore)), link_(std::make_shared<Link>()) {
   link_->target = this;
-  for (Data data : {Data::Wavefield, Data::VelocityModel, Data::Slices}) {
+  for (Data data : {Data::Wavefield, Data::VelocityModel, Data::Slices, Data::Traces, Data::Seismogram}) {
     const DataKind kind = kindOf(data);
     QAction* action = new QAction(kind.menuText, this);
     action->setToolTip(kind.tip);
@@ -177,6 +187,24 @@ void DataExportActions::onSnapshot(Data data, const QString& path, std::shared_p
         scenario.steps = int(s.state.step);
         saveCheckpoint(path.toStdString(), {scenario, s.velocity, s.state});
         return "Saved the state at step " + step + " (" + QString::fromStdString(s.stage) + ") to " + path;
+      }
+      case Data::Traces: {
+        const auto& receivers = s.scenario.receivers;
+        if (receivers.empty()) throw std::runtime_error("the scenario has no receivers: nothing to export");
+        if (path.endsWith(".npy", Qt::CaseInsensitive))
+          saveTracesNpy(path.toStdString(), s.state.traces, receivers.size());
+        else
+          saveTracesCsv(path.toStdString(), s.state.traces, receivers, s.dt);
+        return QStringLiteral("Saved %1 traces of %2 samples to %3").arg(receivers.size()).arg(step, path);
+      }
+      case Data::Seismogram: {
+        if (s.scenario.receivers.empty()) throw std::runtime_error("the scenario has no receivers: no seismogram");
+        if (s.state.step == 0) throw std::runtime_error("no samples yet: run the simulation first");
+        const QImage image = seismogramImage(s.state.traces, s.scenario.receivers, s.dt,
+                                             QString::fromStdString(s.scenario.name + " · " + s.stage) + " · step " + step);
+        QString problem;
+        if (!writeImageFile(image, path, problem)) throw std::runtime_error(problem.toStdString());
+        return "Saved the seismogram of " + QString::number(s.scenario.receivers.size()) + " receivers to " + path;
       }
       case Data::Slices: break;
     }

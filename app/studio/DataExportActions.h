@@ -22,19 +22,20 @@ struct SimulationSnapshot;
 class DataExportActions : public QObject {
   Q_OBJECT
  public:
-  enum class Data { Wavefield, VelocityModel, Slices, State };
+  enum class Data { Wavefield, VelocityModel, Slices, Traces, Seismogram, State };
 
   // restore: called on the GUI thread with a checkpoint read from disk (the window shows its scenario
   // and hands it to its controller).
   DataExportActions(QWidget* window, SimulationPane* pane, std::function<void(Checkpoint)> restore);
   ~DataExportActions() override;  // waits for a file being written or read
 
-  QList<QAction*> exportActions() const { return exportActions_; }  // wavefield, model, slices
+  QList<QAction*> exportActions() const { return exportActions_; }  // every Data but State
   QAction* saveStateAction() const { return saveState_; }
   QAction* restoreStateAction() const { return restoreState_; }
 
   // Without a dialog (the menu entries' work, and tests): .vti or .npy by the extension; Slices writes
-  // path's stem + "_xy.npy", "_xz.npy", "_yz.npy"; State a checkpoint. Reports through finished().
+  // path's stem + "_xy.npy", "_xz.npy", "_yz.npy"; Traces .csv or .npy; Seismogram
+  // a PNG (SeismogramImage.h); State a checkpoint. Reports through finished().
   void exportTo(Data data, const QString& path);
   void restoreFrom(const QString& path);
 

@@ -2,6 +2,8 @@
 // and a restored state continues bit for bit.
 #include <gtest/gtest.h>
 
+#include <QImage>
+#include <QSet>
 #include <filesystem>
 
 #include "app/studio/DataExportActions.h"
@@ -51,9 +53,11 @@ TEST(StudioDataExport, WritesTheFieldModelSlicesAndAStateThatContinuesBitForBit)
   const auto field = test::scratchPath("export-field.npy"), model = test::scratchPath("export-model.npy");
   const auto vti = test::scratchPath("export-field.vti"), slices = test::scratchPath("export-slices.npy");
   const auto state = test::scratchPath("export-state.ckp");
+  const auto traces = test::scratchPath("export-traces.npy"), seismogram = test::scratchPath("export-seismogram.png");
   const auto str = [](const std::filesystem::path& p) { return QString::fromStdString(p.string()); };
   for (auto [data, path] : {std::pair{DataExportActions::Data::Wavefield, field}, {DataExportActions::Data::VelocityModel, model},
                             {DataExportActions::Data::Wavefield, vti}, {DataExportActions::Data::Slices, slices},
+                            {DataExportActions::Data::Traces, traces}, {DataExportActions::Data::Seismogram, seismogram},
                             {DataExportActions::Data::State, state}}) {
     const Outcome o = runAndWait(actions, [&] { actions.exportTo(data, str(path)); });
     EXPECT_TRUE(o.ok) << o.text.toStdString();
@@ -70,6 +74,16 @@ TEST(StudioDataExport, WritesTheFieldModelSlicesAndAStateThatContinuesBitForBit)
   const NpyArray v = readNpy(model.string());
   EXPECT_EQ(v.data, buildVelocityModel(window.pane()->controller().activeScenario()));
   EXPECT_GT(std::filesystem::file_size(vti), 2 * 29 * 23 * 19 * 4u) << "u and the velocity";
+  const std::size_t receivers = window.pane()->controller().activeScenario().receivers.size();
+  ASSERT_GT(receivers, 1u);
+  const NpyArray t = readNpy(traces.string());
+  EXPECT_EQ(t.shape, (std::vector<std::size_t>{40, receivers}));
+  EXPECT_EQ(t.data, reference->traces());
+  const QImage picture(QString::fromStdString(seismogram.string()));
+  ASSERT_FALSE(picture.isNull());
+  QSet<QRgb> colours;
+  for (int y = picture.height() / 2; y < picture.height() - 20; ++y) colours.insert(picture.pixel(picture.width() / 2, y));
+  EXPECT_GT(colours.size(), 10) << "the wave has reached the receivers: the bands are not uniform";
   const auto stem = slices.parent_path() / slices.stem();
   EXPECT_EQ(readNpy(stem.string() + "_xy.npy").shape, (std::vector<std::size_t>{23, 29}));
   EXPECT_EQ(readNpy(stem.string() + "_xz.npy").shape, (std::vector<std::size_t>{19, 29}));
