@@ -7,7 +7,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "app/controller/BenchmarkReport.h"
 #include "core/Npy.h"
@@ -301,4 +307,47 @@ TEST(Cli, DumpModelWritesTheVelocity) {
   const iso::NpyArray a = iso::readNpy(file.string());
   ASSERT_EQ(a.shape, (std::vector<std::size_t>{11, 13, 19}));
   for (float v : a.data) ASSERT_EQ(v, 2345.0f);
+}
+
+namespace {
+
+// Peak resident memory (KiB) of `iso3dfd ARGS` (space-separated, no quoting), or -1 when it failed.
+long peakMemoryKiB(const std::string& args) {
+  std::vector<std::string> words{ISO3DFD_BINARY};
+  std::istringstream in(args);
+  for (std::string w; in >> w;) words.push_back(w);
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  std::fflush(nullptr);  // or the child would write this process's buffered output again
+  const pid_t pid = fork();
+  if (pid == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return usage.ru_maxrss;
+}
+
+}  // namespace
+
+// A live view runs for hours: a run's memory must not grow with its length (no per-step events, logs
+// or buffers kept). 10⁵ steps against 10³ on a 16³ grid without receivers (whose traces are the output
+// and grow by 4 bytes per receiver and step by design).
+TEST(Cli, MemoryStaysFlatOverALongRun) {
+  std::vector<std::string> stages{"cpu-parallel"};
+  if (runCli("devices").output.find("No OpenCL") == std::string::npos) stages.push_back("gpu-basic");
+  for (const std::string& stage : stages) {
+    // First a run that fills the kernel caches: compiling a kernel takes memory of its own.
+    ASSERT_GT(peakMemoryKiB("run 16 16 16 10 --scenario oneapi --stage " + stage), 0) << stage;
+    const long shortRun = peakMemoryKiB("run 16 16 16 1000 --scenario oneapi --stage " + stage);
+    const long longRun = peakMemoryKiB("run 16 16 16 100000 --scenario oneapi --stage " + stage);
+    ASSERT_GT(shortRun, 0) << stage;
+    ASSERT_GT(longRun, 0) << stage;
+    std::printf("%s: peak %ld KiB after 10^3 steps, %ld KiB after 10^5\n", stage.c_str(), shortRun, longRun);
+    EXPECT_LE(longRun - shortRun, 3 * 1024) << stage << ": more than 3 MiB of growth";
+  }
 }
