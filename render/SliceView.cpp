@@ -70,6 +70,7 @@ SliceView::SliceView(QWidget* parent) : QOpenGLWidget(parent) {
   format.setSamples(multisampleSamples());
   setFormat(format);
   setMinimumSize(320, 240);
+  setMouseTracking(true);  // the value under the pointer, without a button pressed
   setFocusPolicy(Qt::StrongFocus);
 }
 
@@ -661,6 +662,11 @@ void SliceView::mouseMoveEvent(QMouseEvent* event) {
   if ((position - pressPosition_).manhattanLength() > kClickSlopPixels) dragged_ = true;
   const QPointF delta = position - lastPosition_;
   lastPosition_ = position;
+  if (event->buttons() == Qt::NoButton) {
+    const auto cell = cellAt(position);
+    emit cellHovered(cell ? cell->i : -1, cell ? cell->j : -1, cell ? cell->k : -1);
+    return;
+  }
   if (!dragged_ || mode_ != Mode::Orthogonal3D) return;
   if (event->buttons() & Qt::LeftButton)
     camera_.orbit(float(delta.x()), float(delta.y()));
@@ -690,18 +696,25 @@ void SliceView::wheelEvent(QWheelEvent* event) {
   emit cameraMoved();
 }
 
-void SliceView::pick(const QPointF& position) {
-  if (!slices_ || geometry_.empty()) return;
-  std::optional<Cell> cell;
+std::optional<Cell> SliceView::cellAt(const QPointF& position) const {
+  if (!slices_ || geometry_.empty()) return std::nullopt;
   if (mode_ == Mode::Orthogonal3D) {
-    if (position.x() >= sceneWidth()) return;
+    if (position.x() >= sceneWidth()) return std::nullopt;
     const OrbitCamera::Ray ray = camera_.ray(float(position.x()), float(position.y()), sceneWidth(), height());
-    cell = geometry_.pick(ray.origin, ray.direction);
-  } else {
-    const PlaneLayout layout = planeLayout();
-    if (const auto at = layout.cellAt(position)) cell = geometry_.cellOnPlane(layout.plane, (*at)[0], (*at)[1]);
+    return geometry_.pick(ray.origin, ray.direction);
   }
-  if (cell) emit cellPicked(cell->i, cell->j, cell->k);
+  const PlaneLayout layout = planeLayout();
+  if (const auto at = layout.cellAt(position)) return geometry_.cellOnPlane(layout.plane, (*at)[0], (*at)[1]);
+  return std::nullopt;
+}
+
+void SliceView::pick(const QPointF& position) {
+  if (const auto cell = cellAt(position)) emit cellPicked(cell->i, cell->j, cell->k);
+}
+
+void SliceView::leaveEvent(QEvent* event) {
+  QOpenGLWidget::leaveEvent(event);
+  emit cellHovered(-1, -1, -1);
 }
 
 }  // namespace iso

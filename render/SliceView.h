@@ -94,6 +94,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
 
  signals:
   void cellPicked(int i, int j, int k);  // a click (no drag) on a slice: the interior cell under it
+  void cellHovered(int i, int j, int k);  // the cell under the resting or moving pointer; -1s: none
   void clipChanged(float clip);
   void frameDrawn();                      // after each paintGL, for the frames-per-second counter
   void slicesChanged(long step);          // setSlices accepted new planes (of that step)
@@ -107,6 +108,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void mouseReleaseEvent(QMouseEvent* event) override;
   void mouseDoubleClickEvent(QMouseEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
+  void leaveEvent(QEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
 
  private:
@@ -130,6 +132,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   bool velocityMatches() const;
   void setClipInUse(float clip);
   void pick(const QPointF& position);
+  std::optional<Cell> cellAt(const QPointF& position) const;  // the interior cell drawn there
 
   // GL state (valid between initializeGL and releaseGl).
   GlFunctions* gl_ = nullptr;

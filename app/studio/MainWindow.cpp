@@ -1,5 +1,7 @@
 #include "app/studio/MainWindow.h"
 
+#include <cmath>
+
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
@@ -76,6 +78,12 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
                         "61 flops per point; GB/s at 12 B/pt (the oneAPI sample's figure) and 16 B/pt (the\n"
                         "least traffic a step needs); % of the measured copy bandwidth; frames drawn per second");
   statusBar()->addPermanentWidget(counters_, 1);
+  probe_ = new QLabel;
+  probe_->setObjectName("probe");
+  probe_->setToolTip("The cell under the pointer: its indices, its centre in metres, the wavefield u and the velocity\n"
+                     "there (on the slices shown; empty off the slices)");
+  statusBar()->addPermanentWidget(probe_);
+  connect(pane_->view(), &SliceView::cellHovered, this, &MainWindow::showProbe);
 
   rebuildDelay_.setSingleShot(true);
   rebuildDelay_.setInterval(kRebuildDelayMs);
@@ -414,6 +422,24 @@ void MainWindow::onStatus(const ControllerStatus& s) {
       showPlaying(false);
     }
   }
+}
+
+void MainWindow::showProbe(int i, int j, int k) {
+  const auto slices = pane_->view()->slices();
+  if (i < 0 || !slices) {
+    probe_->clear();
+    return;
+  }
+  const double dx = pane_->lastStatus().dx;
+  QString text = QStringLiteral("cell (%1, %2, %3) · x %4 m, y %5 m, z %6 m · u = %7")
+                     .arg(i).arg(j).arg(k)
+                     .arg(i * dx, 0, 'f', 0).arg(j * dx, 0, 'f', 0).arg(k * dx, 0, 'f', 0)
+                     .arg(double(slices->valueAt(i, j, k)), 0, 'g', 4);
+  if (const auto velocity = pane_->controller().velocitySlices()) {
+    const float v = velocity->valueAt(i, j, k);
+    if (std::isfinite(v)) text += QStringLiteral(" · v = %1 m/s").arg(double(v), 0, 'f', 0);
+  }
+  probe_->setText(text);
 }
 
 void MainWindow::showPlaying(bool playing) {

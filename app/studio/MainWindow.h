@@ -84,6 +84,7 @@ class MainWindow : public QMainWindow {
   void addRecentFile(const QString& path);
   void updateRecentMenu();
   void showPlaying(bool playing);  // the play action's icon and text
+  void showProbe(int i, int j, int k);  // the cell under the pointer in the status bar; i < 0 clears it
 
   // A scenario sent to the controller, with where it comes from.
   struct Run {
@@ -108,6 +109,7 @@ class MainWindow : public QMainWindow {
   QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *viewMenu_ = nullptr;
   QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
   QLabel* counters_ = nullptr;
+  QLabel* probe_ = nullptr;  // the value under the pointer
 };
 
 }  // namespace iso

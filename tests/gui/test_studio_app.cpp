@@ -9,7 +9,9 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
+#include <QLabel>
 #include <QListWidget>
+#include <QMouseEvent>
 #include <QProcess>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -285,6 +287,29 @@ TEST_F(StudioWindow, QuitDuringARunIsQuick) {
   clock.start();
   window_->close();
   EXPECT_LT(clock.elapsed(), 1000) << "closing waited for the compute thread";
+}
+
+TEST_F(StudioWindow, ThePointerShowsTheCellItsPositionAndItsValues) {
+  window_->setViewMode(1);  // plane XY through the source, cell (24, 24, 24) at its centre
+  window_->pane()->controller().setPauseAtStep(60);
+  window_->setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return status().step == 60 && !status().playing; }));
+  SliceView* view = window_->pane()->view();
+  ASSERT_TRUE(test::waitUntil([&] { return view->slices() && view->slices()->step == 60 && !view->planeRect().isEmpty(); }));
+  const QRectF plane = view->planeRect();
+  const QPointF centre = plane.topLeft() + QPointF(24.5, 24.5) * (plane.width() / 49.0);
+  QMouseEvent move(QEvent::MouseMove, centre, view->mapToGlobal(centre), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(view, &move);
+  auto* probe = window_->findChild<QLabel*>("probe");
+  ASSERT_NE(probe, nullptr);
+  const QString text = probe->text();
+  EXPECT_TRUE(text.startsWith("cell (24, 24, 24) · x 240 m, y 240 m, z 240 m · u = ")) << text.toStdString();
+  EXPECT_TRUE(text.endsWith("v = 2000 m/s")) << text.toStdString();
+  const float u = view->slices()->valueAt(24, 24, 24);
+  EXPECT_TRUE(text.contains(QString::number(double(u), 'g', 4))) << text.toStdString();
+  QEvent leave(QEvent::Leave);
+  QCoreApplication::sendEvent(view, &leave);
+  EXPECT_TRUE(probe->text().isEmpty());
 }
 
 }  // namespace
