@@ -15,6 +15,7 @@
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
 #include <QPainter>
+#include <QPainterPath>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 
@@ -379,6 +380,15 @@ QStringList SliceView::hudText() const {
   QStringList lines = hudLines_;
   if (overlayOn_ && velocity_ && !velocityMatches())
     lines << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
+  if (const auto source = sourceInGrid()) {
+    const std::array<int, 3> at{source->i, source->j, source->k};
+    const std::array<int, 3> n{slices_ ? slices_->n1 : 0, slices_ ? slices_->n2 : 0, slices_ ? slices_->n3 : 0};
+    for (std::size_t a = 0; a < 3; ++a)
+      if (absorbingCells_[a] > 0 && (at[a] < absorbingCells_[a] || at[a] >= n[a] - absorbingCells_[a])) {
+        lines << "warning: the source is inside the absorbing layer: its wave is damped as it starts";
+        break;
+      }
+  }
   if (gain_.lastMeasurement().nonFinite > 0)
     lines << QString("warning: %1 NaN/Inf samples in the slices (shown magenta)").arg(gain_.lastMeasurement().nonFinite);
   return lines;
@@ -518,8 +528,10 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setRenderHint(QPainter::TextAntialiasing, true);
   if (slices_ && fieldTextures_.hasData() && decorations_.labels) {
-    if (layout)
+    if (layout) {
+      paintAbsorbingLayer(painter, *layout);
       overlays_.paint2D(painter, *layout, fieldTextures_.geometry(), dx_, sourceInGrid(), hud_);
+    }
     else
       overlays_.paintLabels3D(painter, camera_, sceneWidth(), int(std::lround(canvas().height())), hud_);
   }
@@ -694,6 +706,34 @@ void SliceView::wheelEvent(QWheelEvent* event) {
   update();
   event->accept();
   emit cameraMoved();
+}
+
+void SliceView::setAbsorbingLayer(const std::array<int, 3>& cells) {
+  if (cells == absorbingCells_) return;
+  absorbingCells_ = cells;
+  update();
+}
+
+void SliceView::paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layout) const {
+  const PlaneAxes axes = planeAxes(layout.plane);
+  const double across = absorbingCells_[std::size_t(axes.column)] * layout.pixelsPerCell;
+  const double down = absorbingCells_[std::size_t(axes.row)] * layout.pixelsPerCell;
+  if (across <= 0.0 && down <= 0.0) return;
+  const QRectF& outer = layout.rect;
+  const QRectF inner = outer.adjusted(across, down, -across, -down);
+  painter.save();
+  QPainterPath layer;
+  layer.addRect(outer);
+  layer.addRect(inner);  // odd-even fill: the frame between the two
+  painter.fillPath(layer, QColor(255, 255, 255, 38));
+  painter.setPen(QPen(QColor(255, 255, 255, 150), 1.0, Qt::DashDotLine));
+  painter.drawRect(inner);
+  painter.setFont(hud_.smallFont());
+  painter.setPen(QColor(255, 255, 255, 190));
+  const QString label = QStringLiteral("absorbing layer (%1 cells)").arg(absorbingCells_[std::size_t(axes.column)]);
+  if (down >= QFontMetricsF(hud_.smallFont()).height() + 2)
+    painter.drawText(QRectF(inner.left(), outer.top(), inner.width(), down), Qt::AlignCenter, label);
+  painter.restore();
 }
 
 std::optional<Cell> SliceView::cellAt(const QPointF& position) const {

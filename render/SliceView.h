@@ -56,6 +56,9 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void setVelocitySlices(std::shared_ptr<const iso::SliceSet> velocity);
   void setGridSpacing(double dxMetres);                 // axis labels in metres
   void setSourceCell(int i, int j, int k);              // marker; i < 0 hides it
+  // The absorbing layer's width in cells along x, y, z (zeros: none), shaded in the 2D views; a
+  // source inside it is warned about in the HUD.
+  void setAbsorbingLayer(const std::array<int, 3>& cells);
   void setMode(Mode mode);
   static QStringList colormapNames();                    // "seismic", "grey", "viridis", "inferno"
   void setColormap(const QString& name);
@@ -132,6 +135,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   bool velocityMatches() const;
   void setClipInUse(float clip);
   void pick(const QPointF& position);
+  void paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layout) const;
   std::optional<Cell> cellAt(const QPointF& position) const;  // the interior cell drawn there
 
   // GL state (valid between initializeGL and releaseGl).
@@ -180,6 +184,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   QPointF pressPosition_, lastPosition_;
   Qt::MouseButton pressButton_ = Qt::NoButton;
   bool dragged_ = false;
+  std::array<int, 3> absorbingCells_{0, 0, 0};
 };
 
 }  // namespace iso

@@ -17,16 +17,6 @@ using Clock = std::chrono::steady_clock;
 constexpr double kCounterWindowSeconds = 0.25;  // counters refresh about four times a second
 constexpr double kSmoothing = 0.5;              // weight of the newest window in the smoothed counters
 
-std::vector<float> interiorVelocity(const Problem& p) {
-  const Grid& g = p.grid;
-  std::vector<float> v(g.interiorSize());
-  std::size_t out = 0;
-  for (int k = 0; k < g.n3; ++k)
-    for (int j = 0; j < g.n2; ++j)
-      for (int i = 0; i < g.n1; ++i) v[out++] = float(std::sqrt(double(p.vel[g.interiorIndex(i, j, k)])) / p.dt);
-  return v;
-}
-
 // Splits "first line\nrest" so that the panel shows one line and the details hold the rest (build logs).
 ControllerEvent errorEvent(const std::string& prefix, const std::string& what) {
   ControllerEvent e;
@@ -40,12 +30,17 @@ ControllerEvent errorEvent(const std::string& prefix, const std::string& what) {
 }  // namespace
 
 BuiltSimulation buildSimulation(const Scenario& scenario) {
-  Problem problem = buildProblem(scenario);
   BuiltSimulation built;
+  built.velocity = buildVelocityModel(scenario);  // kept exact: the overlay, the probe and checkpoints use it
+  Problem problem = buildProblem(scenario, built.velocity);
   built.dt = problem.dt;
   built.dx = problem.dx;
   built.stability = problem.stability;
-  built.velocity = interiorVelocity(problem);
+  if (problem.damping.enabled()) {  // each axis's layer is at most a quarter of it (buildDampingProfile)
+    const Grid& g = problem.grid;
+    built.absorbingCells = {std::min(problem.damping.width, g.n1 / 4), std::min(problem.damping.width, g.n2 / 4),
+                            std::min(problem.damping.width, g.n3 / 4)};
+  }
   const ExecutionConfig config = executionConfig(scenario);
   const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
   if (device) {
@@ -274,6 +269,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.transferPath = sim_.transferPath;
       s.ceilingName = sim_.ceilingName;
       s.stability = sim_.stability;
+      s.absorbingCells = sim_.absorbingCells;
       s.throughput = Throughput{};
       s.throughput.ceilingGBs = sim_.ceilingGBs;
       ++s.generation;

@@ -36,7 +36,8 @@ struct BuiltSimulation {
   std::unique_ptr<WaveSolver> solver;
   double dt = 0.0, dx = 0.0;
   StabilityReport stability;
-  std::vector<float> velocity;  // interior velocity (m/s), C order (n3, n2, n1), for the overlay
+  std::vector<float> velocity;  // the velocity model (m/s), interior, C order (n3, n2, n1)
+  std::array<int, 3> absorbingCells{0, 0, 0};  // the absorbing layer's width along x, y, z (0: none)
   std::string transferPath;     // how slices reach OpenGL, with the reason
   double ceilingGBs = 0.0;      // measured copy bandwidth of the device (0 when unknown)
   std::string ceilingName;      // what that ceiling is, for the counters
@@ -69,6 +70,7 @@ struct ControllerStatus {
   Grid grid;
   std::string stage, device, transferPath, ceilingName;
   StabilityReport stability;
+  std::array<int, 3> absorbingCells{0, 0, 0};  // as BuiltSimulation's
   Throughput throughput;       // smoothed over the last fraction of a second (compute time); mpts 0
                                // until a step is timed, ceilingGBs set from the build on
   long generation = 0;         // increments on every successful rebuild or reset

@@ -293,6 +293,7 @@ void MainWindow::onRebuilt(const Scenario& active) {
   const ControllerStatus& s = pane_->lastStatus();
   form_->setStability(s.stability);
   viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
+  pane_->view()->setAbsorbingLayer(s.absorbingCells);
   if (compareWindow_) compareWindow_->setBaseScenario(active);
   if (sameScenario(active, requested_.scenario)) {
     const bool fileOpened = !requested_.origin.file.isEmpty() && !requested_.origin.edited &&

@@ -300,6 +300,8 @@ TEST_F(StudioWindow, ThePointerShowsTheCellItsPositionAndItsValues) {
   const QPointF centre = plane.topLeft() + QPointF(24.5, 24.5) * (plane.width() / 49.0);
   QMouseEvent move(QEvent::MouseMove, centre, view->mapToGlobal(centre), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
   QCoreApplication::sendEvent(view, &move);
+  // The default scenario's 24-cell layer, at most a quarter of each 49-cell axis: shaded in the view.
+  EXPECT_EQ(status().absorbingCells, (std::array<int, 3>{12, 12, 12}));
   auto* probe = window_->findChild<QLabel*>("probe");
   ASSERT_NE(probe, nullptr);
   const QString text = probe->text();
