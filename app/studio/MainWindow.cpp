@@ -10,6 +10,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QImage>
 #include <QLabel>
 #include <QListWidget>
@@ -238,9 +239,12 @@ QDockWidget* MainWindow::addPanel(const QString& title, const QString& objectNam
 void MainWindow::buildDocks() {
   // Parameters on the left (the stage as a tab behind the scenario), view controls on the right: the view
   // in the middle keeps most of the width.
+  // Rows whose field does not fit beside its label go below it: a narrow form leaves the view the width.
+  for (QWidget* page : {form_->physicsPage(), form_->stagePage()})
+    for (QFormLayout* rows : page->findChildren<QFormLayout*>()) rows->setRowWrapPolicy(QFormLayout::WrapLongRows);
   QDockWidget* scenario = addPanel("Scenario", "scenarioDock", scrollable(form_->physicsPage()), Qt::LeftDockWidgetArea);
   // Wide enough for the form without a horizontal scroll bar (the vertical one may appear).
-  const int formWidth = form_->physicsPage()->sizeHint().width() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 8;
+  const int formWidth = form_->physicsPage()->minimumSizeHint().width() + style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 8;
   scenario->setMinimumWidth(formWidth);
   QDockWidget* stage = addPanel("Stage and device", "stageDock", scrollable(form_->stagePage()), Qt::LeftDockWidgetArea);
   tabifyDockWidget(scenario, stage);
@@ -250,8 +254,9 @@ void MainWindow::buildDocks() {
     if (QAction* a = modeActions_->actions().value(n)) a->setChecked(true);  // the View menu follows
   });
   QDockWidget* viewDock = addPanel("View", "viewDock", viewControls_, Qt::RightDockWidgetArea);
-  viewDock->setMaximumWidth(320);  // short controls: leave the width to the view
-  resizeDocks({scenario, viewDock}, {formWidth, 250}, Qt::Horizontal);
+  for (QFormLayout* rows : viewControls_->findChildren<QFormLayout*>()) rows->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  viewDock->setMaximumWidth(280);  // short controls: leave the width to the view
+  resizeDocks({scenario, viewDock}, {formWidth, 240}, Qt::Horizontal);
 
   messages_ = new QListWidget;
   messages_->setToolTip("Errors and notices; double-click one for its details (e.g. a kernel build log)");

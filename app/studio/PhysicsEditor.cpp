@@ -38,9 +38,9 @@ PhysicsEditor::PhysicsEditor(QWidget* parent) : ScenarioSection(parent) {
                    "Manual time step. Above the stability limit the run would blow up, so it is refused.");
   dtMs_->setObjectName("dt");
   grid->addRow("Manual dt:", dtMs_);
-  // Always two explicit lines, not word wrap: inside the scroll area the form does not grow when a
+  // Always three explicit lines, not word wrap: inside the scroll area the form does not grow when a
   // label gains a line after the window is shown, and the second line was cut off.
-  stabilityLabel_ = new QLabel("stability limit: (not built yet)\npoints per wavelength: (not built yet)");
+  stabilityLabel_ = new QLabel("stability limit: (not built yet)\nCourant number: (not built yet)\npoints per wavelength: (not built yet)");
   stabilityLabel_->setToolTip("Limits of the running model: the largest stable dt, the Courant number and\n"
                               "the points per wavelength at the highest frequency (below ~6 the waves\n"
                               "disperse visibly; 10 or more is accurate)");
@@ -90,7 +90,7 @@ void PhysicsEditor::applyTo(Scenario& s) const {
 }
 
 void PhysicsEditor::setStability(const StabilityReport& r) {
-  QString text = QStringLiteral("stability limit: dt ≤ %1 ms (Courant %2 of %3)")
+  QString text = QStringLiteral("stability limit: dt ≤ %1 ms\nCourant number %2 of at most %3")
                      .arg(r.dtLimit * 1e3, 0, 'f', 4)
                      .arg(r.courant, 0, 'f', 3)
                      .arg(r.courantLimit, 0, 'f', 3);

@@ -28,8 +28,9 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
 
   RecordingSession& session = *window.exportActions()->recording();
   std::vector<long> steps;
+  bool stopping = false;  // after Stop the run goes on at once, while the session still says Recording
   QObject::connect(pane->view(), &SliceView::slicesChanged, [&](long step) {
-    if (session.state() == RecordingSession::State::Recording) steps.push_back(step);
+    if (session.state() == RecordingSession::State::Recording && !stopping) steps.push_back(step);
   });
   bool done = false, ok = false;
   QString message;
@@ -44,6 +45,7 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   settings.every = 3;
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
   ASSERT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= 6; }));
+  stopping = true;
   session.stop();
   ASSERT_TRUE(test::waitUntil([&] { return done; }));
   ASSERT_TRUE(ok) << message.toStdString();
