@@ -25,6 +25,14 @@ std::vector<std::string> acceptedParams(const std::string& stage) {
   }
 }
 
+std::vector<StageParamSpec> parameterSpecs(const std::string& stage) {
+  try {
+    return stageParameterSpecs(stage);
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
 // The first of `keys` that `accepted` holds, or "" when the stage takes none of them.
 std::string keyAmong(const std::vector<std::string>& keys, const std::vector<std::string>& accepted) {
   for (const auto& k : keys)
@@ -80,7 +88,10 @@ StageEditor::StageEditor(QWidget* parent) : ScenarioSection(parent) {
                  {tileX, {"tile_x", "wg_x", "block_x"}},
                  {tileY, {"tile_y", "wg_y", "block_y"}},
                  {zChunk, {"z_chunk", "block_z"}}};
-  for (const ParamBox& p : paramBoxes_) p.box->setObjectName(QString::fromStdString(p.keys.front()));
+  for (ParamBox& p : paramBoxes_) {
+    p.box->setObjectName(QString::fromStdString(p.keys.front()));
+    p.generalTip = p.box->toolTip();
+  }
 
   // A value chosen for one stage means something else, or nothing, to another: a new stage starts from
   // its tuned defaults. (Connected first, so the change reported already has them.)
@@ -106,7 +117,21 @@ void StageEditor::updateEnabledControls() {
   description_->setText(info ? QString::fromStdString(info->description) : QString());
   device_->setEnabled(info && info->opencl);
   const std::vector<std::string> accepted = acceptedParams(stage);
-  for (const ParamBox& p : paramBoxes_) p.box->setEnabled(!keyAmong(p.keys, accepted).empty());
+  const std::vector<StageParamSpec> specs = parameterSpecs(stage);
+  for (const ParamBox& p : paramBoxes_) {
+    const std::string key = keyAmong(p.keys, accepted);
+    p.box->setEnabled(!key.empty());
+    // The stage's own words for the parameter, from its descriptor: name, meaning, range, default.
+    QString tip = p.generalTip;
+    const auto spec = std::find_if(specs.begin(), specs.end(), [&](const StageParamSpec& s) { return s.name == key; });
+    if (spec != specs.end())
+      tip += QStringLiteral("\n\n%1 · %2: %3\n(%4 to %5; default %6)")
+                 .arg(QString::fromStdString(stage), QString::fromStdString(spec->name), QString::fromStdString(spec->meaning))
+                 .arg(spec->minValue).arg(spec->maxValue).arg(spec->defaultValue);
+    else if (key.empty())
+      tip += QStringLiteral("\n\n%1 takes no such parameter").arg(QString::fromStdString(stage));
+    p.box->setToolTip(tip);
+  }
 }
 
 void StageEditor::setFromScenario(const Scenario& s) {

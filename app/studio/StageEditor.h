@@ -37,6 +37,7 @@ class StageEditor : public ScenarioSection {
   struct ParamBox {
     QSpinBox* box;
     std::vector<std::string> keys;
+    QString generalTip;  // what the box means for every stage; the chosen stage's own line follows
   };
   std::vector<ParamBox> paramBoxes_;
 };

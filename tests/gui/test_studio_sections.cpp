@@ -133,6 +133,25 @@ TEST(StudioSections, SourceRoundTrips) { expectRoundTrip<SourceEditor>(expectSou
 TEST(StudioSections, BoundaryRoundTrips) { expectRoundTrip<BoundaryEditor>(expectBoundary); }
 TEST(StudioSections, StageRoundTrips) { expectRoundTrip<StageEditor>(expectStage); }
 
+TEST(StudioSections, ParameterTooltipsFollowTheStageDescriptors) {
+  StageEditor editor;
+  Scenario s;
+  s.stage = "gpu-slm";
+  editor.setFromScenario(s);
+  const auto* tileX = editor.findChild<QSpinBox*>("tile_x");
+  ASSERT_NE(tileX, nullptr);
+  const QString slm = tileX->toolTip();
+  EXPECT_TRUE(slm.contains("gpu-slm · tile_x: ")) << slm.toStdString();
+  EXPECT_TRUE(slm.contains("default")) << slm.toStdString();
+  s.stage = "cpu-parallel";
+  editor.setFromScenario(s);
+  EXPECT_TRUE(tileX->toolTip().contains("cpu-parallel · block_x: ")) << tileX->toolTip().toStdString();
+  s.stage = "cpu-serial";
+  editor.setFromScenario(s);
+  EXPECT_TRUE(tileX->toolTip().contains("cpu-serial takes no such parameter")) << tileX->toolTip().toStdString();
+  EXPECT_FALSE(tileX->isEnabled());
+}
+
 TEST(StudioSections, TheWholeFormRoundTrips) {
   const Scenario wanted = unusualScenario();
   ScenarioForm form;
