@@ -299,6 +299,8 @@ void MainWindow::onRebuilt(const Scenario& active) {
   form_->setStability(s.stability);
   viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
   pane_->view()->setAbsorbingLayer(s.absorbingCells);
+  // An open stage explorer follows the running stage.
+  if (stageExplorer_ && stageExplorer_->isVisible() && StageRegistry::find(active.stage)) stageExplorer_->selectStage(active.stage);
   if (compareWindow_) compareWindow_->setBaseScenario(active);
   if (sameScenario(active, requested_.scenario)) {
     const bool fileOpened = !requested_.origin.file.isEmpty() && !requested_.origin.edited &&
@@ -419,6 +421,12 @@ void MainWindow::onControllerEvent(const ControllerEvent& e) {
 
 void MainWindow::onStatus(const ControllerStatus& s) {
   counters_->setText(counterLines(s, pane_->framesPerSecond(), CounterLayout::StatusLine).join("  "));
+  // An open stage explorer quotes the running stage's live figures (every few seconds: it re-renders).
+  if (stageExplorer_ && stageExplorer_->isVisible() && s.hasSolver && s.throughput.mpts > 0.0 &&
+      (!explorerFigures_.isValid() || explorerFigures_.hasExpired(3000))) {
+    stageExplorer_->setMeasurement(s.stage, {s.throughput.mpts, s.throughput.rooflinePercent, s.device});
+    explorerFigures_.start();
+  }
   if (s.selfPauses != selfPauses_) {
     // The controller paused on its own (a requested step reached, or a solver failure).
     selfPauses_ = s.selfPauses;

@@ -3,6 +3,7 @@
 // counters in the status bar (and over the view), errors in a message panel that never blocks. Edits in
 // the form go to the compute thread after a short pause; a change it refuses puts the form back to the
 // running scenario and shows the reason on the fields that caused it (else in the message panel).
+#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QPointer>
 #include <QStringList>
@@ -110,6 +111,7 @@ class MainWindow : public QMainWindow {
   QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
   QLabel* counters_ = nullptr;
   QLabel* probe_ = nullptr;  // the value under the pointer
+  QElapsedTimer explorerFigures_;  // since the stage explorer last got live figures
 };
 
 }  // namespace iso

@@ -234,6 +234,12 @@ TEST(StageExplorer, TeachMenuOpensItOnTheRunningStage) {
   ASSERT_NE(explorer, nullptr);
   EXPECT_TRUE(explorer->isVisible());
   EXPECT_EQ(explorer->currentStage(), "cpu-parallel");
+
+  // A stage switch in the main window: the open explorer follows it.
+  scenario.stage = "cpu-serial";
+  window.applyScenario(scenario);
+  ASSERT_TRUE(test::waitUntil([&] { return window.pane()->lastStatus().stage == "cpu-serial"; }));
+  EXPECT_TRUE(test::waitUntil([&] { return explorer->currentStage() == "cpu-serial"; }));
   window.close();
 }
 
