@@ -461,6 +461,23 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   return allGood ? 0 : kFailureExit;
 }
 
+int stagesCommand() {
+  for (const std::string& id : StageRegistry::ids()) {
+    const StageInfo& info = StageRegistry::get(id);
+    std::printf("%s — %s%s\n", id.c_str(), info.title.c_str(),
+                info.sampleName.empty() ? "" : (" (oneAPI sample " + info.sampleName + ")").c_str());
+    std::printf("  %s\n", info.description.c_str());
+    const std::vector<StageParamSpec> specs = stageParameterSpecs(id);
+    if (specs.empty()) std::printf("  no parameters\n");
+    for (const StageParamSpec& p : specs)
+      std::printf("  --param %s=N   %d to %d, default %d: %s\n", p.name.c_str(), p.minValue, p.maxValue,
+                  p.defaultValue, p.meaning.c_str());
+    std::printf("\n");
+  }
+  std::printf("OpenCL defaults are a GPU of no particular vendor's; `iso3dfd tune` finds a device's own.\n");
+  return 0;
+}
+
 int devicesCommand(bool measureBandwidth) {
   const auto devices = listDevices();
   if (devices.empty()) {

@@ -45,6 +45,9 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
 
 int devicesCommand(bool measureBandwidth);
 
+// Every stage with its learner's title, oneAPI sample, description and parameters (from the descriptors).
+int stagesCommand();
+
 struct TuneOptions {
   std::vector<std::string> stages{"gpu-slm", "gpu-optimized"};
   int steps = 10, repeats = 3;

@@ -35,7 +35,7 @@ void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
                    return s;
                  }() + ") or a scenario .json file")
       ->capture_default_str();
-  if (withStage) cmd.add_option("--stage", stage, "stage id, e.g. cpu-serial, cpu-parallel, gpu-slm (see `devices`)");
+  if (withStage) cmd.add_option("--stage", stage, "stage id, e.g. cpu-serial, cpu-parallel, gpu-slm (`iso3dfd stages` lists them with their parameters)");
   cmd.add_option("--device", device, "OpenCL device: gpu, cpu, P:D, N, or a name substring");
   cmd.add_option("--model", model, "velocity model: constant, layered, gradient, random, file (replaces the scenario's model, salt body included)");
   cmd.add_option("--velocity", velocity, "velocity of the constant model / mean of the random model, m/s");

@@ -63,6 +63,7 @@ int main(int argc, char** argv) {
 
   bool bandwidth = false;
   auto* devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
+  auto* stagesCmd = app.add_subcommand("stages", "List every stage: its title, oneAPI sample, description and parameters");
   devicesCmd->add_flag("--bandwidth", bandwidth, "measure each device's copy bandwidth again (the roofline ceiling)");
 
   ScenarioOptions tuneOpts;
@@ -107,6 +108,7 @@ int main(int argc, char** argv) {
     if (*benchCmd) return benchCommand(benchOpts, bench);
     if (*verifyCmd) return verifyCommand(verifyOpts, verify);
     if (*devicesCmd) return devicesCommand(bandwidth);
+    if (*stagesCmd) return stagesCommand();
     if (*tuneCmd) return tuneCommand(tuneOpts, tune);
     if (*viewCmd) return viewCostCommand(viewOpts, viewCost);
   } catch (const UsageError& e) {

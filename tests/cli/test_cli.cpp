@@ -43,7 +43,7 @@ std::filesystem::path tempPath(const std::string& name) { return iso::test::scra
 }  // namespace
 
 TEST(Cli, HelpForEveryCommand) {
-  for (const char* cmd : {"", "run", "bench", "verify", "devices", "tune", "view-cost"}) {
+  for (const char* cmd : {"", "run", "bench", "verify", "devices", "stages", "tune", "view-cost"}) {
     const Result r = runCli(std::string(cmd) + " --help");
     EXPECT_EQ(r.status, 0) << cmd;
     EXPECT_NE(r.output.find("Usage"), std::string::npos) << cmd << ": " << r.output;
@@ -350,4 +350,13 @@ TEST(Cli, MemoryStaysFlatOverALongRun) {
     std::printf("%s: peak %ld KiB after 10^3 steps, %ld KiB after 10^5\n", stage.c_str(), shortRun, longRun);
     EXPECT_LE(longRun - shortRun, 3 * 1024) << stage << ": more than 3 MiB of growth";
   }
+}
+
+TEST(Cli, StagesListsEveryStageWithItsParameters) {
+  const Result r = runCli("stages");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* stage : {"cpu-serial —", "cpu-parallel —", "gpu-basic —", "gpu-slm —", "gpu-optimized —"})
+    EXPECT_NE(r.output.find(stage), std::string::npos) << stage << "\n" << r.output;
+  EXPECT_NE(r.output.find("--param tile_x=N"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--param block_x=N"), std::string::npos) << r.output;
 }
