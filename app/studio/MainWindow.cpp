@@ -29,6 +29,7 @@
 #include "app/studio/ExportActions.h"
 #include "app/studio/ScenarioForm.h"
 #include "app/studio/SimulationPane.h"
+#include "app/studio/SourceEditor.h"
 #include "render/SliceView.h"
 #include "app/studio/ViewControls.h"
 #include "app/studio/ViewModes.h"
@@ -299,6 +300,7 @@ void MainWindow::onRebuilt(const Scenario& active) {
   form_->setStability(s.stability);
   viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
   pane_->view()->setAbsorbingLayer(s.absorbingCells);
+  form_->source()->setAbsorbingLayer({s.grid.n1, s.grid.n2, s.grid.n3}, s.absorbingCells);
   // An open stage explorer follows the running stage.
   if (stageExplorer_ && stageExplorer_->isVisible() && StageRegistry::find(active.stage)) stageExplorer_->selectStage(active.stage);
   if (compareWindow_) compareWindow_->setBaseScenario(active);

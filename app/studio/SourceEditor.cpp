@@ -2,7 +2,9 @@
 
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QPalette>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -34,11 +36,11 @@ SourceEditor::SourceEditor(QWidget* parent) : ScenarioSection(parent) {
                 "What excites the waves");
   kind_->setObjectName("source_kind");
   source->addRow("Kind:", kind_);
-  const QString cellTip = "Interior cell of the source; 'centre' puts it at the middle of the axis.\n"
-                          "A click on a slice in the view moves the source there.";
-  i_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip);
-  j_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip);
-  k_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip);
+  cellTip_ = "Interior cell of the source; 'centre' puts it at the middle of the axis.\n"
+             "A click on a slice in the view moves the source there.";
+  i_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip_);
+  j_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip_);
+  k_ = intSpin(-1, kMaxAxisCells - 1, -1, "", cellTip_);
   i_->setObjectName("source_i");
   j_->setObjectName("source_j");
   k_->setObjectName("source_k");
@@ -97,6 +99,24 @@ void SourceEditor::setCell(int i, int j, int k) {
     kind_->setCurrentIndex(indexOf(SourceKind::Ricker));
   }
   emit sourceChanged();
+}
+
+void SourceEditor::setAbsorbingLayer(const std::array<int, 3>& grid, const std::array<int, 3>& layer) {
+  const std::array<QSpinBox*, 3> boxes{i_, j_, k_};
+  for (std::size_t a = 0; a < 3; ++a) {
+    const int cell = boxes[a]->value();  // -1: the centre, never in the layer
+    const bool inside = cell >= 0 && layer[a] > 0 && (cell < layer[a] || cell >= grid[a] - layer[a]);
+    QPalette palette;  // the inherited one
+    QString tip = cellTip_;
+    if (inside) {
+      palette = boxes[a]->palette();
+      palette.setColor(QPalette::Base, QColor(255, 228, 170));
+      tip = QStringLiteral("Inside the absorbing layer (%1 cells from each face along this axis): the source's wave\n"
+                           "is damped as it starts.\n\n").arg(layer[a]) + cellTip_;
+    }
+    boxes[a]->setPalette(palette);
+    boxes[a]->setToolTip(tip);
+  }
 }
 
 }  // namespace iso

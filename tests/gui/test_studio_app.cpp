@@ -14,6 +14,7 @@
 #include <QMouseEvent>
 #include <QProcess>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <cmath>
 
@@ -312,6 +313,21 @@ TEST_F(StudioWindow, ThePointerShowsTheCellItsPositionAndItsValues) {
   QEvent leave(QEvent::Leave);
   QCoreApplication::sendEvent(view, &leave);
   EXPECT_TRUE(probe->text().isEmpty());
+}
+
+TEST(StudioSourceInLayer, TheFormWarnsOnTheCellInsideTheAbsorbingLayer) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario s = homogeneousScenario();  // a 12-cell layer on each face of 49 cells
+  s.source.i = 3;
+  MainWindow window(s);
+  window.show();
+  ASSERT_TRUE(test::waitUntil([&] { return window.pane()->lastStatus().hasSolver; }));
+  const auto* i = window.findChild<QSpinBox*>("source_i");
+  const auto* j = window.findChild<QSpinBox*>("source_j");
+  ASSERT_TRUE(i && j);
+  EXPECT_TRUE(test::waitUntil([&] { return i->toolTip().startsWith("Inside the absorbing layer (12 cells"); }))
+      << i->toolTip().toStdString();
+  EXPECT_FALSE(j->toolTip().startsWith("Inside")) << "the centre is not in the layer";
 }
 
 }  // namespace
