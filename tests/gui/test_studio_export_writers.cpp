@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdio>
+#include <functional>
 #include <random>
 
 #include "app/studio/PngSequenceWriter.h"
@@ -121,14 +123,14 @@ TEST(ExportWriters, UnwritableFoldersAreRefused) {
   EXPECT_EQ(test::filesIn(dir), std::set<std::string>{"a-file"});
 }
 
-// The disk fills while encoding: a child process with a 256 KiB file size limit (SIGXFSZ ignored, so
-// write() fails with EFBIG) encodes noise, which does not compress.
-TEST(ExportWriters, AFullDiskFailsWithAMessageAndKeepsTheOlderFile) {
-  const fs::path target = folderWithOlderFile("full-disk", "out.mp4");
+// Runs `write` in a child process whose files may not grow past 256 KiB (SIGXFSZ ignored, so write()
+// fails with EFBIG, as on a full disk) and returns the ExportError message it caught ("no error" if none).
+std::string exportErrorWithFullDisk(const std::function<void()>& write) {
   int pipeFds[2];
-  ASSERT_EQ(::pipe(pipeFds), 0);
+  if (::pipe(pipeFds) != 0) return "pipe failed";
+  std::fflush(nullptr);
   const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
+  if (child < 0) return "fork failed";
   if (child == 0) {
     ::close(pipeFds[0]);
     ::signal(SIGXFSZ, SIG_IGN);
@@ -136,15 +138,7 @@ TEST(ExportWriters, AFullDiskFailsWithAMessageAndKeepsTheOlderFile) {
     ::setrlimit(RLIMIT_FSIZE, &limit);
     std::string message = "no error";
     try {
-      constexpr int kW = 640, kH = 480;
-      VideoEncoder encoder(target, kW, kH, 30);
-      std::mt19937 random(7);
-      std::vector<std::uint8_t> noise(std::size_t(kW) * kH * 4);
-      for (int i = 0; i < 200; ++i) {
-        for (auto& v : noise) v = std::uint8_t(random());
-        encoder.push(noise.data(), kW * 4);
-      }
-      encoder.finish();
+      write();
     } catch (const ExportError& e) {
       message = e.what();
     }
@@ -157,11 +151,46 @@ TEST(ExportWriters, AFullDiskFailsWithAMessageAndKeepsTheOlderFile) {
   for (ssize_t n; (n = ::read(pipeFds[0], buffer, sizeof buffer)) > 0;) message.append(buffer, std::size_t(n));
   ::close(pipeFds[0]);
   int status = 0;
-  ASSERT_EQ(::waitpid(child, &status, 0), child);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child died (status " << status << ")";
+  if (::waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return "the child died (status " + std::to_string(status) + ")";
+  return message;
+}
+
+// Noise does not compress: 200 frames of it fill the 256 KiB long before the end.
+std::vector<std::uint8_t> noiseFrame(int width, int height, std::mt19937& random) {
+  std::vector<std::uint8_t> noise(std::size_t(width) * height * 4);
+  for (auto& v : noise) v = std::uint8_t(random());
+  return noise;
+}
+
+TEST(ExportWriters, AFullDiskFailsWithAMessageAndKeepsTheOlderFile) {
+  const fs::path target = folderWithOlderFile("full-disk", "out.mp4");
+  const std::string message = exportErrorWithFullDisk([&] {
+    constexpr int kW = 640, kH = 480;
+    VideoEncoder encoder(target, kW, kH, 30);
+    std::mt19937 random(7);
+    for (int i = 0; i < 200; ++i) encoder.push(noiseFrame(kW, kH, random).data(), kW * 4);
+    encoder.finish();
+  });
   EXPECT_NE(message.find("out.mp4"), std::string::npos) << message;
   EXPECT_NE(message.find("too large"), std::string::npos) << message;  // EFBIG: "File too large"
   expectOnlyTheOlderFile(target);
+}
+
+TEST(ExportWriters, AFullDiskFailsAFrameSequenceAndLeavesNoFolder) {
+  const fs::path folder = test::scratchPath("full-disk-frames");
+  const std::string message = exportErrorWithFullDisk([&] {
+    constexpr int kW = 640, kH = 480;  // about 900 KiB of noise per PNG, past the limit of one file
+    PngSequenceWriter writer(folder, kW, kH);
+    std::mt19937 random(11);
+    for (int i = 0; i < 3; ++i) writer.push(noiseFrame(kW, kH, random).data(), kW * 4);
+    writer.finish();
+  });
+  EXPECT_NE(message, "no error");
+  EXPECT_EQ(message.find("the child died"), std::string::npos) << message;
+  EXPECT_FALSE(fs::exists(folder)) << "a half-written sequence was left under the name asked for";
+  for (const auto& name : test::filesIn(folder.parent_path()))
+    EXPECT_EQ(name.find(".partial-"), std::string::npos) << "temporary folder left: " << name;
 }
 
 TEST(ExportWriters, AbortedVideoLeavesNothing) {
