@@ -338,6 +338,10 @@ long peakMemoryKiB(const std::string& args) {
 // or buffers kept). 10⁵ steps against 10³ on a 16³ grid without receivers (whose traces are the output
 // and grow by 4 bytes per receiver and step by design).
 TEST(Cli, MemoryStaysFlatOverALongRun) {
+#if defined(__SANITIZE_ADDRESS__)
+  // Measured: gpu-basic 194 → 569 MB over 10^5 steps under ASan, 189 → 195 MB with a 1 MB quarantine.
+  GTEST_SKIP() << "AddressSanitizer holds freed memory in its quarantine (256 MB by default): peaks mean nothing here";
+#endif
   std::vector<std::string> stages{"cpu-parallel"};
   if (runCli("devices").output.find("No OpenCL") == std::string::npos) stages.push_back("gpu-basic");
   for (const std::string& stage : stages) {

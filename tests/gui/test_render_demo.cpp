@@ -49,7 +49,9 @@ double lateTimeColouredShare(GainMode mode, const QString& screenshot) {
   }
   for (long step = 150; step <= 4000; step += 50) {
     auto noise = test::makeSlices(kN, kN, kN, kN / 2, kN / 2, kN / 2, [step](int plane, int c, int r) {
-      const unsigned h = unsigned(plane * 7919 + c * 104729 + r * 1299709 + int(step) * 15485863) * 2654435761u;
+      // Unsigned throughout: a hash that wraps, not a signed overflow.
+      const unsigned h = (unsigned(plane) * 7919u + unsigned(c) * 104729u + unsigned(r) * 1299709u + unsigned(step) * 15485863u) *
+                         2654435761u;
       return float((double(h >> 8) / double(1u << 24)) * 2.0 - 1.0) * 8.0e-5f;
     });
     noise->step = step;
