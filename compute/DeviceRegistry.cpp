@@ -118,12 +118,18 @@ std::vector<DeviceInfo> listDevices() {
       for (std::string e; ext >> e;) info.extensions.push_back(e);
       if (info.hasExtension("cl_nv_device_attribute_query")) {
         constexpr cl_device_info kComputeMajorNv = 0x4000;  // CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV (cl_ext.h)
+        constexpr cl_device_info kComputeMinorNv = 0x4001;  // CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV
         info.nvComputeMajor = int(deviceValue<cl_uint>(id, kComputeMajorNv));
+        info.nvComputeMinor = int(deviceValue<cl_uint>(id, kComputeMinorNv));
       }
       out.push_back(std::move(info));
     }
   }
   return out;
+}
+
+std::string deviceKey(const DeviceInfo& device) {
+  return device.name + " | " + device.platformName + " | " + device.driverVersion;
 }
 
 DeviceInfo selectDevice(const std::string& selector) {

@@ -17,11 +17,15 @@ struct DeviceInfo {
   std::size_t maxWorkGroupSize = 0;
   std::vector<std::size_t> maxWorkItemSizes;
   std::vector<std::string> extensions;
-  int nvComputeMajor = 0;  // NVIDIA: major version of the compute capability (cl_nv_device_attribute_query), else 0
+  int nvComputeMajor = 0;  // NVIDIA: compute capability (cl_nv_device_attribute_query), else 0
+  int nvComputeMinor = 0;
   bool hasExtension(const std::string& ext) const;
   std::string selector() const;     // "P:D"
   std::string summary() const;      // one line: "0:0 NVIDIA H100 80GB HBM3 (GPU, 132 CUs, 79.2 GiB)"
 };
+
+// Name + platform + driver: the key of the per-device caches (copy bandwidth).
+std::string deviceKey(const DeviceInfo& device);
 
 // Every device of every platform; empty (not an error) when there is no OpenCL platform.
 std::vector<DeviceInfo> listDevices();

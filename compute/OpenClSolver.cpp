@@ -114,7 +114,7 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
                            const DeviceInfo& device, const OpenClSolverOptions& options)
     : stage_(stage), grid_(problem.grid) {
   const OpenClStage& descriptor = openClStage(stage_);
-  params_ = resolveStageParams(stage_, device, params, options.useTuningDatabase);
+  params_ = resolveStageParams(stage_, device, problem.grid, params, options.useTuningDatabase);
   checkGridFitsDevice(grid_, device);
   const Grid& g = grid_;
   if (problem.vel.size() != g.paddedSize())

@@ -1,34 +1,12 @@
 #include "compute/StageParams.h"
 
 #include <algorithm>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "compute/ClError.h"
-#include "compute/KernelCache.h"
+#include "compute/TuningDatabase.h"
 #include "compute/stages/OpenClStage.h"
-#include "core/AtomicFile.h"
 
 namespace iso {
-
-namespace {
-
-std::string databasePath() {
-  const std::string dir = cacheDirectory();
-  return dir.empty() ? std::string() : dir + "/tuning.json";
-}
-
-nlohmann::json readDatabase() {
-  const std::string path = databasePath();
-  if (path.empty()) return nlohmann::json::object();
-  std::ifstream f(path);
-  if (!f) return nlohmann::json::object();
-  // A corrupt database only loses the tuned values: fall back to the defaults.
-  nlohmann::json j = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
-  return j.is_object() ? j : nlohmann::json::object();
-}
-
-}  // namespace
 
 std::vector<StageParamSpec> openClStageParameterSpecs(const std::string& stage, const DeviceInfo& device) {
   return openClStage(stage).parameters(device);
@@ -40,13 +18,24 @@ StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& d
   return p;
 }
 
-StageParamMap defaultStageParams(const std::string& stage, const DeviceInfo& device) {
+StageParamMap defaultStageParams(const std::string& stage, const DeviceInfo& device, const Grid& grid) {
   StageParamMap p = builtinStageDefaults(stage, device);
-  StageParamMap tuned;
-  if (lookupTunedParams(stage, device, tuned))
-    for (const auto& [k, v] : tuned)
+  if (const std::optional<TunedParams> tuned = lookupTuning(stage, device, grid))
+    for (const auto& [k, v] : tuned->params)
       if (p.count(k)) p[k] = v;
   return p;
+}
+
+std::string stageParamsOrigin(const std::string& stage, const DeviceInfo& device, const Grid& grid,
+                              const StageParamMap& overrides, bool useDatabase) {
+  const std::optional<TunedParams> tuned = useDatabase ? lookupTuning(stage, device, grid) : std::nullopt;
+  std::string origin = tuned ? tuned->origin : "built-in defaults for a " + device.type;
+  if (!overrides.empty()) {
+    std::string keys;
+    for (const auto& [k, v] : overrides) keys += (keys.empty() ? "" : ", ") + k;
+    origin = keys + " set by you, the rest from " + origin;
+  }
+  return origin;
 }
 
 std::size_t workGroupSize(const std::string& stage, const StageParamMap& p) {
@@ -58,11 +47,11 @@ std::size_t localMemoryBytes(const std::string& stage, const StageParamMap& p) {
   return openClStage(stage).localMemoryBytes(p);
 }
 
-StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& device,
+StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& device, const Grid& grid,
                                  const StageParamMap& overrides, bool useDatabase) {
   const OpenClStage& descriptor = openClStage(stage);
   const std::vector<StageParamSpec> specs = descriptor.parameters(device);
-  StageParamMap p = useDatabase ? defaultStageParams(stage, device) : builtinStageDefaults(stage, device);
+  StageParamMap p = useDatabase ? defaultStageParams(stage, device, grid) : builtinStageDefaults(stage, device);
   for (const auto& [key, value] : overrides) {
     if (!p.count(key)) {
       std::string known;
@@ -109,7 +98,7 @@ std::vector<StageParamMap> tuningCandidates(const std::string& stage, const Devi
     if (p.count("z_chunk") && p["z_chunk"] >= grid.n3) p["z_chunk"] = 0;
     try {
       // Candidates override the defaults, so every candidate is a complete parameter set.
-      StageParamMap complete = resolveStageParams(stage, device, p, /*useDatabase=*/false);
+      StageParamMap complete = resolveStageParams(stage, device, grid, p, /*useDatabase=*/false);
       if (std::find(out.begin(), out.end(), complete) == out.end()) out.push_back(std::move(complete));
     } catch (const ComputeError&) {
       // Not runnable on this device (work-group or local memory limits): not a candidate.
@@ -122,41 +111,6 @@ std::string formatStageParams(const StageParamMap& p) {
   std::string s;
   for (const auto& [k, v] : p) s += (s.empty() ? "" : " ") + k + "=" + std::to_string(v);
   return s;
-}
-
-std::string deviceKey(const DeviceInfo& device) {
-  return device.name + " | " + device.platformName + " | " + device.driverVersion;
-}
-
-void storeTunedParams(const std::string& stage, const DeviceInfo& device, const StageParamMap& params,
-                      const Grid& tunedOn, double mptsPerSecond) {
-  const std::string path = databasePath();
-  if (path.empty())
-    throw ComputeError(ComputeStatus::DeviceError, "no writable cache directory for the tuning database "
-                                                   "(set ISO3DFD_CACHE_DIR)");
-  nlohmann::json db = readDatabase();
-  nlohmann::json entry;
-  entry["params"] = params;
-  entry["grid"] = {tunedOn.n1, tunedOn.n2, tunedOn.n3};
-  entry["mpts_per_s"] = mptsPerSecond;
-  db[deviceKey(device)][stage] = entry;
-  try {  // whole or not at all: a full disk keeps the previous database
-    writeFileAtomically(path, db.dump(2) + "\n");
-  } catch (const FileWriteError& e) {
-    throw ComputeError(ComputeStatus::DeviceError, std::string("the tuning database was not updated: ") + e.what());
-  }
-}
-
-bool lookupTunedParams(const std::string& stage, const DeviceInfo& device, StageParamMap& out) {
-  const nlohmann::json db = readDatabase();
-  const auto dev = db.find(deviceKey(device));
-  if (dev == db.end() || !dev->is_object()) return false;
-  const auto st = dev->find(stage);
-  if (st == dev->end() || !st->contains("params") || !(*st)["params"].is_object()) return false;
-  out.clear();
-  for (const auto& [k, v] : (*st)["params"].items())
-    if (v.is_number_integer()) out[k] = v.get<int>();
-  return !out.empty();
 }
 
 }  // namespace iso

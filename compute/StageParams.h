@@ -1,10 +1,10 @@
 #pragma once
-// Tunable parameters of the OpenCL stages, read from the stages' descriptors (stages/OpenClStage.h),
-// and the per-device tuning database. Resolution order for a stage's parameters (highest first):
+// Tunable parameters of the OpenCL stages, read from the stages' descriptors (stages/OpenClStage.h).
+// Resolution order for a stage's parameters (highest first):
 //   1. the ExecutionConfig's params (manual override, e.g. {"tile_x": 64});
-//   2. the tuning database in the cache dir (tuning.json), for this exact device;
-//   3. built-in defaults for the device's vendor/type (e.g. NVIDIA GPU, CPU);
-//   4. generic defaults.
+//   2. the tuning databases (TuningDatabase.h): the user's own tuning for this device and grid-size
+//      class, else the most specific shipped entry (device, architecture, vendor; size class);
+//   3. the descriptor's built-in defaults for the device's type (GPU, CPU).
 #include <string>
 #include <vector>
 
@@ -18,14 +18,19 @@ namespace iso {
 // Throws ComputeError(InvalidParameter) for a stage that is not an OpenCL stage.
 std::vector<StageParamSpec> openClStageParameterSpecs(const std::string& stage, const DeviceInfo& device);
 
-// Defaults for this device without the database (levels 3-4), and with it (levels 2-4).
+// Defaults for this device without the databases (level 3), and with them for this grid (levels 2-3).
 StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& device);
-StageParamMap defaultStageParams(const std::string& stage, const DeviceInfo& device);
+StageParamMap defaultStageParams(const std::string& stage, const DeviceInfo& device, const Grid& grid);
 
 // Merges `overrides` over the defaults; throws ComputeError(InvalidParameter) for an unknown key or
 // a value the device cannot run (work-group too large, too much local memory, ...), naming the limit.
-StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& device,
+StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& device, const Grid& grid,
                                  const StageParamMap& overrides, bool useDatabase = true);
+
+// Where resolveStageParams' values come from, for people: "your tuning for <device>, large grids (...)",
+// "shipped tuning for ...", "built-in defaults for a GPU", with "tile_x set by you" when overridden.
+std::string stageParamsOrigin(const std::string& stage, const DeviceInfo& device, const Grid& grid,
+                              const StageParamMap& overrides, bool useDatabase = true);
 
 // Work-group size (0: the driver chooses) and local-memory bytes a complete parameter set needs.
 std::size_t workGroupSize(const std::string& stage, const StageParamMap& p);
@@ -36,11 +41,5 @@ std::vector<StageParamMap> tuningCandidates(const std::string& stage, const Devi
 
 // "tile_x=32 tile_y=8 z_chunk=0"
 std::string formatStageParams(const StageParamMap& p);
-
-// The tuning database (ISO3DFD cache dir / tuning.json), keyed by device name + driver.
-std::string deviceKey(const DeviceInfo& device);
-void storeTunedParams(const std::string& stage, const DeviceInfo& device, const StageParamMap& params,
-                      const Grid& tunedOn, double mptsPerSecond);
-bool lookupTunedParams(const std::string& stage, const DeviceInfo& device, StageParamMap& out);
 
 }  // namespace iso

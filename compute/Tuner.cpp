@@ -4,6 +4,7 @@
 
 #include "compute/ClError.h"
 #include "compute/OpenClSolver.h"
+#include "compute/TuningDatabase.h"
 
 namespace iso {
 
@@ -45,7 +46,7 @@ TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const std
   }
   if (result.best.empty())
     throw ComputeError(ComputeStatus::InvalidParameter, "tuning " + stage + ": no candidate ran on " + device.name);
-  if (options.store) storeTunedParams(stage, device, result.best, problem.grid, result.bestMpts);
+  if (options.store) storeTuning(stage, device, result.best, problem.grid, result.bestMpts);
   return result;
 }
 

@@ -25,6 +25,7 @@
 #include "core/StageRegistry.h"
 #include "core/Traces.h"
 #include "compute/Tuner.h"
+#include "compute/TuningDatabase.h"
 #include "app/controller/ViewCost.h"
 #include "core/VtiWriter.h"
 
@@ -115,7 +116,8 @@ std::vector<int> parseIntegerList(const std::string& text, const std::string& wh
 
 // The products of "key=v1,v2;key=v3" (one per spec) as gpu-optimized parameter sets the device can run;
 // sets the device refuses are listed and skipped.
-std::vector<StageParamMap> sweepCandidates(const std::vector<std::string>& specs, const DeviceInfo& device) {
+std::vector<StageParamMap> sweepCandidates(const std::vector<std::string>& specs, const DeviceInfo& device,
+                                           const Grid& grid) {
   std::vector<StageParamMap> out;
   for (const std::string& spec : specs) {
     std::vector<StageParamMap> sets = {{{"cpu_form", 0}}};
@@ -135,7 +137,7 @@ std::vector<StageParamMap> sweepCandidates(const std::vector<std::string>& specs
     }
     for (const auto& p : sets) {
       try {
-        out.push_back(resolveStageParams("gpu-optimized", device, p, /*useDatabase=*/false));
+        out.push_back(resolveStageParams("gpu-optimized", device, grid, p, /*useDatabase=*/false));
       } catch (const ComputeError& e) {
         std::printf("sweep: skipped %s: %s\n", formatStageParams(p).c_str(), e.what());
       }
@@ -303,6 +305,9 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
                                    rooflineCeiling(s.stage, selector).gbs);
   t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
+  if (const auto* openCl = dynamic_cast<const OpenClSolver*>(solver.get()))
+    std::printf("parameters: %s\n  from %s\n", formatStageParams(openCl->parameters()).c_str(),
+                stageParamsOrigin(s.stage, openCl->device(), grid, s.stageParams).c_str());
   std::printf("--------------------------------------\n%s--------------------------------------\n",
               formatThroughput(t).c_str());
   if (warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
@@ -401,7 +406,7 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   if (verify.candidates || sweep) {
     const DeviceInfo device = selectDevice(s.device);
     const Grid grid = buildProblem(s).grid;
-    const auto optimized = sweep ? sweepCandidates(verify.sweeps, device) : tuningCandidates("gpu-optimized", device, grid);
+    const auto optimized = sweep ? sweepCandidates(verify.sweeps, device, grid) : tuningCandidates("gpu-optimized", device, grid);
     for (const auto& c : optimized) checks.push_back({"gpu-optimized", c});
     if (!sweep)
       for (const auto& c : tuningCandidates("gpu-slm", device, grid)) checks.push_back({"gpu-slm", c});
@@ -474,7 +479,8 @@ int stagesCommand() {
                   p.defaultValue, p.meaning.c_str());
     std::printf("\n");
   }
-  std::printf("OpenCL defaults are a GPU of no particular vendor's; `iso3dfd tune` finds a device's own.\n");
+  std::printf("OpenCL defaults above are a GPU of no particular vendor's; tuned values for known devices ship with\n"
+              "the program (resources/tuning/) and `iso3dfd tune` finds a device's own.\n");
   return 0;
 }
 
@@ -529,8 +535,8 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   if (!tune.ptxDir.empty() && !fs::is_directory(tune.ptxDir))
     throw UsageError("--ptx-dir " + tune.ptxDir + " is not an existing folder");
   const DeviceInfo device = selectDevice(s.device);
-  std::printf("Tuning on [%s] %s, grid %d x %d x %d\n", device.selector().c_str(), device.name.c_str(), s.n1, s.n2,
-              s.n3);
+  std::printf("Tuning on [%s] %s, grid %d x %d x %d (%s grids in the tuning database)\n", device.selector().c_str(),
+              device.name.c_str(), s.n1, s.n2, s.n3, gridSizeClass(Grid(s.n1, s.n2, s.n3)).c_str());
   iso::TuneOptions options;
   options.timedSteps = tune.steps;
   options.repeats = tune.repeats;
@@ -539,7 +545,7 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
     const Problem p = buildProblem(s);
     const bool swept = stage == "gpu-optimized" && !tune.sweeps.empty();
     const std::vector<StageParamMap> candidates =
-        swept ? sweepCandidates(tune.sweeps, device) : tuningCandidates(stage, device, p.grid);
+        swept ? sweepCandidates(tune.sweeps, device, p.grid) : tuningCandidates(stage, device, p.grid);
     std::printf("\n%s: %zu candidates\n", stage.c_str(), candidates.size());
     if (tune.ptxas && stage == "gpu-optimized") {
       if (device.vendor.find("NVIDIA") == std::string::npos) {
@@ -572,7 +578,10 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
     }
     const TuneResult result = tuneStage(p, device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
     std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
-                tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in the tuning database)");
+                tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in your tuning database)");
+    // For resources/tuning/: the same result as an entry of the shipped database.
+    std::printf("shipped entry: %s\n",
+                shippedTuningEntry(stage, device, result.best, p.grid, result.bestMpts).c_str());
   }
   return 0;
 }

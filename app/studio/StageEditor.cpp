@@ -84,10 +84,10 @@ StageEditor::StageEditor(QWidget* parent) : ScenarioSection(parent) {
   params->addRow("z-chunk:", zChunk);
   page->addWidget(paramsBox);
   page->addStretch(1);
-  paramBoxes_ = {{threads_, {"threads"}},
-                 {tileX, {"tile_x", "wg_x", "block_x"}},
-                 {tileY, {"tile_y", "wg_y", "block_y"}},
-                 {zChunk, {"z_chunk", "block_z"}}};
+  paramBoxes_ = {{threads_, {"threads"}, {}},
+                 {tileX, {"tile_x", "wg_x", "block_x"}, {}},
+                 {tileY, {"tile_y", "wg_y", "block_y"}, {}},
+                 {zChunk, {"z_chunk", "block_z"}, {}}};
   for (ParamBox& p : paramBoxes_) {
     p.box->setObjectName(QString::fromStdString(p.keys.front()));
     p.generalTip = p.box->toolTip();

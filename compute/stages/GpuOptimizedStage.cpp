@@ -21,14 +21,12 @@ struct Defaults {
   int cpuForm, tileX, tileY, xPerItem, yPerItem, prefetch, asyncCopy, zChunk, maxRegisters;
 };
 
+// The built-in defaults, for devices the tuning databases know nothing of (resources/tuning/ ships the
+// values measured on NVIDIA GPUs of compute capability 8.0+: cp.async copies, 64 x 32 tiles, 128 registers).
 Defaults defaultsFor(const DeviceInfo& device) {
   if (device.type == "CPU") return {1, 16, 8, 2, 1, 2, 0, 8, 0};
-  // NVIDIA compute capability 8.0+ (H100 sweeps, docs/GPU_NOTES.md): 64 x 32 tiles of 2 x 2 points per
-  // work-item, planes copied by cp.async two ahead, registers capped at 128 so that the 512 work-items
-  // fit one multiprocessor, z chunks of 64 planes (144 / 154 / 147 Gpts/s at 256^3 / 512^3 / 768^3 untuned).
-  if (isNvidia(device) && device.nvComputeMajor >= 8) return {0, 32, 16, 2, 2, 2, 1, 64, 128};
-  // Other GPUs: loads through registers three planes ahead, 64 x 8 tiles of float2 vectors, 256
-  // work-items (every vendor's default limit allows that).
+  // GPUs: loads through registers three planes ahead, 64 x 8 tiles of float2 vectors, 256 work-items
+  // (every vendor's default limit allows that).
   return {0, 32, 8, 2, 1, 3, 0, 64, 0};
 }
 

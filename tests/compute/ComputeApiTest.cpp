@@ -11,6 +11,7 @@
 #include "tests/ScratchDir.h"
 #include "compute/SolverFactory.h"
 #include "compute/Tuner.h"
+#include "compute/TuningDatabase.h"
 
 namespace iso::test {
 namespace {
@@ -106,7 +107,7 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   // have so much that no legal work-group exceeds it).
   DeviceInfo littleLocal = *device;
   littleLocal.localMemBytes = 4096;
-  m = errorOf([&] { resolveStageParams("gpu-slm", littleLocal, {{"tile_x", 32}, {"tile_y", 8}}); });
+  m = errorOf([&] { resolveStageParams("gpu-slm", littleLocal, Grid(37, 29, 23), {{"tile_x", 32}, {"tile_y", 8}}); });
   EXPECT_NE(m.find("tile needs 4608 bytes of local memory"), std::string::npos) << m;
   EXPECT_NE(m.find("has 4096 bytes"), std::string::npos) << m;
 
@@ -189,12 +190,13 @@ TEST(Tuner, TuneStoresTheBestAndDefaultsFollowIt) {
   const TuneResult r = tuneStage(p, *device, "gpu-optimized", o);
   EXPECT_EQ(r.candidates.size(), tuningCandidates("gpu-optimized", *device, p.grid).size());
   EXPECT_GT(r.bestMpts, 0.0);
-  StageParamMap stored;
-  ASSERT_TRUE(lookupTunedParams("gpu-optimized", *device, stored));
-  EXPECT_EQ(stored, r.best);
-  EXPECT_EQ(defaultStageParams("gpu-optimized", *device), r.best);
+  const std::optional<TunedParams> stored = lookupTuning("gpu-optimized", *device, p.grid);
+  ASSERT_TRUE(stored);
+  EXPECT_EQ(stored->params, r.best);
+  EXPECT_FALSE(stored->shipped);
+  EXPECT_EQ(defaultStageParams("gpu-optimized", *device, p.grid), r.best);
   // A manual override wins over the database.
-  EXPECT_EQ(resolveStageParams("gpu-optimized", *device, {{"z_chunk", 3}}).at("z_chunk"), 3);
+  EXPECT_EQ(resolveStageParams("gpu-optimized", *device, p.grid, {{"z_chunk", 3}}).at("z_chunk"), 3);
   if (old) setenv("ISO3DFD_CACHE_DIR", saved.c_str(), 1); else unsetenv("ISO3DFD_CACHE_DIR");
 }
 

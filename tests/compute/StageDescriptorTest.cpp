@@ -72,7 +72,7 @@ TEST(StageDescriptors, DefaultsLieInTheirRangesAndRunOnEveryDeviceClass) {
         EXPECT_EQ(spec.meaning.find('\n'), std::string::npos) << what << " " << spec.name << ": one line";
       }
       StageParamMap p;
-      ASSERT_NO_THROW(p = resolveStageParams(stage->id(), device, {}, /*useDatabase=*/false)) << what;
+      ASSERT_NO_THROW(p = resolveStageParams(stage->id(), device, grid, {}, /*useDatabase=*/false)) << what;
       EXPECT_EQ(p, builtinStageDefaults(stage->id(), device)) << what;
       EXPECT_NO_THROW(kernelSource(stage->kernelFile(p))) << what;
       // The teaching view shows the registry's source files: they must include the kernel that runs.
