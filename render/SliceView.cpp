@@ -346,6 +346,7 @@ void SliceView::releaseGl() {
   if (quadVao_ != 0) gl_->glDeleteVertexArrays(1, &quadVao_);
   quadVao_ = quadVbo_ = 0;
   sliceProgram_.reset();
+  imageFbo_.reset();
   paintDevice_.reset();  // holds the context's paint engine
   gl_ = nullptr;
   ready_ = false;
@@ -631,11 +632,16 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
     return {};
   }
 
-  QOpenGLFramebufferObjectFormat format;
-  format.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
-  format.setSamples(this->format().samples());  // the same anti-aliasing as the window
-  QOpenGLFramebufferObject fbo(drawn, format);
-  if (!fbo.isValid() || !fbo.bind()) {
+  const int samples = this->format().samples();  // the same anti-aliasing as the window
+  if (!imageFbo_ || imageFbo_->size() != drawn || imageFbo_->format().samples() != samples) {
+    imageFbo_.reset();  // the old one first: two 4K framebuffers need not exist at once
+    QOpenGLFramebufferObjectFormat format;
+    format.setAttachment(QOpenGLFramebufferObject::CombinedDepthStencil);
+    format.setSamples(samples);
+    imageFbo_ = std::make_unique<QOpenGLFramebufferObject>(drawn, format);
+  }
+  if (!imageFbo_->isValid() || !imageFbo_->bind()) {
+    imageFbo_.reset();
     drainGlErrors(gl_, "creating the image framebuffer");
     error = QStringLiteral("could not create a %1x%2 framebuffer object (out of graphics memory?)")
                 .arg(drawn.width()).arg(drawn.height());
@@ -648,7 +654,19 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
     error = glProblem_;
     return {};
   }
-  QImage image = fbo.toImage();  // flipped from GL rows (bottom up) to image rows
+  QImage image;
+  if (samples > 0) {
+    image = imageFbo_->toImage();  // resolves the samples; flipped from GL rows (bottom up) to image rows
+  } else {
+    // Read straight into the image's memory (RGBA bytes, what the video encoder takes) and flip it there:
+    // one pass instead of toImage's conversion to premultiplied ARGB and a second one back.
+    image = QImage(drawn, QImage::Format_RGBA8888);
+    if (!image.isNull()) {
+      gl_->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+      gl_->glReadPixels(0, 0, drawn.width(), drawn.height(), GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
+      image.mirror();
+    }
+  }
   QOpenGLFramebufferObject::bindDefault();
   if (const QString e = drainGlErrors(gl_, "reading the image back"); !e.isEmpty()) return error = e, QImage();
   if (!image.isNull() && drawn != size) image = image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
@@ -656,7 +674,12 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
     error = QStringLiteral("could not read the %1x%2 image back from OpenGL").arg(size.width()).arg(size.height());
     return {};
   }
-  // Opaque RGBA bytes in memory order: what the video encoder takes, and PNG saves it as RGB.
+  // Opaque RGBA bytes in memory order: what the video encoder takes, and PNG saves it as RGB. The
+  // framebuffer's alpha is not meaningful (text is blended into it): RGBX declares every pixel opaque.
+  if (image.format() == QImage::Format_RGBA8888) {
+    image.reinterpretAsFormat(QImage::Format_RGBX8888);
+    return image;
+  }
   return image.convertToFormat(QImage::Format_RGBX8888);
 }
 

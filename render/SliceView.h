@@ -24,6 +24,7 @@
 
 class QLabel;
 class QOpenGLPaintDevice;
+class QOpenGLFramebufferObject;
 class QOpenGLShaderProgram;
 
 namespace iso {
@@ -146,6 +147,8 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   QMetaObject::Connection contextConnection_;
   std::unique_ptr<QOpenGLShaderProgram> sliceProgram_;
   std::unique_ptr<QOpenGLPaintDevice> paintDevice_;  // QPainter target: this widget's framebuffer
+  // renderImage's framebuffer, kept for the next image of the same size (a recording draws hundreds).
+  std::unique_ptr<QOpenGLFramebufferObject> imageFbo_;
   GLuint quadVao_ = 0, quadVbo_ = 0;
   std::array<float, 16 * 5> quadVertices_{};  // 3 slices (3D) + 1 plane (2D), 4 vertices of x y z s t
   SliceTextures fieldTextures_, velocityTextures_;

@@ -31,8 +31,18 @@ void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
   if (rgba == nullptr || strideBytes < std::ptrdiff_t(rowBytes))
     throw ExportError("frame for " + target_.string() + ": no pixels, or rows shorter than " + std::to_string(width_) +
                       " RGBA pixels");
-  // Copied before waiting for room: the caller's buffer is free again once the copy is queued.
-  std::vector<std::uint8_t> frame(rowBytes * std::size_t(height_));
+  // Copied before waiting for room: the caller's buffer is free again once the copy is queued. The copy
+  // goes into a buffer the writer has finished with when there is one: a fresh 8 MB (1080p) allocation
+  // per frame costs page faults and zeroing comparable to encoding it.
+  std::vector<std::uint8_t> frame;
+  {
+    std::lock_guard lock(mutex_);
+    if (!spare_.empty()) {
+      frame = std::move(spare_.back());
+      spare_.pop_back();
+    }
+  }
+  frame.resize(rowBytes * std::size_t(height_));
   for (int y = 0; y < height_; ++y) std::memcpy(frame.data() + y * rowBytes, rgba + y * strideBytes, rowBytes);
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return !error_.empty() || stopping_ || finishing_ || queue_.size() < queueFrames_; });
@@ -126,6 +136,7 @@ void FrameWriter::run() {
     lock.lock();
     busySeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++framesWritten_;
+    if (spare_.size() < queueFrames_) spare_.push_back(std::move(frame));
   }
 }
 

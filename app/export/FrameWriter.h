@@ -77,6 +77,7 @@ class FrameWriter {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::vector<std::uint8_t>> queue_;
+  std::vector<std::vector<std::uint8_t>> spare_;  // written frames' buffers, for the next pushes
   bool finishing_ = false, stopping_ = false;
   bool settled_ = false;  // completed, failed or discarded: nothing more to clean up
   std::string error_;     // first failure
