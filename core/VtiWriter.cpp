@@ -1,18 +1,16 @@
 #include "core/VtiWriter.h"
 
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
+
+#include "core/AtomicFile.h"
 
 namespace iso {
 namespace {
@@ -77,34 +75,16 @@ void writeVti(const std::string& path, const VtiImage& image) {
   }
   xml << "      </PointData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
 
-  // Written next to the target and renamed: a reader never sees half a file.
-  const std::filesystem::path target(path);
-  std::string temporary = (target.parent_path() / ("." + target.filename().string() + ".partial-XXXXXX")).string();
-  if (target.parent_path().empty()) temporary = "." + target.filename().string() + ".partial-XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) fail(path, std::string("cannot write to its folder: ") + std::strerror(errno));
-  ::close(fd);
-  try {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) fail(path, "cannot open the file for writing");
-    const std::string head = xml.str();
-    out.write(head.data(), std::streamsize(head.size()));
-    static_assert(sizeof(float) == 4);
-    for (const VtiArray& a : image.arrays) {
-      out.write(reinterpret_cast<const char*>(&bytes), sizeof bytes);  // little endian, like the data (x86, ARM)
-      out.write(reinterpret_cast<const char*>(a.values.data()), std::streamsize(bytes));
-    }
-    out << "\n  </AppendedData>\n</VTKFile>\n";
-    out.close();
-    if (!out) fail(path, "write failed (disk full or not writable?)");
-    std::error_code ec;
-    std::filesystem::rename(temporary, target, ec);
-    if (ec) fail(path, "renaming the finished file: " + ec.message());
-  } catch (...) {
-    std::error_code ignored;
-    std::filesystem::remove(temporary, ignored);
-    throw;
+  // Whole or not at all (AtomicFile): a reader never sees half a file, a failure keeps an older one.
+  static_assert(sizeof(float) == 4);
+  AtomicFile out(path);
+  out.write(xml.str());
+  for (const VtiArray& a : image.arrays) {
+    out.write(&bytes, sizeof bytes);  // little endian, like the data (x86, ARM)
+    out.write(a.values.data(), bytes);
   }
+  out.write("\n  </AppendedData>\n</VTKFile>\n");
+  out.commit();
 }
 
 VtiImage readVti(const std::string& path) {

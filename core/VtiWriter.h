@@ -22,7 +22,7 @@ struct VtiImage {
 
 // Writes `image` to `path` through a temporary file renamed when complete: on failure (sizes that do
 // not match, an unwritable folder, a full disk) nothing is left under `path`, an older file is kept,
-// and std::runtime_error names the file and the cause.
+// and std::runtime_error (FileWriteError for the file itself) names the file and the cause.
 void writeVti(const std::string& path, const VtiImage& image);
 
 // Reads a file as writeVti writes it (raw appended Float32 point arrays); std::runtime_error otherwise.

@@ -2,6 +2,7 @@
 // class, the user's own over it, damaged or foreign files ignored. No OpenCL device is needed: devices
 // are described by hand, as a driver would report them.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "compute/TuningDatabase.h"
 #include "compute/stages/OpenClStage.h"
 #include "tests/ScratchDir.h"
+#include "tests/core/ChildProcess.h"
 
 namespace iso {
 namespace {
@@ -139,6 +141,33 @@ TEST_F(TuningDatabaseTest, DamagedOrForeignUserDatabasesAreIgnored) {
   writeUserDatabase("{ not json");
   storeTuning("gpu-slm", kH100, {{"tile_x", 16}}, kSmall, 1.0);
   EXPECT_EQ(lookupTuning("gpu-slm", kH100, kSmall)->params.at("tile_x"), 16);
+}
+
+TEST_F(TuningDatabaseTest, AFullDiskKeepsTheDatabaseAndSaysSo) {
+  storeTuning("gpu-slm", kH100, {{"tile_x", 16}}, kSmall, 1.0);
+  std::ifstream in(dir_ / "tuning.json");
+  const std::string before((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const test::ChildResult child = test::runInChild([&](std::string& report) {
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit limit{rlim_t(64), rlim_t(64)};
+    if (setrlimit(RLIMIT_FSIZE, &limit) != 0) return 2;
+    try {
+      storeTuning("gpu-optimized", kH100, {{"z_chunk", 32}}, kLarge, 2.0);
+    } catch (const std::exception& e) {
+      report = e.what();
+      return 0;
+    }
+    report = "no error";
+    return 1;
+  });
+  ASSERT_TRUE(child.exited);
+  EXPECT_EQ(child.status, 0) << child.report;
+  EXPECT_NE(child.report.find("the tuning database was not updated"), std::string::npos) << child.report;
+  EXPECT_NE(child.report.find("File too large"), std::string::npos) << child.report;
+  std::ifstream after(dir_ / "tuning.json");
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(after)), std::istreambuf_iterator<char>()), before);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_), std::filesystem::directory_iterator()), 1)
+      << "a temporary file was left behind";
 }
 
 // Every shipped entry is valid JSON of the schema, names a stage, and its parameters run on a device it

@@ -11,11 +11,13 @@
 #include <vector>
 
 #include "core/AtomicFile.h"
+#include "core/Checkpoint.h"
 #include "tests/core/ChildProcess.h"
 #include "core/Npy.h"
 #include "core/Scenario.h"
 #include "tests/ScratchDir.h"
 #include "core/Traces.h"
+#include "core/VtiWriter.h"
 
 namespace iso {
 namespace {
@@ -93,6 +95,28 @@ TEST(AtomicFile, FullDiskDuringScenarioSaveKeepsThePreviousFile) {
   const fs::path target = folderWithFile("scenario-full", "s.json", R"({"n1": 32})");
   expectFullDiskKeepsOldFile(target, 256, [&] { saveScenarioFile(presetScenario("default"), target.string()); });
   EXPECT_EQ(loadScenarioFile(target.string()).n1, 32);
+}
+
+TEST(AtomicFile, FullDiskDuringCheckpointKeepsThePreviousFile) {
+  const fs::path target = folderWithFile("checkpoint-full", "state.ckp", "an older checkpoint");
+  Scenario s = presetScenario("default");
+  s.n1 = 21, s.n2 = 18, s.n3 = 16;
+  s.receivers.clear();
+  const std::size_t padded = Grid(s.n1, s.n2, s.n3).paddedSize();
+  SolverState state;
+  state.step = 7;
+  state.current.assign(padded, 0.5f);
+  state.previous.assign(padded, 0.25f);
+  const Checkpoint checkpoint{s, std::vector<float>(std::size_t(s.n1) * s.n2 * s.n3, 2000.0f), state};
+  expectFullDiskKeepsOldFile(target, 16 * 1024, [&] { saveCheckpoint(target.string(), checkpoint); });
+}
+
+TEST(AtomicFile, FullDiskDuringVtiKeepsThePreviousFile) {
+  const fs::path target = folderWithFile("vti-full", "u.vti", "an older image");
+  VtiImage image;
+  image.size = {40, 30, 20};
+  image.arrays = {{"u", std::vector<float>(40 * 30 * 20, 1.5f)}};
+  expectFullDiskKeepsOldFile(target, 16 * 1024, [&] { writeVti(target.string(), image); });
 }
 
 TEST(AtomicFile, ReplacesWholeKeepsPermissionsAndLeavesNothingBehind) {
