@@ -54,6 +54,15 @@ TEST(StudioDemo, DefaultStartShowsTheWavefrontAroundTheSource) {
   EXPECT_GT(n.blue, 200) << "blue pixels of the wavefront";
 }
 
+// A new user sees the wave start at once: the Ricker pulse's leading (negative) lobe already spreads
+// around the source after 100 steps (t = 47 ms, a third of a second of computing here).
+TEST(StudioDemo, DefaultStartShowsTheWaveWithinItsFirst100Steps) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const QImage image = screenshotAfter({}, 100, "xy");
+  ASSERT_FALSE(image.isNull());
+  EXPECT_GT(countColoured(image).blue, 100) << "blue pixels of the pulse around the source";
+}
+
 // The oneapi preset has no point source: its slices go through the cubes, so the first frame shows them.
 TEST(StudioDemo, OneApiPresetShowsItsCubes) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
