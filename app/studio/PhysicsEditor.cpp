@@ -28,10 +28,10 @@ PhysicsEditor::PhysicsEditor(QWidget* parent) : ScenarioSection(parent) {
   dx_ = realSpin(0.1, 1000.0, 2, 10.0, " m", "Grid spacing, the same along every axis");
   dx_->setObjectName("dx");
   grid->addRow("Spacing dx:", dx_);
-  autoDt_ = new QCheckBox("auto, fraction of the limit:");
+  autoDt_ = new QCheckBox("auto:");
   autoDt_->setObjectName("auto_dt");
   autoDt_->setToolTip("Choose dt as a fraction of the stability limit of the model");
-  dtFraction_ = realSpin(0.05, 1.0, 2, 0.5, "", "Auto dt = this fraction of the stability limit");
+  dtFraction_ = realSpin(0.05, 1.0, 2, 0.5, " × limit", "Auto dt = this fraction of the stability limit");
   dtFraction_->setObjectName("dt_auto_fraction");
   grid->addRow("Time step:", rowWidget({autoDt_, dtFraction_}));
   dtMs_ = realSpin(0.0001, 1000.0, 4, 1.0, " ms",
