@@ -5,6 +5,7 @@ namespace iso {
 const char* toString(ComputeStatus s) {
   switch (s) {
     case ComputeStatus::NoDevice: return "no device";
+    case ComputeStatus::UnknownDevice: return "unknown device";
     case ComputeStatus::InvalidParameter: return "invalid parameter";
     case ComputeStatus::OutOfMemory: return "out of memory";
     case ComputeStatus::BuildFailure: return "kernel build failure";

@@ -11,7 +11,8 @@
 namespace iso {
 
 enum class ComputeStatus {
-  NoDevice,          // no OpenCL platform/device, or the selector matched none
+  NoDevice,          // no OpenCL platform or device (or one that went away)
+  UnknownDevice,     // a device selector that matches none of the devices (a usage error)
   InvalidParameter,  // a stage parameter the device or the kernel cannot run
   OutOfMemory,       // the grid does not fit the device (global memory or max allocation)
   BuildFailure,      // a kernel failed to compile (the message holds the build log)

@@ -162,7 +162,7 @@ DeviceInfo selectDevice(const std::string& selector) {
       }
   }
   if (!found)
-    throw ComputeError(ComputeStatus::NoDevice, "no OpenCL device matches '" + selector +
+    throw ComputeError(ComputeStatus::UnknownDevice, "no OpenCL device matches '" + selector +
                                                     "' (use '', gpu, cpu, an index N, P:D or a name substring); "
                                                     "devices:\n" + deviceList(all));
   return *found;

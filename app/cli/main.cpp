@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/cli/Commands.h"
+#include "compute/ClError.h"
 
 int main(int argc, char** argv) {
   using namespace iso::cli;
@@ -117,6 +118,10 @@ int main(int argc, char** argv) {
   } catch (const iso::ScenarioError& e) {
     std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
     return kUsageExit;
+  } catch (const iso::ComputeError& e) {
+    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
+    // A --device that names no device is a usage error like any other bad option value.
+    return e.status() == iso::ComputeStatus::UnknownDevice ? kUsageExit : kFailureExit;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
     return kFailureExit;

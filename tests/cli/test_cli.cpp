@@ -181,6 +181,7 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
       {"tune 10 10 10 --ptx-dir /tmp", "--ptx-dir goes with --ptxas"},
       {"verify 10 10 10 2 --stage cpu-serial", "nothing to verify"},
       {"run 10 10 10 2 --stage gpu-warp", "unknown stage"},
+      {"run 10 10 10 2 --stage gpu-basic --device no-such-device-xyz", "no OpenCL device matches"},
       {"run --no-such-option", "no-such-option"},
       {"frobnicate", ""},
   };
