@@ -11,10 +11,12 @@ const OpenClStage& gpuPrivateZStage();
 const OpenClStage& gpuPrivateXStage();
 const OpenClStage& gpuSlmStage();
 const OpenClStage& gpuOptimizedStage();
+const OpenClStage& gpuTemporalStage();
 
 const std::vector<const OpenClStage*>& openClStages() {
   static const std::vector<const OpenClStage*> all = {&gpuBasicStage(),    &gpuLinearStage(), &gpuPrivateZStage(),
-                                                      &gpuPrivateXStage(), &gpuSlmStage(),    &gpuOptimizedStage()};
+                                                      &gpuPrivateXStage(), &gpuSlmStage(),    &gpuOptimizedStage(),
+                                                      &gpuTemporalStage()};
   return all;
 }
 
@@ -36,6 +38,8 @@ std::string OpenClStage::buildOptions(const StageParamMap&, const Grid&) const {
 std::size_t OpenClStage::localMemoryBytes(const StageParamMap&) const { return 0; }
 bool OpenClStage::kernelLimitIsReliable(const StageParamMap&, const DeviceInfo&) const { return true; }
 std::vector<StageParamMap> OpenClStage::tuningCandidates(const DeviceInfo&) const { return {}; }
+int OpenClStage::stepsPerPass(const StageParamMap&) const { return 1; }
+int OpenClStage::fieldBuffers(const StageParamMap&) const { return 2; }
 
 namespace stage_parts {
 
