@@ -42,6 +42,18 @@
 #define N0 ((L0W * L0H + WG - 1) / WG)  // level-0 values each work-item loads per plane
 #define N1 ((L1W * L1H + WG - 1) / WG)  // level-1 columns of each work-item
 
+// The newest plane's part of the Laplacian at c (in a local plane `width` wide): the centre and x/y
+// terms and the z terms of the R planes before it (u[R] is c's value, u[R-r] the value r planes back).
+// Both levels use it, so a step computes the same bits whichever level it is.
+inline float plane_laplacian(const __local float* c, const int width, const float* u, __constant float* coef) {
+  float lap = coef[0] * u[R];
+#pragma unroll
+  for (int r = 1; r <= R; ++r) lap += coef[r] * ((c[r] + c[-r]) + (c[r * width] + c[-r * width]));
+#pragma unroll
+  for (int r = 1; r <= R; ++r) lap += coef[r] * u[R - r];
+  return lap;
+}
+
 // The arguments of a multi-step stage's kernel (the host's order, compute/OpenClSolver.cpp).
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(
     __global const float* restrict older, __global const float* restrict prev, __global float* restrict out1,
@@ -159,16 +171,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(
       u1[i][R] = t0[loc0[i]];
 #pragma unroll
       for (int d = 0; d < R; ++d) l1[i][d] += coef[R - d] * u1[i][R];
-      float lap = 0.0f;
-      if (own1 && in1[i]) {
-        const __local float* c = t0 + loc0[i];
-        lap = coef[0] * u1[i][R];
-#pragma unroll
-        for (int r = 1; r <= R; ++r) lap += coef[r] * ((c[r] + c[-r]) + (c[r * L0W] + c[-r * L0W]));
-#pragma unroll
-        for (int r = 1; r <= R; ++r) lap += coef[r] * u1[i][R - r];
-      }
-      l1[i][R] = lap;
+      l1[i][R] = own1 && in1[i] ? plane_laplacian(t0 + loc0[i], L0W, u1[i], coef) : 0.0f;
     }
     // Level 1, plane j is complete (from k = z0 on): u^(n+1) into t1, with the source term of step n.
     const bool finishes1 = k >= z0;  // the same for the whole work-group
@@ -204,16 +207,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(
     if (steps == 2) {
 #pragma unroll
       for (int d = 0; d < R; ++d) l2[d] += coef[R - d] * u2[R];
-      float lap = 0.0f;
-      if (own2) {
-        const __local float* c = t1 + loc1;
-        lap = coef[0] * u2[R];
-#pragma unroll
-        for (int r = 1; r <= R; ++r) lap += coef[r] * ((c[r] + c[-r]) + (c[r * L1W] + c[-r * L1W]));
-#pragma unroll
-        for (int r = 1; r <= R; ++r) lap += coef[r] * u2[R - r];
-      }
-      l2[R] = lap;
+      l2[R] = own2 ? plane_laplacian(t1 + loc1, L1W, u2, coef) : 0.0f;
       // Level 2, plane m is complete: u^(n+2).
       if (finishes2) {
 #if DAMPING
