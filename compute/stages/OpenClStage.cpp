@@ -29,6 +29,15 @@ const OpenClStage& openClStage(const std::string& stage) {
   throw stageParamError(stage, "not an OpenCL stage (OpenCL stages: " + known + ")");
 }
 
+std::vector<std::string> tunableOpenClStages() {
+  DeviceInfo gpu;
+  gpu.type = "GPU";
+  std::vector<std::string> out;
+  for (const OpenClStage* s : openClStages())
+    if (!s->tuningCandidates(gpu).empty()) out.push_back(s->id());
+  return out;
+}
+
 ComputeError stageParamError(const std::string& stage, const std::string& what) {
   return ComputeError(ComputeStatus::InvalidParameter, "stage '" + stage + "': " + what);
 }

@@ -61,6 +61,9 @@ class OpenClStage {
 const std::vector<const OpenClStage*>& openClStages();
 // The descriptor of `stage`; throws ComputeError(InvalidParameter) naming the OpenCL stages.
 const OpenClStage& openClStage(const std::string& stage);
+// The stages whose descriptors propose tuning candidates (asked for a GPU, as `iso3dfd stages` shows
+// parameters), in registry order: what `iso3dfd tune` and `verify --candidates` sweep.
+std::vector<std::string> tunableOpenClStages();
 
 // ComputeError(InvalidParameter) "stage 'gpu-slm': <what>".
 ComputeError stageParamError(const std::string& stage, const std::string& what);
