@@ -1,9 +1,11 @@
 #include "compute/OpenClSolver.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 #include "core/Format.h"
 #include "compute/ClHost.h"
@@ -16,6 +18,8 @@ namespace {
 
 constexpr int kTraceRowsPerFlush = 256;  // receiver rows kept on the device before a read-back
 constexpr int kStencilArgs = 10;         // STENCIL_ARGS in common.cl; a stage's extra arguments follow
+constexpr int kMultiStepArgs = 15;       // a multi-step kernel's (stages/OpenClStage.h), then the extras
+constexpr int kMaxFieldBuffers = 4;
 // Profiling events held before their times are summed: bounded, so that memory stays flat however many
 // steps one advance() runs.
 constexpr std::size_t kEventsPerBatch = 256;
@@ -54,9 +58,11 @@ std::string stageBuildOptions(const std::string& stage, const StageParamMap& p, 
   return o;
 }
 
-std::size_t openClSolverBytes(const Grid& g) { return 3 * g.paddedSize() * sizeof(float); }
+std::size_t openClSolverBytes(const Grid& g, int fieldBuffers) {
+  return std::size_t(fieldBuffers + 1) * g.paddedSize() * sizeof(float);
+}
 
-void checkGridFitsDevice(const Grid& g, const DeviceInfo& d) {
+void checkGridFitsDevice(const Grid& g, const DeviceInfo& d, int fieldBuffers) {
   const std::string dims = std::to_string(g.n1) + "x" + std::to_string(g.n2) + "x" + std::to_string(g.n3);
   if (g.n1 < 1 || g.n2 < 1 || g.n3 < 1)
     throw ComputeError(ComputeStatus::InvalidParameter, "grid " + dims + " is empty: every size must be >= 1");
@@ -69,9 +75,10 @@ void checkGridFitsDevice(const Grid& g, const DeviceInfo& d) {
     throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs buffers of " + byteSize(double(one)) + " each, but " +
                                                        d.name + " allows at most " + byteSize(double(d.maxAllocBytes)) +
                                                        " per allocation; choose a smaller grid");
-  if (openClSolverBytes(g) > d.globalMemBytes)
-    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs " + byteSize(double(openClSolverBytes(g))) +
-                                                       " of device memory (3 buffers of " + byteSize(double(one)) + "), but " +
+  if (const std::size_t all = openClSolverBytes(g, fieldBuffers); all > d.globalMemBytes)
+    throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs " + byteSize(double(all)) +
+                                                       " of device memory (" + std::to_string(fieldBuffers + 1) +
+                                                       " buffers of " + byteSize(double(one)) + "), but " +
                                                        d.name + " has " + byteSize(double(d.globalMemBytes)) +
                                                        "; choose a smaller grid");
 }
@@ -81,13 +88,15 @@ struct OpenClSolver::Impl {
   Program program;
   Kernel stencil, inject, record, slices;
   NDRange stencilRange;
-  std::vector<int> stencilExtraArgs;  // after STENCIL_ARGS (e.g. the z chunk)
+  std::vector<int> stencilExtraArgs;  // after the kernel's own arguments (e.g. the z chunk)
+  int stepsPerPass = 1;
 
   std::size_t guard = 0;
-  Buffer<float> parents[3];  // with guards: the full allocations
-  Buffer<float> field[2], vel;
+  int fieldCount = 2;
+  Buffer<float> parents[kMaxFieldBuffers + 1];  // with guards: the full allocations (fields, then vel)
+  Buffer<float> field[kMaxFieldBuffers], vel;
   Buffer<float> coef, gx, gy, gz;
-  int cur = 0;  // field[cur] holds u^n
+  int cur = 0, old = 1;  // field[cur] holds u^n, field[old] u^(n-1)
 
   std::optional<PointInjection> source;
   Buffer<int> receiverIndex;
@@ -99,6 +108,14 @@ struct OpenClSolver::Impl {
   std::vector<float> sliceHost;
 
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
+
+  // The field buffers that hold neither u^n nor u^(n-1), in order.
+  std::array<int, 2> freeFields() const {
+    std::array<int, 2> out{-1, -1};
+    for (int b = 0, n = 0; b < fieldCount && n < 2; ++b)
+      if (b != cur && b != old) out[n++] = b;
+    return out;
+  }
 
   void flushTraces() {
     if (traceRowsOnDevice == 0) return;
@@ -115,7 +132,12 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
     : stage_(stage), grid_(problem.grid) {
   const OpenClStage& descriptor = openClStage(stage_);
   params_ = resolveStageParams(stage_, device, problem.grid, params, options.useTuningDatabase);
-  checkGridFitsDevice(grid_, device);
+  const int stepsPerPass = descriptor.stepsPerPass(params_), fieldCount = descriptor.fieldBuffers(params_);
+  // In place needs two buffers; out of place, u^(n-1), u^n and one for each new level.
+  if (stepsPerPass < 1 || stepsPerPass > 2 || fieldCount != 2 * stepsPerPass)
+    throw std::logic_error("stage '" + stage_ + "': " + std::to_string(stepsPerPass) + " steps per pass with " +
+                           std::to_string(fieldCount) + " field buffers is not a form this solver runs");
+  checkGridFitsDevice(grid_, device, fieldCount);
   const Grid& g = grid_;
   if (problem.vel.size() != g.paddedSize())
     throw ComputeError(ComputeStatus::InvalidParameter, "problem.vel has " + std::to_string(problem.vel.size()) +
@@ -148,19 +170,22 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
   const StageLaunch launch = descriptor.launch(params_, g);
   m.stencilRange = NDRange{3, launch.global, launch.local};
   m.stencilExtraArgs = launch.extraArgs;
+  m.stepsPerPass = stepsPerPass;
+  m.fieldCount = fieldCount;
 
-  // Buffers: two ping-pong fields and vel, optionally inside guarded parents.
+  // Buffers: the fields and vel, optionally inside guarded parents.
   const std::size_t n = g.paddedSize();
   const std::size_t align = m.ctx.baseAddressAlignBytes() / sizeof(float);
   m.guard = options.guardElements ? roundUp(options.guardElements, std::max<std::size_t>(align, 1)) : 0;
-  for (int b = 0; b < 3; ++b) {
-    Buffer<float>& target = b < 2 ? m.field[b] : m.vel;
+  for (int b = 0; b <= m.fieldCount; ++b) {
+    const bool isField = b < m.fieldCount;
+    Buffer<float>& target = isField ? m.field[b] : m.vel;
     if (m.guard) {
       m.parents[b] = Buffer<float>(m.ctx, n + 2 * m.guard, CL_MEM_READ_WRITE, "guarded grid buffer");
       m.parents[b].fill(m.ctx, options.guardValue);
       target = Buffer<float>::subBuffer(m.parents[b], m.guard, n);
     } else {
-      target = Buffer<float>(m.ctx, n, CL_MEM_READ_WRITE, b < 2 ? "wavefield buffer" : "velocity buffer");
+      target = Buffer<float>(m.ctx, n, CL_MEM_READ_WRITE, isField ? "wavefield buffer" : "velocity buffer");
     }
   }
   m.vel.write(m.ctx, problem.vel);
@@ -173,7 +198,8 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
                                                               " values, expected " + std::to_string(n));
     m.field[0].write(m.ctx, problem.initialPrev);
   }
-  m.field[1].fill(m.ctx, 0.0f);  // u^-1 = 0
+  // u^-1 = 0; the buffers a multi-step pass writes start at 0 too, since no kernel writes a halo.
+  for (int b = 1; b < m.fieldCount; ++b) m.field[b].fill(m.ctx, 0.0f);
 
   m.coef = Buffer<float>(m.ctx, problem.coeffs.size(), CL_MEM_READ_ONLY, "coefficients");
   m.coef.write(m.ctx, problem.coeffs.data(), problem.coeffs.size());
@@ -224,25 +250,56 @@ double OpenClSolver::advance(int steps) {
   Impl& m = *impl_;
   const Grid& g = grid_;
   KernelTime stencilTime, otherTime;
-  for (int s = 0; s < steps; ++s) {
-    const Buffer<float>& prev = m.field[m.cur];
-    const Buffer<float>& next = m.field[1 - m.cur];
-    m.stencil.args(prev, next, m.vel, m.coef, m.gx, m.gy, m.gz, g.n1, g.n2, g.n3);
-    for (std::size_t a = 0; a < m.stencilExtraArgs.size(); ++a)
-      m.stencil.setArg(cl_uint(kStencilArgs + a), m.stencilExtraArgs[a]);
+  // The source term of `step` into u^(step+1), and the receivers' samples of a new level.
+  const auto inject = [&](const Buffer<float>& level, long step) {
+    m.inject.args(level, int(m.source->index), m.source->valueForStep(step));
+    otherTime.add(m.inject.launch(m.ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
+  };
+  const auto record = [&](const Buffer<float>& level) {
+    if (m.receiverCount == 0) return;
+    if (m.traceRowsOnDevice == kTraceRowsPerFlush) m.flushTraces();
+    m.record.args(level, m.receiverIndex, m.traceRows, m.receiverCount, m.traceRowsOnDevice);
+    otherTime.add(m.record.launch(m.ctx, NDRange{1, {std::size_t(m.receiverCount), 1, 1}, {0, 0, 0}}));
+    ++m.traceRowsOnDevice;
+  };
+  const auto setExtraArgs = [&](int first) {
+    for (std::size_t a = 0; a < m.stencilExtraArgs.size(); ++a) m.stencil.setArg(cl_uint(first + a), m.stencilExtraArgs[a]);
+  };
+  for (int s = 0; s < steps;) {
+    if (m.stepsPerPass == 1) {
+      // In place: u^(n+1) over u^(n-1).
+      const Buffer<float>& next = m.field[m.old];
+      m.stencil.args(m.field[m.cur], next, m.vel, m.coef, m.gx, m.gy, m.gz, g.n1, g.n2, g.n3);
+      setExtraArgs(kStencilArgs);
+      stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
+      if (m.source) inject(next, step_);
+      record(next);
+      std::swap(m.cur, m.old);
+      ++s;
+      ++step_;
+      continue;
+    }
+    // Out of place, up to two steps (fewer for the rest of the count): u^(n+1) and u^(n+2) into the free
+    // buffers. The kernel adds step n's source term to u^(n+1) before it computes u^(n+2) from it.
+    const int n = std::min(m.stepsPerPass, steps - s);
+    const auto [first, second] = m.freeFields();
+    m.stencil.args(m.field[m.old], m.field[m.cur], m.field[first], m.field[second], m.vel, m.coef, m.gx, m.gy, m.gz,
+                   g.n1, g.n2, g.n3, m.source ? int(m.source->index) : -1,
+                   m.source ? m.source->valueForStep(step_) : 0.0f, n);
+    setExtraArgs(kMultiStepArgs);
     stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
-    if (m.source) {
-      m.inject.args(next, int(m.source->index), m.source->valueForStep(step_));
-      otherTime.add(m.inject.launch(m.ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
+    record(m.field[first]);
+    if (n == 2) {
+      if (m.source) inject(m.field[second], step_ + 1);
+      record(m.field[second]);
+      m.old = first;
+      m.cur = second;
+    } else {
+      m.old = m.cur;
+      m.cur = first;
     }
-    if (m.receiverCount > 0) {
-      if (m.traceRowsOnDevice == kTraceRowsPerFlush) m.flushTraces();
-      m.record.args(next, m.receiverIndex, m.traceRows, m.receiverCount, m.traceRowsOnDevice);
-      otherTime.add(m.record.launch(m.ctx, NDRange{1, {std::size_t(m.receiverCount), 1, 1}, {0, 0, 0}}));
-      ++m.traceRowsOnDevice;
-    }
-    m.cur = 1 - m.cur;
-    ++step_;
+    s += n;
+    step_ += n;
   }
   m.ctx.finish();
   const double stencil = stencilTime.total(), other = otherTime.total();
@@ -302,7 +359,7 @@ SolverState OpenClSolver::saveState() {
   state.current.resize(grid_.paddedSize());
   state.previous.resize(grid_.paddedSize());
   m.field[m.cur].read(m.ctx, state.current.data(), state.current.size());
-  m.field[1 - m.cur].read(m.ctx, state.previous.data(), state.previous.size());
+  m.field[m.old].read(m.ctx, state.previous.data(), state.previous.size());
   state.traces = traces();
   return state;
 }
@@ -318,7 +375,7 @@ void OpenClSolver::restoreState(const SolverState& state) {
                                 std::to_string(padded) + " each and " + std::to_string(samples) + " samples");
   m.flushTraces();
   m.field[m.cur].write(m.ctx, state.current);
-  m.field[1 - m.cur].write(m.ctx, state.previous);
+  m.field[m.old].write(m.ctx, state.previous);
   m.ctx.finish();
   m.traces = state.traces;
   step_ = state.step;
@@ -326,10 +383,14 @@ void OpenClSolver::restoreState(const SolverState& state) {
 
 std::size_t OpenClSolver::guardElements() const { return impl_->guard; }
 
+int OpenClSolver::rawBuffers() const { return impl_->fieldCount + 1; }
+
 std::vector<float> OpenClSolver::readRawBuffer(int which) {
   Impl& m = *impl_;
-  if (which < 0 || which > 2) throw ComputeError(ComputeStatus::InvalidParameter, "readRawBuffer: which is 0, 1 or 2");
-  const Buffer<float>& b = m.guard ? m.parents[which] : (which < 2 ? m.field[which] : m.vel);
+  if (which < 0 || which > m.fieldCount)
+    throw ComputeError(ComputeStatus::InvalidParameter,
+                       "readRawBuffer: which is 0 .. " + std::to_string(m.fieldCount) + " (the last: vel)");
+  const Buffer<float>& b = m.guard ? m.parents[which] : (which < m.fieldCount ? m.field[which] : m.vel);
   std::vector<float> out(b.size());
   b.read(m.ctx, out.data(), out.size());
   return out;

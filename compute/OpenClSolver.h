@@ -1,7 +1,9 @@
 #pragma once
-// The OpenCL stages (gpu-basic ... gpu-optimized) behind the WaveSolver interface. Everything per step
+// The OpenCL stages (gpu-basic ... gpu-temporal) behind the WaveSolver interface. Everything per step
 // runs on the device: the stencil kernel of the stage, source injection, the absorbing layer (compiled
-// in only when enabled) and receiver recording; ping-pong buffers never leave the device.
+// in only when enabled) and receiver recording; the field buffers never leave the device. A stage
+// advances one step per launch in place (two buffers) or, with temporal blocking, several steps per
+// launch out of place (four buffers, stages/OpenClStage.h); callers see no difference.
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,9 +55,10 @@ class OpenClSolver : public WaveSolver {
   const DeviceInfo& device() const;
   const StageParamMap& parameters() const { return params_; }
   const SolverCounters& counters() const { return counters_; }
-  // Test hook: the whole allocation of buffer 0/1 (ping-pong) or 2 (vel), guards included; the grid
-  // starts guardElements() floats into it.
+  // Test hook: the whole allocation of field buffer 0 .. rawBuffers()-2 or of vel (rawBuffers()-1),
+  // guards included; the grid starts guardElements() floats into it.
   std::vector<float> readRawBuffer(int which);
+  int rawBuffers() const;
   std::size_t guardElements() const;
 
   // Test hook: builds `source` for this solver's device the way stages are built (for build-log tests).
@@ -75,9 +78,10 @@ class OpenClSolver : public WaveSolver {
 // absorbing layer, and the stage's own (the parameters that size local memory or registers, ...).
 std::string stageBuildOptions(const std::string& stage, const StageParamMap& params, bool damping, const Grid& grid);
 
-// Bytes the OpenCL solver allocates for a grid (three padded grids plus small buffers), and the check
-// that it fits the device: throws ComputeError(OutOfMemory) naming the sizes when it does not.
-std::size_t openClSolverBytes(const Grid& grid);
-void checkGridFitsDevice(const Grid& grid, const DeviceInfo& device);
+// Bytes the OpenCL solver allocates for a grid (the stage's field buffers and vel, padded grids, plus
+// small buffers), and the check that it fits the device: throws ComputeError(OutOfMemory) naming the
+// sizes when it does not.
+std::size_t openClSolverBytes(const Grid& grid, int fieldBuffers = 2);
+void checkGridFitsDevice(const Grid& grid, const DeviceInfo& device, int fieldBuffers = 2);
 
 }  // namespace iso

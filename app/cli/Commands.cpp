@@ -26,6 +26,7 @@
 #include "core/Traces.h"
 #include "compute/Tuner.h"
 #include "compute/TuningDatabase.h"
+#include "compute/stages/OpenClStage.h"
 #include "app/controller/ViewCost.h"
 #include "core/VtiWriter.h"
 
@@ -36,7 +37,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // The tunable OpenCL stages, which `tune`, `bench --tune` and `verify --candidates` sweep.
-const std::vector<std::string> kTunedStages = {"gpu-slm", "gpu-optimized"};
+const std::vector<std::string> kTunedStages = tunableOpenClStages();
 
 std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MB"; }
 
@@ -153,7 +154,7 @@ constexpr std::size_t kGuardElements = 4096;
 std::size_t changedGuards(OpenClSolver& solver) {
   std::size_t changed = 0;
   const std::size_t guard = solver.guardElements(), n = solver.grid().paddedSize();
-  for (int b = 0; b < 3; ++b) {
+  for (int b = 0; b < solver.rawBuffers(); ++b) {
     const std::vector<float> raw = solver.readRawBuffer(b);
     for (std::size_t i = 0; i < guard; ++i) changed += !std::isnan(raw[i]) + !std::isnan(raw[guard + n + i]);
   }
@@ -409,7 +410,9 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
     const auto optimized = sweep ? sweepCandidates(verify.sweeps, device, grid) : tuningCandidates("gpu-optimized", device, grid);
     for (const auto& c : optimized) checks.push_back({"gpu-optimized", c});
     if (!sweep)
-      for (const auto& c : tuningCandidates("gpu-slm", device, grid)) checks.push_back({"gpu-slm", c});
+      for (const auto& stage : kTunedStages)
+        if (stage != "gpu-optimized")
+          for (const auto& c : tuningCandidates(stage, device, grid)) checks.push_back({stage, c});
   }
   printHeader(buildProblem(s));
   const SolverOutput reference = runReference(buildProblem(s), s.steps);

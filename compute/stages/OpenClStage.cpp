@@ -11,10 +11,12 @@ const OpenClStage& gpuPrivateZStage();
 const OpenClStage& gpuPrivateXStage();
 const OpenClStage& gpuSlmStage();
 const OpenClStage& gpuOptimizedStage();
+const OpenClStage& gpuTemporalStage();
 
 const std::vector<const OpenClStage*>& openClStages() {
   static const std::vector<const OpenClStage*> all = {&gpuBasicStage(),    &gpuLinearStage(), &gpuPrivateZStage(),
-                                                      &gpuPrivateXStage(), &gpuSlmStage(),    &gpuOptimizedStage()};
+                                                      &gpuPrivateXStage(), &gpuSlmStage(),    &gpuOptimizedStage(),
+                                                      &gpuTemporalStage()};
   return all;
 }
 
@@ -27,6 +29,15 @@ const OpenClStage& openClStage(const std::string& stage) {
   throw stageParamError(stage, "not an OpenCL stage (OpenCL stages: " + known + ")");
 }
 
+std::vector<std::string> tunableOpenClStages() {
+  DeviceInfo gpu;
+  gpu.type = "GPU";
+  std::vector<std::string> out;
+  for (const OpenClStage* s : openClStages())
+    if (!s->tuningCandidates(gpu).empty()) out.push_back(s->id());
+  return out;
+}
+
 ComputeError stageParamError(const std::string& stage, const std::string& what) {
   return ComputeError(ComputeStatus::InvalidParameter, "stage '" + stage + "': " + what);
 }
@@ -36,6 +47,8 @@ std::string OpenClStage::buildOptions(const StageParamMap&, const Grid&) const {
 std::size_t OpenClStage::localMemoryBytes(const StageParamMap&) const { return 0; }
 bool OpenClStage::kernelLimitIsReliable(const StageParamMap&, const DeviceInfo&) const { return true; }
 std::vector<StageParamMap> OpenClStage::tuningCandidates(const DeviceInfo&) const { return {}; }
+int OpenClStage::stepsPerPass(const StageParamMap&) const { return 1; }
+int OpenClStage::fieldBuffers(const StageParamMap&) const { return 2; }
 
 namespace stage_parts {
 

@@ -46,12 +46,24 @@ class OpenClStage {
   virtual bool kernelLimitIsReliable(const StageParamMap& p, const DeviceInfo& device) const;
   // The parameter sets the tuner tries (partial: merged over the defaults); empty = the defaults only.
   virtual std::vector<StageParamMap> tuningCandidates(const DeviceInfo& device) const;
+
+  // Temporal blocking. 1 (the default): the kernel `stencil` takes STENCIL_ARGS (common.cl) and the
+  // extra arguments, and advances one step in place (u^(n+1) over u^(n-1)). 2: the kernel advances up
+  // to two steps per launch and writes out of place; it takes (older u^(n-1), prev u^n, out1 u^(n+1),
+  // out2 u^(n+2), vel, coef, gx, gy, gz, n1, n2, n3, source index (-1: none), source value of step n,
+  // steps (1 or 2)) and then the extra arguments; it adds step n's source term to u^(n+1) itself.
+  virtual int stepsPerPass(const StageParamMap& p) const;
+  // The grid-sized field buffers the stage rotates: 2 in place, 4 for two steps out of place.
+  virtual int fieldBuffers(const StageParamMap& p) const;
 };
 
 // Every OpenCL stage, in StageRegistry order (OpenClStage.cpp holds the list).
 const std::vector<const OpenClStage*>& openClStages();
 // The descriptor of `stage`; throws ComputeError(InvalidParameter) naming the OpenCL stages.
 const OpenClStage& openClStage(const std::string& stage);
+// The stages whose descriptors propose tuning candidates (asked for a GPU, as `iso3dfd stages` shows
+// parameters), in registry order: what `iso3dfd tune` and `verify --candidates` sweep.
+std::vector<std::string> tunableOpenClStages();
 
 // ComputeError(InvalidParameter) "stage 'gpu-slm': <what>".
 ComputeError stageParamError(const std::string& stage, const std::string& what);

@@ -1,5 +1,6 @@
 // Device discovery, out-of-bounds safety (guard regions), parameter validation, build errors and the
 // tuner's candidates.
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "compute/SolverFactory.h"
 #include "compute/Tuner.h"
 #include "compute/TuningDatabase.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso::test {
 namespace {
@@ -54,6 +56,7 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
   for (const auto& stage : openClStageIds()) runs.push_back({stage, {}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 16}, {"tile_y", 4}, {"y_per_item", 3}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 4}, {"tile_y", 4}, {"x_per_item", 4}, {"y_per_item", 2}}});
+  runs.push_back({"gpu-temporal", {{"tile_x", 12}, {"tile_y", 10}, {"z_chunk", 5}}});
   for (const auto& [stage, params] : runs) {
     for (const float guard : {std::nanf(""), 12345.0f}) {
       OpenClSolverOptions o;
@@ -64,7 +67,8 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
       expectAgrees(got.field, ref.field, stage + " with guards " + std::to_string(guard));
       const std::size_t g = solver.guardElements(), n = solver.grid().paddedSize();
       ASSERT_GE(g, 4096u);
-      for (int b = 0; b < 3; ++b) {
+      ASSERT_EQ(solver.rawBuffers(), openClStage(stage).fieldBuffers(solver.parameters()) + 1);
+      for (int b = 0; b < solver.rawBuffers(); ++b) {
         const std::vector<float> raw = solver.readRawBuffer(b);
         ASSERT_EQ(raw.size(), n + 2 * g);
         std::size_t changed = 0;
@@ -102,6 +106,9 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   }
   m = make("gpu-optimized", {{"cpu_form", 0}, {"x_per_item", 3}});
   EXPECT_NE(m.find("must be 1, 2 or 4"), std::string::npos) << m;
+  m = make("gpu-temporal", {{"tile_x", 8}, {"tile_y", 8}});
+  EXPECT_NE(m.find("8 x 8 tile gives each work-item 9 columns"), std::string::npos) << m;
+  EXPECT_NE(m.find("choose a larger tile"), std::string::npos) << m;
 
   // Too much local memory: the same device described with 4 KiB of local memory (real devices here
   // have so much that no legal work-group exceeds it).
@@ -123,6 +130,11 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   m = errorOf([&] { checkGridFitsDevice(Grid(100, 100, 100), small); });
   EXPECT_NE(m.find("of device memory"), std::string::npos) << m;
   EXPECT_NE(m.find("choose a smaller grid"), std::string::npos) << m;
+  // Four field buffers and vel for two steps per pass: a grid that fits three buffers may not fit five.
+  small.globalMemBytes = 4 * Grid(100, 100, 100).paddedSize() * sizeof(float);
+  EXPECT_NO_THROW(checkGridFitsDevice(Grid(100, 100, 100), small));
+  m = errorOf([&] { checkGridFitsDevice(Grid(100, 100, 100), small, 4); });
+  EXPECT_NE(m.find("(5 buffers of"), std::string::npos) << m;
   EXPECT_NO_THROW(checkGridFitsDevice(Grid(100, 100, 100), *device));
 
   // Unknown stage through the factory.
@@ -161,7 +173,9 @@ TEST(Tuner, EveryCandidateGivesTheSameField) {
   const Scenario s = smallScenario(37, 29, 23, true);
   const SolverOutput ref = runReference(s);
   const Grid grid(s.n1, s.n2, s.n3);
-  for (const std::string stage : {"gpu-slm", "gpu-optimized"}) {
+  const std::vector<std::string> tunable = tunableOpenClStages();
+  EXPECT_NE(std::find(tunable.begin(), tunable.end(), "gpu-temporal"), tunable.end());
+  for (const std::string& stage : tunable) {
     const auto candidates = tuningCandidates(stage, *device, grid);
     ASSERT_FALSE(candidates.empty()) << stage;
     for (const auto& c : candidates) {

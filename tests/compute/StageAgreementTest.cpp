@@ -33,6 +33,8 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 2}, {"x_per_item", 2}, {"y_per_item", 2},
                                     {"prefetch", 3}, {"z_unroll", 4}, {"z_chunk", 7}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 1}, {"vec", 8}}});
+  // Two steps per pass: several z chunks (the last one partial), a tile that is no power of two.
+  runs.push_back({"gpu-temporal", {{"tile_x", 12}, {"tile_y", 10}, {"z_chunk", 5}}});
   for (const auto& [stage, params] : runs) {
     OpenClSolver solver(buildProblem(s), stage, params, *device);
     const SolverOutput got = runSolver(solver, s.steps);
@@ -95,6 +97,76 @@ TEST(StageAgreementOneApi, AdvanceInSeveralCallsEqualsOneCall) {
   // Every launch's time is in the sum: on the same device, it cannot be a fraction of the other run's.
   EXPECT_GT(pieceSeconds, 0.5 * seconds);
   EXPECT_GT(seconds, 0.5 * pieceSeconds);
+}
+
+// Odd pieces end on a single step, which the next call's two-step passes continue: both levels of a
+// pass compute a step as the single step does, so the bits are the same however the count is cut.
+TEST(StageAgreementTemporal, AdvanceInSeveralCallsEqualsOneCall) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = smallScenario(37, 29, 23, true);
+  const Problem problem = buildProblem(s);
+  OpenClSolver once(problem, "gpu-temporal", {}, *device);
+  OpenClSolver pieces(problem, "gpu-temporal", {}, *device);
+  const int steps = 24;
+  once.advance(steps);
+  for (const int n : {5, 0, 1, 3, 1, steps - 10}) pieces.advance(n);
+  EXPECT_EQ(pieces.currentStep(), steps);
+  const SolverOutput a = readSolverOutput(once), b = readSolverOutput(pieces);
+  EXPECT_EQ(a.field, b.field);
+  EXPECT_EQ(a.traces, b.traces);
+  EXPECT_EQ(pieces.counters().steps, steps);
+}
+
+// A stage of several steps per pass ends an odd count with a single step: 7 and 8 steps agree with
+// cpu-serial, field and every trace sample (both levels of each pass are recorded).
+TEST(StageAgreementTemporal, OddAndEvenStepCountsMatchCpuSerial) {
+  ISO_REQUIRE_DEVICE();
+  for (const int steps : {7, 8}) {
+    Scenario s = smallScenario(37, 29, 23, true);
+    s.source.i = 3;  // two cells from a receiver, so that the traces move within 7 steps
+    s.steps = steps;
+    const SolverOutput ref = runReference(s);
+    ASSERT_GT(compareFields(ref.traces, std::vector<float>(ref.traces.size(), 0.0f)).relativeL2, 0.0)
+        << "the receivers saw nothing: the test would prove nothing";
+    OpenClSolver solver(buildProblem(s), "gpu-temporal", {{"z_chunk", 9}}, *device);
+    const SolverOutput got = runSolver(solver, steps);
+    ASSERT_EQ(got.traces.size(), ref.traces.size());
+    const std::string what = "gpu-temporal, " + std::to_string(steps) + " steps";
+    expectAgrees(got.field, ref.field, what + " field");
+    expectAgrees(got.traces, ref.traces, what + " traces");
+    EXPECT_EQ(solver.currentStep(), steps);
+  }
+}
+
+// The state saved after an odd count (u^n and u^(n-1) in two of the four buffers) restored into a new
+// solver continues bit for bit, and the saved state equals the uninterrupted run's at that step.
+TEST(StageAgreementTemporal, SaveAndRestoreContinueBitForBit) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = smallScenario(37, 29, 23, true);
+  const Problem problem = buildProblem(s);
+  OpenClSolver whole(problem, "gpu-temporal", {}, *device), first(problem, "gpu-temporal", {}, *device);
+  whole.advance(7);
+  first.advance(7);
+  const SolverState saved = first.saveState();
+  const SolverState reference = whole.saveState();
+  EXPECT_EQ(saved.step, 7);
+  EXPECT_EQ(saved.current, reference.current);
+  EXPECT_EQ(saved.previous, reference.previous);
+  EXPECT_NE(saved.current, saved.previous);
+  whole.advance(10);
+  OpenClSolver resumed(problem, "gpu-temporal", {}, *device);
+  resumed.advance(2);  // a state to overwrite, in other buffers than the saved one's
+  resumed.restoreState(saved);
+  resumed.advance(10);
+  EXPECT_EQ(resumed.currentStep(), 17);
+  const SolverOutput a = readSolverOutput(whole), b = readSolverOutput(resumed);
+  EXPECT_EQ(a.field, b.field);
+  EXPECT_EQ(a.traces, b.traces);
+  SliceSet sa, sb;
+  whole.extractSlices(20, 14, 11, sa);
+  resumed.extractSlices(20, 14, 11, sb);
+  EXPECT_EQ(sa.xy, sb.xy);
+  EXPECT_EQ(sa.yz, sb.yz);
 }
 
 TEST(Slices, SlicesMatchTheField) {
