@@ -1,7 +1,8 @@
-// gpu-temporal: temporal blocking, two steps per pass (resources/kernels/temporal.cl). A tile_x x tile_y
-// work-group owns as many points of the x/y plane and streams them through z; it computes the
-// intermediate level u^(n+1) on the tile plus an R-wide halo and u^(n+2) on the tile, both on chip,
-// and writes both out of place into the two free buffers of four.
+// gpu-temporal: temporal blocking, two steps per pass (resources/kernels/temporal.cl). A work-group owns
+// a tile_x x tile_y tile of the x/y plane and streams it through z; it computes the intermediate level
+// u^(n+1) on the tile plus an R-wide halo and u^(n+2) on the tile, both on chip, in blocks of
+// x_per_item x y_per_item points (one block per work-item, the first work-items on the intermediate
+// level), and writes both out of place into the two free buffers of four.
 #include "compute/stages/OpenClStage.h"
 
 namespace iso {
@@ -9,32 +10,38 @@ namespace {
 
 using namespace stage_parts;
 
-// Level-1 columns per work-item: each holds 2(R+1) registers of queues, so a small tile whose halo
-// region dwarfs it (8 x 8: 9 columns) would spill.
-constexpr int kMaxColumnsPerItem = 8;
+// Points of a work-item's block: each holds 2(R+1) registers of queues.
+constexpr int kMaxPointsPerItem = 8;
 
-struct Tile {
-  std::size_t x, y;
-  std::size_t items() const { return x * y; }
-  std::size_t level0() const { return (x + 4 * kHalfLength) * (y + 4 * kHalfLength); }  // tile + 2R halo
-  std::size_t level1() const { return (x + 2 * kHalfLength) * (y + 2 * kHalfLength); }  // tile + R halo
-  std::size_t columnsPerItem() const { return ceilDiv(level1(), items()); }
+struct Shape {
+  std::size_t x, y, xb, yb;  // tile and block, points
+  std::size_t level1Items() const { return (x + 2 * kHalfLength) / xb * ((y + 2 * kHalfLength) / yb); }
+  std::size_t level2Items() const { return x / xb * (y / yb); }
+  std::size_t items() const { return level1Items() + level2Items(); }
+  // Two planes each (double-buffered) of u^n on the tile + 2R halo and of u^(n+1) on the tile + R halo.
+  std::size_t localFloats() const {
+    const std::size_t h = kHalfLength;
+    return 2 * ((x + 4 * h) * (y + 4 * h) + (x + 2 * h) * (y + 2 * h));
+  }
 };
 
-Tile tileOf(const StageParamMap& p) { return {std::size_t(p.at("tile_x")), std::size_t(p.at("tile_y"))}; }
+Shape shapeOf(const StageParamMap& p) {
+  return {std::size_t(p.at("tile_x")), std::size_t(p.at("tile_y")), std::size_t(p.at("x_per_item")),
+          std::size_t(p.at("y_per_item"))};
+}
 
 struct Defaults {
-  int tileX, tileY, zChunk, maxRegisters;
+  int tileX, tileY, xPerItem, yPerItem, zChunk, maxRegisters;
 };
 
-// NVIDIA 8.0+: 32 x 16 work-items, exactly 3 level-1 columns each (48 x 32 = 3 x 512), 18 KiB of
-// local memory, registers capped at 128 so that the 512 work-items fit one multiprocessor. Other
-// GPUs: 16 x 16 (every vendor's default work-group limit allows 256). CPU devices: 16 x 8 tiles and
-// whole z columns (each chunk loads 4R extra planes).
+// NVIDIA 8.0+: 32 x 16 tiles of 2 x 2 blocks, 384 + 128 = 512 work-items, registers capped at 128 so
+// that they fit one multiprocessor, 36 KiB of local memory. Other GPUs: 16 x 16 tiles of 4 x 2 blocks,
+// 128 + 32 work-items (every vendor's default limit allows 256), 26 KiB. CPU devices: the same tiles
+// (the fastest of the candidates through PoCL) and whole z columns (each chunk loads 4R extra planes).
 Defaults defaultsFor(const DeviceInfo& device) {
-  if (device.type == "CPU") return {16, 8, 0, 0};
-  if (isNvidia(device) && device.nvComputeMajor >= 8) return {32, 16, 128, 128};
-  return {16, 16, 128, 0};
+  if (device.type == "CPU") return {16, 16, 4, 2, 0, 0};
+  if (isNvidia(device) && device.nvComputeMajor >= 8) return {32, 16, 2, 2, 128, 128};
+  return {16, 16, 4, 2, 128, 0};
 }
 
 class GpuTemporalStage final : public OpenClStage {
@@ -44,8 +51,10 @@ class GpuTemporalStage final : public OpenClStage {
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {
     const Defaults d = defaultsFor(device);
     return {
-        {"tile_x", d.tileX, 1, kMaxTile, "work-group width along x in work-items, one point of the tile each"},
-        {"tile_y", d.tileY, 1, kMaxTile, "work-group height along y in work-items, one point of the tile each"},
+        {"tile_x", d.tileX, 1, kMaxTile, "tile width along x in points (the work-group follows from tile and block)"},
+        {"tile_y", d.tileY, 1, kMaxTile, "tile height along y in points"},
+        {"x_per_item", d.xPerItem, 1, 4, "consecutive x points of a work-item's block (1, 2 or 4; divides tile_x)"},
+        {"y_per_item", d.yPerItem, 1, 4, "rows of a work-item's block (1, 2 or 4; divides tile_y)"},
         chunk("z_chunk", 'z', d.zChunk),
         maxRegisters(d.maxRegisters),
     };
@@ -53,35 +62,38 @@ class GpuTemporalStage final : public OpenClStage {
 
   void checkParameters(const StageParamMap& p, const DeviceInfo& device) const override {
     checkMaxRegisters(id(), p, device);
-    const Tile t = tileOf(p);
-    if (t.columnsPerItem() > std::size_t(kMaxColumnsPerItem))
-      throw stageParamError(id(), "a " + std::to_string(t.x) + " x " + std::to_string(t.y) + " tile gives each work-item " +
-                                      std::to_string(t.columnsPerItem()) + " columns of the intermediate level (" +
-                                      std::to_string(t.x + 2 * kHalfLength) + " x " +
-                                      std::to_string(t.y + 2 * kHalfLength) + " over " + std::to_string(t.items()) +
-                                      " work-items), more than " + std::to_string(kMaxColumnsPerItem) +
-                                      " fit in registers: choose a larger tile");
+    requireOneOf(id(), p, "x_per_item", {1, 2, 4}, "the block must divide the halo's 2R = 16 points");
+    requireOneOf(id(), p, "y_per_item", {1, 2, 4}, "the block must divide the halo's 2R = 16 rows");
+    const Shape s = shapeOf(p);
+    if (s.x % s.xb != 0 || s.y % s.yb != 0)
+      throw stageParamError(id(), "a " + std::to_string(s.xb) + " x " + std::to_string(s.yb) + " block does not divide the " +
+                                      std::to_string(s.x) + " x " + std::to_string(s.y) +
+                                      " tile: tile_x must be a multiple of x_per_item, tile_y of y_per_item");
+    if (s.xb * s.yb > std::size_t(kMaxPointsPerItem))
+      throw stageParamError(id(), "a block of " + std::to_string(s.xb) + " x " + std::to_string(s.yb) + " points holds " +
+                                      std::to_string(s.xb * s.yb * 2 * (kHalfLength + 1)) +
+                                      " registers of queues; at most " + std::to_string(kMaxPointsPerItem) +
+                                      " points per work-item fit");
   }
 
   std::string kernelFile(const StageParamMap&) const override { return "temporal.cl"; }
 
   std::string buildOptions(const StageParamMap& p, const Grid&) const override {
-    return "-DTX=" + std::to_string(p.at("tile_x")) + " -DTY=" + std::to_string(p.at("tile_y"));
+    return "-DTX=" + std::to_string(p.at("tile_x")) + " -DTY=" + std::to_string(p.at("tile_y")) +
+           " -DXB=" + std::to_string(p.at("x_per_item")) + " -DYB=" + std::to_string(p.at("y_per_item"));
   }
 
-  std::array<std::size_t, 2> workGroup(const StageParamMap& p) const override {
-    return {std::size_t(p.at("tile_x")), std::size_t(p.at("tile_y"))};
-  }
+  // One-dimensional: the intermediate level's blocks, then the tile's.
+  std::array<std::size_t, 2> workGroup(const StageParamMap& p) const override { return {shapeOf(p).items(), 1}; }
 
-  // One plane of u^n with a 2R halo and one of u^(n+1) with an R halo.
-  std::size_t localMemoryBytes(const StageParamMap& p) const override {
-    const Tile t = tileOf(p);
-    return (t.level0() + t.level1()) * sizeof(float);
-  }
+  std::size_t localMemoryBytes(const StageParamMap& p) const override { return shapeOf(p).localFloats() * sizeof(float); }
 
   StageLaunch launch(const StageParamMap& p, const Grid& g) const override {
+    const Shape s = shapeOf(p);
     const int zc = chunkLength(p.at("z_chunk"), g.n3);
-    StageLaunch l = workGroupGrid(p.at("tile_x"), p.at("tile_y"), g.n1, g.n2, ceilDiv(g.n3, zc));
+    StageLaunch l;
+    l.global = {ceilDiv(g.n1, s.x) * s.items(), ceilDiv(g.n2, s.y), ceilDiv(g.n3, zc)};
+    l.local = {s.items(), 1, 1};
     l.extraArgs = {zc};
     return l;
   }
@@ -93,19 +105,23 @@ class GpuTemporalStage final : public OpenClStage {
 
   std::vector<StageParamMap> tuningCandidates(const DeviceInfo& device) const override {
     std::vector<StageParamMap> out;
+    const auto add = [&](int tx, int ty, int xb, int yb, int zc, int regs) {
+      out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xb}, {"y_per_item", yb}, {"z_chunk", zc},
+                     {"max_registers", regs}});
+    };
     if (device.type == "CPU") {
-      for (const auto& [tx, ty] : {std::pair{16, 8}, std::pair{32, 8}})
-        for (int zc : {0, 32}) out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"z_chunk", zc}});
+      for (int zc : {0, 32}) {
+        add(16, 16, 4, 2, zc, 0);
+        add(16, 8, 2, 2, zc, 0);
+      }
       return out;
     }
-    // Halo work against registers: 32 x 16 (level 1 on 3.0x the tile's points), 64 x 8 (3.75x),
-    // 16 x 16 (4x), 64 x 16 and 32 x 32 (2.5x and 2.25x, 1024 work-items: 64 registers each).
-    const bool cap = isNvidia(device) && device.nvComputeMajor >= 8;
-    for (const auto& [tx, ty] : {std::pair{32, 16}, std::pair{64, 8}, std::pair{16, 16}, std::pair{64, 16},
-                                 std::pair{32, 32}})
-      for (int zc : {64, 128, 0})
-        out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"z_chunk", zc},
-                       {"max_registers", cap ? (tx * ty > 512 ? 64 : 128) : 0}});
+    // 512 work-items of 4 points (NVIDIA: 128 registers each) in three block shapes and two tile
+    // orientations, and 256 or fewer of 8 points.
+    const bool nvidia = isNvidia(device) && device.nvComputeMajor >= 8;
+    const int shapes[][4] = {{32, 16, 2, 2}, {32, 16, 4, 1}, {32, 16, 1, 4}, {16, 32, 2, 2}, {32, 16, 4, 2}, {16, 16, 4, 2}};
+    for (const auto& [tx, ty, xb, yb] : shapes)
+      for (int zc : {64, 128, 0}) add(tx, ty, xb, yb, zc, nvidia && xb * yb == 4 ? 128 : 0);
     return out;
   }
 

@@ -56,7 +56,7 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
   for (const auto& stage : openClStageIds()) runs.push_back({stage, {}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 16}, {"tile_y", 4}, {"y_per_item", 3}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 4}, {"tile_y", 4}, {"x_per_item", 4}, {"y_per_item", 2}}});
-  runs.push_back({"gpu-temporal", {{"tile_x", 12}, {"tile_y", 10}, {"z_chunk", 5}}});
+  runs.push_back({"gpu-temporal", {{"tile_x", 12}, {"tile_y", 10}, {"x_per_item", 4}, {"y_per_item", 2}, {"z_chunk", 5}}});
   for (const auto& [stage, params] : runs) {
     for (const float guard : {std::nanf(""), 12345.0f}) {
       OpenClSolverOptions o;
@@ -106,9 +106,12 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   }
   m = make("gpu-optimized", {{"cpu_form", 0}, {"x_per_item", 3}});
   EXPECT_NE(m.find("must be 1, 2 or 4"), std::string::npos) << m;
-  m = make("gpu-temporal", {{"tile_x", 8}, {"tile_y", 8}});
-  EXPECT_NE(m.find("8 x 8 tile gives each work-item 9 columns"), std::string::npos) << m;
-  EXPECT_NE(m.find("choose a larger tile"), std::string::npos) << m;
+  m = make("gpu-temporal", {{"tile_x", 10}, {"x_per_item", 4}});
+  EXPECT_NE(m.find("does not divide the 10 x"), std::string::npos) << m;
+  m = make("gpu-temporal", {{"tile_x", 16}, {"tile_y", 16}, {"x_per_item", 4}, {"y_per_item", 4}});
+  EXPECT_NE(m.find("at most 8 points per work-item"), std::string::npos) << m;
+  m = make("gpu-temporal", {{"y_per_item", 3}});
+  EXPECT_NE(m.find("must be 1, 2 or 4"), std::string::npos) << m;
 
   // Too much local memory: the same device described with 4 KiB of local memory (real devices here
   // have so much that no legal work-group exceeds it).

@@ -33,8 +33,9 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 2}, {"x_per_item", 2}, {"y_per_item", 2},
                                     {"prefetch", 3}, {"z_unroll", 4}, {"z_chunk", 7}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 1}, {"vec", 8}}});
-  // Two steps per pass: several z chunks (the last one partial), a tile that is no power of two.
-  runs.push_back({"gpu-temporal", {{"tile_x", 12}, {"tile_y", 10}, {"z_chunk", 5}}});
+  // Two steps per pass: several z chunks (the last one partial), a tile that is no power of two, a block
+  // of another shape than the default.
+  runs.push_back({"gpu-temporal", {{"tile_x", 12}, {"tile_y", 10}, {"x_per_item", 4}, {"y_per_item", 2}, {"z_chunk", 5}}});
   for (const auto& [stage, params] : runs) {
     OpenClSolver solver(buildProblem(s), stage, params, *device);
     const SolverOutput got = runSolver(solver, s.steps);
