@@ -61,7 +61,7 @@ for n1 in 67 64; do
        --receiver 3,22,14 --receiver 60,40,25
 done
 step tune.log tune 512 512 512 --device "$device"
-step bench.log bench 512 512 512 20 --scenario oneapi --stages gpu-basic,gpu-linear,gpu-private-z,gpu-private-x,gpu-slm,gpu-optimized \
+step bench.log bench 512 512 512 20 --scenario oneapi --stages gpu-basic,gpu-linear,gpu-private-z,gpu-private-x,gpu-slm,gpu-optimized,gpu-temporal \
      --device "$device" --json "$out/bench.json" --csv "$out/bench.csv" "$@"
 cp "$ISO3DFD_CACHE_DIR"/tuning.json "$ISO3DFD_CACHE_DIR"/bandwidth.json "$out/" 2>/dev/null
 exit $status

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "compute/stages/OpenClStage.h"
+
 #include "app/cli/ScenarioOptions.h"
 
 namespace iso::cli {
@@ -29,7 +31,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run);
 struct BenchOptions {
   std::vector<std::string> stages;  // empty: every stage available here
   std::vector<int> sizes;           // cubes n³ timed one after the other; empty: the scenario's grid
-  bool tune = false;                // tune gpu-slm and gpu-optimized at each size before timing it
+  bool tune = false;                // tune the tunable OpenCL stages at each size before timing them
   int repeat = 5;
   std::optional<std::string> json, csv;
 };
@@ -38,7 +40,7 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench);
 struct VerifyOptions {
   std::vector<std::string> stages{"all"};
   double tolerance = 1e-5;
-  bool candidates = false;           // also every tuning candidate of gpu-slm and gpu-optimized
+  bool candidates = false;           // also every tuning candidate of the tunable OpenCL stages
   std::vector<std::string> sweeps;   // gpu-optimized candidates "key=v1,v2;key=v3" instead of the tuner's
 };
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
@@ -49,7 +51,7 @@ int devicesCommand(bool measureBandwidth);
 int stagesCommand();
 
 struct TuneOptions {
-  std::vector<std::string> stages{"gpu-slm", "gpu-optimized"};
+  std::vector<std::string> stages = tunableOpenClStages();
   int steps = 10, repeats = 3;
   bool dryRun = false;              // time the candidates but keep the database as it is
   std::vector<std::string> sweeps;  // time these gpu-optimized products instead (database unchanged)

@@ -37,8 +37,8 @@ int main(int argc, char** argv) {
   benchCmd->add_option("--stages", bench.stages, "stages to run (default: all available)")->delimiter(',');
   benchCmd->add_option("--sizes", bench.sizes, "cubes n to time one after the other, e.g. 256,512,768 "
                                                "(instead of the scenario's grid)")->delimiter(',');
-  benchCmd->add_flag("--tune", bench.tune, "tune gpu-slm and gpu-optimized at each size first (stored in the "
-                                           "tuning database, which the timed runs then use)");
+  benchCmd->add_flag("--tune", bench.tune, "tune the tunable OpenCL stages (gpu-slm, gpu-optimized, gpu-temporal) at "
+                                           "each size first (stored in the tuning database, which the timed runs then use)");
   benchCmd->add_option("--repeat", bench.repeat, "timed chunks per stage; the median is reported")
       ->check(CLI::Range(1, 1000))->capture_default_str();
   benchCmd->add_option("--json", bench.json, "also write the report as JSON (schema: app/controller/BenchmarkReport.h)");
@@ -57,8 +57,8 @@ int main(int argc, char** argv) {
           },
           "TOLERANCE >= 0"))
       ->capture_default_str();
-  verifyCmd->add_flag("--candidates", verify.candidates, "also check every tuning candidate of gpu-slm and "
-                                                         "gpu-optimized on the device");
+  verifyCmd->add_flag("--candidates", verify.candidates, "also check every tuning candidate of the tunable "
+                                                         "OpenCL stages on the device");
   verifyCmd->add_option("--sweep", verify.sweeps, "check these gpu-optimized candidates instead: the products of "
                                                   "\"key=v1,v2;key=v3\" (repeatable)");
 
@@ -69,8 +69,9 @@ int main(int argc, char** argv) {
 
   ScenarioOptions tuneOpts;
   TuneOptions tune;
-  auto* tuneCmd = app.add_subcommand("tune", "Sweep the tunable parameters of gpu-slm and gpu-optimized on a "
-                                             "device and grid; keep the best in the tuning database");
+  auto* tuneCmd = app.add_subcommand("tune", "Sweep the tunable parameters of the OpenCL stages that have them "
+                                             "(gpu-slm, gpu-optimized, gpu-temporal) on a device and grid; keep the best "
+                                             "in the tuning database");
   tuneOpts.addTo(*tuneCmd, false);
   tuneCmd->add_option("--stage", tune.stages, "OpenCL stages to tune")->delimiter(',')->capture_default_str();
   tuneCmd->add_option("--steps", tune.steps, "timed steps per batch")->check(CLI::Range(1, 100000))->capture_default_str();
