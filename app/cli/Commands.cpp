@@ -533,7 +533,6 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   }
   const bool tunesOptimized = std::find(tune.stages.begin(), tune.stages.end(), "gpu-optimized") != tune.stages.end();
   if (!tune.sweeps.empty() && !tunesOptimized) throw UsageError("--sweep sets gpu-optimized's candidates: add --stage gpu-optimized");
-  if (tune.ptxas && !tunesOptimized) throw UsageError("--ptxas reports gpu-optimized's builds: add --stage gpu-optimized");
   if (!tune.ptxDir.empty() && !tune.ptxas) throw UsageError("--ptx-dir goes with --ptxas");
   if (!tune.ptxDir.empty() && !fs::is_directory(tune.ptxDir))
     throw UsageError("--ptx-dir " + tune.ptxDir + " is not an existing folder");
@@ -550,7 +549,7 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
     const std::vector<StageParamMap> candidates =
         swept ? sweepCandidates(tune.sweeps, device, p.grid) : tuningCandidates(stage, device, p.grid);
     std::printf("\n%s: %zu candidates\n", stage.c_str(), candidates.size());
-    if (tune.ptxas && stage == "gpu-optimized") {
+    if (tune.ptxas) {
       if (device.vendor.find("NVIDIA") == std::string::npos) {
         std::printf("--ptxas: %s is not an NVIDIA device; there is no ptxas report\n", device.name.c_str());
       } else {
@@ -558,11 +557,11 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
         for (const auto& c : candidates) {
           std::string ptx;
           if (!tune.ptxDir.empty()) {
-            std::string name = formatStageParams(c) + ".ptx";
+            std::string name = stage + "_" + formatStageParams(c) + ".ptx";
             std::replace(name.begin(), name.end(), ' ', '_');
             ptx = (fs::path(tune.ptxDir) / name).string();
           }
-          std::printf("ptxas %s:\n%s\n", formatStageParams(c).c_str(), ptxasReport(context, c, p.grid, ptx).c_str());
+          std::printf("ptxas %s:\n%s\n", formatStageParams(c).c_str(), ptxasReport(context, stage, c, p.grid, ptx).c_str());
         }
       }
     }

@@ -55,7 +55,7 @@ struct TuneOptions {
   int steps = 10, repeats = 3;
   bool dryRun = false;              // time the candidates but keep the database as it is
   std::vector<std::string> sweeps;  // time these gpu-optimized products instead (database unchanged)
-  bool ptxas = false;               // NVIDIA's register/spill report of every gpu-optimized candidate
+  bool ptxas = false;               // NVIDIA's register/spill report of every candidate
   std::string ptxDir;               // with ptxas: write each candidate's PTX there
 };
 int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune);

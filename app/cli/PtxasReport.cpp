@@ -5,17 +5,18 @@
 #include "compute/ClError.h"
 #include "compute/KernelSources.h"
 #include "compute/OpenClSolver.h"
+#include "compute/stages/OpenClStage.h"
 #include "core/AtomicFile.h"
 
 namespace iso::cli {
 
-std::string ptxasReport(const ClContext& context, const StageParamMap& params, const Grid& grid,
-                        const std::string& ptxPath) {
+std::string ptxasReport(const ClContext& context, const std::string& stage, const StageParamMap& params,
+                        const Grid& grid, const std::string& ptxPath) {
   try {
-    const Program program(context, {kernelSource("common.cl") + "\n" + kernelSource("optimized_gpu.cl"),
-                                    stageBuildOptions("gpu-optimized", params, /*damping=*/false, grid) +
-                                        " -cl-nv-verbose",
-                                    "ptxas report", params.at("max_registers")});
+    const auto cap = params.find("max_registers");
+    const Program program(context, {kernelSource("common.cl") + "\n" + kernelSource(openClStage(stage).kernelFile(params)),
+                                    stageBuildOptions(stage, params, /*damping=*/false, grid) + " -cl-nv-verbose",
+                                    "ptxas report", cap == params.end() ? 0 : cap->second});
     if (!ptxPath.empty()) {
       const std::vector<unsigned char> binary = program.binary();
       writeFileAtomically(ptxPath, std::string_view(reinterpret_cast<const char*>(binary.data()), binary.size()));

@@ -1,5 +1,5 @@
 #pragma once
-// NVIDIA's ptxas report (registers, spills, shared memory) of a gpu-optimized build: what decides
+// NVIDIA's ptxas report (registers, spills, shared memory) of an OpenCL stage's build: what decides
 // whether a candidate's register blocking fits, read before timing it.
 #include <string>
 
@@ -9,10 +9,10 @@
 
 namespace iso::cli {
 
-// Builds gpu-optimized's GPU kernel with `params` for `grid` as OpenClSolver does (no damping), plus
+// Builds `stage`'s kernel with `params` for `grid` as OpenClSolver does (no damping), plus
 // -cl-nv-verbose, and returns the build log (or why there is none). With `ptxPath`, also writes the
 // program binary there (PTX text on NVIDIA), whole or not at all, for offline disassembly.
-std::string ptxasReport(const ClContext& context, const StageParamMap& params, const Grid& grid,
-                        const std::string& ptxPath);
+std::string ptxasReport(const ClContext& context, const std::string& stage, const StageParamMap& params,
+                        const Grid& grid, const std::string& ptxPath);
 
 }  // namespace iso::cli

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
   tuneCmd->add_option("--sweep", tune.sweeps, "time the products of \"key=v1,v2;key=v3\" as gpu-optimized's "
                                               "candidates instead (repeatable; the database stays as it is)");
   tuneCmd->add_flag("--ptxas", tune.ptxas, "print NVIDIA's ptxas report (registers, spills) of every "
-                                           "gpu-optimized candidate");
+                                           "candidate of the tuned stages");
   tuneCmd->add_option("--ptx-dir", tune.ptxDir, "with --ptxas: write each candidate's PTX into this folder");
 
   ScenarioOptions viewOpts;
