@@ -83,9 +83,13 @@ std::vector<DeviceRoofline> measureRooflines(const Scenario& scenario, const std
     DeviceRoofline r;
     r.device = "host CPU";
     r.host = true;
-    const HostBandwidth b = hostCopyBandwidth(remeasure);
-    r.memory = {b.minGBs, b.medianGBs, b.maxGBs, b.passes, b.date};
-    r.memoryProbe = "host memcpy bandwidth, " + std::to_string(b.threads) + " threads";
+    try {
+      const HostBandwidth b = hostCopyBandwidth(remeasure);
+      r.memory = {b.minGBs, b.medianGBs, b.maxGBs, b.passes, b.date};
+      r.memoryProbe = "host memcpy bandwidth, " + std::to_string(b.threads) + " threads";
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
     // The same processor through OpenCL: its compiler vectorises the probe, which the host code does not have.
     const auto devices = listDevices();
     const auto cpu = std::find_if(devices.begin(), devices.end(), [](const DeviceInfo& d) { return d.type == "CPU"; });
@@ -99,6 +103,7 @@ std::vector<DeviceRoofline> measureRooflines(const Scenario& scenario, const std
   }
   if (anyOpenCl) {
     DeviceRoofline r;
+    r.device = "OpenCL device " + scenario.device;
     try {
       const DeviceInfo d = selectDevice(scenario.device);
       r.device = d.name;
