@@ -3,13 +3,16 @@
 // charts; "Use this" stores the chosen candidate; the --bench-panel command writes its PNG and JSON.
 #include <gtest/gtest.h>
 
+#include <QAction>
 #include <QBarSet>
 #include <QFile>
 #include <QHorizontalBarSeries>
 #include <QImage>
 #include <QLogValueAxis>
 #include <QProcess>
+#include <QMenu>
 #include <QProgressBar>
+#include <QRadioButton>
 #include <QScatterSeries>
 #include <QSet>
 #include <QTableWidget>
@@ -20,9 +23,12 @@
 #include <sstream>
 
 #include "app/studio/BenchmarkPanel.h"
+#include "app/studio/MainWindow.h"
+#include "app/studio/SimulationPane.h"
 #include "compute/DeviceRegistry.h"
 #include "compute/StageParams.h"
 #include "core/Metrics.h"
+#include "core/ScenarioResize.h"
 #include "core/StageRegistry.h"
 #include "tests/ScratchDir.h"
 #include "tests/gui/test_studio_support.h"
@@ -283,6 +289,35 @@ TEST_F(BenchmarkPanelRun, CancelStopsALongRunWithinOneSecond) {
   EXPECT_TRUE(panel.statusText().startsWith("Cancelled")) << panel.statusText().toStdString();
   EXPECT_EQ(panel.currentRun(), nullptr) << "no stage completed";
   EXPECT_EQ(panel.table()->rowCount(), 0);
+}
+
+TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario s = resizedScenario(presetScenario("default"), 40, 32, 24);
+  s.stage = "cpu-serial";
+  MainWindow window(s);
+  window.show();
+  ASSERT_TRUE(test::waitUntil([&] { return window.pane()->lastStatus().hasSolver; }));
+  QAction* open = nullptr;
+  for (QAction* a : window.viewMenu()->actions())
+    if (a->text().contains("Benchmark")) open = a;
+  ASSERT_NE(open, nullptr);
+  EXPECT_EQ(open->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_B));
+  // The shortcut is no other action's.
+  for (QAction* a : window.findChildren<QAction*>())
+    if (a != open) EXPECT_NE(a->shortcut(), open->shortcut()) << a->text().toStdString();
+  open->trigger();
+  auto* panel = window.findChild<BenchmarkPanel*>();
+  ASSERT_NE(panel, nullptr);
+  EXPECT_TRUE(panel->isVisible());
+  EXPECT_TRUE(test::waitUntil([&] { return !window.pane()->controller().status().playing; }))
+      << "the main run pauses for the benchmark";
+  // "The current scenario" is the running one.
+  const auto* scenarioChoice = panel->findChildren<QRadioButton*>().value(0);
+  ASSERT_NE(scenarioChoice, nullptr);
+  EXPECT_TRUE(scenarioChoice->text().contains("40×32×24")) << scenarioChoice->text().toStdString();
+  open->trigger();
+  EXPECT_EQ(window.findChildren<BenchmarkPanel*>().size(), 1) << "opened again, not twice";
 }
 
 struct StudioRun {
