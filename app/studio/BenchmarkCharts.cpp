@@ -12,6 +12,7 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPainter>
+#include <QRegularExpression>
 #include <QScatterSeries>
 #include <QSvgGenerator>
 #include <QToolTip>
@@ -32,6 +33,9 @@ namespace {
 // Roofline x range, flop per byte: both conventions' intensity (61/16, 61/12) and the ridge points of
 // CPUs and GPUs (peak FLOP/s over bandwidth: about 5 to 30) lie well inside it.
 constexpr double kMinIntensity = 0.25, kMaxIntensity = 64.0;
+
+// Three significant digits without an exponent: 31.6, 2998.
+QString number(double v) { return QString::number(v, 'f', v >= 100.0 ? 0 : v >= 10.0 ? 1 : 2); }
 
 QString elided(const QString& text, int chars) { return text.size() <= chars ? text : text.left(chars - 1) + "…"; }
 
@@ -102,25 +106,65 @@ QChart* newChart(const QString& title) {
   return chart;
 }
 
+QString runDevice(const BenchmarkReport& report) {
+  for (const BenchmarkRow& r : report.rows)
+    if (!isHostStage(r.stage) && !r.device.empty()) return QString::fromStdString(r.device);
+  return report.hostCpu.empty() ? QString("host CPU") : QString::fromStdString(report.hostCpu);
+}
+
+QString shortDeviceName(const std::string& device) {
+  const QString name = QString::fromStdString(device);
+  if (name.startsWith("pthread-")) return "PoCL CPU";  // PoCL names its CPU device pthread-<cpu>-<model>
+  for (const QString& word : name.split(' ', Qt::SkipEmptyParts))
+    if (word.contains(QRegularExpression("[0-9]")) && word.contains(QRegularExpression("[A-Za-z]")) && word.size() <= 10)
+      return word;  // the model: H100, A100, MI250X, M2
+  return elided(name, 12);
+}
+
+QString runGrid(const BenchmarkReport& report) {
+  if (report.rows.empty()) return {};
+  const BenchmarkRow& r = report.rows.front();
+  return gridText(r.n1, r.n2, r.n3);
+}
+
+// "#2 H100 512³": the run's number in the panel's list of runs, its device's model and grid; with more
+// than two runs only "#2": the legend below a chart a third of the window wide holds two names, and
+// the list says what each number is.
+QString legendName(const BenchmarkRun* run, std::size_t runs) {
+  return QStringLiteral("#%1").arg(run->number) + (runs <= 2 ? " " + benchmarkRunShortLabel(run->report) : QString());
+}
+
 }  // namespace
 
 QString benchmarkRunLabel(const BenchmarkReport& report) {
-  QString device;
-  for (const BenchmarkRow& r : report.rows)
-    if (!isHostStage(r.stage) && !r.device.empty()) {
-      device = QString::fromStdString(r.device);
-      break;
-    }
-  if (device.isEmpty()) device = report.hostCpu.empty() ? QString("host CPU") : QString::fromStdString(report.hostCpu);
   QString date = QString::fromStdString(report.date);
   date.replace('T', ' ');
   date = date.left(16);  // minutes are enough to tell runs apart
-  QString grid;
-  if (!report.rows.empty()) {
-    const BenchmarkRow& r = report.rows.front();
-    grid = gridText(r.n1, r.n2, r.n3);
+  const QString grid = runGrid(report);
+  return elided(runDevice(report), 28) + " · " + date + (grid.isEmpty() ? "" : " · " + grid);
+}
+
+QString benchmarkRunShortLabel(const BenchmarkReport& report) {
+  return shortDeviceName(runDevice(report).toStdString()) + " " + runGrid(report);
+}
+
+std::vector<BenchmarkReport> splitByGrid(const BenchmarkReport& report) {
+  std::vector<BenchmarkReport> out;
+  for (const BenchmarkRow& row : report.rows) {
+    const auto same = std::find_if(out.begin(), out.end(), [&](const BenchmarkReport& r) {
+      const BenchmarkRow& f = r.rows.front();
+      return f.n1 == row.n1 && f.n2 == row.n2 && f.n3 == row.n3;
+    });
+    if (same != out.end()) {
+      same->rows.push_back(row);
+      continue;
+    }
+    BenchmarkReport part = report;
+    part.rows = {row};
+    out.push_back(std::move(part));
   }
-  return elided(device, 28) + " · " + date + (grid.isEmpty() ? "" : " · " + grid);
+  if (out.empty()) out.push_back(report);
+  return out;
 }
 
 std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report) {
@@ -210,7 +254,7 @@ void ThroughputChart::rebuild() {
   auto* series = new QHorizontalBarSeries;
   double lo = 0.0, hi = 0.0;
   for (const BenchmarkRun* run : runs_) {
-    auto* set = new QBarSet(run->label);
+    auto* set = new QBarSet(legendName(run, runs_.size()));
     for (const QString& stage : stages) {
       const BenchmarkRow* row = rowOf(run->report, stage);
       const double v = row ? row->throughput.mpts : 0.0;
@@ -284,7 +328,9 @@ void RooflineChart::resizeEvent(QResizeEvent* event) {
 void RooflineChart::rebuild() {
   QChart* c = chart();
   for (const PointLabel& l : labels_) delete l.item;
+  for (const PointLabel& l : roofLabels_) delete l.item;
   labels_.clear();
+  roofLabels_.clear();
   replaceAxes(c);
   c->setTitle(QStringLiteral("Roofline at %1 B/pt (61 flop/pt: %2 flop/B)").arg(bytesPerPoint_).arg(kFlopsPerPoint / bytesPerPoint_, 0, 'g', 3));
   auto* x = logAxis("arithmetic intensity (flop/B)");
@@ -309,7 +355,9 @@ void RooflineChart::rebuild() {
       if (!drawn.insert(key).second) continue;  // the same ceiling in two runs is drawn once
       auto* roof = new QLineSeries;
       const double bw = d.memory.median, peak = d.compute.median;
-      QString name = (d.host ? QString("host") : elided(QString::fromStdString(d.device), 14)) + " roof";
+      const QString device = d.host ? QString("host") : shortDeviceName(d.device);
+      QString text = device + ": " + number(bw) + " GB/s";
+      QPointF anchor;  // where the label sits: the right end of the compute roof, or where the memory roof leaves
       if (peak > 0.0) {
         const double ridge = std::clamp(peak / bw, kMinIntensity, kMaxIntensity);
         roof->append(kMinIntensity, std::min(peak, bw * kMinIntensity));
@@ -317,20 +365,31 @@ void RooflineChart::rebuild() {
         roof->append(kMaxIntensity, std::min(peak, bw * kMaxIntensity));
         extend(std::min(peak, bw * kMinIntensity));
         extend(peak);
+        text += ", " + number(peak) + " GFLOP/s";
+        anchor = QPointF(kMaxIntensity, std::min(peak, bw * kMaxIntensity));
       } else {
         roof->append(kMinIntensity, bw * kMinIntensity);
         roof->append(kMaxIntensity, bw * kMaxIntensity);
         QPen pen = roof->pen();
         pen.setStyle(Qt::DashLine);
         roof->setPen(pen);
-        name += " (memory)";
+        text += " (file)";
         extend(bw * kMinIntensity);
         extend(bw * intensity * 4.0);
+        anchor = QPointF(intensity * 4.0, bw * intensity * 4.0);
       }
-      roof->setName(name);
+      roof->setName(device + " roof");
       c->addSeries(roof);
       roof->attachAxis(x);
       roof->attachAxis(y);
+      // Labelled on the line in its colour, not in the legend, which keeps the room for the runs.
+      for (QLegendMarker* marker : c->legend()->markers(roof)) marker->setVisible(false);
+      auto* label = new QGraphicsSimpleTextItem(text, c);
+      QFont font = label->font();
+      font.setPointSizeF(font.pointSizeF() * 0.85);
+      label->setFont(font);
+      label->setBrush(roof->pen().color());
+      roofLabels_.push_back({anchor, label});
     }
   }
   const QList<QScatterSeries::MarkerShape> shapes = {QScatterSeries::MarkerShapeCircle, QScatterSeries::MarkerShapeRectangle,
@@ -338,7 +397,7 @@ void RooflineChart::rebuild() {
   for (std::size_t n = 0; n < runs_.size(); ++n) {
     const BenchmarkRun* run = runs_[n];
     auto* points = new QScatterSeries;
-    points->setName(runs_.size() == 1 ? QString("stages") : elided(run->label, 24));
+    points->setName(runs_.size() == 1 ? QString("stages") : legendName(run, runs_.size()));
     points->setMarkerShape(shapes[int(n) % shapes.size()]);
     points->setMarkerSize(9.0);
     std::vector<QString> names;
@@ -374,19 +433,33 @@ void RooflineChart::rebuild() {
 }
 
 void RooflineChart::placeLabels() {
-  if (labels_.empty() || chart()->series().isEmpty()) return;
+  if (chart()->series().isEmpty()) return;
   QAbstractSeries* any = chart()->series().constLast();
-  // Every stage has the same intensity, so the labels stack in one column: sorted by height and pushed
-  // apart by one line each, to the right of the points.
+  // Roof labels: right-aligned above their anchor, the lower ones pushed down clear of the ones above.
+  std::vector<std::pair<QPointF, QGraphicsSimpleTextItem*>> roofs;
+  for (const PointLabel& l : roofLabels_) roofs.emplace_back(chart()->mapToPosition(l.value, any), l.item);
+  std::sort(roofs.begin(), roofs.end(), [](const auto& a, const auto& b) { return a.first.y() < b.first.y(); });
+  double below = -1e9;
+  for (auto& [pos, item] : roofs) {
+    const QRectF box = item->boundingRect();
+    const double y = std::max(pos.y() - box.height() - 1.0, below);
+    item->setPos(std::max(chart()->plotArea().left(), pos.x() - box.width() - 2.0), y);
+    below = y + box.height();
+  }
+  // Every stage has the same intensity, so the labels stack beside one column of points: taken by
+  // height, each goes to the side (right first, else left) where it needs to move least to clear the
+  // labels above it.
   std::vector<std::pair<QPointF, QGraphicsSimpleTextItem*>> placed;
   for (const PointLabel& l : labels_) placed.emplace_back(chart()->mapToPosition(l.value, any), l.item);
   std::sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) { return a.first.y() < b.first.y(); });
-  double nextY = -1e9;
+  double nextY[2] = {-1e9, -1e9};  // right, left
   for (auto& [pos, item] : placed) {
-    const double h = item->boundingRect().height();
-    const double y = std::max(pos.y() - h / 2.0, nextY);
-    item->setPos(pos.x() + 8.0, y);
-    nextY = y + h + 1.0;
+    const QRectF box = item->boundingRect();
+    const double wanted = pos.y() - box.height() / 2.0;
+    const int side = std::max(wanted, nextY[0]) - wanted <= std::max(wanted, nextY[1]) - wanted ? 0 : 1;
+    const double y = std::max(wanted, nextY[side]);
+    item->setPos(side == 0 ? pos.x() + 8.0 : pos.x() - 8.0 - box.width(), y);
+    nextY[side] = y + box.height() + 1.0;
   }
 }
 

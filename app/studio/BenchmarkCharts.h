@@ -19,10 +19,16 @@ struct BenchmarkRun {
   QString label;                          // for legends: device and date
   QString file;                           // where it was loaded from; "" for a run made here
   std::vector<DeviceRoofline> rooflines;  // measured here, or read from the rows' ceilings (no spread)
+  int number = 1;                         // in the panel's list of runs, for short legends ("#2 H100 512³")
 };
 
-// "NVIDIA H100 80GB HBM3 · 2026-11-23 19:30" (the first OpenCL device of the rows, else the host's CPU).
+// "NVIDIA H100 80GB HBM3 · 2026-11-23 19:30 · 512³" (the first OpenCL device of the rows, else the
+// host's CPU), and the short form for legends: "H100 512³".
 QString benchmarkRunLabel(const BenchmarkReport& report);
+QString benchmarkRunShortLabel(const BenchmarkReport& report);
+// One report per grid of `report`, in the order the grids first appear (`iso3dfd bench --sizes` writes
+// the rows of several cubes into one file; each becomes a run of its own).
+std::vector<BenchmarkReport> splitByGrid(const BenchmarkReport& report);
 // The memory ceilings a loaded report names (ceiling_gbs per device), without spread or compute ceiling.
 std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report);
 
@@ -67,14 +73,16 @@ class RooflineChart : public BenchmarkChart {
 
  private:
   void rebuild();
-  void placeLabels();  // the first run's stage ids beside its points, apart from each other
+  // The first run's stage ids beside its points and each roof's figures above its right end, apart
+  // from each other.
+  void placeLabels();
   std::vector<const BenchmarkRun*> runs_;
   double bytesPerPoint_ = 16.0;
   struct PointLabel {
-    QPointF value;
+    QPointF value;  // in the axes' units
     QGraphicsSimpleTextItem* item;
   };
-  std::vector<PointLabel> labels_;
+  std::vector<PointLabel> labels_, roofLabels_;
 };
 
 class SweepChart : public BenchmarkChart {

@@ -584,6 +584,8 @@ void BenchmarkPanel::showCeilings(const std::vector<DeviceRoofline>& rooflines) 
     const bool both = d.memory.runs > 0 && d.compute.runs > 0;
     if (both && dateText(d.memory.date) == dateText(d.compute.date))
       html += "measured " + dateText(d.memory.date) + "<br>";
+    else if (both && d.memory.date.substr(0, 10) == d.compute.date.substr(0, 10))
+      html += "measured " + dateText(d.memory.date).left(16) + " / " + dateText(d.compute.date).mid(11) + "<br>";
     else if (both)
       html += "memory " + dateText(d.memory.date) + ", compute " + dateText(d.compute.date) + "<br>";
     else if (d.memory.runs > 0)
@@ -644,8 +646,9 @@ void BenchmarkPanel::refreshRuns() {
   {
     const QSignalBlocker block(runsList_);
     runsList_->clear();
-    const auto add = [&](int index, const BenchmarkRun& run) {
-      auto* item = new QListWidgetItem(run.label, runsList_);
+    const auto add = [&](int index, BenchmarkRun& run) {
+      run.number = runsList_->count() + 1;
+      auto* item = new QListWidgetItem(QStringLiteral("#%1 ").arg(run.number) + run.label, runsList_);
       item->setData(Qt::UserRole, index);
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
       item->setCheckState(checked.count(index) && !checked[index] ? Qt::Unchecked : Qt::Checked);
@@ -744,12 +747,14 @@ bool BenchmarkPanel::useChosenCandidate(QString& error) {
 
 bool BenchmarkPanel::loadResults(const QString& path, QString& error) {
   try {
-    BenchmarkRun run;
-    run.report = readBenchmarkJson(path.toStdString());
-    run.label = benchmarkRunLabel(run.report);
-    run.file = path;
-    run.rooflines = rooflinesOfReport(run.report);
-    runs_.push_back(std::move(run));
+    for (BenchmarkReport& report : splitByGrid(readBenchmarkJson(path.toStdString()))) {
+      BenchmarkRun run;
+      run.report = std::move(report);
+      run.label = benchmarkRunLabel(run.report);
+      run.file = path;
+      run.rooflines = rooflinesOfReport(run.report);
+      runs_.push_back(std::move(run));
+    }
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
     return false;
@@ -806,6 +811,13 @@ int runBenchmarkPanel(const StudioOptions& options) {
     panel.setStages(stages);
   }
   panel.setCubeSize(options.benchSize);
+  for (const QString& file : options.benchLoad) {
+    QString error;
+    if (!panel.loadResults(file, error)) {
+      std::fprintf(stderr, "iso3dfd-studio: --load %s: %s\n", qPrintable(file), qPrintable(error));
+      return 1;
+    }
+  }
   if (options.steps > 0) panel.setSteps(int(options.steps));
   panel.show();
   const bool automated = !options.screenshot.isEmpty() || !options.benchJson.isEmpty();

@@ -56,7 +56,7 @@ class BenchmarkPanel : public QMainWindow {
   const BenchmarkRun* currentRun() const { return current_ ? &*current_ : nullptr; }
   int runCount() const { return int(runs_.size()); }
 
-  // Files; false with the reason in `error`.
+  // Files; false with the reason in `error`. A file with several grids adds a run per grid.
   bool loadResults(const QString& path, QString& error);
   bool exportTable(const QString& path, QString& error);  // .csv or .json, the run the table shows
 

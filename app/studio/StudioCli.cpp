@@ -93,9 +93,10 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       "stage failed or disagrees with cpu-serial beyond relative L2 1e-5.");
   const QCommandLineOption benchStages("stages", "With --bench-panel: the stages to time, e.g. cpu-serial,gpu-slm (default: all available).", "LIST");
   const QCommandLineOption benchJson("json", "With --bench-panel: write the results there (iso3dfd-bench/1, as iso3dfd bench --json).", "FILE");
+  const QCommandLineOption benchLoad("load", "With --bench-panel: show the results in FILE (iso3dfd bench --json) next to the run; repeatable.", "FILE");
   parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow,
                      mode, compare, stagesWindow, record, frames, every, fps, resolution, noHud, benchPanel, benchStages,
-                     benchJson});
+                     benchJson, benchLoad});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
@@ -295,6 +296,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       error = "--stages needs at least one stage id";
       return std::nullopt;
     }
+    o.benchLoad = parser.values(benchLoad);
     if (parser.isSet(benchJson)) {
       o.benchJson = parser.value(benchJson);
       if (QFileInfo(o.benchJson).suffix().toLower() != "json") {
@@ -303,7 +305,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       }
     }
   } else {
-    for (const QCommandLineOption* opt : {&benchStages, &benchJson})
+    for (const QCommandLineOption* opt : {&benchStages, &benchJson, &benchLoad})
       if (parser.isSet(*opt)) {
         error = "--" + opt->names().first() + " belongs to --bench-panel";
         return std::nullopt;

@@ -35,6 +35,7 @@ struct StudioOptions {
   QStringList benchStages;    // --stages: the stages it times (empty: every stage available)
   int benchSize = 0;          // --size N: a cube N³ (0: the scenario's grid)
   QString benchJson;          // --json: the results as iso3dfd-bench/1
+  QStringList benchLoad;      // --load: results shown next to the run (iso3dfd bench --json files)
 };
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets
