@@ -227,10 +227,20 @@ TEST_F(BenchmarkPanelRun, EveryStageFillsTheTableAndTheChartsAndExportsParseBack
   ASSERT_NE(barSeries, nullptr);
   EXPECT_EQ(barSeries->count(), 2);
   EXPECT_EQ(roofline->stagePointCount(), 2 * int(stages.size()));
+  // A file of two grids (iso3dfd bench --sizes) becomes a run per grid.
+  BenchmarkReport twoGrids = back;
+  for (BenchmarkRow row : back.rows) {
+    row.n1 = row.n2 = row.n3 = 32;
+    twoGrids.rows.push_back(row);
+  }
+  std::ofstream(test::scratchPath("two-grids.json")) << benchmarkJson(twoGrids);
+  ASSERT_TRUE(panel.loadResults(QString::fromStdString(test::scratchPath("two-grids.json").string()), error)) << error.toStdString();
+  EXPECT_EQ(panel.runCount(), 3);
+  EXPECT_EQ(roofline->stagePointCount(), 4 * int(stages.size()));
   std::ofstream(test::scratchPath("broken.json")) << "{\"schema\": \"iso3dfd-bench/1\", \"rows\": 3}";
   EXPECT_FALSE(panel.loadResults(QString::fromStdString(test::scratchPath("broken.json").string()), error));
   EXPECT_FALSE(error.isEmpty());
-  EXPECT_EQ(panel.runCount(), 1);
+  EXPECT_EQ(panel.runCount(), 3);
 }
 
 TEST_F(BenchmarkPanelRun, UseThisStoresTheClickedCandidateInTheTuningDatabase) {
