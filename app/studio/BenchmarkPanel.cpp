@@ -5,7 +5,6 @@
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -299,7 +298,7 @@ QWidget* BenchmarkPanel::buildResults() {
   table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Interactive);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setColumnWidth(0, 190);
-  table_->setColumnWidth(1, 130);
+  table_->setColumnWidth(1, 150);
   table_->setWordWrap(false);
   table_->setTextElideMode(Qt::ElideRight);
   topLayout->addWidget(table_, 1);
@@ -396,7 +395,6 @@ void BenchmarkPanel::setCubeSize(int n) {
 }
 
 void BenchmarkPanel::setSteps(int steps) { steps_->setValue(steps); }
-void BenchmarkPanel::setSweepEnabled(bool on) { sweepBox_->setChecked(on); }
 QString BenchmarkPanel::statusText() const { return status_->text(); }
 
 const SweepResult* BenchmarkPanel::sweep(const QString& stage) const {
@@ -467,7 +465,7 @@ bool BenchmarkPanel::start() {
   });
   runInBackground([this, runner = runner_, request, sweeps, units, stageCount] {
     bool cancelled = false;
-    QString message;
+    QString message, note;
     try {
       const std::vector<DeviceRoofline> rooflines = measureRooflines(request.scenario, request.stages);
       post([this, rooflines] { onCeilings(rooflines); });
@@ -495,21 +493,23 @@ bool BenchmarkPanel::start() {
           onProgress((stageCount + double(n) + 1.0) / units, {});
         });
       }
-      if (!cancelled && !report.rows.empty()) {  // kept per device and date: Load results… opens there
-        const QString folder = historyFolder();
-        if (!folder.isEmpty()) {
+      const QString folder = historyFolder();
+      if (!cancelled && !report.rows.empty() && !folder.isEmpty()) {  // kept per device and date: Load results… opens there
+        try {
           std::filesystem::create_directories(folder.toStdString());
-          QString name = QString::fromStdString(report.date).remove(':').remove('-') + "-" +
-                         QString::fromStdString(stableHash(benchmarkRunLabel(report).toStdString())).left(8) + ".json";
+          const QString name = QString::fromStdString(report.date).remove(':').remove('-') + "-" +
+                               QString::fromStdString(stableHash(benchmarkRunLabel(report).toStdString())).left(8) + ".json";
           writeFileAtomically((folder + "/" + name).toStdString(), benchmarkJson(report));
+        } catch (const std::exception& e) {  // the run stands; only its copy in the history is missing
+          note = "Not kept in the history: " + QString::fromStdString(e.what());
         }
       }
     } catch (const std::exception& e) {
       message = QString::fromStdString(e.what());
     }
-    post([this, cancelled, message] {
+    post([this, cancelled, message, note] {
       worker_.join();
-      onFinished(cancelled, message);
+      onFinished(cancelled, message, note);
     });
   });
   return true;
@@ -571,7 +571,6 @@ void BenchmarkPanel::onCeilings(const std::vector<DeviceRoofline>& rooflines) {
   if (current_) current_->rooflines = rooflines;
   showCeilings(rooflines);
   refreshRuns();
-  emit ceilingsShown();
 }
 
 void BenchmarkPanel::showCeilings(const std::vector<DeviceRoofline>& rooflines) {
@@ -600,7 +599,7 @@ void BenchmarkPanel::showCeilings(const std::vector<DeviceRoofline>& rooflines) 
                               "ceiling is a measured single-precision FMA throughput, not a datasheet peak.");
 }
 
-void BenchmarkPanel::onFinished(bool cancelled, const QString& message) {
+void BenchmarkPanel::onFinished(bool cancelled, const QString& message, const QString& note) {
   runner_.reset();
   setBusy(false);
   if (!message.isEmpty()) {
@@ -613,6 +612,7 @@ void BenchmarkPanel::onFinished(bool cancelled, const QString& message) {
     status_->setText(ok ? "Done: every stage ran and agrees with cpu-serial."
                         : "Done, with a stage that failed or disagrees with cpu-serial (red in the table).");
   }
+  if (!note.isEmpty()) status_->setText(status_->text() + " " + note);
   if (current_ && current_->report.rows.empty()) current_.reset();
   refreshRuns();
   emit finished(cancelled || !message.isEmpty());

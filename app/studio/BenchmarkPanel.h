@@ -45,7 +45,6 @@ class BenchmarkPanel : public QMainWindow {
   std::vector<std::string> checkedStages() const;
   void setCubeSize(int n);  // 0: the current scenario's grid
   void setSteps(int steps);
-  void setSweepEnabled(bool on);
 
   // Starts a run (false with the reason in the status line when one is running or nothing is chosen).
   bool start();
@@ -75,8 +74,7 @@ class BenchmarkPanel : public QMainWindow {
 
  signals:
   void rowAdded(int row);
-  void finished(bool cancelled);  // the run ended: completed, failed to start or cancelled
-  void ceilingsShown();
+  void finished(bool cancelled);  // the run ended: completed, failed or cancelled
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -94,7 +92,8 @@ class BenchmarkPanel : public QMainWindow {
   void onSweepCandidate(const QString& stage, const StageTiming& timing, int done, int total, double fraction);
   void onSweepDone(SweepResult sweep);
   void onCeilings(const std::vector<DeviceRoofline>& rooflines);
-  void onFinished(bool cancelled, const QString& message);
+  // `message`: why the run failed ("" when it did not); `note`: what else went wrong (the history file).
+  void onFinished(bool cancelled, const QString& message, const QString& note);
   void remeasure();
   void refreshRuns();    // the runs list → the charts
   void refreshTable();   // the run chosen above the table → the table
