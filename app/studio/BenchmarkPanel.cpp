@@ -41,6 +41,7 @@ namespace {
 
 const std::vector<std::string> kTunableStages = {"gpu-slm", "gpu-optimized"};
 constexpr int kDefaultSteps = 20;
+constexpr int kMaxSteps = 1000000000;  // as a scenario's steps
 constexpr int kWarmupSteps = 1, kRepeats = 5;  // as `iso3dfd bench`
 
 struct Column {
@@ -146,9 +147,9 @@ QWidget* BenchmarkPanel::buildControls() {
   useCube_ = new QRadioButton("cube N³:");
   useCube_->setToolTip("The scenario resized to N × N × N (its picture kept: source, layers, salt)");
   cube_ = new QSpinBox;
-  cube_->setRange(8, kMaxAxisCells);
+  cube_->setRange(1, kMaxAxisCells);
   cube_->setValue(64);
-  cube_->setToolTip(QStringLiteral("Interior cells per axis, 8 to %1").arg(kMaxAxisCells));
+  cube_->setToolTip(QStringLiteral("Interior cells per axis, 1 to %1").arg(kMaxAxisCells));
   connect(cube_, &QSpinBox::valueChanged, this, [this] { useCube_->setChecked(true); });
   useScenario_->setChecked(true);
   form->addRow(useScenario_);
@@ -157,7 +158,7 @@ QWidget* BenchmarkPanel::buildControls() {
   cubeRow->addWidget(cube_, 1);
   form->addRow(cubeRow);
   steps_ = new QSpinBox;
-  steps_->setRange(1, 100000);
+  steps_->setRange(1, kMaxSteps);
   steps_->setValue(kDefaultSteps);
   steps_->setToolTip("Time steps per stage: 1 warm-up, then up to 5 timed chunks (the median gives the rates). "
                      "Every stage ends on the same step, so its field is compared with cpu-serial's");
@@ -458,9 +459,10 @@ bool BenchmarkPanel::start() {
                              .arg(QString::fromStdString(p.stage)).arg(p.stageIndex + 1).arg(p.stageCount)
                              .arg(p.stepsDone).arg(p.steps);
     const double fraction = p.fraction * stageCount / units;
-    post([this, row, fraction, text] {
+    const QString stage = QString::fromStdString(p.stage);
+    post([this, row, fraction, text, stage] {
       if (row) onRow(*row);
-      onProgress(fraction, text);
+      onProgress(fraction, text, stage);
     });
   });
   runInBackground([this, runner = runner_, request, sweeps, units, stageCount] {
@@ -490,7 +492,7 @@ bool BenchmarkPanel::start() {
         cancelled = sweep.cancelled;
         post([this, sweep, n, units, stageCount] {
           onSweepDone(sweep);
-          onProgress((stageCount + double(n) + 1.0) / units, {});
+          onProgress((stageCount + double(n) + 1.0) / units, {}, {});
         });
       }
       const QString folder = historyFolder();
@@ -547,15 +549,17 @@ void BenchmarkPanel::onRow(const BenchmarkRow& row) {
   emit rowAdded(int(current_->report.rows.size()) - 1);
 }
 
-void BenchmarkPanel::onProgress(double fraction, const QString& text) {
+void BenchmarkPanel::onProgress(double fraction, const QString& text, const QString& current) {
   progress_->setValue(int(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000)));
+  progress_->setFormat(current.isEmpty() ? "%p%" : "%p% · " + current);
   if (!text.isEmpty()) status_->setText(text);
 }
 
 void BenchmarkPanel::onSweepCandidate(const QString& stage, const StageTiming& timing, int done, int total, double fraction) {
   onProgress(fraction, QStringLiteral("Sweep of %1: candidate %2 of %3 (%4)")
                            .arg(stage).arg(done).arg(total)
-                           .arg(timing.error.empty() ? number(timing.mpts) + " Mpts/s" : QString("failed")));
+                           .arg(timing.error.empty() ? number(timing.mpts) + " Mpts/s" : QString("failed")),
+             "sweep " + stage);
 }
 
 void BenchmarkPanel::onSweepDone(SweepResult result) {
@@ -602,6 +606,7 @@ void BenchmarkPanel::showCeilings(const std::vector<DeviceRoofline>& rooflines) 
 void BenchmarkPanel::onFinished(bool cancelled, const QString& message, const QString& note) {
   runner_.reset();
   setBusy(false);
+  progress_->setFormat("%p%");
   if (!message.isEmpty()) {
     status_->setText("Failed: " + message);
   } else if (cancelled) {

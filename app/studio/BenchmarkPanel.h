@@ -88,7 +88,8 @@ class BenchmarkPanel : public QMainWindow {
   // is still queued, so an update never reaches a deleted panel.
   void post(std::function<void()> update);
   void onRow(const BenchmarkRow& row);
-  void onProgress(double fraction, const QString& text);
+  // The bar's fraction of the whole run and `current` (the stage or sweep) in it; `text` below it.
+  void onProgress(double fraction, const QString& text, const QString& current);
   void onSweepCandidate(const QString& stage, const StageTiming& timing, int done, int total, double fraction);
   void onSweepDone(SweepResult sweep);
   void onCeilings(const std::vector<DeviceRoofline>& rooflines);

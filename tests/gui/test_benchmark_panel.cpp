@@ -289,6 +289,7 @@ TEST_F(BenchmarkPanelRun, CancelStopsALongRunWithinOneSecond) {
   // Once cpu-serial is stepping (the ceilings are measured before it).
   ASSERT_TRUE(test::waitUntil([&] { return panel.statusText().startsWith("cpu-serial") && !panel.statusText().contains(": 0 of"); }));
   EXPECT_FALSE(panel.start()) << "a second run while one is in progress";
+  EXPECT_TRUE(panel.progressBar()->format().contains("cpu-serial")) << "the bar names the stage in progress";
   QElapsedTimer clock;
   clock.start();
   panel.cancel();
@@ -299,6 +300,7 @@ TEST_F(BenchmarkPanelRun, CancelStopsALongRunWithinOneSecond) {
   EXPECT_TRUE(panel.statusText().startsWith("Cancelled")) << panel.statusText().toStdString();
   EXPECT_EQ(panel.currentRun(), nullptr) << "no stage completed";
   EXPECT_EQ(panel.table()->rowCount(), 0);
+  EXPECT_EQ(panel.progressBar()->format(), "%p%");
 }
 
 TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
