@@ -316,8 +316,9 @@ TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
   ASSERT_NE(open, nullptr);
   EXPECT_EQ(open->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_B));
   // The shortcut is no other action's.
-  for (QAction* a : window.findChildren<QAction*>())
+  for (QAction* a : window.findChildren<QAction*>()) {
     if (a != open) EXPECT_NE(a->shortcut(), open->shortcut()) << a->text().toStdString();
+  }
   open->trigger();
   auto* panel = window.findChild<BenchmarkPanel*>();
   ASSERT_NE(panel, nullptr);
