@@ -317,7 +317,9 @@ TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
   EXPECT_EQ(open->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_B));
   // The shortcut is no other action's.
   for (QAction* a : window.findChildren<QAction*>()) {
-    if (a != open) EXPECT_NE(a->shortcut(), open->shortcut()) << a->text().toStdString();
+    if (a != open) {
+      EXPECT_NE(a->shortcut(), open->shortcut()) << a->text().toStdString();
+    }
   }
   open->trigger();
   auto* panel = window.findChild<BenchmarkPanel*>();
