@@ -19,7 +19,6 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <set>
 
 #include "compute/StageParams.h"
@@ -72,18 +71,22 @@ const BenchmarkRow* rowOf(const BenchmarkReport& report, const QString& stage) {
   return nullptr;
 }
 
-// A log axis over whole decades that holds [lo, hi].
-void setDecades(QLogValueAxis* axis, double lo, double hi) {
+// A log axis over whole decades that holds [lo, hi], labelled every decade, or every second one when
+// there are more than `mostLabels` decades (a narrow axis keeps its labels apart).
+void setDecades(QLogValueAxis* axis, double lo, double hi, int mostLabels) {
   lo = std::max(lo, 1e-6);
   hi = std::max(hi, lo * 10.0);
-  axis->setRange(std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi))));
+  const double first = std::floor(std::log10(lo)), last = std::ceil(std::log10(hi));
+  const bool sparse = last - first > mostLabels;
+  axis->setBase(sparse ? 100.0 : 10.0);
+  axis->setMinorTickCount(sparse ? 1 : 8);  // a tick at every decade, or at 2..9 of each
+  axis->setRange(std::pow(10.0, first), std::pow(10.0, last));
 }
 
 QLogValueAxis* logAxis(const QString& title) {
   auto* axis = new QLogValueAxis;
   axis->setBase(10.0);
   axis->setLabelFormat("%g");
-  axis->setMinorTickCount(-1);  // the 2..9 ticks of every decade
   axis->setTitleText(title);
   return axis;
 }
@@ -274,7 +277,7 @@ void ThroughputChart::rebuild() {
   QAbstractAxis* values = nullptr;
   if (log_) {
     auto* axis = logAxis("Mpts/s (log)");
-    setDecades(axis, lo > 0.0 ? lo / 2.0 : 1.0, hi > 0.0 ? hi * 2.0 : 10.0);
+    setDecades(axis, lo > 0.0 ? lo / 2.0 : 1.0, hi > 0.0 ? hi * 2.0 : 10.0, 4);
     values = axis;
   } else {
     auto* axis = new QValueAxis;
@@ -427,7 +430,7 @@ void RooflineChart::rebuild() {
         labels_.push_back({points->at(i), item});
       }
   }
-  setDecades(y, lo > 0.0 ? lo : 1.0, hi > 0.0 ? hi * 1.5 : 10.0);
+  setDecades(y, lo > 0.0 ? lo : 1.0, hi > 0.0 ? hi * 1.5 : 10.0, 6);
   c->legend()->setVisible(true);
   placeLabels();
 }
