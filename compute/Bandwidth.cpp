@@ -134,7 +134,7 @@ CeilingMeasurement measuredCeiling(const DeviceInfo& device, CeilingProbe probe,
   if (!path.empty()) {
     const std::lock_guard lock(cacheMutex);
     json db = read();  // again: another probe may have stored its result meanwhile
-    if (!db[key].is_object()) db[key] = json::object();  // an older file kept a bare number per device
+    if (!db[key].is_object()) db[key] = json::object();  // a bare number (no spread, no date) is replaced
     db[key][probeKey(probe)] = {{"min", m.min}, {"median", m.median}, {"max", m.max}, {"runs", m.runs}, {"date", m.date}};
     try {
       writeFileAtomically(path, db.dump(2) + "\n");

@@ -1,6 +1,6 @@
 // The device's roofline ceilings: each probe measured with its spread and date, stored in the cache's
 // bandwidth.json, read back instead of measured again, and measured again when asked, when the entry is
-// damaged or when it is in the older form (a bare number per device).
+// damaged or in another form (a bare number per device).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -81,14 +81,14 @@ TEST(CeilingCache, BothProbesAreStoredWithSpreadAndDateThenReused) {
   EXPECT_EQ(readJson(cache.file())[key]["fma_gflops"]["median"].get<double>(), fma.median);
 }
 
-TEST(CeilingCache, AnOlderOrDamagedEntryIsMeasuredAgain) {
+TEST(CeilingCache, ABareNumberOrDamagedEntryIsMeasuredAgain) {
   ISO_REQUIRE_DEVICE();
-  const PrivateCache cache("ceilings-old");
+  const PrivateCache cache("ceilings-bare");
   const std::string key = deviceKey(*device);
   std::filesystem::create_directories(std::filesystem::path(cache.file()).parent_path());
-  std::ofstream(cache.file()) << json{{key, 1234.5}, {"another device", 99.0}}.dump();  // the older form
+  std::ofstream(cache.file()) << json{{key, 1234.5}, {"another device", 99.0}}.dump();  // no spread, no date
   const CeilingMeasurement copy = measuredCeiling(*device, CeilingProbe::Copy);
-  expectSpread(copy, "copy over an older entry");
+  expectSpread(copy, "copy over a bare number");
   EXPECT_NE(copy.median, 1234.5);
   const json stored = readJson(cache.file());
   EXPECT_TRUE(stored[key].is_object());
