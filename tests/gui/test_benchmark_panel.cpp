@@ -374,6 +374,19 @@ TEST(BenchmarkPanelBinary, WritesTheWindowAsPngAndTheResultsAsJson) {
   EXPECT_TRUE(r.output.contains("cpu-parallel")) << "the table is printed";
 }
 
+TEST(BenchmarkPanelBinary, AStageThatFailsMakesTheExitStatusOneAndIsInTheJson) {
+  if (listDevices().empty()) GTEST_SKIP() << "no OpenCL stage to fail";
+  const QString json = QString::fromStdString(test::scratchPath("failed.json").string());
+  const StudioRun r = runStudio({"--bench-panel", "--stages", "cpu-serial,gpu-basic", "--device", "no-such-device", "--size", "8",
+                                 "--steps", "2", "--json", json});
+  EXPECT_EQ(r.exitCode, 1) << r.output.toStdString();
+  EXPECT_TRUE(r.output.contains("a stage failed")) << r.output.toStdString();
+  const BenchmarkReport report = readBenchmarkJson(json.toStdString());
+  ASSERT_EQ(report.rows.size(), 2u);
+  EXPECT_TRUE(report.rows[0].error.empty()) << report.rows[0].error;
+  EXPECT_NE(report.rows[1].error.find("no-such-device"), std::string::npos) << report.rows[1].error;
+}
+
 TEST(BenchmarkPanelBinary, RefusesBadOptionsBeforeRunning) {
   StudioRun r = runStudio({"--bench-panel", "--stages", "cpu-serial,no-such-stage", "--json", "x.json"});
   EXPECT_NE(r.exitCode, 0);
