@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTimer>
@@ -304,6 +305,12 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
         return std::nullopt;
       }
     }
+    // Before the run, not after it: a folder that is missing would waste the whole benchmark.
+    for (const auto& [option, path] : {std::pair{"--json", o.benchJson}, std::pair{"--screenshot", o.screenshot}})
+      if (!path.isEmpty() && !QFileInfo(path).absoluteDir().exists()) {
+        error = QStringLiteral("%1 %2: the folder %3 does not exist").arg(option, path, QFileInfo(path).absolutePath());
+        return std::nullopt;
+      }
   } else {
     for (const QCommandLineOption* opt : {&benchStages, &benchJson, &benchLoad})
       if (parser.isSet(*opt)) {

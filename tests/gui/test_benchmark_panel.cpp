@@ -397,6 +397,9 @@ TEST(BenchmarkPanelBinary, RefusesBadOptionsBeforeRunning) {
   r = runStudio({"--bench-panel", "--json", "results.csv"});
   EXPECT_NE(r.exitCode, 0);
   EXPECT_TRUE(r.output.contains(".json")) << r.output.toStdString();
+  r = runStudio({"--bench-panel", "--json", "/no/such/folder/results.json"});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_TRUE(r.output.contains("does not exist")) << r.output.toStdString();
 }
 
 }  // namespace
