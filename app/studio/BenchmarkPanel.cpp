@@ -396,6 +396,7 @@ void BenchmarkPanel::setCubeSize(int n) {
 }
 
 void BenchmarkPanel::setSteps(int steps) { steps_->setValue(steps); }
+void BenchmarkPanel::setSweepEnabled(bool on) { sweepBox_->setChecked(on); }
 QString BenchmarkPanel::statusText() const { return status_->text(); }
 
 const SweepResult* BenchmarkPanel::sweep(const QString& stage) const {

@@ -45,6 +45,7 @@ class BenchmarkPanel : public QMainWindow {
   std::vector<std::string> checkedStages() const;
   void setCubeSize(int n);  // 0: the current scenario's grid
   void setSteps(int steps);
+  void setSweepEnabled(bool on);  // the tuning sweep after the stages (on by default)
 
   // Starts a run (false with the reason in the status line when one is running or nothing is chosen).
   bool start();

@@ -19,17 +19,17 @@ BenchmarkRequest smallRequest(int steps) {
   s.source.i = 10, s.source.j = 8, s.source.k = 6;
   s.receivers.clear();
   s.steps = steps;
-  return {s, {"gpu-slm"}, 1, 3};
+  return {s, {"gpu-optimized"}, 1, 3};
 }
 
 TEST(BenchmarkSweep, TimesEveryCandidateAndFindsTheFastest) {
   if (listDevices().empty()) GTEST_SKIP() << "no OpenCL device";
   const BenchmarkRequest request = smallRequest(4);
   int reported = 0;
-  const SweepResult sweep = sweepStage(request, "gpu-slm", nullptr, [&](const StageTiming&) { ++reported; });
+  const SweepResult sweep = sweepStage(request, "gpu-optimized", nullptr, [&](const StageTiming&) { ++reported; });
   EXPECT_FALSE(sweep.cancelled);
   EXPECT_EQ(sweep.grid.n1, 21);
-  const auto candidates = tuningCandidates("gpu-slm", sweep.device, sweep.grid);
+  const auto candidates = tuningCandidates("gpu-optimized", sweep.device, sweep.grid);
   ASSERT_EQ(sweep.candidates.size(), candidates.size());
   EXPECT_EQ(reported, int(candidates.size()));
   double fastest = 0.0;
@@ -49,13 +49,13 @@ TEST(BenchmarkSweep, CancelStopsBetweenAndInsideCandidates) {
   std::atomic<bool> cancel{false};
   // Set after the second candidate: no third one starts.
   int reported = 0;
-  SweepResult sweep = sweepStage(smallRequest(2), "gpu-slm", &cancel, [&](const StageTiming&) {
+  SweepResult sweep = sweepStage(smallRequest(2), "gpu-optimized", &cancel, [&](const StageTiming&) {
     if (++reported == 2) cancel = true;
   });
   EXPECT_TRUE(sweep.cancelled);
   EXPECT_EQ(sweep.candidates.size(), 2u);
   // Set before: the first candidate stops inside its steps and leaves no timing.
-  sweep = sweepStage(smallRequest(100000), "gpu-slm", &cancel);
+  sweep = sweepStage(smallRequest(100000), "gpu-optimized", &cancel);
   EXPECT_TRUE(sweep.cancelled);
   EXPECT_TRUE(sweep.candidates.empty());
 }
@@ -76,7 +76,7 @@ TEST(BenchmarkSweep, RooflinesOfTheHostAndTheDeviceTheStagesRunOn) {
   EXPECT_GT(both[1].memory.median, 0.0);
   EXPECT_GT(both[1].compute.median, 0.0) << both[1].error;
   EXPECT_GT(both[1].compute.runs, 0);
-  EXPECT_EQ(measureRooflines(s, {"gpu-slm"}).size(), 1u) << "no host roofline without a CPU stage";
+  EXPECT_EQ(measureRooflines(s, {"gpu-optimized"}).size(), 1u) << "no host roofline without a CPU stage";
 }
 
 }  // namespace
