@@ -1,19 +1,57 @@
 #include "compute/Bandwidth.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <fstream>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 #include "compute/ClHost.h"
-#include "compute/KernelCache.h"
 #include "compute/StageParams.h"
+#include "core/AtomicFile.h"
+#include "core/CacheDirectory.h"
+#include "core/Format.h"
 
 namespace iso {
 
 namespace {
 
-double measure(const DeviceInfo& device) {
+using nlohmann::json;
+
+constexpr int kTimedRuns = 7;
+constexpr double kFmaTargetSeconds = 0.03;
+
+// Independent chains keep every FMA pipeline busy; the runtime trip count keeps the compiler from
+// folding the loop; the sum written out keeps it from dropping it.
+constexpr const char* kFmaSource = R"CL(
+__kernel void fma_probe(__global float* out, const int iterations, const float a, const float b) {
+  const size_t gid = get_global_id(0);
+  float4 x0 = (float4)((float)gid * 1e-9f), x1 = x0 + 0.1f, x2 = x0 + 0.2f, x3 = x0 + 0.3f;
+  float4 x4 = x0 + 0.4f, x5 = x0 + 0.5f, x6 = x0 + 0.6f, x7 = x0 + 0.7f;
+  for (int i = 0; i < iterations; ++i) {
+    x0 = fma(x0, a, b); x1 = fma(x1, a, b); x2 = fma(x2, a, b); x3 = fma(x3, a, b);
+    x4 = fma(x4, a, b); x5 = fma(x5, a, b); x6 = fma(x6, a, b); x7 = fma(x7, a, b);
+  }
+  out[gid] = dot(x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7, (float4)(1.0f));
+}
+)CL";
+constexpr double kFlopsPerIteration = 8 * 4 * 2;  // chains × lanes × (multiply + add)
+
+CeilingMeasurement spreadOf(std::vector<double> rates) {
+  std::sort(rates.begin(), rates.end());
+  CeilingMeasurement m;
+  m.min = rates.front();
+  m.median = rates[rates.size() / 2];
+  m.max = rates.back();
+  m.runs = int(rates.size());
+  m.date = utcNow();
+  return m;
+}
+
+CeilingMeasurement measureCopy(const DeviceInfo& device) {
   ClContext ctx(device);
   std::uint64_t bytes = device.type == "CPU" ? (256ull << 20) : (1ull << 30);
   bytes = std::min<std::uint64_t>({bytes, device.maxAllocBytes, device.globalMemBytes / 4});
@@ -21,39 +59,93 @@ double measure(const DeviceInfo& device) {
   Buffer<float> src(ctx, count, CL_MEM_READ_WRITE, "bandwidth source"), dst(ctx, count, CL_MEM_READ_WRITE, "bandwidth target");
   src.fill(ctx, 1.0f);
   dst.fill(ctx, 0.0f);
-  std::vector<double> times;
-  for (int i = 0; i < 8; ++i) {
+  std::vector<double> rates;
+  for (int i = 0; i <= kTimedRuns; ++i) {
     cl_event e = nullptr;
     checkCl(clEnqueueCopyBuffer(ctx.queue(), src.get(), dst.get(), 0, 0, src.bytes(), 0, nullptr, &e),
             "clEnqueueCopyBuffer", "bandwidth measurement");
     const double t = Event(e).seconds();
-    if (i > 0) times.push_back(t);  // the first copy is a warm-up
+    if (i > 0 && t > 0.0) rates.push_back(2.0 * double(src.bytes()) / t / 1e9);  // the first copy is a warm-up
   }
-  std::sort(times.begin(), times.end());
-  const double median = times[times.size() / 2];
-  return median > 0.0 ? 2.0 * double(src.bytes()) / median / 1e9 : 0.0;
+  if (rates.empty()) throw ComputeError(ComputeStatus::InvalidParameter, "bandwidth measurement: the copies took no time");
+  return spreadOf(std::move(rates));
 }
+
+CeilingMeasurement measureFma(const DeviceInfo& device) {
+  ClContext ctx(device);
+  Program program(ctx, {kFmaSource, "", "FMA throughput probe"});
+  Kernel kernel = program.kernel("fma_probe");
+  const std::size_t group = std::max<std::size_t>(1, kernel.maxWorkGroupSize(ctx));
+  NDRange range;
+  range.global[0] = std::size_t(std::max(1u, device.computeUnits)) * group * 16;
+  Buffer<float> out(ctx, range.global[0], CL_MEM_WRITE_ONLY, "FMA probe output");
+  const float a = 0.9999f, b = 1e-4f;  // converges to 1: no overflow, no denormals
+  const auto run = [&](int iterations) { return kernel.args(out, iterations, a, b).launch(ctx, range).seconds(); };
+  // The first launch is the warm-up and sizes the runs to about kFmaTargetSeconds.
+  int iterations = 64;
+  const double first = run(iterations);
+  if (first > 0.0) iterations = int(std::clamp(iterations * kFmaTargetSeconds / first, 64.0, double(1 << 22)));
+  std::vector<double> rates;
+  for (int i = 0; i < kTimedRuns; ++i) {
+    const double t = run(iterations);
+    if (t > 0.0) rates.push_back(double(range.global[0]) * iterations * kFlopsPerIteration / t / 1e9);
+  }
+  if (rates.empty()) throw ComputeError(ComputeStatus::InvalidParameter, "FMA probe: the kernel took no time");
+  return spreadOf(std::move(rates));
+}
+
+const char* probeKey(CeilingProbe probe) { return probe == CeilingProbe::Copy ? "copy_gbs" : "fma_gflops"; }
+
+std::optional<CeilingMeasurement> fromJson(const json& j) {
+  try {
+    CeilingMeasurement m;
+    m.min = j.at("min").get<double>();
+    m.median = j.at("median").get<double>();
+    m.max = j.at("max").get<double>();
+    m.runs = j.at("runs").get<int>();
+    m.date = j.at("date").get<std::string>();
+    if (!(m.min > 0.0 && m.min <= m.median && m.median <= m.max) || m.runs < 1) return std::nullopt;
+    return m;
+  } catch (const json::exception&) {  // a missing key or a wrong type: measured again
+    return std::nullopt;
+  }
+}
+
+std::mutex cacheMutex;  // one read-modify-write of bandwidth.json at a time in this process
 
 }  // namespace
 
-double copyBandwidthGBs(const DeviceInfo& device, bool remeasure) {
+CeilingMeasurement measuredCeiling(const DeviceInfo& device, CeilingProbe probe, bool remeasure) {
   const std::string dir = cacheDirectory();
   const std::string path = dir.empty() ? std::string() : dir + "/bandwidth.json";
-  nlohmann::json db = nlohmann::json::object();
-  if (!path.empty()) {
-    std::ifstream f(path);
-    if (f) db = nlohmann::json::parse(f, nullptr, false);
-    if (!db.is_object()) db = nlohmann::json::object();
-  }
   const std::string key = deviceKey(device);
-  if (!remeasure && db.contains(key) && db[key].is_number()) return db[key].get<double>();
-  const double gbs = measure(device);
-  if (!path.empty()) {
-    db[key] = gbs;
-    std::ofstream f(path);
-    f << db.dump(2) << "\n";  // a failed write only costs a re-measurement next time
+  const auto read = [&] {
+    json db = json::object();
+    if (std::ifstream f(path); !path.empty() && f) db = json::parse(f, nullptr, /*allow_exceptions=*/false);
+    return db.is_object() ? db : json::object();
+  };
+  if (!remeasure) {
+    const std::lock_guard lock(cacheMutex);
+    const json db = read();
+    if (db.contains(key) && db[key].is_object() && db[key].contains(probeKey(probe)))
+      if (auto stored = fromJson(db[key][probeKey(probe)])) return *stored;
   }
-  return gbs;
+  const CeilingMeasurement m = probe == CeilingProbe::Copy ? measureCopy(device) : measureFma(device);
+  if (!path.empty()) {
+    const std::lock_guard lock(cacheMutex);
+    json db = read();  // again: another probe may have stored its result meanwhile
+    if (!db[key].is_object()) db[key] = json::object();  // a bare number (no spread, no date) is replaced
+    db[key][probeKey(probe)] = {{"min", m.min}, {"median", m.median}, {"max", m.max}, {"runs", m.runs}, {"date", m.date}};
+    try {
+      writeFileAtomically(path, db.dump(2) + "\n");
+    } catch (const FileWriteError&) {  // measured again next time
+    }
+  }
+  return m;
+}
+
+double copyBandwidthGBs(const DeviceInfo& device, bool remeasure) {
+  return measuredCeiling(device, CeilingProbe::Copy, remeasure).median;
 }
 
 }  // namespace iso

@@ -121,9 +121,9 @@ HostBandwidth measureHostBandwidth(int passes, std::size_t bufferBytes) {
   return result;
 }
 
-HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t bufferBytes) {
+HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t bufferBytes, bool remeasure) {
   const std::string machine = machineDescription();
-  if (!cacheFile.empty())
+  if (!cacheFile.empty() && !remeasure)
     if (auto stored = load(cacheFile, machine)) return *stored;
   const HostBandwidth measured = measureHostBandwidth(kPasses, bufferBytes);
   if (!cacheFile.empty()) {
@@ -135,15 +135,18 @@ HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t buff
   return measured;
 }
 
-double hostCopyBandwidthGBs() {
-  static std::once_flag once;
-  static double value = 0.0;
-  std::call_once(once, [] {
+HostBandwidth hostCopyBandwidth(bool remeasure) {
+  static std::mutex mutex;  // held while measuring: a second caller waits for the one measurement
+  static std::optional<HostBandwidth> value;
+  const std::lock_guard lock(mutex);
+  if (!value || remeasure) {
     const std::string dir = cacheDirectory();
-    value = cachedHostBandwidth(dir.empty() ? std::string() : (std::filesystem::path(dir) / "host-bandwidth.json").string())
-                .medianGBs;
-  });
-  return value;
+    value = cachedHostBandwidth(dir.empty() ? std::string() : (std::filesystem::path(dir) / "host-bandwidth.json").string(),
+                                hostBandwidthBufferBytes(), remeasure);
+  }
+  return *value;
 }
+
+double hostCopyBandwidthGBs() { return hostCopyBandwidth().medianGBs; }
 
 }  // namespace iso

@@ -23,11 +23,17 @@ std::size_t hostBandwidthBufferBytes();
 // Copies between two buffers of bufferBytes with every hardware thread, `passes` times.
 HostBandwidth measureHostBandwidth(int passes, std::size_t bufferBytes);
 
-// The measurement stored in `cacheFile` when it was made on this machine; otherwise a new one (7
-// passes), stored there (atomically; a file that cannot be written is only a lost optimisation).
-HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t bufferBytes = hostBandwidthBufferBytes());
+// The measurement stored in `cacheFile` when it was made on this machine and `remeasure` is false;
+// otherwise a new one (7 passes), stored there (atomically; a file that cannot be written is only a lost
+// optimisation).
+HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t bufferBytes = hostBandwidthBufferBytes(),
+                                  bool remeasure = false);
 
-// The median of cachedHostBandwidth(cacheDirectory()/host-bandwidth.json), in GB/s; once per process.
+// cachedHostBandwidth(cacheDirectory()/host-bandwidth.json): read once per process, or measured again
+// and stored with `remeasure` (what later calls then return).
+HostBandwidth hostCopyBandwidth(bool remeasure = false);
+
+// hostCopyBandwidth().medianGBs, in GB/s.
 double hostCopyBandwidthGBs();
 
 }  // namespace iso

@@ -67,6 +67,58 @@ RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& dev
   }
 }
 
+std::vector<DeviceRoofline> measureRooflines(const Scenario& scenario, const std::vector<std::string>& stages,
+                                             bool remeasure) {
+  bool anyHost = false, anyOpenCl = false;
+  for (const auto& s : stages) (StageRegistry::get(s).opencl ? anyOpenCl : anyHost) = true;
+  std::vector<DeviceRoofline> out;
+  const auto fma = [&](DeviceRoofline& r, const DeviceInfo& d) {
+    try {
+      r.compute = measuredCeiling(d, CeilingProbe::Fma, remeasure);
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
+  };
+  if (anyHost) {
+    DeviceRoofline r;
+    r.device = "host CPU";
+    r.host = true;
+    try {
+      const HostBandwidth b = hostCopyBandwidth(remeasure);
+      r.memory = {b.minGBs, b.medianGBs, b.maxGBs, b.passes, b.date};
+      r.memoryProbe = "host memcpy bandwidth, " + std::to_string(b.threads) + " threads";
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
+    // The same processor through OpenCL: its compiler vectorises the probe, which the host code does not have.
+    const auto devices = listDevices();
+    const auto cpu = std::find_if(devices.begin(), devices.end(), [](const DeviceInfo& d) { return d.type == "CPU"; });
+    if (cpu != devices.end()) {
+      r.computeProbe = "FMA probe on the OpenCL CPU device " + cpu->name;
+      fma(r, *cpu);
+    } else {
+      r.error = "no OpenCL CPU device to run the FMA probe on";
+    }
+    out.push_back(std::move(r));
+  }
+  if (anyOpenCl) {
+    DeviceRoofline r;
+    r.device = "OpenCL device " + scenario.device;
+    try {
+      const DeviceInfo d = selectDevice(scenario.device);
+      r.device = d.name;
+      r.memoryProbe = "device copy bandwidth (clEnqueueCopyBuffer)";
+      r.memory = measuredCeiling(d, CeilingProbe::Copy, remeasure);
+      r.computeProbe = "FMA probe (float4 fma chains)";
+      fma(r, d);
+    } catch (const std::exception& e) {
+      r.error = e.what();
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 TimedSteps advanceTimed(WaveSolver& solver, int steps, int warmupSteps, int repeats, const std::atomic<bool>* cancel,
                         const std::function<void(int)>& onSteps) {
   TimedSteps t;
@@ -205,6 +257,48 @@ std::optional<BenchmarkRow> BenchmarkRunner::runStage(const std::string& stage, 
     row.error = e.what();
   }
   return row;
+}
+
+SweepResult sweepStage(const BenchmarkRequest& request, const std::string& stage, const std::atomic<bool>* cancel,
+                       const std::function<void(const StageTiming&)>& progress) {
+  const Scenario& s = request.scenario;
+  SweepResult result;
+  result.stage = stage;
+  result.device = selectDevice(stageConfig(s, stage).device);
+  const Problem problem = buildProblem(s);
+  result.grid = problem.grid;
+  double bestMpts = 0.0;
+  for (const StageParamMap& candidate : tuningCandidates(stage, result.device, problem.grid)) {
+    StageTiming t;
+    t.params = candidate;
+    try {
+      OpenClSolverOptions options;
+      options.useTuningDatabase = false;  // exactly this candidate, not the current best
+      OpenClSolver solver(problem, stage, candidate, result.device, options);
+      t.params = solver.parameters();
+      const TimedSteps timed = advanceTimed(solver, s.steps, request.warmupSteps, request.repeats, cancel);
+      if (timed.cancelled) {
+        result.cancelled = true;
+        return result;
+      }
+      t.secondsPerStep = timed.medianSecondsPerStep;
+      t.mpts = t.secondsPerStep > 0.0 ? double(problem.grid.interiorSize()) / t.secondsPerStep / 1e6 : 0.0;
+    } catch (const std::exception& e) {
+      t.error = e.what();
+    }
+    result.candidates.push_back(std::move(t));
+    const StageTiming& done = result.candidates.back();
+    if (done.error.empty() && done.mpts > bestMpts) {
+      bestMpts = done.mpts;
+      result.best = int(result.candidates.size()) - 1;
+    }
+    if (progress) progress(done);
+    if (cancel && cancel->load()) {
+      result.cancelled = true;
+      return result;
+    }
+  }
+  return result;
 }
 
 }  // namespace iso

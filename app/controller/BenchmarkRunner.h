@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "app/controller/BenchmarkReport.h"
+#include "compute/Bandwidth.h"
+#include "compute/Tuner.h"
 #include "core/Problem.h"
 #include "core/Scenario.h"
 #include "core/WaveSolver.h"
@@ -29,6 +31,21 @@ struct RooflineCeiling {
   std::string name;  // "device copy bandwidth", "host memcpy bandwidth"
 };
 RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector);
+
+// The roofline of one device, for a plot: its memory ceiling (what rooflineCeiling uses) and its compute
+// ceiling, each with its spread and date (runs = 0: not measured, with the reason in `error`).
+struct DeviceRoofline {
+  std::string device;  // "host CPU", or the OpenCL device's name as the rows name it
+  bool host = false;   // the ceiling of the CPU stages
+  CeilingMeasurement memory, compute;
+  std::string memoryProbe, computeProbe;  // what each measures, for a label
+  std::string error;
+};
+// The host's roofline when a CPU stage is listed (its compute ceiling: the FMA probe on the OpenCL CPU
+// device of this machine, when there is one) and that of the OpenCL device the scenario selects when an
+// OpenCL stage is. Cached measurements unless `remeasure`. Never throws: a failure goes into `error`.
+std::vector<DeviceRoofline> measureRooflines(const Scenario& scenario, const std::vector<std::string>& stages,
+                                             bool remeasure = false);
 
 // `steps` steps of `solver`: the first `warmupSteps` untimed (first launches, caches, page faults),
 // then `repeats` equal chunks (fewer when there are fewer steps). Stops early, with cancelled set,
@@ -80,5 +97,20 @@ class BenchmarkRunner {
   ProgressFunction progress_;
   std::atomic<bool> cancelled_{false};
 };
+
+// A tuning sweep of an OpenCL stage (gpu-slm, gpu-optimized) on the scenario's grid and device: every
+// tuningCandidates() entry, timed like a benchmark row (advanceTimed with the request's steps, warm-up
+// and repeats), so that its Mpts/s compare with the report's and `cancel` stops it within ~0.1 s (after
+// the kernel build in progress). Nothing is stored: storeTuning keeps the one chosen.
+struct SweepResult {
+  std::string stage;
+  DeviceInfo device;
+  Grid grid;
+  std::vector<StageTiming> candidates;  // in the order tried
+  int best = -1;                        // index of the fastest that ran, -1 when none did
+  bool cancelled = false;
+};
+SweepResult sweepStage(const BenchmarkRequest& request, const std::string& stage, const std::atomic<bool>* cancel = nullptr,
+                       const std::function<void(const StageTiming&)>& progress = {});
 
 }  // namespace iso

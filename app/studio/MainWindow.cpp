@@ -23,6 +23,7 @@
 #include <QStyle>
 #include <QToolBar>
 
+#include "app/studio/BenchmarkPanel.h"
 #include "app/studio/CompareWindow.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/DataExportActions.h"
@@ -197,6 +198,21 @@ void MainWindow::buildMenus() {
   QAction* compare = view->addAction("&Compare stages side by side…", this, &MainWindow::openCompareWindow);
   compare->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
   compare->setToolTip("2 to 4 stages on this scenario, side by side in lockstep, with speed-ups and agreement (Ctrl+K)");
+  QAction* bench = view->addAction("&Benchmark panel…", this, [this] {
+    const Scenario s = pane_->lastStatus().hasSolver ? pane_->controller().activeScenario() : form_->scenario();
+    auto* panel = findChild<BenchmarkPanel*>(QString(), Qt::FindDirectChildrenOnly);
+    if (!panel) {
+      panel = new BenchmarkPanel(s, this);
+      panel->setWindowFlag(Qt::Window);
+    }
+    if (!panel->running()) panel->setScenario(s);
+    setPlaying(false);  // the timed stages get the devices to themselves
+    panel->show();
+    panel->raise();
+    panel->activateWindow();
+  });
+  bench->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+  bench->setToolTip("Time the stages on this scenario or a cube: table, throughput, roofline, tuning sweep (Ctrl+B)");
   view->addSeparator();
   viewMenu_ = view;  // addPanel adds the docks' show/hide actions
   QMenu* teach = menuBar()->addMenu("&Teach");

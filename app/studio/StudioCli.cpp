@@ -2,11 +2,13 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTimer>
 #include <cstdio>
 
+#include "app/studio/BenchmarkPanel.h"
 #include "app/studio/CompareWindow.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/MainWindow.h"
@@ -26,6 +28,12 @@ namespace iso {
 namespace {
 
 void printError(const QString& text) { std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(text)); }
+
+QString knownStageIds() {
+  std::string ids;
+  for (const auto& id : StageRegistry::ids()) ids += (ids.empty() ? "" : ", ") + id;
+  return QString::fromStdString(ids);
+}
 
 }  // namespace
 
@@ -51,11 +59,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption preset("preset", "Start from a preset scenario: default or oneapi.", "name");
   const QCommandLineOption steps("steps", "Pause when the run reaches N time steps.", "N");
   const QCommandLineOption screenshot("screenshot", "With --steps: save the view after N steps as PNG to FILE, then quit.", "FILE");
-  const QCommandLineOption stage("stage", "Stage id: " + QString::fromStdString([] {
-    std::string ids;
-    for (const auto& id : StageRegistry::ids()) ids += (ids.empty() ? "" : ", ") + id;
-    return ids;
-  }()) + ".", "id");
+  const QCommandLineOption stage("stage", "Stage id: " + knownStageIds() + ".", "id");
   const QCommandLineOption size("size", "Interior grid size n1,n2,n3 (1 to " + QString::number(kMaxAxisCells) + " each).", "n1,n2,n3");
   const QCommandLineOption device("device", "OpenCL device: gpu, cpu, P:D, or a name substring.", "selector");
   const QCommandLineOption threads("threads", "Threads of the cpu-parallel stage (default: all cores).", "N");
@@ -83,8 +87,17 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
                                       "default: the view's size).",
                                       "WxH");
   const QCommandLineOption noHud("no-hud", "With --screenshot or --record: leave the counters out of the picture.");
+  const QCommandLineOption benchPanel(
+      "bench-panel",
+      "Open the benchmark panel alone on the scenario (--size N: a cube N³; --steps S: steps per stage, default 20). "
+      "With --screenshot FILE and/or --json FILE: run, save the window and the results, quit; exit status 1 when a "
+      "stage failed or disagrees with cpu-serial beyond relative L2 1e-5.");
+  const QCommandLineOption benchStages("stages", "With --bench-panel: the stages to time, e.g. cpu-serial,gpu-slm (default: all available).", "LIST");
+  const QCommandLineOption benchJson("json", "With --bench-panel: write the results there (iso3dfd-bench/1, as iso3dfd bench --json).", "FILE");
+  const QCommandLineOption benchLoad("load", "With --bench-panel: show the results in FILE (iso3dfd bench --json) next to the run; repeatable.", "FILE");
   parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow,
-                     mode, compare, stagesWindow, record, frames, every, fps, resolution, noHud});
+                     mode, compare, stagesWindow, record, frames, every, fps, resolution, noHud, benchPanel, benchStages,
+                     benchJson, benchLoad});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
@@ -132,7 +145,15 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     o.scenario.stage = id;
     o.scenarioGiven = true;
   }
-  if (parser.isSet(size)) {
+  o.benchPanel = parser.isSet(benchPanel);
+  if (o.benchPanel && parser.isSet(size) && !parser.value(size).contains(',')) {
+    bool ok = false;
+    o.benchSize = parser.value(size).trimmed().toInt(&ok);
+    if (!ok || o.benchSize < 1 || o.benchSize > kMaxAxisCells) {
+      error = QStringLiteral("--size %1: expected a cube size N from 1 to %2, or n1,n2,n3").arg(parser.value(size)).arg(kMaxAxisCells);
+      return std::nullopt;
+    }
+  } else if (parser.isSet(size)) {
     const QStringList parts = parser.value(size).split(',');
     int n[3] = {0, 0, 0};
     bool ok = parts.size() == 3;
@@ -166,7 +187,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     }
   }
   if (parser.isSet(screenshot)) {
-    if (o.steps < 0 && o.stagesTab < 0) {
+    if (o.steps < 0 && o.stagesTab < 0 && !o.benchPanel) {
       error = "--screenshot needs --steps N (the step to take it at)";
       return std::nullopt;
     }
@@ -256,11 +277,53 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       return std::nullopt;
     }
   }
+  if (o.benchPanel) {
+    if (!o.compareStages.isEmpty() || !o.record.isEmpty() || o.stagesTab >= 0 || o.benchmarkSeconds > 0.0) {
+      error = "--bench-panel runs on its own: leave out --compare, --record, --stages-window and --benchmark";
+      return std::nullopt;
+    }
+    if (parser.isSet(steps) && o.steps < 1) {
+      error = "--steps " + parser.value(steps) + ": the benchmark needs at least 1 step per stage";
+      return std::nullopt;
+    }
+    for (const QString& id : parser.value(benchStages).split(',', Qt::SkipEmptyParts)) {
+      if (!StageRegistry::find(id.trimmed().toStdString())) {
+        error = "--stages: unknown stage '" + id.trimmed() + "' (known: " + knownStageIds() + ")";
+        return std::nullopt;
+      }
+      o.benchStages << id.trimmed();
+    }
+    if (parser.isSet(benchStages) && o.benchStages.isEmpty()) {
+      error = "--stages needs at least one stage id";
+      return std::nullopt;
+    }
+    o.benchLoad = parser.values(benchLoad);
+    if (parser.isSet(benchJson)) {
+      o.benchJson = parser.value(benchJson);
+      if (QFileInfo(o.benchJson).suffix().toLower() != "json") {
+        error = "--json " + o.benchJson + ": expected a name ending in .json";
+        return std::nullopt;
+      }
+    }
+    // Before the run, not after it: a folder that is missing would waste the whole benchmark.
+    for (const auto& [option, path] : {std::pair{"--json", o.benchJson}, std::pair{"--screenshot", o.screenshot}})
+      if (!path.isEmpty() && !QFileInfo(path).absoluteDir().exists()) {
+        error = QStringLiteral("%1 %2: the folder %3 does not exist").arg(option, path, QFileInfo(path).absolutePath());
+        return std::nullopt;
+      }
+  } else {
+    for (const QCommandLineOption* opt : {&benchStages, &benchJson, &benchLoad})
+      if (parser.isSet(*opt)) {
+        error = "--" + opt->names().first() + " belongs to --bench-panel";
+        return std::nullopt;
+      }
+  }
   return o;
 }
 
 int runStudio(const StudioOptions& options) {
   if (!options.compareStages.isEmpty()) return runCompareWindow(options);
+  if (options.benchPanel) return runBenchmarkPanel(options);
   if (options.stagesTab >= 0)
     return runStageExplorer(options.scenario.stage, StageExplorer::Tab(options.stagesTab), options.screenshot);
   // The view's cost is measured against the solver alone (shared with `iso3dfd view-cost`), first.

@@ -1,7 +1,7 @@
 #pragma once
 // Command line of iso3dfd-studio: which scenario to open, overrides, and the automation modes
 // (--steps N --screenshot FILE for tests and scripts; --record PATH --frames N for videos and frame
-// sequences; --benchmark SECONDS for the cost of the view).
+// sequences; --benchmark SECONDS for the cost of the view; --bench-panel for the stages' benchmark).
 #include <QSize>
 #include <QString>
 #include <QStringList>
@@ -31,6 +31,11 @@ struct StudioOptions {
   int viewMode = 0;  // an index of viewModes()
   int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
   QStringList compareStages;  // --compare: 2 to 4 "stage" or "stage@device", side by side in lockstep
+  bool benchPanel = false;    // --bench-panel: the benchmark panel alone (steps: per stage)
+  QStringList benchStages;    // --stages: the stages it times (empty: every stage available)
+  int benchSize = 0;          // --size N: a cube N³ (0: the scenario's grid)
+  QString benchJson;          // --json: the results as iso3dfd-bench/1
+  QStringList benchLoad;      // --load: results shown next to the run (iso3dfd bench --json files)
 };
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets

@@ -1,0 +1,557 @@
+#include "app/studio/BenchmarkCharts.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QBuffer>
+#include <QFileInfo>
+#include <QGraphicsLayout>
+#include <QGraphicsSimpleTextItem>
+#include <QHorizontalBarSeries>
+#include <QHorizontalStackedBarSeries>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "compute/StageParams.h"
+#include "core/AtomicFile.h"
+#include "core/Metrics.h"
+#include "core/StageRegistry.h"
+
+namespace iso {
+namespace {
+
+// Roofline x range, flop per byte: both conventions' intensity (61/16, 61/12) and the ridge points of
+// CPUs and GPUs (peak FLOP/s over bandwidth: about 5 to 30) lie well inside it.
+constexpr double kMinIntensity = 0.25, kMaxIntensity = 64.0;
+
+// Three significant digits without an exponent: 31.6, 2998.
+QString number(double v) { return QString::number(v, 'f', v >= 100.0 ? 0 : v >= 10.0 ? 1 : 2); }
+
+QString elided(const QString& text, int chars) { return text.size() <= chars ? text : text.left(chars - 1) + "…"; }
+
+// "24³" or "37×29×23" (the superscript is appended: QString::arg would read it as a digit).
+QString gridText(int n1, int n2, int n3) {
+  return n1 == n2 && n2 == n3 ? QString::number(n1) + "³" : QStringLiteral("%1×%2×%3").arg(n1).arg(n2).arg(n3);
+}
+
+bool isHostStage(const std::string& stage) {
+  const StageInfo* info = StageRegistry::find(stage);
+  return info && !info->opencl;
+}
+
+// Stage ids in the teaching order of the registry, then unknown ones (a newer file) as they come.
+QStringList stageOrder(const std::vector<const BenchmarkRun*>& runs) {
+  std::vector<std::string> known = StageRegistry::ids(), order;
+  for (const auto& id : known)
+    for (const BenchmarkRun* run : runs)
+      if (std::any_of(run->report.rows.begin(), run->report.rows.end(), [&](const BenchmarkRow& r) { return r.stage == id; })) {
+        order.push_back(id);
+        break;
+      }
+  for (const BenchmarkRun* run : runs)
+    for (const BenchmarkRow& r : run->report.rows)
+      if (std::find(order.begin(), order.end(), r.stage) == order.end()) order.push_back(r.stage);
+  QStringList out;
+  for (const auto& s : order) out << QString::fromStdString(s);
+  return out;
+}
+
+const BenchmarkRow* rowOf(const BenchmarkReport& report, const QString& stage) {
+  for (const BenchmarkRow& r : report.rows)
+    if (QString::fromStdString(r.stage) == stage && r.error.empty() && r.throughput.mpts > 0.0) return &r;
+  return nullptr;
+}
+
+// A log axis over whole decades that holds [lo, hi], labelled every decade, or every second one when
+// there are more than `mostLabels` decades (a narrow axis keeps its labels apart).
+void setDecades(QLogValueAxis* axis, double lo, double hi, int mostLabels) {
+  lo = std::max(lo, 1e-6);
+  hi = std::max(hi, lo * 10.0);
+  const double first = std::floor(std::log10(lo)), last = std::ceil(std::log10(hi));
+  const bool sparse = last - first > mostLabels;
+  axis->setBase(sparse ? 100.0 : 10.0);
+  axis->setMinorTickCount(sparse ? 1 : 8);  // a tick at every decade, or at 2..9 of each
+  axis->setRange(std::pow(10.0, first), std::pow(10.0, last));
+}
+
+QLogValueAxis* logAxis(const QString& title) {
+  auto* axis = new QLogValueAxis;
+  axis->setBase(10.0);
+  axis->setLabelFormat("%g");
+  axis->setTitleText(title);
+  return axis;
+}
+
+void replaceAxes(QChart* chart) {
+  chart->removeAllSeries();
+  for (QAbstractAxis* axis : chart->axes()) {
+    chart->removeAxis(axis);
+    delete axis;
+  }
+}
+
+QChart* newChart(const QString& title) {
+  auto* chart = new QChart;
+  chart->setTitle(title);
+  chart->legend()->setAlignment(Qt::AlignBottom);
+  chart->setMargins(QMargins(2, 2, 2, 2));
+  chart->layout()->setContentsMargins(0, 0, 0, 0);
+  chart->setBackgroundRoundness(0);
+  return chart;
+}
+
+QString runDevice(const BenchmarkReport& report) {
+  for (const BenchmarkRow& r : report.rows)
+    if (!isHostStage(r.stage) && !r.device.empty()) return QString::fromStdString(r.device);
+  return report.hostCpu.empty() ? QString("host CPU") : QString::fromStdString(report.hostCpu);
+}
+
+QString shortDeviceName(const std::string& device) {
+  const QString name = QString::fromStdString(device);
+  if (name.startsWith("pthread-")) return "PoCL CPU";  // PoCL names its CPU device pthread-<cpu>-<model>
+  for (const QString& word : name.split(' ', Qt::SkipEmptyParts))
+    if (word.contains(QRegularExpression("[0-9]")) && word.contains(QRegularExpression("[A-Za-z]")) && word.size() <= 10)
+      return word;  // the model: H100, A100, MI250X, M2
+  return elided(name, 12);
+}
+
+QString runGrid(const BenchmarkReport& report) {
+  if (report.rows.empty()) return {};
+  const BenchmarkRow& r = report.rows.front();
+  return gridText(r.n1, r.n2, r.n3);
+}
+
+// "#2 H100 512³": the run's number in the panel's list of runs, its device's model and grid; with more
+// than two runs only "#2": the legend below a chart a third of the window wide holds two names, and
+// the list says what each number is.
+QString legendName(const BenchmarkRun* run, std::size_t runs) {
+  return QStringLiteral("#%1").arg(run->number) + (runs <= 2 ? " " + benchmarkRunShortLabel(run->report) : QString());
+}
+
+}  // namespace
+
+QString benchmarkRunLabel(const BenchmarkReport& report) {
+  QString date = QString::fromStdString(report.date);
+  date.replace('T', ' ');
+  date = date.left(16);  // minutes are enough to tell runs apart
+  const QString grid = runGrid(report);
+  return elided(runDevice(report), 28) + " · " + date + (grid.isEmpty() ? "" : " · " + grid);
+}
+
+QString benchmarkRunShortLabel(const BenchmarkReport& report) {
+  return shortDeviceName(runDevice(report).toStdString()) + " " + runGrid(report);
+}
+
+std::vector<BenchmarkReport> splitByGrid(const BenchmarkReport& report) {
+  std::vector<BenchmarkReport> out;
+  for (const BenchmarkRow& row : report.rows) {
+    const auto same = std::find_if(out.begin(), out.end(), [&](const BenchmarkReport& r) {
+      const BenchmarkRow& f = r.rows.front();
+      return f.n1 == row.n1 && f.n2 == row.n2 && f.n3 == row.n3;
+    });
+    if (same != out.end()) {
+      same->rows.push_back(row);
+      continue;
+    }
+    BenchmarkReport part = report;
+    part.rows = {row};
+    out.push_back(std::move(part));
+  }
+  if (out.empty()) out.push_back(report);
+  return out;
+}
+
+std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report) {
+  std::vector<DeviceRoofline> out;
+  for (const BenchmarkRow& r : report.rows) {
+    if (r.throughput.ceilingGBs <= 0.0) continue;
+    const bool host = isHostStage(r.stage);
+    const std::string device = host ? "host CPU" : r.device;
+    if (std::any_of(out.begin(), out.end(), [&](const DeviceRoofline& d) { return d.device == device; })) continue;
+    DeviceRoofline d;
+    d.device = device;
+    d.host = host;
+    d.memory.min = d.memory.median = d.memory.max = r.throughput.ceilingGBs;
+    d.memoryProbe = r.ceilingName + " (as stored in the file)";
+    d.error = "the file holds no compute ceiling";
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+BenchmarkChart::BenchmarkChart(QWidget* parent) : QChartView(parent) {
+  setRenderHint(QPainter::Antialiasing);
+  setMinimumSize(260, 220);
+}
+
+QImage BenchmarkChart::image() { return grab().toImage(); }
+
+bool BenchmarkChart::save(const QString& path, QString& error) {
+  const QString extension = QFileInfo(path).suffix().toLower();
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (extension == "png") {
+    if (!image().save(&buffer, "PNG")) {
+      error = "could not encode the chart as PNG";
+      return false;
+    }
+  } else if (extension == "svg") {
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size());
+    svg.setViewBox(rect());
+    svg.setTitle(chart()->title());
+    svg.setDescription("iso3dfd studio benchmark chart");
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+      error = "could not draw the chart as SVG";
+      return false;
+    }
+    render(&painter);
+    painter.end();
+  } else {
+    error = path + ": expected a name ending in .png or .svg";
+    return false;
+  }
+  try {
+    writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+  } catch (const FileWriteError& e) {
+    error = QString::fromStdString(e.what());
+    return false;
+  }
+  return true;
+}
+
+// --- throughput -------------------------------------------------------------------------------------
+
+ThroughputChart::ThroughputChart(QWidget* parent) : BenchmarkChart(parent) {
+  setChart(newChart("Throughput per stage"));
+  rebuild();
+}
+
+void ThroughputChart::setRuns(const std::vector<const BenchmarkRun*>& runs) {
+  runs_ = runs;
+  rebuild();
+}
+
+void ThroughputChart::setLogScale(bool log) {
+  log_ = log;
+  rebuild();
+}
+
+void ThroughputChart::rebuild() {
+  QChart* c = chart();
+  replaceAxes(c);
+  QStringList stages = stageOrder(runs_);
+  std::reverse(stages.begin(), stages.end());  // horizontal bars count upwards: the first stage on top
+  auto* series = new QHorizontalBarSeries;
+  double lo = 0.0, hi = 0.0;
+  for (const BenchmarkRun* run : runs_) {
+    auto* set = new QBarSet(legendName(run, runs_.size()));
+    for (const QString& stage : stages) {
+      const BenchmarkRow* row = rowOf(run->report, stage);
+      const double v = row ? row->throughput.mpts : 0.0;
+      *set << v;
+      if (v > 0.0) {
+        lo = lo > 0.0 ? std::min(lo, v) : v;
+        hi = std::max(hi, v);
+      }
+    }
+    series->append(set);
+  }
+  c->addSeries(series);
+  auto* categories = new QBarCategoryAxis;
+  categories->append(stages);
+  c->addAxis(categories, Qt::AlignLeft);
+  series->attachAxis(categories);
+  QAbstractAxis* values = nullptr;
+  if (log_) {
+    auto* axis = logAxis("Mpts/s (log)");
+    setDecades(axis, lo > 0.0 ? lo / 2.0 : 1.0, hi > 0.0 ? hi * 2.0 : 10.0, 4);
+    values = axis;
+  } else {
+    auto* axis = new QValueAxis;
+    axis->setTitleText("Mpts/s");
+    axis->setRange(0.0, hi > 0.0 ? hi * 1.05 : 1.0);
+    axis->setLabelFormat("%g");
+    axis->applyNiceNumbers();
+    values = axis;
+  }
+  c->addAxis(values, Qt::AlignBottom);
+  series->attachAxis(values);
+  c->legend()->setVisible(runs_.size() > 1);
+}
+
+// --- roofline ---------------------------------------------------------------------------------------
+
+RooflineChart::RooflineChart(QWidget* parent) : BenchmarkChart(parent) {
+  setChart(newChart("Roofline"));
+  connect(chart(), &QChart::plotAreaChanged, this, [this] { placeLabels(); });
+  rebuild();
+}
+
+void RooflineChart::setRuns(const std::vector<const BenchmarkRun*>& runs) {
+  runs_ = runs;
+  rebuild();
+}
+
+void RooflineChart::setBytesPerPoint(double bytes) {
+  bytesPerPoint_ = bytes;
+  rebuild();
+}
+
+int RooflineChart::stagePointCount() const {
+  int n = 0;
+  for (QAbstractSeries* s : chart()->series())
+    if (auto* scatter = qobject_cast<QScatterSeries*>(s)) n += scatter->count();
+  return n;
+}
+
+int RooflineChart::ceilingLineCount() const {
+  int n = 0;
+  for (QAbstractSeries* s : chart()->series()) n += qobject_cast<QLineSeries*>(s) && !qobject_cast<QScatterSeries*>(s);
+  return n;
+}
+
+void RooflineChart::resizeEvent(QResizeEvent* event) {
+  BenchmarkChart::resizeEvent(event);
+  placeLabels();
+}
+
+void RooflineChart::rebuild() {
+  QChart* c = chart();
+  for (const PointLabel& l : labels_) delete l.item;
+  for (const PointLabel& l : roofLabels_) delete l.item;
+  labels_.clear();
+  roofLabels_.clear();
+  replaceAxes(c);
+  c->setTitle(QStringLiteral("Roofline at %1 B/pt (61 flop/pt: %2 flop/B)").arg(bytesPerPoint_).arg(kFlopsPerPoint / bytesPerPoint_, 0, 'g', 3));
+  auto* x = logAxis("arithmetic intensity (flop/B)");
+  x->setRange(kMinIntensity, kMaxIntensity);
+  auto* y = logAxis("GFLOP/s");
+  c->addAxis(x, Qt::AlignBottom);
+  c->addAxis(y, Qt::AlignLeft);
+  double lo = 0.0, hi = 0.0;
+  const auto extend = [&](double v) {
+    if (v <= 0.0) return;
+    lo = lo > 0.0 ? std::min(lo, v) : v;
+    hi = std::max(hi, v);
+  };
+  const double intensity = kFlopsPerPoint / bytesPerPoint_;
+  // Ceilings: the memory roof bandwidth × intensity up to the ridge, then the compute roof; without a
+  // compute ceiling only the memory roof (dashed).
+  std::set<std::string> drawn;
+  for (const BenchmarkRun* run : runs_) {
+    for (const DeviceRoofline& d : run->rooflines) {
+      if (d.memory.median <= 0.0) continue;
+      const std::string key = d.device + "/" + std::to_string(d.memory.median);
+      if (!drawn.insert(key).second) continue;  // the same ceiling in two runs is drawn once
+      auto* roof = new QLineSeries;
+      const double bw = d.memory.median, peak = d.compute.median;
+      const QString device = d.host ? QString("host") : shortDeviceName(d.device);
+      QString text = device + ": " + number(bw) + " GB/s";
+      QPointF anchor;  // where the label sits: the right end of the compute roof, or where the memory roof leaves
+      if (peak > 0.0) {
+        const double ridge = std::clamp(peak / bw, kMinIntensity, kMaxIntensity);
+        roof->append(kMinIntensity, std::min(peak, bw * kMinIntensity));
+        roof->append(ridge, std::min(peak, bw * ridge));
+        roof->append(kMaxIntensity, std::min(peak, bw * kMaxIntensity));
+        extend(std::min(peak, bw * kMinIntensity));
+        extend(peak);
+        text += ", " + number(peak) + " GFLOP/s";
+        anchor = QPointF(kMaxIntensity, std::min(peak, bw * kMaxIntensity));
+      } else {
+        roof->append(kMinIntensity, bw * kMinIntensity);
+        roof->append(kMaxIntensity, bw * kMaxIntensity);
+        QPen pen = roof->pen();
+        pen.setStyle(Qt::DashLine);
+        roof->setPen(pen);
+        text += " (file)";
+        extend(bw * kMinIntensity);
+        extend(bw * intensity * 4.0);
+        anchor = QPointF(intensity * 4.0, bw * intensity * 4.0);
+      }
+      roof->setName(device + " roof");
+      c->addSeries(roof);
+      roof->attachAxis(x);
+      roof->attachAxis(y);
+      // Labelled on the line in its colour, not in the legend, which keeps the room for the runs.
+      for (QLegendMarker* marker : c->legend()->markers(roof)) marker->setVisible(false);
+      auto* label = new QGraphicsSimpleTextItem(text, c);
+      QFont font = label->font();
+      font.setPointSizeF(font.pointSizeF() * 0.85);
+      label->setFont(font);
+      label->setBrush(roof->pen().color());
+      roofLabels_.push_back({anchor, label});
+    }
+  }
+  const QList<QScatterSeries::MarkerShape> shapes = {QScatterSeries::MarkerShapeCircle, QScatterSeries::MarkerShapeRectangle,
+                                                     QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeStar};
+  for (std::size_t n = 0; n < runs_.size(); ++n) {
+    const BenchmarkRun* run = runs_[n];
+    auto* points = new QScatterSeries;
+    points->setName(runs_.size() == 1 ? QString("stages") : legendName(run, runs_.size()));
+    points->setMarkerShape(shapes[int(n) % shapes.size()]);
+    points->setMarkerSize(9.0);
+    std::vector<QString> names;
+    for (const BenchmarkRow& r : run->report.rows) {
+      if (!r.error.empty() || r.throughput.gflops <= 0.0) continue;
+      points->append(intensity, r.throughput.gflops);
+      names.push_back(QString::fromStdString(r.stage));
+      extend(r.throughput.gflops);
+    }
+    c->addSeries(points);
+    points->attachAxis(x);
+    points->attachAxis(y);
+    connect(points, &QScatterSeries::hovered, this, [points, names, run](const QPointF& p, bool on) {
+      if (!on) return QToolTip::hideText();
+      for (int i = 0; i < points->count(); ++i)
+        if (points->at(i) == p)
+          QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2 GFLOP/s at %3 flop/B\n%4")
+                                                 .arg(names[std::size_t(i)]).arg(p.y(), 0, 'g', 4).arg(p.x(), 0, 'g', 3)
+                                                 .arg(run->label));
+    });
+    if (n == 0)
+      for (int i = 0; i < points->count(); ++i) {
+        auto* item = new QGraphicsSimpleTextItem(names[std::size_t(i)], c);
+        QFont font = item->font();
+        font.setPointSizeF(font.pointSizeF() * 0.85);
+        item->setFont(font);
+        labels_.push_back({points->at(i), item});
+      }
+  }
+  setDecades(y, lo > 0.0 ? lo : 1.0, hi > 0.0 ? hi * 1.5 : 10.0, 6);
+  c->legend()->setVisible(true);
+  placeLabels();
+}
+
+void RooflineChart::placeLabels() {
+  if (chart()->series().isEmpty()) return;
+  QAbstractSeries* any = chart()->series().constLast();
+  // Roof labels: right-aligned above their anchor, the lower ones pushed down clear of the ones above.
+  std::vector<std::pair<QPointF, QGraphicsSimpleTextItem*>> roofs;
+  for (const PointLabel& l : roofLabels_) roofs.emplace_back(chart()->mapToPosition(l.value, any), l.item);
+  std::sort(roofs.begin(), roofs.end(), [](const auto& a, const auto& b) { return a.first.y() < b.first.y(); });
+  double below = -1e9;
+  for (auto& [pos, item] : roofs) {
+    const QRectF box = item->boundingRect();
+    const double y = std::max(pos.y() - box.height() - 1.0, below);
+    item->setPos(std::max(chart()->plotArea().left(), pos.x() - box.width() - 2.0), y);
+    below = y + box.height();
+  }
+  // Every stage has the same intensity, so the labels stack beside one column of points: taken by
+  // height, each goes to the side (right first, else left) where it needs to move least to clear the
+  // labels above it.
+  std::vector<std::pair<QPointF, QGraphicsSimpleTextItem*>> placed;
+  for (const PointLabel& l : labels_) placed.emplace_back(chart()->mapToPosition(l.value, any), l.item);
+  std::sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) { return a.first.y() < b.first.y(); });
+  double nextY[2] = {-1e9, -1e9};  // right, left
+  for (auto& [pos, item] : placed) {
+    const QRectF box = item->boundingRect();
+    const double wanted = pos.y() - box.height() / 2.0;
+    const int side = std::max(wanted, nextY[0]) - wanted <= std::max(wanted, nextY[1]) - wanted ? 0 : 1;
+    const double y = std::max(wanted, nextY[side]);
+    item->setPos(side == 0 ? pos.x() + 8.0 : pos.x() - 8.0 - box.width(), y);
+    nextY[side] = y + box.height() + 1.0;
+  }
+}
+
+// --- tuning sweep -----------------------------------------------------------------------------------
+
+SweepChart::SweepChart(QWidget* parent) : BenchmarkChart(parent) {
+  setChart(newChart("Tuning sweep"));
+  setSweep(nullptr, -1);
+}
+
+std::vector<std::string> SweepChart::varyingParameters(const SweepResult& sweep) {
+  std::set<std::string> varying;
+  for (const StageTiming& a : sweep.candidates)
+    for (const auto& [key, value] : a.params)
+      for (const StageTiming& b : sweep.candidates) {
+        const auto it = b.params.find(key);
+        if (it == b.params.end() || it->second != value) varying.insert(key);
+      }
+  return {varying.begin(), varying.end()};
+}
+
+std::vector<QString> SweepChart::candidateLabels(const SweepResult& sweep) {
+  const std::vector<std::string> keys = varyingParameters(sweep);
+  std::vector<QString> out;
+  for (std::size_t n = 0; n < sweep.candidates.size(); ++n) {
+    QStringList values;
+    for (const std::string& key : keys) {
+      const auto it = sweep.candidates[n].params.find(key);
+      values << (it == sweep.candidates[n].params.end() ? QString("–") : QString::number(it->second));
+    }
+    out.push_back(QStringLiteral("%1: %2").arg(n + 1).arg(values.join(" · ")));
+  }
+  return out;
+}
+
+int SweepChart::candidateCount() const { return int(shown_.size()); }
+
+void SweepChart::setSweep(const SweepResult* sweep, int chosen) {
+  QChart* c = chart();
+  replaceAxes(c);
+  shown_.clear();
+  if (!sweep) {
+    c->setTitle("Tuning sweep (run gpu-slm or gpu-optimized)");
+    return;
+  }
+  c->setTitle("Tuning sweep: " + QString::fromStdString(sweep->stage) + " on " + gridText(sweep->grid.n1, sweep->grid.n2, sweep->grid.n3));
+  const std::vector<QString> labels = candidateLabels(*sweep);
+  auto* others = new QBarSet("candidate");
+  auto* fastest = new QBarSet(chosen == sweep->best ? "fastest (chosen)" : "fastest");
+  auto* picked = new QBarSet("chosen");
+  fastest->setColor(QColor(0x2e, 0x9e, 0x44));
+  picked->setColor(QColor(0xe0, 0x8a, 0x1e));
+  QStringList categories;
+  double hi = 0.0;
+  // Bottom to top: the first candidate on top.
+  for (int i = int(sweep->candidates.size()) - 1; i >= 0; --i) {
+    const StageTiming& t = sweep->candidates[std::size_t(i)];
+    if (!t.error.empty() || t.mpts <= 0.0) continue;
+    shown_.push_back(i);
+    categories << labels[std::size_t(i)];
+    *others << (i != sweep->best && i != chosen ? t.mpts : 0.0);
+    *fastest << (i == sweep->best ? t.mpts : 0.0);
+    *picked << (i == chosen && i != sweep->best ? t.mpts : 0.0);
+    hi = std::max(hi, t.mpts);
+  }
+  auto* series = new QHorizontalStackedBarSeries;
+  series->append({others, fastest, picked});
+  for (QBarSet* set : {others, fastest, picked})
+    connect(set, &QBarSet::clicked, this, [this](int bar) {
+      if (bar >= 0 && bar < int(shown_.size())) emit candidateClicked(shown_[std::size_t(bar)]);
+    });
+  c->addSeries(series);
+  auto* axisY = new QBarCategoryAxis;
+  axisY->append(categories);
+  QStringList keys;
+  for (const std::string& key : varyingParameters(*sweep)) keys << QString::fromStdString(key);
+  axisY->setTitleText("candidate: " + keys.join(" · "));
+  c->addAxis(axisY, Qt::AlignLeft);
+  series->attachAxis(axisY);
+  auto* axisX = new QValueAxis;
+  axisX->setTitleText("Mpts/s");
+  axisX->setRange(0.0, hi > 0.0 ? hi * 1.1 : 1.0);
+  axisX->setLabelFormat("%g");
+  axisX->applyNiceNumbers();
+  c->addAxis(axisX, Qt::AlignBottom);
+  series->attachAxis(axisX);
+  // The "chosen" entry only when it differs from the fastest.
+  const QList<QLegendMarker*> markers = c->legend()->markers(series);
+  if (markers.size() == 3) markers[2]->setVisible(chosen != sweep->best && chosen >= 0);
+}
+
+}  // namespace iso

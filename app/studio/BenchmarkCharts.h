@@ -1,0 +1,107 @@
+#pragma once
+// The benchmark panel's three charts (Qt Charts), each drawn from the runs the panel shows: throughput
+// per stage (bars, one set per run), the roofline (log-log: each device's memory and compute ceilings,
+// each stage a point) and a tuning sweep (throughput per candidate, the fastest and the chosen marked).
+// Every chart saves itself as PNG or SVG, written whole or not at all (core/AtomicFile).
+#include <QChartView>
+#include <QString>
+#include <vector>
+
+#include "app/controller/BenchmarkRunner.h"
+
+class QGraphicsSimpleTextItem;
+
+namespace iso {
+
+// One run the panel shows: the one made here or one loaded from an `iso3dfd bench --json` file.
+struct BenchmarkRun {
+  BenchmarkReport report;
+  QString label;                          // for legends: device and date
+  QString file;                           // where it was loaded from; "" for a run made here
+  std::vector<DeviceRoofline> rooflines;  // measured here, or read from the rows' ceilings (no spread)
+  int number = 1;                         // in the panel's list of runs, for short legends ("#2 H100 512³")
+};
+
+// "NVIDIA H100 80GB HBM3 · 2026-11-23 19:30 · 512³" (the first OpenCL device of the rows, else the
+// host's CPU), and the short form for legends: "H100 512³".
+QString benchmarkRunLabel(const BenchmarkReport& report);
+QString benchmarkRunShortLabel(const BenchmarkReport& report);
+// One report per grid of `report`, in the order the grids first appear (`iso3dfd bench --sizes` writes
+// the rows of several cubes into one file; each becomes a run of its own).
+std::vector<BenchmarkReport> splitByGrid(const BenchmarkReport& report);
+// The memory ceilings a loaded report names (ceiling_gbs per device), without spread or compute ceiling.
+std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report);
+
+// The base of the three: a chart view that saves what it shows.
+class BenchmarkChart : public QChartView {
+  Q_OBJECT
+ public:
+  explicit BenchmarkChart(QWidget* parent = nullptr);
+  // PNG or SVG by the name's extension (.png, .svg); false with `error` set when it cannot be written.
+  bool save(const QString& path, QString& error);
+  QImage image();  // what save writes as PNG
+};
+
+class ThroughputChart : public BenchmarkChart {
+  Q_OBJECT
+ public:
+  explicit ThroughputChart(QWidget* parent = nullptr);
+  void setRuns(const std::vector<const BenchmarkRun*>& runs);
+  void setLogScale(bool log);
+  bool logScale() const { return log_; }
+
+ private:
+  void rebuild();
+  std::vector<const BenchmarkRun*> runs_;
+  bool log_ = false;
+};
+
+class RooflineChart : public BenchmarkChart {
+  Q_OBJECT
+ public:
+  explicit RooflineChart(QWidget* parent = nullptr);
+  void setRuns(const std::vector<const BenchmarkRun*>& runs);
+  // 16 (the traffic of a stage that loads each array once) or 12 (the oneAPI sample's figure).
+  void setBytesPerPoint(double bytes);
+  double bytesPerPoint() const { return bytesPerPoint_; }
+  // Points drawn per run (series "stages: <label>") and ceiling lines drawn, for tests.
+  int stagePointCount() const;
+  int ceilingLineCount() const;
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
+ private:
+  void rebuild();
+  // The first run's stage ids beside its points and each roof's figures above its right end, apart
+  // from each other.
+  void placeLabels();
+  std::vector<const BenchmarkRun*> runs_;
+  double bytesPerPoint_ = 16.0;
+  struct PointLabel {
+    QPointF value;  // in the axes' units
+    QGraphicsSimpleTextItem* item;
+  };
+  std::vector<PointLabel> labels_, roofLabels_;
+};
+
+class SweepChart : public BenchmarkChart {
+  Q_OBJECT
+ public:
+  explicit SweepChart(QWidget* parent = nullptr);
+  // Null: "no sweep". `chosen` is highlighted (normally the sweep's best).
+  void setSweep(const SweepResult* sweep, int chosen);
+  int candidateCount() const;  // bars drawn (candidates that ran)
+  // The parameters whose values differ between the candidates, and each candidate's label: its number
+  // and those values in that order ("3: 16 · 8" for tile_x · tile_y).
+  static std::vector<std::string> varyingParameters(const SweepResult& sweep);
+  static std::vector<QString> candidateLabels(const SweepResult& sweep);
+
+ signals:
+  void candidateClicked(int index);  // an index into the sweep's candidates
+
+ private:
+  std::vector<int> shown_;  // bar → candidate index
+};
+
+}  // namespace iso
