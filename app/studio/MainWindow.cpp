@@ -27,6 +27,8 @@
 #include "compute/DeviceRegistry.h"
 #include "app/studio/DataExportActions.h"
 #include "app/studio/ExportActions.h"
+#include "app/studio/ReceiverEditor.h"
+#include "app/studio/RunProgress.h"
 #include "app/studio/ScenarioForm.h"
 #include "app/studio/SimulationPane.h"
 #include "app/studio/SourceEditor.h"
@@ -34,6 +36,7 @@
 #include "app/studio/ViewControls.h"
 #include "app/studio/ViewModes.h"
 #include "app/studio/StageExplorer.h"
+#include "app/studio/TracePlotPanel.h"
 #include "core/StageRegistry.h"
 
 namespace iso {
@@ -75,6 +78,11 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
   buildActions();
   buildMenus();
   buildDocks();
+  progress_ = new RunProgress;
+  statusBar()->addPermanentWidget(progress_);
+  connect(progress_, &RunProgress::runEndChanged, this, [this](RunEnd end) { pane_->controller().setRunEnd(end); });
+  connect(progress_, &RunProgress::stepsEdited, form_, &ScenarioForm::setSteps);
+  pane_->controller().setRunEnd(progress_->runEnd());
   counters_ = new QLabel;
   counters_->setToolTip("Live counters of the running stage: Mpts/s = interior points × steps / s; GFLOP/s at\n"
                         "61 flops per point; GB/s at 12 B/pt (the oneAPI sample's figure) and 16 B/pt (the\n"
@@ -109,6 +117,11 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
   connect(pane_->view(), &SliceView::cellPicked, this, [this](int i, int j, int k) {
     form_->setSourceCell(i, j, k);
     statusBar()->showMessage(QStringLiteral("Source moved to cell (%1, %2, %3): restarting").arg(i).arg(j).arg(k), 4000);
+  });
+  connect(pane_->view(), &SliceView::cellShiftPicked, this, [this](int i, int j, int k) {
+    form_->addReceiver(i, j, k);
+    statusBar()->showMessage(QStringLiteral("Receiver %1 added at cell (%2, %3, %4): restarting")
+                                 .arg(form_->receivers()->receivers().size() - 1).arg(i).arg(j).arg(k), 4000);
   });
 
   QSettings settings;
@@ -211,7 +224,7 @@ void MainWindow::buildMenus() {
                        "2nd order in time) on OpenCL devices and the CPU, shows the waves live, and compares "
                        "the GPU optimisation stages of the oneAPI iso3dfd samples.</p>"
                        "<p>Space play/pause · S or → step · R reset · 1–4 view modes · F12 save image · Ctrl+R record · "
-                       "click a slice to move the source.</p>")
+                       "click a slice to move the source · Shift+click a slice to add a receiver.</p>")
             .arg(ISO_VERSION));
   });
   help->addAction("About &Qt", qApp, &QApplication::aboutQt);
@@ -259,6 +272,13 @@ void MainWindow::buildDocks() {
   viewDock->setMaximumWidth(280);  // short controls: leave the width to the view
   resizeDocks({scenario, viewDock}, {formWidth, 240}, Qt::Horizontal);
 
+  // The traces go under the view only, so the parameter docks keep the window's height.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+  traces_ = new TracePlotPanel(pane_->controller());
+  QDockWidget* tracesDock = addPanel("Traces", "tracesDock", traces_, Qt::BottomDockWidgetArea);
+  resizeDocks({tracesDock}, {230}, Qt::Vertical);
+
   messages_ = new QListWidget;
   messages_->setToolTip("Errors and notices; double-click one for its details (e.g. a kernel build log)");
   messages_->setWordWrap(true);
@@ -277,6 +297,7 @@ void MainWindow::applyScenario(const Scenario& scenario) { applyScenario(scenari
 void MainWindow::applyScenario(const Scenario& scenario, const ScenarioOrigin& origin) {
   rebuildDelay_.stop();
   form_->setScenario(scenario, origin);
+  progress_->setSteps(scenario.steps);
   requestRun(scenario, origin);
 }
 
@@ -284,6 +305,7 @@ void MainWindow::restoreCheckpoint(Checkpoint checkpoint) {
   rebuildDelay_.stop();
   const ScenarioOrigin origin = originOf(checkpoint.scenario);
   form_->setScenario(checkpoint.scenario, origin);
+  progress_->setSteps(checkpoint.scenario.steps);
   form_->clearRefusedMarks();
   requested_ = {checkpoint.scenario, origin};
   pane_->controller().restoreCheckpoint(std::move(checkpoint));
@@ -301,6 +323,8 @@ void MainWindow::onRebuilt(const Scenario& active) {
   viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
   pane_->view()->setAbsorbingLayer(s.absorbingCells);
   form_->source()->setAbsorbingLayer({s.grid.n1, s.grid.n2, s.grid.n3}, s.absorbingCells);
+  form_->receivers()->setAbsorbingLayer({s.grid.n1, s.grid.n2, s.grid.n3}, s.absorbingCells);
+  progress_->setSteps(active.steps);
   // An open stage explorer follows the running stage.
   if (stageExplorer_ && stageExplorer_->isVisible() && StageRegistry::find(active.stage)) stageExplorer_->selectStage(active.stage);
   if (compareWindow_) compareWindow_->setBaseScenario(active);
@@ -400,6 +424,7 @@ void MainWindow::onRefused(const ControllerEvent& e) {
   const ScenarioOrigin runningOrigin = sameScenario(running, running_.scenario) ? running_.origin : originOf(running);
   rebuildDelay_.stop();  // edits after the refused one are dropped with it: the form shows the run
   const bool onField = form_->showRefused(requested_.scenario, running, runningOrigin, message);
+  progress_->setSteps(running.steps);
   requested_ = {running, runningOrigin};
   if (onField) {
     addMessage(message, details, true);
@@ -423,6 +448,7 @@ void MainWindow::onControllerEvent(const ControllerEvent& e) {
 
 void MainWindow::onStatus(const ControllerStatus& s) {
   counters_->setText(counterLines(s, pane_->framesPerSecond(), CounterLayout::StatusLine).join("  "));
+  progress_->showStatus(s);
   // An open stage explorer quotes the running stage's live figures (every few seconds: it re-renders).
   if (stageExplorer_ && stageExplorer_->isVisible() && s.hasSolver && s.throughput.mpts > 0.0 &&
       (!explorerFigures_.isValid() || explorerFigures_.hasExpired(3000))) {

@@ -49,7 +49,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   parser.addVersionOption();
   parser.addPositionalArgument("scenario", "Scenario JSON file to open (default: the 'default' preset).", "[SCENARIO.json]");
   const QCommandLineOption preset("preset", "Start from a preset scenario: default or oneapi.", "name");
-  const QCommandLineOption steps("steps", "Pause when the run reaches N time steps.", "N");
+  const QCommandLineOption steps("steps", "Run N time steps (the scenario's run length) and pause there.", "N");
   const QCommandLineOption screenshot("screenshot", "With --steps: save the view after N steps as PNG to FILE, then quit.", "FILE");
   const QCommandLineOption stage("stage", "Stage id: " + QString::fromStdString([] {
     std::string ids;
@@ -157,7 +157,10 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     if (!integer(stepsPerFrame, 1, 1000, value)) return std::nullopt;
     o.stepsPerFrame = int(value);
   }
-  if (parser.isSet(steps) && !integer(steps, 0, 100000000, o.steps)) return std::nullopt;
+  if (parser.isSet(steps)) {
+    if (!integer(steps, 0, 100000000, o.steps)) return std::nullopt;
+    o.scenario.steps = int(o.steps);  // the run's length: the progress bar ends there
+  }
   if (parser.isSet(stagesWindow)) {
     o.stagesTab = QStringList{"source", "diff", "explanation"}.indexOf(parser.value(stagesWindow).toLower());
     if (o.stagesTab < 0) {

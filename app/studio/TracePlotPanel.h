@@ -1,0 +1,47 @@
+#pragma once
+// The receivers panel under the view: the live trace plot beside the live seismogram (variable density
+// or wiggles). It takes the controller's latest LiveTraces a few times a second while it is shown (a
+// pointer copy: the GUI never waits for the compute thread) and redraws only when they changed.
+#include <QTimer>
+#include <QWidget>
+#include <memory>
+
+#include "app/controller/SimulationController.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QStackedWidget;
+
+namespace iso {
+
+class SeismogramView;
+class TracePlot;
+
+class TracePlotPanel : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kRefreshMs = 150;  // about seven updates a second
+
+  explicit TracePlotPanel(SimulationController& controller, QWidget* parent = nullptr);
+
+  TracePlot* plot() const { return plot_; }
+  SeismogramView* seismogram() const { return seismogram_; }
+  QComboBox* styleBox() const { return style_; }
+  QCheckBox* normalizeBox() const { return normalize_; }
+  const std::shared_ptr<const LiveTraces>& shown() const { return shown_; }
+  void refresh();  // takes the latest traces now (the timer does it while the panel is visible)
+
+ private:
+  SimulationController& controller_;
+  QTimer timer_;
+  std::shared_ptr<const LiveTraces> shown_;
+  QStackedWidget* stack_ = nullptr;
+  QLabel* window_ = nullptr;  // which samples are shown
+  TracePlot* plot_ = nullptr;
+  SeismogramView* seismogram_ = nullptr;
+  QComboBox* style_ = nullptr;
+  QCheckBox* normalize_ = nullptr;
+};
+
+}  // namespace iso
