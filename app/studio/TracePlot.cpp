@@ -17,7 +17,7 @@ TracePlot::TracePlot(QWidget* parent) : QChartView(parent) {
   chart->setMargins(QMargins(2, 2, 2, 2));
   chart->layout()->setContentsMargins(0, 0, 0, 0);
   chart->setBackgroundRoundness(0);
-  chart->legend()->setAlignment(Qt::AlignRight);
+  chart->legend()->setAlignment(Qt::AlignTop);  // wraps into rows: the plot keeps its width
   QFont small = chart->legend()->font();
   small.setPixelSize(10);
   chart->legend()->setFont(small);

@@ -47,7 +47,7 @@ TracePlotPanel::TracePlotPanel(SimulationController& controller, QWidget* parent
   normalize_->setObjectName("traces_normalize");
   normalize_->setToolTip("Scale each trace to its own peak |u| in the plot and the seismogram, so that a receiver\n"
                          "beside the source does not hide the weaker arrivals elsewhere");
-  QHBoxLayout* header = row({new QLabel("Seismogram:"), style_, normalize_, window_});
+  QHBoxLayout* header = row({style_, normalize_, window_});
   header->addStretch(1);
   column->addLayout(header);
   seismogram_ = new SeismogramView;
@@ -56,6 +56,7 @@ TracePlotPanel::TracePlotPanel(SimulationController& controller, QWidget* parent
   splitter->addWidget(right);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
+  splitter->setSizes({3000, 2000});  // relative: the plot gets three fifths of the width
   stack_->addWidget(splitter);
 
   connect(style_, &QComboBox::currentIndexChanged, this, [this](int index) {
