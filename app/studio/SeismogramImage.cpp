@@ -13,10 +13,12 @@ namespace {
 constexpr int kLeft = 70, kRight = 20, kBottom = 16;  // margins for the time axis and the frame
 constexpr int kTextLine = 18;                          // one line of 12-pixel text
 
-// The 99th percentile of |u| (the largest |u| when that is 0; 1 for an all-zero record).
+// The 99th percentile of |u| (the largest |u| when that is 0; 1 for an all-zero record). NaN and Inf
+// (a run that blew up) count as 0.
 float clipOf(const std::vector<float>& traces) {
   std::vector<float> magnitudes(traces.size());
-  std::transform(traces.begin(), traces.end(), magnitudes.begin(), [](float v) { return std::fabs(v); });
+  std::transform(traces.begin(), traces.end(), magnitudes.begin(),
+                 [](float v) { return std::isfinite(v) ? std::fabs(v) : 0.0f; });
   const std::size_t at = std::min(magnitudes.size() - 1, std::size_t(0.99 * double(magnitudes.size())));
   std::nth_element(magnitudes.begin(), magnitudes.begin() + std::ptrdiff_t(at), magnitudes.end());
   float clip = magnitudes[at];
@@ -34,11 +36,13 @@ QImage seismogramImage(const std::vector<float>& traces, const std::vector<Recei
   const ColourTable* table = Colormap::table("seismic");
   if (!table) return {};
   const float clip = clipOf(traces);
-  std::vector<float> scale(count, 1.0f / clip);  // u → [-1, 1] per receiver
+  // u → [-1, 1] per receiver; in double, where the inverse of a tiny (denormal) peak stays finite.
+  std::vector<double> scale(count, 1.0 / double(clip));
   if (options.normalize) {
-    std::vector<float> peak(count, 0.0f);
-    for (std::size_t n = 0; n < traces.size(); ++n) peak[n % count] = std::max(peak[n % count], std::fabs(traces[n]));
-    for (std::size_t r = 0; r < count; ++r) scale[r] = peak[r] > 0.0f && std::isfinite(peak[r]) ? 1.0f / peak[r] : 1.0f;
+    std::vector<double> peak(count, 0.0);
+    for (std::size_t n = 0; n < traces.size(); ++n)
+      if (std::isfinite(traces[n])) peak[n % count] = std::max(peak[n % count], double(std::fabs(traces[n])));
+    for (std::size_t r = 0; r < count; ++r) scale[r] = peak[r] > 0.0 ? 1.0 / peak[r] : 1.0;
   }
 
   // The title takes a line only when there is one; the receiver numbers and the caption take two.
@@ -65,7 +69,8 @@ QImage seismogramImage(const std::vector<float>& traces, const std::vector<Recei
     float value = 0.0f;
     for (std::size_t n = first; n < last; ++n)
       if (std::fabs(traces[n * count + r]) > std::fabs(value)) value = traces[n * count + r];
-    return double(std::clamp(value * scale[r], -1.0f, 1.0f));
+    const double v = double(value) * scale[r];
+    return std::isnan(v) ? 0.0 : std::clamp(v, -1.0, 1.0);
   };
 
   QPainter painter(&image);

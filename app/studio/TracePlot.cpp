@@ -68,18 +68,21 @@ void TracePlot::setTraces(const LiveTraces& traces, bool normalize) {
   const long samples = traces.count();
   // Samples per group: every sample up to kMaxPoints, else pairs (smallest, largest) of groups.
   const long group = samples <= kMaxPoints ? 1 : (samples + kMaxPoints / 2 - 1) / (kMaxPoints / 2);
-  float lo = 0.0f, hi = 0.0f;
+  double lo = 0.0, hi = 0.0;
   for (int r = 0; r < count; ++r) {
     QList<QPointF> points;
     points.reserve(int(group == 1 ? samples : 2 * (samples / group + 1)));
-    float scale = 1.0f;
+    const auto raw = [&](long n) { return double(traces.samples[std::size_t(n) * std::size_t(count) + std::size_t(r)]); };
+    // In double: the inverse of a tiny (denormal) peak early in the run stays finite.
+    double scale = 1.0;
     if (normalize) {
-      float peak = 0.0f;
+      double peak = 0.0;
       for (long n = 0; n < samples; ++n)
-        peak = std::max(peak, std::fabs(traces.samples[std::size_t(n) * std::size_t(count) + std::size_t(r)]));
-      if (peak > 0.0f && std::isfinite(peak)) scale = 1.0f / peak;
+        if (std::isfinite(raw(n))) peak = std::max(peak, std::fabs(raw(n)));
+      if (peak > 0.0) scale = 1.0 / peak;
     }
-    const auto at = [&](long n) { return scale * traces.samples[std::size_t(n) * std::size_t(count) + std::size_t(r)]; };
+    // NaN and Inf (a run that blew up; the view warns about them) are drawn at 0.
+    const auto at = [&](long n) { return std::isfinite(raw(n)) ? scale * raw(n) : 0.0; };
     const auto time = [&](long n) { return double(traces.firstSample + n + 1) * traces.dt; };
     for (long first = 0; first < samples; first += group) {
       const long last = std::min(samples, first + group);
@@ -101,7 +104,7 @@ void TracePlot::setTraces(const LiveTraces& traces, bool normalize) {
   time_->applyNiceNumbers();
   value_->setTitleText(normalize ? "u / peak |u|" : "u (arb. units)");
   // Symmetric about 0, so the sign of each arrival reads at a glance.
-  double extent = std::max(std::fabs(double(lo)), std::fabs(double(hi)));
+  double extent = std::max(std::fabs(lo), std::fabs(hi));
   if (!(extent > 0.0) || !std::isfinite(extent)) extent = 1.0;
   value_->setRange(-extent, extent);
   value_->applyNiceNumbers();
