@@ -262,7 +262,11 @@ void MainWindow::buildDocks() {
   scenario->setMinimumWidth(formWidth);
   QDockWidget* stage = addPanel("Stage and device", "stageDock", scrollable(form_->stagePage()), Qt::LeftDockWidgetArea);
   tabifyDockWidget(scenario, stage);
-  scenario->raise();
+  // The traces are a tab beside the form: the view keeps the window's width and height (the dock can be
+  // dragged under the view, where the plot and the seismogram go side by side).
+  traces_ = new TracePlotPanel(pane_->controller());
+  QDockWidget* traces = addPanel("Traces", "tracesDock", traces_, Qt::LeftDockWidgetArea);
+  tabifyDockWidget(stage, traces);
   viewControls_ = new ViewControls(pane_->view(), pane_->controller());
   connect(viewControls_, &ViewControls::modeChanged, this, [this](int n) {
     if (QAction* a = modeActions_->actions().value(n)) a->setChecked(true);  // the View menu follows
@@ -271,13 +275,6 @@ void MainWindow::buildDocks() {
   for (QFormLayout* rows : viewControls_->findChildren<QFormLayout*>()) rows->setRowWrapPolicy(QFormLayout::WrapLongRows);
   viewDock->setMaximumWidth(280);  // short controls: leave the width to the view
   resizeDocks({scenario, viewDock}, {formWidth, 240}, Qt::Horizontal);
-
-  // The traces go under the view only, so the parameter docks keep the window's height.
-  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-  traces_ = new TracePlotPanel(pane_->controller());
-  QDockWidget* tracesDock = addPanel("Traces", "tracesDock", traces_, Qt::BottomDockWidgetArea);
-  resizeDocks({tracesDock}, {230}, Qt::Vertical);
 
   messages_ = new QListWidget;
   messages_->setToolTip("Errors and notices; double-click one for its details (e.g. a kernel build log)");
@@ -290,6 +287,7 @@ void MainWindow::buildDocks() {
   });
   QDockWidget* dock = addPanel("Messages", "messagesDock", messages_, Qt::BottomDockWidgetArea);
   dock->hide();  // appears with the first message
+  scenario->raise();
 }
 
 void MainWindow::applyScenario(const Scenario& scenario) { applyScenario(scenario, originOf(scenario)); }

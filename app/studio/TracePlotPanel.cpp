@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
@@ -26,7 +27,7 @@ TracePlotPanel::TracePlotPanel(SimulationController& controller, QWidget* parent
   empty->setAlignment(Qt::AlignCenter);
   stack_->addWidget(empty);
 
-  auto* splitter = new QSplitter(Qt::Horizontal);
+  auto* splitter = splitter_ = new QSplitter(Qt::Horizontal);
   splitter->setChildrenCollapsible(false);
   plot_ = new TracePlot;
   splitter->addWidget(plot_);
@@ -56,9 +57,12 @@ TracePlotPanel::TracePlotPanel(SimulationController& controller, QWidget* parent
   splitter->addWidget(right);
   splitter->setStretchFactor(0, 3);
   splitter->setStretchFactor(1, 2);
-  splitter->setSizes({3000, 2000});  // relative: the plot gets three fifths of the width
+  splitter->setSizes({3000, 2000});  // relative: the plot gets three fifths
   stack_->addWidget(splitter);
 
+  // Narrower than its parts would ask for (the legend's row, the seismogram's header): the form's tab
+  // keeps the form's width, which leaves the view half of the window.
+  setMinimumWidth(240);
   connect(style_, &QComboBox::currentIndexChanged, this, [this](int index) {
     seismogram_->setStyle(index == 1 ? SeismogramStyle::Wiggle : SeismogramStyle::VariableDensity);
   });
@@ -70,6 +74,20 @@ TracePlotPanel::TracePlotPanel(SimulationController& controller, QWidget* parent
     if (isVisible()) refresh();
   });
   timer_.start(kRefreshMs);
+}
+
+void TracePlotPanel::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  const Qt::Orientation orientation = width() >= height() ? Qt::Horizontal : Qt::Vertical;
+  if (splitter_->orientation() != orientation) {
+    splitter_->setOrientation(orientation);
+    splitter_->setSizes({3000, 2000});
+  }
+}
+
+void TracePlotPanel::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  refresh();
 }
 
 void TracePlotPanel::refresh() {

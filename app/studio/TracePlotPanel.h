@@ -1,6 +1,6 @@
 #pragma once
-// The receivers panel under the view: the live trace plot beside the live seismogram (variable density
-// or wiggles). It takes the controller's latest LiveTraces a few times a second while it is shown (a
+// The receivers' live panel: the trace plot and the live seismogram (variable density or wiggles), side
+// by side in a wide panel and one above the other in a tall one. It takes the controller's latest LiveTraces a few times a second while it is shown (a
 // pointer copy: the GUI never waits for the compute thread) and redraws only when they changed.
 #include <QTimer>
 #include <QWidget>
@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QSplitter;
 class QStackedWidget;
 
 namespace iso {
@@ -32,11 +33,16 @@ class TracePlotPanel : public QWidget {
   const std::shared_ptr<const LiveTraces>& shown() const { return shown_; }
   void refresh();  // takes the latest traces now (the timer does it while the panel is visible)
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;  // the latest traces at once, not at the next tick
+
  private:
   SimulationController& controller_;
   QTimer timer_;
   std::shared_ptr<const LiveTraces> shown_;
   QStackedWidget* stack_ = nullptr;
+  QSplitter* splitter_ = nullptr;
   QLabel* window_ = nullptr;  // which samples are shown
   TracePlot* plot_ = nullptr;
   SeismogramView* seismogram_ = nullptr;

@@ -7,6 +7,8 @@
 #include <QCheckBox>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QDockWidget>
 #include <QLineSeries>
 #include <QMouseEvent>
 #include <QProgressBar>
@@ -95,6 +97,7 @@ TEST(StudioReceivers, ShiftClickAddsReceiversWhoseLiveTracesAreTheSolversAndAreP
   EXPECT_EQ(live->samples, reference->traces()) << "the live traces are the solver's";
 
   TracePlotPanel* panel = window.traces();
+  panel->parentWidget()->raise();  // its dock, a tab beside the form unless a saved layout moved it
   ASSERT_TRUE(test::waitUntil([&] { return panel->shown() == live; })) << "the panel takes the traces by itself";
   const QList<QLineSeries*>& series = panel->plot()->series();
   ASSERT_EQ(series.size(), 2);
@@ -120,6 +123,38 @@ TEST(StudioReceivers, ShiftClickAddsReceiversWhoseLiveTracesAreTheSolversAndAreP
   ASSERT_EQ(saved.receivers.size(), 2u);
   EXPECT_EQ(saved.receivers[1].i, 27);
   EXPECT_EQ(saved.steps, 45);
+}
+
+// The default preset's line of eleven receivers: markers in the view, eleven curves and bands.
+TEST(StudioReceivers, TheTracesTabShowsTheDefaultReceiversLine) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario s = resizedScenario(presetScenario("default"), 64, 64, 64);
+  s.stage = "cpu-parallel";
+  s.steps = 600;
+  MainWindow window(s);
+  window.resize(1280, 720);
+  window.show();
+  // The default layout (a saved one may have moved the dock): a tab beside the form.
+  auto* traces = qobject_cast<QDockWidget*>(window.traces()->parentWidget());
+  ASSERT_NE(traces, nullptr);
+  window.tabifyDockWidget(window.findChild<QDockWidget*>("stageDock"), traces);
+  traces->raise();
+  window.setPlaying(true);
+  SimulationPane* pane = window.pane();
+  ASSERT_TRUE(test::waitUntil([&] { return pane->lastStatus().step == 600 && !pane->lastStatus().playing; }));
+  TracePlotPanel* panel = window.traces();
+  ASSERT_TRUE(test::waitUntil([&] { return panel->shown() && panel->shown()->count() == 600; }));
+  EXPECT_EQ(pane->view()->receivers().size(), 11u);
+  ASSERT_EQ(panel->plot()->series().size(), 11);
+  EXPECT_EQ(panel->plot()->series()[10]->count(), 600);
+  EXPECT_GT(panel->height(), panel->width()) << "a tall tab: plot above seismogram";
+  const QImage seismogram = panel->seismogram()->image();
+  ASSERT_FALSE(seismogram.isNull());
+  EXPECT_EQ(seismogram.size(), panel->seismogram()->size());
+  if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) {
+    pane->view()->setMode(SliceView::Mode::Orthogonal3D);
+    window.grab().save(QDir::temp().filePath("studio_receivers.png"));
+  }
 }
 
 TEST(StudioReceivers, TheRunStopsAtItsEndAndLoopStartsItAgain) {
