@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -152,8 +153,9 @@ TEST(StudioReceivers, TheTracesTabShowsTheDefaultReceiversLine) {
   ASSERT_FALSE(seismogram.isNull());
   EXPECT_EQ(seismogram.size(), panel->seismogram()->size());
   if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) {
-    pane->view()->setMode(SliceView::Mode::Orthogonal3D);
     window.grab().save(QDir::temp().filePath("studio_receivers.png"));
+    panel->styleBox()->setCurrentIndex(1);
+    panel->grab().save(QDir::temp().filePath("studio_receivers_wiggles.png"));
   }
 }
 
@@ -229,6 +231,10 @@ TEST(StudioReceivers, LinesTableEditsDeletionAndTheAbsorbingLayerWarning) {
 
   // Add line…: the dialog's defaults, eleven receivers along x.
   QDialog* dialog = editor->openLineDialog();
+  if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) {
+    editor->grab().save(QDir::temp().filePath("studio_receivers_table.png"));
+    dialog->grab().save(QDir::temp().filePath("studio_receivers_line.png"));
+  }
   auto* buttons = dialog->findChild<QDialogButtonBox*>();
   ASSERT_NE(buttons, nullptr);
   buttons->button(QDialogButtonBox::Ok)->click();
