@@ -424,12 +424,20 @@ void SimulationController::publishTraces(bool now) {
   live->dt = sim_.dt;
   const std::size_t count = live->receivers.size();
   if (count > 0) {
-    // The solver hands out its whole record; only the tail is kept.
-    const std::vector<float> all = sim_.solver->traces();
-    const std::size_t samples = all.size() / count;
-    const std::size_t kept = std::min(samples, std::size_t(kLiveTraceSamples));
-    live->firstSample = long(samples - kept);
-    live->samples.assign(all.end() - std::ptrdiff_t(kept * count), all.end());
+    try {
+      // The solver hands out its whole record; only the tail is kept.
+      const std::vector<float> all = sim_.solver->traces();
+      const std::size_t samples = all.size() / count;
+      const std::size_t kept = std::min(samples, std::size_t(kLiveTraceSamples));
+      live->firstSample = long(samples - kept);
+      live->samples.assign(all.end() - std::ptrdiff_t(kept * count), all.end());
+    } catch (const std::exception& e) {  // a device that fails a read fails the run, as in advanceBatch
+      pauseBySelf();
+      nextTraces_ = start + std::chrono::seconds(1);
+      std::lock_guard lock(statusMutex_);
+      events_.push_back(errorEvent("Reading the receivers' traces failed (paused; Reset rebuilds it): ", e.what()));
+      return;
+    }
   }
   // A long record makes the copy slow: then it is taken less often, at most a tenth of this thread's time.
   const auto end = Clock::now();

@@ -182,7 +182,8 @@ class SimulationController {
   void advanceBatch();
   void publishSlices();
   void updateVelocitySlices();
-  void publishTraces(bool now);  // now: whatever the time since the last publication
+  // now: whatever the time since the last publication. A solver that fails the read pauses the run.
+  void publishTraces(bool now);
   long stopStep() const;  // the step the run stops (or loops) at, or -1
   bool atRunEnd() const;  // resting at the scenario's end, Stop mode, no pause step in the way
   bool restartRun();      // a rebuild from the active scenario, back to step 0; false (reported) on failure

@@ -123,5 +123,47 @@ TEST(ControllerTraces, KeepOnlyTheMostRecentSamplesOfALongRun) {
       << "the kept samples are the record's tail";
 }
 
+// A real solver whose receiver record cannot be read once it has passed step 20 (a device that fails).
+class FailingTraces : public WaveSolver {
+ public:
+  explicit FailingTraces(std::unique_ptr<WaveSolver> inner) : inner_(std::move(inner)) {}
+  std::string stage() const override { return inner_->stage(); }
+  std::string deviceName() const override { return inner_->deviceName(); }
+  const Grid& grid() const override { return inner_->grid(); }
+  double advance(int steps) override { return inner_->advance(steps); }
+  long currentStep() const override { return inner_->currentStep(); }
+  void readField(std::vector<float>& interior) override { inner_->readField(interior); }
+  void extractSlices(int i, int j, int k, SliceSet& out) override { inner_->extractSlices(i, j, k, out); }
+  std::vector<float> traces() override {
+    if (inner_->currentStep() > 20) throw std::runtime_error("CL_OUT_OF_RESOURCES reading the traces");
+    return inner_->traces();
+  }
+  SolverState saveState() override { return inner_->saveState(); }
+  void restoreState(const SolverState& state) override { inner_->restoreState(state); }
+
+ private:
+  std::unique_ptr<WaveSolver> inner_;
+};
+
+TEST(ControllerTraces, AFailedReadPausesTheRunWithAMessage) {
+  SimulationController c([](const Scenario& s) {
+    BuiltSimulation built = buildSimulation(s);
+    built.solver = std::make_unique<FailingTraces>(std::move(built.solver));
+    return built;
+  });
+  playWhenBuilt(c, smallRun(100), 5);  // runs on: only the failure stops it
+  std::vector<ControllerEvent> errors;
+  ASSERT_TRUE(waitFor([&] {
+    for (auto& e : c.takeEvents())
+      if (e.kind == ControllerEvent::Kind::Error) errors.push_back(e);
+    return !errors.empty() && !c.status().playing;
+  }));
+  EXPECT_NE(errors[0].message.find("CL_OUT_OF_RESOURCES"), std::string::npos) << errors[0].message;
+  EXPECT_GT(c.status().selfPauses, 0) << "paused by the failure";
+  const auto live = c.liveTraces();
+  ASSERT_TRUE(live);
+  EXPECT_LE(live->count(), 20) << "the last traces that could be read stay";
+}
+
 }  // namespace
 }  // namespace iso
