@@ -275,6 +275,38 @@ TEST(StudioReceivers, SeismogramImageStylesAndWindow) {
   EXPECT_TRUE(seismogramImage(traces, receivers, 1e-3, {}, options).isNull()) << "no room for the axes";
 }
 
+TEST(StudioReceivers, TracePlotKeepsThePeaksOfALongWindow) {
+  LiveTraces traces;
+  traces.receivers = {{1, 1, 1}, {2, 2, 2}};
+  traces.dt = 2e-3;
+  traces.firstSample = 500;
+  const long samples = 3 * TracePlot::kMaxPoints + 7;
+  traces.samples.assign(std::size_t(samples) * 2, 0.0f);
+  traces.samples[std::size_t(1234) * 2 + 1] = 5.0f;   // one spike on receiver 1
+  traces.samples[std::size_t(9000) * 2 + 1] = -2.0f;  // and a trough
+  TracePlot plot;
+  plot.setTraces(traces);
+  ASSERT_EQ(plot.series().size(), 2);
+  QLineSeries* s = plot.series()[1];
+  EXPECT_LE(s->count(), TracePlot::kMaxPoints + 2);
+  EXPECT_GT(s->count(), TracePlot::kMaxPoints / 4) << "groups of a few samples each";
+  double top = 0.0, bottom = 0.0, topTime = 0.0;
+  for (const QPointF& p : s->points()) {
+    if (p.y() > top) top = p.y(), topTime = p.x();
+    bottom = std::min(bottom, p.y());
+  }
+  EXPECT_EQ(top, 5.0) << "the spike survives the reduction";
+  EXPECT_EQ(bottom, -2.0);
+  EXPECT_DOUBLE_EQ(topTime, (500 + 1234 + 1) * 2e-3) << "at its own time";
+  EXPECT_LE(plot.timeAxis()->min(), 500 * 2e-3);
+  EXPECT_GE(plot.timeAxis()->max(), (500 + samples) * 2e-3);
+  plot.setTraces(traces, true);
+  EXPECT_EQ(plot.series()[1]->count(), s->count());
+  double normalized = 0.0;
+  for (const QPointF& p : plot.series()[1]->points()) normalized = std::max(normalized, p.y());
+  EXPECT_DOUBLE_EQ(normalized, 1.0) << "each trace over its own peak";
+}
+
 TEST(StudioReceivers, TheStudiosStepsOptionSetsTheRunLength) {
   QString error;
   const auto options = parseStudioOptions({"iso3dfd-studio", "--preset", "default", "--steps", "120"}, error);
