@@ -69,8 +69,9 @@ void TracePlot::setTraces(const LiveTraces& traces, bool normalize) {
   // Samples per group: every sample up to kMaxPoints, else pairs (smallest, largest) of groups.
   const long group = samples <= kMaxPoints ? 1 : (samples + kMaxPoints / 2 - 1) / (kMaxPoints / 2);
   double lo = 0.0, hi = 0.0;
+  QList<QList<QPointF>> curves(count);
   for (int r = 0; r < count; ++r) {
-    QList<QPointF> points;
+    QList<QPointF>& points = curves[r];
     points.reserve(int(group == 1 ? samples : 2 * (samples / group + 1)));
     const auto raw = [&](long n) { return double(traces.samples[std::size_t(n) * std::size_t(count) + std::size_t(r)]); };
     // In double: the inverse of a tiny (denormal) peak early in the run stays finite.
@@ -96,8 +97,8 @@ void TracePlot::setTraces(const LiveTraces& traces, bool normalize) {
       lo = std::min(lo, at(min));
       hi = std::max(hi, at(max));
     }
-    series_[r]->replace(points);
   }
+  // The axes first, then the curves: each change of either lays out every series again.
   // From the step the window starts at to its last sample.
   const double end = double(traces.firstSample + samples) * traces.dt;
   time_->setRange(double(traces.firstSample) * traces.dt, end > 0.0 ? end : 1.0);
@@ -108,6 +109,7 @@ void TracePlot::setTraces(const LiveTraces& traces, bool normalize) {
   if (!(extent > 0.0) || !std::isfinite(extent)) extent = 1.0;
   value_->setRange(-extent, extent);
   value_->applyNiceNumbers();
+  for (int r = 0; r < count; ++r) series_[r]->replace(curves[r]);
 }
 
 }  // namespace iso

@@ -16,7 +16,9 @@ namespace iso {
 class TracePlot : public QChartView {
   Q_OBJECT
  public:
-  static constexpr int kMaxPoints = 4000;  // points per series
+  // Points per series: about two per pixel column of the plot in the form's tab. Qt Charts strokes every
+  // curve again on each update (about 2 µs a point here), so more would cost the GUI thread.
+  static constexpr int kMaxPoints = 600;
   static constexpr int kMaxLegendEntries = 16;  // more receivers: no legend (the colours still match)
 
   explicit TracePlot(QWidget* parent = nullptr);

@@ -2,12 +2,14 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QResizeEvent>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "app/studio/FormControls.h"
 #include "app/studio/SeismogramView.h"
@@ -96,7 +98,12 @@ void TracePlotPanel::refresh() {
   shown_ = live;
   stack_->setCurrentIndex(live->receivers.empty() ? 0 : 1);
   if (live->receivers.empty()) return;
+  QElapsedTimer cost;
+  cost.start();
   plot_->setTraces(*live, normalize_->isChecked());
+  // The plot costs the GUI thread about 10 ms for a dozen receivers here: a slower machine or more
+  // receivers get fewer updates, so that they take at most a tenth of its time.
+  timer_.setInterval(std::clamp(int(10 * cost.elapsed()), kRefreshMs, 1000));
   seismogram_->setTraces(live);
   const long samples = live->count();
   window_->setText(samples == 0 ? QString()

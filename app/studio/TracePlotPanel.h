@@ -22,7 +22,7 @@ class TracePlot;
 class TracePlotPanel : public QWidget {
   Q_OBJECT
  public:
-  static constexpr int kRefreshMs = 150;  // about seven updates a second
+  static constexpr int kRefreshMs = 150;  // about seven updates a second, fewer when the plot is slow
 
   explicit TracePlotPanel(SimulationController& controller, QWidget* parent = nullptr);
 
