@@ -285,6 +285,8 @@ int runStudio(const StudioOptions& options) {
   SimulationController& controller = pane->controller();
   window.viewControls()->setStepsPerFrame(options.stepsPerFrame);  // the box shows what the controller does
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
+  // A benchmark measures for its whole time: the run does not stop at the scenario's end.
+  if (options.benchmarkSeconds > 0.0) controller.setRunEnd(RunEnd::RunOn);
   const bool automated = !options.screenshot.isEmpty() || !options.record.isEmpty() || options.benchmarkSeconds > 0.0;
 
   // In automated runs a failure must end the program with a message, not wait for a user.
