@@ -61,18 +61,27 @@ void RunProgress::showStatus(const ControllerStatus& s) {
     bar_->setFormat(s.rebuilding ? "building…" : "no simulation");
     return;
   }
-  // The rate: steps per wall second between two updates of the same run while it plays.
-  if (s.generation != lastGeneration_ || !s.playing || s.step < lastStep_) {
-    lastGeneration_ = s.generation;
-    sinceLast_.invalidate();
-  } else if (sinceLast_.isValid()) {
+  // The rate: steps per wall second between two updates while the run plays. Across k loops the steps
+  // are the rest of the pass, k − 1 whole passes and the new one's; any other rebuild starts again.
+  long advanced = -1;
+  const long loops = s.loops - lastLoops_;
+  if (s.generation == lastGeneration_ && s.step >= lastStep_)
+    advanced = s.step - lastStep_;
+  else if (loops > 0 && s.generation == lastGeneration_ + loops && s.runLength >= lastStep_)
+    advanced = s.runLength - lastStep_ + (loops - 1) * s.runLength + s.step;
+  if (s.playing && advanced > 0 && sinceLast_.isValid()) {
     const double seconds = sinceLast_.elapsed() / 1000.0;
-    if (seconds > 0.0 && s.step > lastStep_) {
-      const double now = double(s.step - lastStep_) / seconds;
+    if (seconds > 0.0) {
+      const double now = double(advanced) / seconds;
       rate_ = rate_ > 0.0 ? 0.7 * rate_ + 0.3 * now : now;
     }
   }
-  if (s.playing) sinceLast_.start();
+  if (s.playing)
+    sinceLast_.start();
+  else
+    sinceLast_.invalidate();
+  lastGeneration_ = s.generation;
+  lastLoops_ = s.loops;
   lastStep_ = s.step;
 
   const long length = std::max(0L, s.runLength);

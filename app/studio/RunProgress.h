@@ -40,7 +40,7 @@ class RunProgress : public QWidget {
   QCheckBox* loop_ = nullptr;
   // Rate: steps over wall time between status updates while playing, smoothed.
   QElapsedTimer sinceLast_;
-  long lastStep_ = -1, lastGeneration_ = -1;
+  long lastStep_ = -1, lastGeneration_ = -1, lastLoops_ = 0;
   double rate_ = 0.0;
 };
 

@@ -191,6 +191,9 @@ TEST(StudioReceivers, TheRunStopsAtItsEndAndLoopStartsItAgain) {
   ASSERT_TRUE(test::waitUntil([&] { return pane->lastStatus().loops >= 2; })) << "Loop starts the run again";
   EXPECT_TRUE(pane->lastStatus().playing);
   EXPECT_TRUE(test::waitUntil([&] { return progress->bar()->text().contains("loop"); }));
+  // The rate is measured across the restarts too: the time left of the pass shows.
+  EXPECT_TRUE(test::waitUntil([&] { return progress->bar()->text().contains(" left"); })) << progress->bar()->text().toStdString();
+  EXPECT_GT(progress->stepsPerSecond(), 0.0);
   progress->loopBox()->setChecked(false);
   ASSERT_TRUE(test::waitUntil([&] { return pane->lastStatus().step == 60 && !pane->lastStatus().playing; }))
       << "without Loop the run stops at its end again";
