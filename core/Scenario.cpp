@@ -386,7 +386,9 @@ Scenario presetScenario(const std::string& name) {
     // f0 = 8 Hz give 10 points per wavelength at f_max = 2.5·f0 (ISO3DFD's dispersion stays small).
     s.n1 = s.n2 = s.n3 = 128;
     s.dx = 10.0;
-    s.steps = 1000;
+    // 4000 steps of 0.47 ms (1.9 s): the direct wave crosses the receiver line, the layers' and the salt's
+    // reflections come back, and the absorbing layer takes the rest. The studio stops (or loops) there.
+    s.steps = 4000;
     s.model.kind = ModelKind::Layered;
     s.model.layers = {{0.0, 2000.0}, {300.0, 2400.0}, {550.0, 2900.0}, {850.0, 3400.0}};
     s.model.salt = {true, 640.0, 640.0, 720.0, 180.0, 4500.0};

@@ -39,6 +39,30 @@ void drawHaloText(QPainter& painter, const QRectF& box, int flags, const QString
 
 QString metres(double value, double step) { return formatTick(value, step); }
 
+// A receiver: a downward triangle (the usual symbol of a geophone) in its colour, outlined in black, and
+// its number beside it unless a previous label lies too close (a dense line stays readable).
+struct ReceiverMarks {
+  QPainter& painter;
+  const Hud& hud;
+  double size;
+  std::vector<QPointF> labelled;
+
+  void draw(const QPointF& at, int index) {
+    const QPolygonF triangle{at + QPointF(-size, -0.8 * size), at + QPointF(size, -0.8 * size), at + QPointF(0, 0.9 * size)};
+    painter.setPen(QPen(QColor(0, 0, 0, 200), 1.2));
+    painter.setBrush(receiverColour(index));
+    painter.drawPolygon(triangle);
+    const QFontMetricsF metrics(hud.smallFont());
+    const double room = metrics.horizontalAdvance(QString::number(index)) + 6.0;
+    for (const QPointF& other : labelled)
+      if (std::abs(other.x() - at.x()) < room && std::abs(other.y() - at.y()) < metrics.height()) return;
+    labelled.push_back(at);
+    painter.setFont(hud.smallFont());
+    drawHaloText(painter, QRectF(at.x() - 20, at.y() - 0.8 * size - metrics.height() - 1, 40, metrics.height()),
+                 Qt::AlignCenter, QString::number(index), receiverColour(index).lighter(130));
+  }
+};
+
 }  // namespace
 
 QColor axisColour(int axis) {
@@ -49,6 +73,15 @@ QColor axisColour(int axis) {
 QString axisName(int axis) { return QStringList{"x", "y", "z"}.value(axis); }
 
 QString axisTitle(int axis) { return axis == 2 ? QString("z, depth (m)") : axisName(axis) + " (m)"; }
+
+QColor receiverColour(int index) {
+  // Matplotlib's "tab10": distinct from each other and from the seismic colormap's blue-white-red.
+  static const QColor colours[10] = {QColor(31, 119, 180),  QColor(255, 127, 14), QColor(44, 160, 44),
+                                     QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
+                                     QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
+                                     QColor(23, 190, 207)};
+  return colours[((index % 10) + 10) % 10];
+}
 
 // ---- PlaneLayout ---------------------------------------------------------------------------------
 
@@ -362,6 +395,43 @@ void Overlays::paint2D(QPainter& painter, const PlaneLayout& layout, const Slice
       painter.drawLine(at - QPointF(radius * 0.5, 0), at + QPointF(radius * 0.5, 0));
       painter.drawLine(at - QPointF(0, radius * 0.5), at + QPointF(0, radius * 0.5));
     }
+  }
+  painter.restore();
+}
+
+void Overlays::paintReceivers2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry,
+                                const std::vector<Cell>& receivers, const Hud& hud) {
+  if (receivers.empty()) return;
+  const PlaneAxes axes = planeAxes(layout.plane);
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  ReceiverMarks marks{painter, hud, std::max(4.0, 0.6 * layout.pixelsPerCell), {}};
+  for (std::size_t r = 0; r < receivers.size(); ++r) {
+    const std::array<int, 3> cell{receivers[r].i, receivers[r].j, receivers[r].k};
+    if (cell[axes.normal] != geometry.point[axes.normal]) continue;
+    if (cell[axes.column] < 0 || cell[axes.column] >= layout.columns || cell[axes.row] < 0 || cell[axes.row] >= layout.rows)
+      continue;
+    marks.draw(layout.centreOf(cell[axes.column], cell[axes.row]), int(r));
+  }
+  painter.restore();
+}
+
+void Overlays::paintReceivers3D(QPainter& painter, const OrbitCamera& camera, int width, int height,
+                                const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud) {
+  if (receivers.empty() || geometry.empty()) return;
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  ReceiverMarks marks{painter, hud, 5.0, {}};
+  for (std::size_t r = 0; r < receivers.size(); ++r) {
+    const std::array<int, 3> cell{receivers[r].i, receivers[r].j, receivers[r].k};
+    bool onSlice = false, inside = true;
+    for (int a = 0; a < 3; ++a) {
+      onSlice = onSlice || cell[a] == geometry.point[a];
+      inside = inside && cell[a] >= 0 && cell[a] < geometry.size[a];
+    }
+    if (!onSlice || !inside) continue;
+    const glm::vec3 centre(cell[0] + 0.5f, cell[1] + 0.5f, cell[2] + 0.5f);
+    if (const auto at = camera.project(geometry.toWorld(centre), width, height)) marks.draw(QPointF(at->x, at->y), int(r));
   }
   painter.restore();
 }

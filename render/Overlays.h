@@ -2,7 +2,8 @@
 // Lines and labels that give the slices their frame of reference: in 3D the bounding box, the x/y/z
 // axes with metre ticks along three edges from the origin corner, the outlines of the three slices
 // and a source marker (GL lines, labels painted afterwards); in 2D the plane's frame, metre axes,
-// the traces of the other two slices and the source marker (all painted with QPainter).
+// the traces of the other two slices and the source marker (all painted with QPainter). Receivers are
+// numbered triangles, in 2D and 3D, on the slices they lie on.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -42,6 +43,8 @@ QColor axisColour(int axis);
 QString axisName(int axis);
 // Axis title with unit, e.g. "z, depth (m)".
 QString axisTitle(int axis);
+// The colour of receiver `index`: its marker in the view, its trace in the plots (ten colours, repeating).
+QColor receiverColour(int index);
 
 class Overlays {
  public:
@@ -56,6 +59,12 @@ class Overlays {
 
   void paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,
                const std::optional<Cell>& source, const Hud& hud) const;
+
+  // Receivers (numbered by their index) that lie on the plane shown, or in 3D on any of the three slices.
+  static void paintReceivers2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry,
+                               const std::vector<Cell>& receivers, const Hud& hud);
+  static void paintReceivers3D(QPainter& painter, const OrbitCamera& camera, int width, int height,
+                               const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud);
 
  private:
   struct Vertex {

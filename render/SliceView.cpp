@@ -143,6 +143,12 @@ void SliceView::setSourceCell(int i, int j, int k) {
   update();
 }
 
+void SliceView::setReceivers(const std::vector<Cell>& cells) {
+  if (cells == receivers_) return;
+  receivers_ = cells;
+  update();
+}
+
 void SliceView::setMode(Mode mode) {
   mode_ = mode;
   update();
@@ -532,9 +538,12 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
     if (layout) {
       paintAbsorbingLayer(painter, *layout);
       overlays_.paint2D(painter, *layout, fieldTextures_.geometry(), dx_, sourceInGrid(), hud_);
+      Overlays::paintReceivers2D(painter, *layout, fieldTextures_.geometry(), receivers_, hud_);
+    } else {
+      const int height = int(std::lround(canvas().height()));
+      overlays_.paintLabels3D(painter, camera_, sceneWidth(), height, hud_);
+      Overlays::paintReceivers3D(painter, camera_, sceneWidth(), height, fieldTextures_.geometry(), receivers_, hud_);
     }
-    else
-      overlays_.paintLabels3D(painter, camera_, sceneWidth(), int(std::lround(canvas().height())), hud_);
   }
   paintOverlay(painter);
   painter.end();
@@ -576,7 +585,8 @@ void SliceView::paintOverlay(QPainter& painter) {
     painter.setFont(hud_.smallFont());
     painter.setPen(QColor(170, 173, 180));
     const QString hint = QString::fromUtf8("z is depth, pointing down \u00b7 drag: orbit \u00b7 right drag: pan "
-                                           "\u00b7 wheel: zoom \u00b7 double click: reset \u00b7 click: pick a cell");
+                                           "\u00b7 wheel: zoom \u00b7 double click: reset \u00b7 click: pick a cell "
+                                           "\u00b7 shift+click: add a receiver");
     painter.drawText(QRectF(8, area.height() - 22, area.width() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter,
                      QFontMetricsF(hud_.smallFont()).elidedText(hint, Qt::ElideRight, area.width() - 16));
     painter.restore();
@@ -712,7 +722,8 @@ void SliceView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void SliceView::mouseReleaseEvent(QMouseEvent* event) {
-  if (event->button() == pressButton_ && pressButton_ == Qt::LeftButton && !dragged_) pick(event->position());
+  if (event->button() == pressButton_ && pressButton_ == Qt::LeftButton && !dragged_)
+    pick(event->position(), event->modifiers());
   pressButton_ = Qt::NoButton;
   dragged_ = false;
 }
@@ -771,8 +782,13 @@ std::optional<Cell> SliceView::cellAt(const QPointF& position) const {
   return std::nullopt;
 }
 
-void SliceView::pick(const QPointF& position) {
-  if (const auto cell = cellAt(position)) emit cellPicked(cell->i, cell->j, cell->k);
+void SliceView::pick(const QPointF& position, Qt::KeyboardModifiers modifiers) {
+  const auto cell = cellAt(position);
+  if (!cell) return;
+  if (modifiers & Qt::ShiftModifier)
+    emit cellShiftPicked(cell->i, cell->j, cell->k);
+  else
+    emit cellPicked(cell->i, cell->j, cell->k);
 }
 
 void SliceView::leaveEvent(QEvent* event) {

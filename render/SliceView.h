@@ -6,7 +6,8 @@
 // Axes: x (n1) and y (n2) horizontal, z (n3) depth pointing down; (x, y, z) is right-handed.
 // 2D planes: XY with x right and y down (seen from above), XZ with x right and z down, YZ with y right
 // and z down. See SliceGeometry.h. Mouse (3D): left drag orbits, right or middle drag pans, the wheel
-// zooms, a double click re-frames; a click without drag on a slice emits cellPicked in every mode.
+// zooms, a double click re-frames; a click without drag on a slice emits cellPicked in every mode
+// (cellShiftPicked with Shift held).
 #include <memory>
 #include <optional>
 
@@ -57,6 +58,8 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void setVelocitySlices(std::shared_ptr<const iso::SliceSet> velocity);
   void setGridSpacing(double dxMetres);                 // axis labels in metres
   void setSourceCell(int i, int j, int k);              // marker; i < 0 hides it
+  void setReceivers(const std::vector<Cell>& cells);    // numbered markers on the slices they lie on
+  const std::vector<Cell>& receivers() const { return receivers_; }
   // The absorbing layer's width in cells along x, y, z (zeros: none), shaded in the 2D views; a
   // source inside it is warned about in the HUD.
   void setAbsorbingLayer(const std::array<int, 3>& cells);
@@ -98,6 +101,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
 
  signals:
   void cellPicked(int i, int j, int k);  // a click (no drag) on a slice: the interior cell under it
+  void cellShiftPicked(int i, int j, int k);  // the same with Shift held (the studio adds a receiver)
   void cellHovered(int i, int j, int k);  // the cell under the resting or moving pointer; -1s: none
   void clipChanged(float clip);
   void frameDrawn();                      // after each paintGL, for the frames-per-second counter
@@ -135,7 +139,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   std::optional<Cell> sourceInGrid() const;
   bool velocityMatches() const;
   void setClipInUse(float clip);
-  void pick(const QPointF& position);
+  void pick(const QPointF& position, Qt::KeyboardModifiers modifiers);
   void paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layout) const;
   std::optional<Cell> cellAt(const QPointF& position) const;  // the interior cell drawn there
 
@@ -169,6 +173,7 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   QStringList hudLines_;
   double dx_ = 10.0;
   Cell source_{-1, -1, -1};
+  std::vector<Cell> receivers_;
   bool overlayOn_ = false;
   float overlayOpacity_ = 0.35f;
 

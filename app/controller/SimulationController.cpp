@@ -14,6 +14,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Whether two scenarios differ at most in their run length, which changes no solver.
+bool sameButSteps(Scenario a, Scenario b) {
+  a.steps = b.steps = 0;
+  return scenarioToJson(a) == scenarioToJson(b);
+}
+
 constexpr double kCounterWindowSeconds = 0.25;  // counters refresh about four times a second
 constexpr double kSmoothing = 0.5;              // weight of the newest window in the smoothed counters
 
@@ -116,6 +122,9 @@ void SimulationController::setSlicePoint(int i, int j, int k) {
 void SimulationController::setPauseAtStep(long step) {
   queue([=](Commands& c) { c.pauseAtStep = step; });
 }
+void SimulationController::setRunEnd(RunEnd end) {
+  queue([=](Commands& c) { c.runEnd = end; });
+}
 
 void SimulationController::requestSnapshot(SnapshotReceiver receive) {
   queue([&](Commands& c) { c.snapshots.push_back(std::move(receive)); });
@@ -152,6 +161,11 @@ std::shared_ptr<const SliceSet> SimulationController::velocitySlices() const {
   return velocitySlices_;
 }
 
+std::shared_ptr<const LiveTraces> SimulationController::liveTraces() const {
+  std::lock_guard lock(statusMutex_);
+  return liveTraces_;
+}
+
 // ---- compute thread ----
 
 void SimulationController::run() {
@@ -177,6 +191,17 @@ SimulationController::Commands SimulationController::waitForCommands(bool idle) 
 void SimulationController::apply(Commands& c) {
   if (c.stepsPerFrame) stepsPerFrame_ = *c.stepsPerFrame;
   if (c.pauseAtStep) pauseAtStep_ = *c.pauseAtStep;
+  if (c.runEnd) runEnd_ = *c.runEnd;
+  if (c.scenario && sim_.solver && c.scenario->steps != activeScenario_.steps && sameButSteps(*c.scenario, activeScenario_)) {
+    // A new run length only moves the end: the run goes on without a rebuild.
+    lastRequested_ = *c.scenario;
+    std::lock_guard lock(statusMutex_);
+    activeScenario_ = *c.scenario;
+    status_.runLength = activeScenario_.steps;
+    c.scenario.reset();
+  }
+  // Play at the end of a stopped run starts it again, as a player does.
+  const bool replay = c.playing && *c.playing && !c.scenario && !c.restore && !c.reset && atRunEnd();
   if (c.playing) {
     playing_ = *c.playing;
     singleStepsLeft_ = 0;
@@ -190,6 +215,8 @@ void SimulationController::apply(Commands& c) {
   } else if (c.reset) {
     // Before any successful build, Reset retries the scenario that was asked for last.
     republished = rebuild(sim_.solver ? activeScenario() : lastRequested_);
+  } else if (replay) {
+    republished = restartRun();
   }
   const bool slicesStale = c.slicePoint && !republished;
   singleStepsLeft_ += c.singleSteps;
@@ -200,6 +227,7 @@ void SimulationController::apply(Commands& c) {
   for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
   std::lock_guard lock(statusMutex_);
   status_.playing = playing_;
+  status_.runEnd = runEnd_;
 }
 
 void SimulationController::deliverSnapshot(const SnapshotReceiver& receive) {
@@ -228,9 +256,12 @@ bool SimulationController::restore(const Checkpoint& checkpoint) {
       throw std::runtime_error("the velocity model built from its scenario differs from the one it was saved with "
                                "(has the model file changed?); the run starts at step 0 instead");
     sim_.solver->restoreState(checkpoint.state);
-    std::lock_guard lock(statusMutex_);
-    status_.step = sim_.solver->currentStep();
-    status_.time = double(status_.step) * sim_.dt;
+    {
+      std::lock_guard lock(statusMutex_);
+      status_.step = sim_.solver->currentStep();
+      status_.time = double(status_.step) * sim_.dt;
+    }
+    publishTraces(true);
   } catch (const std::exception& e) {
     std::lock_guard lock(statusMutex_);
     events_.push_back(errorEvent("Could not restore the saved state: ", e.what()));
@@ -272,11 +303,13 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.absorbingCells = sim_.absorbingCells;
       s.throughput = Throughput{};
       s.throughput.ceilingGBs = sim_.ceilingGBs;
+      s.runLength = scenario.steps;
       ++s.generation;
       events_.push_back({ControllerEvent::Kind::Rebuilt, sim_.stability.summary(), {}});
     }
     updateVelocitySlices();
     publishSlices();
+    publishTraces(true);
     built = true;
   } catch (const std::exception& e) {
     std::lock_guard lock(statusMutex_);
@@ -296,9 +329,17 @@ void SimulationController::advanceBatch() {
   // Batches of about kBatchSeconds at most keep pause, stop and parameter changes responsive.
   const long budget = secondsPerStep_ > 0.0 ? std::max(1L, long(kBatchSeconds / secondsPerStep_)) : 1L;
   steps = std::min(steps, budget);
-  if (pauseAtStep_ >= 0) steps = std::min(steps, pauseAtStep_ - solver.currentStep());
-  if (steps <= 0) {  // already at the requested pause step
-    pauseBySelf();
+  const long stopAt = stopStep();
+  // Looping: the end of a playing run sends it back to step 0 (a run of 0 steps cannot loop).
+  const bool loops = playing_ && pauseAtStep_ < 0 && runEnd_ == RunEnd::Loop && stopAt > 0;
+  if (stopAt >= 0) steps = std::min(steps, stopAt - solver.currentStep());
+  if (steps <= 0) {  // already at the pause step or the end
+    if (loops && restartRun()) {
+      std::lock_guard lock(statusMutex_);
+      ++status_.loops;
+    } else {
+      pauseBySelf();
+    }
     return;
   }
 
@@ -308,8 +349,7 @@ void SimulationController::advanceBatch() {
     computeSeconds = solver.advance(int(steps));
     // While playing, slices are extracted only when the reader has taken the last ones; the frame a
     // run stops on is always published.
-    const bool stopsHere = singleStepping ? singleStepsLeft_ <= steps
-                                          : pauseAtStep_ >= 0 && solver.currentStep() >= pauseAtStep_;
+    const bool stopsHere = singleStepping ? singleStepsLeft_ <= steps : stopAt >= 0 && solver.currentStep() >= stopAt;
     if (stopsHere || !slices_.unread()) {
       publishSlices();
     } else {
@@ -327,13 +367,14 @@ void SimulationController::advanceBatch() {
   const double perStep = wallSeconds / double(steps);
   secondsPerStep_ = secondsPerStep_ > 0.0 ? 0.7 * secondsPerStep_ + 0.3 * perStep : perStep;
   if (singleStepping) singleStepsLeft_ -= int(steps);
-  if (pauseAtStep_ >= 0 && solver.currentStep() >= pauseAtStep_) pauseBySelf();
+  if (stopAt >= 0 && solver.currentStep() >= stopAt && !loops) pauseBySelf();
 
   windowComputeSeconds_ += computeSeconds;
   windowSteps_ += double(steps);
   const double windowWall = std::chrono::duration<double>(end - windowStart_).count();
   // A run that comes to rest folds in what it timed, so a short run does not leave the counters empty.
   const bool comesToRest = !playing_ && singleStepsLeft_ <= 0;
+  publishTraces(comesToRest);
 
   std::lock_guard lock(statusMutex_);
   ControllerStatus& s = status_;
@@ -353,6 +394,58 @@ void SimulationController::advanceBatch() {
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = end;
   }
+}
+
+long SimulationController::stopStep() const {
+  if (pauseAtStep_ >= 0) return pauseAtStep_;
+  // activeScenario_ is written only by this thread, so reading it here needs no lock.
+  return runEnd_ == RunEnd::RunOn ? -1 : long(activeScenario_.steps);
+}
+
+bool SimulationController::atRunEnd() const {
+  return sim_.solver && runEnd_ == RunEnd::Stop && pauseAtStep_ < 0 &&
+         sim_.solver->currentStep() >= long(activeScenario_.steps);
+}
+
+bool SimulationController::restartRun() {
+  const Scenario again = activeScenario_;
+  return rebuild(again);
+}
+
+void SimulationController::publishTraces(bool now) {
+  const auto start = Clock::now();
+  if (!now && start < nextTraces_) return;
+  auto live = std::make_shared<LiveTraces>();
+  {
+    std::lock_guard lock(statusMutex_);
+    live->generation = status_.generation;
+  }
+  live->receivers = activeScenario_.receivers;
+  live->dt = sim_.dt;
+  const std::size_t count = live->receivers.size();
+  if (count > 0) {
+    try {
+      // The solver hands out its whole record; only the tail is kept.
+      const std::vector<float> all = sim_.solver->traces();
+      const std::size_t samples = all.size() / count;
+      const std::size_t kept = std::min(samples, std::size_t(kLiveTraceSamples));
+      live->firstSample = long(samples - kept);
+      live->samples.assign(all.end() - std::ptrdiff_t(kept * count), all.end());
+    } catch (const std::exception& e) {  // a device that fails a read fails the run, as in advanceBatch
+      pauseBySelf();
+      nextTraces_ = start + std::chrono::seconds(1);
+      std::lock_guard lock(statusMutex_);
+      events_.push_back(errorEvent("Reading the receivers' traces failed (paused; Reset rebuilds it): ", e.what()));
+      return;
+    }
+  }
+  // A long record makes the copy slow: then it is taken less often, at most a tenth of this thread's time.
+  const auto end = Clock::now();
+  nextTraces_ = end + std::max<Clock::duration>(std::chrono::duration_cast<Clock::duration>(
+                                                    std::chrono::duration<double>(kTracePeriodSeconds)),
+                                                10 * (end - start));
+  std::lock_guard lock(statusMutex_);
+  liveTraces_ = std::move(live);
 }
 
 void SimulationController::pauseBySelf() {

@@ -54,6 +54,22 @@ struct SimulationSnapshot {
 // Receives a snapshot, or an error message (no simulation built, a device error) with no snapshot.
 using SnapshotReceiver = std::function<void(std::optional<SimulationSnapshot> snapshot, std::string error)>;
 
+// The receivers' latest samples for the live display. Only the most recent kLiveTraceSamples samples of
+// each receiver are kept here, so a run of any length (or one that loops forever) holds a bounded copy;
+// the whole record stays with the solver (WaveSolver::traces(), 4 bytes per receiver and step).
+struct LiveTraces {
+  long generation = 0;                  // ControllerStatus::generation of the run they come from
+  std::vector<ReceiverSpec> receivers;  // the running scenario's
+  double dt = 0.0;
+  long firstSample = 0;                 // index n of the first kept sample: u at time (n+1)·dt
+  std::vector<float> samples;           // samples[(n − firstSample)·R + r], R = receivers.size()
+  long count() const { return receivers.empty() ? 0 : long(samples.size() / receivers.size()); }
+};
+
+// What the run does when it reaches its scenario's `steps`: nothing (runs on), stop, or start again
+// from step 0 (a reset). A pause step (setPauseAtStep) takes precedence while one is set.
+enum class RunEnd { RunOn, Stop, Loop };
+
 // Builds a simulation from a scenario; throws (ScenarioError, std::runtime_error) with a user message.
 using SimulationBuilder = std::function<BuiltSimulation(const Scenario&)>;
 
@@ -75,6 +91,9 @@ struct ControllerStatus {
                                // until a step is timed, ceilingGBs set from the build on
   long generation = 0;         // increments on every successful rebuild or reset
   long selfPauses = 0;         // increments when the controller pauses by itself (pause step, failure)
+  long runLength = 0;          // the running scenario's `steps`
+  RunEnd runEnd = RunEnd::RunOn;
+  long loops = 0;              // restarts at the end of the run (RunEnd::Loop)
 };
 
 struct ControllerEvent {
@@ -85,6 +104,8 @@ struct ControllerEvent {
 };
 
 class SimulationController {
+  using Clock = std::chrono::steady_clock;
+
  public:
   explicit SimulationController(SimulationBuilder builder = buildSimulation);
   ~SimulationController();  // stops the thread
@@ -104,6 +125,9 @@ class SimulationController {
   void setStepsPerFrame(int steps);            // steps between published slices (a batch may do fewer)
   void setSlicePoint(int i, int j, int k);     // clamped to the grid; -1: through the source (else centre)
   void setPauseAtStep(long step);              // pause when the step count reaches it (< 0: never)
+  // At the scenario's `steps`: run on (the default), stop, or loop. While stopped there, Play starts
+  // the run again from step 0.
+  void setRunEnd(RunEnd end);
   // Calls `receive` on the compute thread, between batches, with a copy of the running state; keep it
   // short (hand the snapshot to another thread).
   void requestSnapshot(SnapshotReceiver receive);
@@ -118,11 +142,16 @@ class SimulationController {
   Scenario activeScenario() const;  // the scenario of the running solver (the last good one)
   // Velocity (m/s) through the slice point of the latest published slices, or null before any build.
   std::shared_ptr<const SliceSet> velocitySlices() const;
+  // The receivers' recent samples (null before any build), republished about ten times a second while
+  // the run advances and whenever it comes to rest; taking them costs the GUI a pointer copy.
+  std::shared_ptr<const LiveTraces> liveTraces() const;
   // Batches after which no slices were extracted because the reader had not taken the last ones yet
   // (a slow or absent view costs the solver no extractions: it drops frames, not steps).
   std::uint64_t framesSkipped() const { return framesSkipped_.load(std::memory_order_relaxed); }
 
   static constexpr double kBatchSeconds = 0.05;  // target upper bound of one batch
+  static constexpr long kLiveTraceSamples = 20000;  // samples per receiver kept for the live display
+  static constexpr double kTracePeriodSeconds = 0.1;  // live traces republished at most this often
 
  private:
   struct Commands {
@@ -133,11 +162,12 @@ class SimulationController {
     std::optional<int> stepsPerFrame;
     std::optional<std::array<int, 3>> slicePoint;
     std::optional<long> pauseAtStep;
+    std::optional<RunEnd> runEnd;
     std::optional<Checkpoint> restore;
     std::vector<SnapshotReceiver> snapshots;
     bool any() const {
-      return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || restore ||
-             !snapshots.empty();
+      return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || runEnd ||
+             restore || !snapshots.empty();
     }
   };
 
@@ -152,6 +182,11 @@ class SimulationController {
   void advanceBatch();
   void publishSlices();
   void updateVelocitySlices();
+  // now: whatever the time since the last publication. A solver that fails the read pauses the run.
+  void publishTraces(bool now);
+  long stopStep() const;  // the step the run stops (or loops) at, or -1
+  bool atRunEnd() const;  // resting at the scenario's end, Stop mode, no pause step in the way
+  bool restartRun();      // a rebuild from the active scenario, back to step 0; false (reported) on failure
   void pauseBySelf();  // stops playing and counts it in the status
   std::array<int, 3> resolvedSlicePoint() const;  // -1 → source or centre, clamped into the grid
 
@@ -170,6 +205,7 @@ class SimulationController {
   std::deque<ControllerEvent> events_;
   Scenario activeScenario_;
   std::shared_ptr<const SliceSet> velocitySlices_;
+  std::shared_ptr<const LiveTraces> liveTraces_;
 
   // Compute-thread state only.
   BuiltSimulation sim_;
@@ -179,11 +215,13 @@ class SimulationController {
   bool slicesBehind_ = false;  // the last batch's slices were skipped: publish before resting
   int stepsPerFrame_ = 4;
   long pauseAtStep_ = -1;
+  RunEnd runEnd_ = RunEnd::RunOn;
+  Clock::time_point nextTraces_;  // earliest time of the next live-trace publication
   std::array<int, 3> slicePoint_{-1, -1, -1};  // -1: through the source cell (the centre without one)
   double secondsPerStep_ = 0.0;                 // wall time, smoothed; sizes the batches
   // Throughput window: accumulate, then fold into the smoothed status a few times a second.
   double windowComputeSeconds_ = 0.0, windowSteps_ = 0.0;
-  std::chrono::steady_clock::time_point windowStart_;
+  Clock::time_point windowStart_;
 };
 
 // Headless measurements: starts `controller` playing `scenario` and waits until its solver is built;

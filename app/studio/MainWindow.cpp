@@ -28,6 +28,8 @@
 #include "compute/DeviceRegistry.h"
 #include "app/studio/DataExportActions.h"
 #include "app/studio/ExportActions.h"
+#include "app/studio/ReceiverEditor.h"
+#include "app/studio/RunProgress.h"
 #include "app/studio/ScenarioForm.h"
 #include "app/studio/SimulationPane.h"
 #include "app/studio/SourceEditor.h"
@@ -35,6 +37,7 @@
 #include "app/studio/ViewControls.h"
 #include "app/studio/ViewModes.h"
 #include "app/studio/StageExplorer.h"
+#include "app/studio/TracePlotPanel.h"
 #include "core/StageRegistry.h"
 
 namespace iso {
@@ -76,6 +79,11 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
   buildActions();
   buildMenus();
   buildDocks();
+  progress_ = new RunProgress;
+  statusBar()->addPermanentWidget(progress_);
+  connect(progress_, &RunProgress::runEndChanged, this, [this](RunEnd end) { pane_->controller().setRunEnd(end); });
+  connect(progress_, &RunProgress::stepsEdited, form_, &ScenarioForm::setSteps);
+  pane_->controller().setRunEnd(progress_->runEnd());
   counters_ = new QLabel;
   counters_->setToolTip("Live counters of the running stage: Mpts/s = interior points × steps / s; GFLOP/s at\n"
                         "61 flops per point; GB/s at 12 B/pt (the oneAPI sample's figure) and 16 B/pt (the\n"
@@ -110,6 +118,11 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
   connect(pane_->view(), &SliceView::cellPicked, this, [this](int i, int j, int k) {
     form_->setSourceCell(i, j, k);
     statusBar()->showMessage(QStringLiteral("Source moved to cell (%1, %2, %3): restarting").arg(i).arg(j).arg(k), 4000);
+  });
+  connect(pane_->view(), &SliceView::cellShiftPicked, this, [this](int i, int j, int k) {
+    form_->addReceiver(i, j, k);
+    statusBar()->showMessage(QStringLiteral("Receiver %1 added at cell (%2, %3, %4): restarting")
+                                 .arg(form_->receivers()->receivers().size() - 1).arg(i).arg(j).arg(k), 4000);
   });
 
   QSettings settings;
@@ -227,7 +240,7 @@ void MainWindow::buildMenus() {
                        "2nd order in time) on OpenCL devices and the CPU, shows the waves live, and compares "
                        "the GPU optimisation stages of the oneAPI iso3dfd samples.</p>"
                        "<p>Space play/pause · S or → step · R reset · 1–4 view modes · F12 save image · Ctrl+R record · "
-                       "click a slice to move the source.</p>")
+                       "click a slice to move the source · Shift+click a slice to add a receiver.</p>")
             .arg(ISO_VERSION));
   });
   help->addAction("About &Qt", qApp, &QApplication::aboutQt);
@@ -265,7 +278,11 @@ void MainWindow::buildDocks() {
   scenario->setMinimumWidth(formWidth);
   QDockWidget* stage = addPanel("Stage and device", "stageDock", scrollable(form_->stagePage()), Qt::LeftDockWidgetArea);
   tabifyDockWidget(scenario, stage);
-  scenario->raise();
+  // The traces are a tab beside the form: the view keeps the window's width and height (the dock can be
+  // dragged under the view, where the plot and the seismogram go side by side).
+  traces_ = new TracePlotPanel(pane_->controller());
+  QDockWidget* traces = addPanel("Traces", "tracesDock", traces_, Qt::LeftDockWidgetArea);
+  tabifyDockWidget(stage, traces);
   viewControls_ = new ViewControls(pane_->view(), pane_->controller());
   connect(viewControls_, &ViewControls::modeChanged, this, [this](int n) {
     if (QAction* a = modeActions_->actions().value(n)) a->setChecked(true);  // the View menu follows
@@ -286,6 +303,7 @@ void MainWindow::buildDocks() {
   });
   QDockWidget* dock = addPanel("Messages", "messagesDock", messages_, Qt::BottomDockWidgetArea);
   dock->hide();  // appears with the first message
+  scenario->raise();
 }
 
 void MainWindow::applyScenario(const Scenario& scenario) { applyScenario(scenario, originOf(scenario)); }
@@ -293,6 +311,7 @@ void MainWindow::applyScenario(const Scenario& scenario) { applyScenario(scenari
 void MainWindow::applyScenario(const Scenario& scenario, const ScenarioOrigin& origin) {
   rebuildDelay_.stop();
   form_->setScenario(scenario, origin);
+  progress_->setSteps(scenario.steps);
   requestRun(scenario, origin);
 }
 
@@ -300,6 +319,7 @@ void MainWindow::restoreCheckpoint(Checkpoint checkpoint) {
   rebuildDelay_.stop();
   const ScenarioOrigin origin = originOf(checkpoint.scenario);
   form_->setScenario(checkpoint.scenario, origin);
+  progress_->setSteps(checkpoint.scenario.steps);
   form_->clearRefusedMarks();
   requested_ = {checkpoint.scenario, origin};
   pane_->controller().restoreCheckpoint(std::move(checkpoint));
@@ -317,6 +337,8 @@ void MainWindow::onRebuilt(const Scenario& active) {
   viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
   pane_->view()->setAbsorbingLayer(s.absorbingCells);
   form_->source()->setAbsorbingLayer({s.grid.n1, s.grid.n2, s.grid.n3}, s.absorbingCells);
+  form_->receivers()->setAbsorbingLayer({s.grid.n1, s.grid.n2, s.grid.n3}, s.absorbingCells);
+  progress_->setSteps(active.steps);
   // An open stage explorer follows the running stage.
   if (stageExplorer_ && stageExplorer_->isVisible() && StageRegistry::find(active.stage)) stageExplorer_->selectStage(active.stage);
   if (compareWindow_) compareWindow_->setBaseScenario(active);
@@ -416,6 +438,7 @@ void MainWindow::onRefused(const ControllerEvent& e) {
   const ScenarioOrigin runningOrigin = sameScenario(running, running_.scenario) ? running_.origin : originOf(running);
   rebuildDelay_.stop();  // edits after the refused one are dropped with it: the form shows the run
   const bool onField = form_->showRefused(requested_.scenario, running, runningOrigin, message);
+  progress_->setSteps(running.steps);
   requested_ = {running, runningOrigin};
   if (onField) {
     addMessage(message, details, true);
@@ -439,6 +462,7 @@ void MainWindow::onControllerEvent(const ControllerEvent& e) {
 
 void MainWindow::onStatus(const ControllerStatus& s) {
   counters_->setText(counterLines(s, pane_->framesPerSecond(), CounterLayout::StatusLine).join("  "));
+  progress_->showStatus(s);
   // An open stage explorer quotes the running stage's live figures (every few seconds: it re-renders).
   if (stageExplorer_ && stageExplorer_->isVisible() && s.hasSolver && s.throughput.mpts > 0.0 &&
       (!explorerFigures_.isValid() || explorerFigures_.hasExpired(3000))) {

@@ -27,10 +27,12 @@ namespace iso {
 class DataExportActions;
 class ExportActions;
 class CompareWindow;
+class RunProgress;
 class ScenarioForm;
 class SimulationPane;
 class ViewControls;
 class StageExplorer;
+class TracePlotPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -45,6 +47,8 @@ class MainWindow : public QMainWindow {
   DataExportActions* dataExport() const { return dataExport_; }
   QListWidget* messages() const { return messages_; }
   ViewControls* viewControls() const { return viewControls_; }
+  TracePlotPanel* traces() const { return traces_; }
+  RunProgress* progress() const { return progress_; }
   QMenu* fileMenu() const { return fileMenu_; }
   QMenu* viewMenu() const { return viewMenu_; }
 
@@ -96,6 +100,8 @@ class MainWindow : public QMainWindow {
   SimulationPane* pane_ = nullptr;
   ScenarioForm* form_ = nullptr;
   ViewControls* viewControls_ = nullptr;
+  TracePlotPanel* traces_ = nullptr;  // the receivers' live traces and seismogram
+  RunProgress* progress_ = nullptr;   // step / steps, the run's length, Loop
   StageExplorer* stageExplorer_ = nullptr;  // made on first use
   ExportActions* exportActions_ = nullptr;  // Record…, Save image…
   DataExportActions* dataExport_ = nullptr;  // Export data, Save/Restore state

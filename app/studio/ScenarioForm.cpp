@@ -12,6 +12,7 @@
 #include "app/studio/BoundaryEditor.h"
 #include "app/studio/ModelEditor.h"
 #include "app/studio/PhysicsEditor.h"
+#include "app/studio/ReceiverEditor.h"
 #include "core/ScenarioResize.h"
 #include "app/studio/SourceEditor.h"
 #include "app/studio/StageEditor.h"
@@ -65,10 +66,12 @@ ScenarioForm::ScenarioForm(QObject* parent) : QObject(parent) {
   model_ = new ModelEditor;
   source_ = new SourceEditor;
   boundary_ = new BoundaryEditor;
-  for (QWidget* w : std::initializer_list<QWidget*>{presets_, physics_, model_, source_, boundary_}) page->addWidget(w);
+  receivers_ = new ReceiverEditor;
+  for (QWidget* w : std::initializer_list<QWidget*>{presets_, physics_, model_, source_, boundary_, receivers_})
+    page->addWidget(w);
   page->addStretch(1);
   stagePage_ = stage_ = new StageEditor;
-  sections_ = {physics_, model_, source_, boundary_, stage_};
+  sections_ = {physics_, model_, source_, boundary_, receivers_, stage_};
 
   connect(presets_, &PresetPicker::presetRequested, this, &ScenarioForm::presetRequested);
   connect(physics_, &PhysicsEditor::physicsChanged, this, &ScenarioForm::onEdited);
@@ -77,6 +80,7 @@ ScenarioForm::ScenarioForm(QObject* parent) : QObject(parent) {
   connect(model_, &ModelEditor::browseModelFileRequested, this, &ScenarioForm::browseModelFile);
   connect(source_, &SourceEditor::sourceChanged, this, &ScenarioForm::onEdited);
   connect(boundary_, &BoundaryEditor::boundaryChanged, this, &ScenarioForm::onEdited);
+  connect(receivers_, &ReceiverEditor::receiversChanged, this, &ScenarioForm::onEdited);
   connect(stage_, &StageEditor::stageChanged, this, &ScenarioForm::onEdited);
   setScenario(base_);
 }
@@ -88,6 +92,7 @@ ScenarioForm::~ScenarioForm() {
 }
 
 void ScenarioForm::onEdited() {
+  receivers_->setSpacing(scenario().dx);
   if (!origin_.edited) {
     origin_.edited = true;
     presets_->showOrigin(origin_);
@@ -182,6 +187,14 @@ void ScenarioForm::setDevices(const QStringList& selectors, const QStringList& s
 }
 
 void ScenarioForm::setSourceCell(int i, int j, int k) { source_->setCell(i, j, k); }
+
+void ScenarioForm::addReceiver(int i, int j, int k) { receivers_->addReceiver(i, j, k); }
+
+void ScenarioForm::setSteps(int steps) {
+  if (steps == base_.steps) return;
+  base_.steps = steps;
+  onEdited();
+}
 
 void ScenarioForm::setStability(const StabilityReport& report) { physics_->setStability(report); }
 

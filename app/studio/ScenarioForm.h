@@ -1,7 +1,7 @@
 #pragma once
 // The editable parameters of a run (a Scenario) as two pages for the main window's docks, composed of
 // one widget per part: the physics page (preset row, grid and time step, velocity model, source,
-// boundary) and the stage page (stage, device, stage parameters). Any change emits changed().
+// boundary, receivers) and the stage page (stage, device, stage parameters). Any change emits changed().
 //
 // The form never shows what does not run: when the controller refuses a change, showRefused() returns
 // every control to the running scenario and marks the controls that held the refused values.
@@ -22,6 +22,7 @@ namespace iso {
 class BoundaryEditor;
 class ModelEditor;
 class PhysicsEditor;
+class ReceiverEditor;
 class ScenarioSection;
 class SourceEditor;
 class StageEditor;
@@ -40,6 +41,7 @@ class ScenarioForm : public QObject {
   ModelEditor* model() const { return model_; }
   SourceEditor* source() const { return source_; }
   BoundaryEditor* boundary() const { return boundary_; }
+  ReceiverEditor* receivers() const { return receivers_; }
   StageEditor* stage() const { return stage_; }
   PresetPicker* presets() const { return presets_; }
 
@@ -61,6 +63,8 @@ class ScenarioForm : public QObject {
   // Device choices: "" (automatic) first, then each selector with its summary.
   void setDevices(const QStringList& selectors, const QStringList& summaries);
   void setSourceCell(int i, int j, int k);  // e.g. from a click on a slice; emits changed()
+  void addReceiver(int i, int j, int k);    // e.g. from a Shift+click on a slice; emits changed()
+  void setSteps(int steps);                 // the run's length; emits changed() when it differs
   void setStability(const StabilityReport& report);  // the limits of the running model, shown next to dt
 
  signals:
@@ -83,8 +87,9 @@ class ScenarioForm : public QObject {
   ModelEditor* model_ = nullptr;
   SourceEditor* source_ = nullptr;
   BoundaryEditor* boundary_ = nullptr;
+  ReceiverEditor* receivers_ = nullptr;
   QList<ScenarioSection*> sections_;
-  Scenario base_;  // fields without controls (name, steps, receivers) come from here
+  Scenario base_;  // fields without controls (name, steps) come from here
   ScenarioOrigin origin_;
   QList<QPointer<QWidget>> refused_;
 };

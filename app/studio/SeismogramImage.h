@@ -1,9 +1,11 @@
 #pragma once
-// A seismogram of the receivers as an image (variable density): time runs down, one column band per
-// receiver, the "seismic" colormap clipped at the 99th percentile of |u| so that one spike does not wash
-// out the rest; time ticks in seconds on the left, receiver numbers and cells on top. Plain QImage
+// A seismogram of the receivers as an image: time runs down, one column band per receiver, either as
+// variable density (the "seismic" colormap) or as wiggles (each trace a curve about its band's centre,
+// positive lobes filled black), clipped at the 99th percentile of |u| so that one spike does not wash
+// out the rest (or each trace scaled to its own peak); time ticks in seconds on the left, receiver numbers and cells on top. Plain QImage
 // painting: safe on any thread.
 #include <QImage>
+#include <QSize>
 #include <QString>
 #include <vector>
 
@@ -11,9 +13,18 @@
 
 namespace iso {
 
-// traces[n*R + r] (WaveSolver::traces()'s layout), R = receivers.size(), samples at (n+1)·dt. A null
-// image when there is nothing to draw.
+enum class SeismogramStyle { VariableDensity, Wiggle };
+
+struct SeismogramOptions {
+  SeismogramStyle style = SeismogramStyle::VariableDensity;
+  long firstSample = 0;  // index n of the first row of `traces`: its time is (n+1)·dt (a recent window)
+  QSize size;            // the whole image in pixels; empty: 400 to 1200 rows and bands by receiver count
+  bool normalize = false;  // each trace scaled to its own peak |u| (else one clip for all)
+};
+
+// traces[n*R + r] (WaveSolver::traces()'s layout), R = receivers.size(). A null image when there is
+// nothing to draw (no receivers, no samples, or a size too small for the axes).
 QImage seismogramImage(const std::vector<float>& traces, const std::vector<ReceiverSpec>& receivers, double dt,
-                       const QString& title);
+                       const QString& title, const SeismogramOptions& options = {});
 
 }  // namespace iso

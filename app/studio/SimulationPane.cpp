@@ -93,6 +93,9 @@ void SimulationPane::pollStatus() {
     } else {
       view_->setSourceCell(-1, -1, -1);
     }
+    std::vector<Cell> receivers;
+    for (const ReceiverSpec& r : active.receivers) receivers.push_back({r.i, r.j, r.k});
+    view_->setReceivers(receivers);
     emit rebuilt(active);
   }
   if (auto velocity = controller_->velocitySlices(); velocity != velocity_) {

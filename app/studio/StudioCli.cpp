@@ -57,7 +57,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   parser.addVersionOption();
   parser.addPositionalArgument("scenario", "Scenario JSON file to open (default: the 'default' preset).", "[SCENARIO.json]");
   const QCommandLineOption preset("preset", "Start from a preset scenario: default or oneapi.", "name");
-  const QCommandLineOption steps("steps", "Pause when the run reaches N time steps.", "N");
+  const QCommandLineOption steps("steps", "Run N time steps (the scenario's run length) and pause there.", "N");
   const QCommandLineOption screenshot("screenshot", "With --steps: save the view after N steps as PNG to FILE, then quit.", "FILE");
   const QCommandLineOption stage("stage", "Stage id: " + knownStageIds() + ".", "id");
   const QCommandLineOption size("size", "Interior grid size n1,n2,n3 (1 to " + QString::number(kMaxAxisCells) + " each).", "n1,n2,n3");
@@ -178,7 +178,10 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     if (!integer(stepsPerFrame, 1, 1000, value)) return std::nullopt;
     o.stepsPerFrame = int(value);
   }
-  if (parser.isSet(steps) && !integer(steps, 0, 100000000, o.steps)) return std::nullopt;
+  if (parser.isSet(steps)) {
+    if (!integer(steps, 0, 100000000, o.steps)) return std::nullopt;
+    o.scenario.steps = int(o.steps);  // the run's length: the progress bar ends there
+  }
   if (parser.isSet(stagesWindow)) {
     o.stagesTab = QStringList{"source", "diff", "explanation"}.indexOf(parser.value(stagesWindow).toLower());
     if (o.stagesTab < 0) {
@@ -345,6 +348,8 @@ int runStudio(const StudioOptions& options) {
   SimulationController& controller = pane->controller();
   window.viewControls()->setStepsPerFrame(options.stepsPerFrame);  // the box shows what the controller does
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
+  // A benchmark measures for its whole time: the run does not stop at the scenario's end.
+  if (options.benchmarkSeconds > 0.0) controller.setRunEnd(RunEnd::RunOn);
   const bool automated = !options.screenshot.isEmpty() || !options.record.isEmpty() || options.benchmarkSeconds > 0.0;
 
   // In automated runs a failure must end the program with a message, not wait for a user.

@@ -1,0 +1,32 @@
+#pragma once
+// The live seismogram of the receivers: seismogramImage drawn at the widget's size, as variable density
+// or wiggles, over the recent samples the controller keeps (LiveTraces).
+#include <QWidget>
+#include <memory>
+
+#include "app/controller/SimulationController.h"
+#include "app/studio/SeismogramImage.h"
+
+namespace iso {
+
+class SeismogramView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SeismogramView(QWidget* parent = nullptr);
+
+  void setTraces(std::shared_ptr<const LiveTraces> traces);  // drawn at the next paint
+  void setStyle(SeismogramStyle style);
+  SeismogramStyle style() const { return style_; }
+  void setNormalized(bool on);  // each trace scaled to its own peak
+  QImage image() const;  // what the widget shows now (null without samples)
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+
+ private:
+  std::shared_ptr<const LiveTraces> traces_;
+  SeismogramStyle style_ = SeismogramStyle::VariableDensity;
+  bool normalized_ = false;
+};
+
+}  // namespace iso
