@@ -26,6 +26,7 @@ AxisEdge axisEdge(int axis, const SliceGeometry& g) {
 }
 
 const QColor kBoxColour(150, 154, 162, 200);
+const QColor kLayerColour(230, 232, 236, 110);  // the absorbing layer's inner faces: fainter than the box
 const QColor kSourceColour(80, 255, 120);
 
 // Text with a thin dark halo so it reads on any colour underneath.
@@ -154,25 +155,33 @@ void Overlays::addLine(const glm::vec3& gridA, const glm::vec3& gridB, const QCo
   }
 }
 
-bool Overlays::update(GlFunctions* gl, const SliceGeometry& geometry, double dx, const std::optional<Cell>& source) {
-  if (built_ && geometry == geometry_ && dx == dx_ && source == source_) return true;
+bool Overlays::update(GlFunctions* gl, const SliceGeometry& geometry, double dx, const std::optional<Cell>& source,
+                      const std::array<int, 3>& absorbingCells) {
+  if (built_ && geometry == geometry_ && dx == dx_ && source == source_ && absorbingCells == absorbingCells_) return true;
   geometry_ = geometry;
   dx_ = dx;
   source_ = source;
+  absorbingCells_ = absorbingCells;
   vertices_.clear();
   labels_.clear();
   sourceWorld_.reset();
   const glm::vec3 n(geometry.size[0], geometry.size[1], geometry.size[2]);
 
-  // Bounding box: the 12 edges between corners that differ in one coordinate.
-  for (int a = 0; a < 8; ++a)
-    for (int axis = 0; axis < 3; ++axis) {
-      if (a & (1 << axis)) continue;
-      const glm::vec3 from(a & 1 ? n.x : 0.0f, a & 2 ? n.y : 0.0f, a & 4 ? n.z : 0.0f);
-      glm::vec3 to = from;
-      to[axis] = n[axis];
-      addLine(from, to, kBoxColour);
-    }
+  // A box: the 12 edges between corners that differ in one coordinate.
+  const auto addBox = [&](const glm::vec3& lo, const glm::vec3& hi, const QColor& colour) {
+    for (int a = 0; a < 8; ++a)
+      for (int axis = 0; axis < 3; ++axis) {
+        if (a & (1 << axis)) continue;
+        const glm::vec3 from(a & 1 ? hi.x : lo.x, a & 2 ? hi.y : lo.y, a & 4 ? hi.z : lo.z);
+        glm::vec3 to = from;
+        to[axis] = hi[axis];
+        addLine(from, to, colour);
+      }
+  };
+  addBox(glm::vec3(0.0f), n, kBoxColour);
+  // The absorbing layer's inner faces: a second box, inset by the layer's width along each axis.
+  const glm::vec3 inset(absorbingCells[0], absorbingCells[1], absorbingCells[2]);
+  if (inset != glm::vec3(0.0f) && glm::all(glm::lessThan(2.0f * inset, n))) addBox(inset, n - inset, kLayerColour);
 
   // Slice outlines, in the colour of each slice's normal axis.
   for (SlicePlane p : kSlicePlanes) {

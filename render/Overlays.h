@@ -1,9 +1,11 @@
 #pragma once
-// Lines and labels that give the slices their frame of reference: in 3D the bounding box, the x/y/z
+// Lines and labels that give the slices their frame of reference: in 3D the bounding box (and the inner
+// faces of the absorbing layer), the x/y/z
 // axes with metre ticks along three edges from the origin corner, the outlines of the three slices
 // and a source marker (GL lines, labels painted afterwards); in 2D the plane's frame, metre axes,
 // the traces of the other two slices and the source marker (all painted with QPainter). Receivers are
 // numbered triangles, in 2D and 3D, on the slices they lie on.
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -52,8 +54,10 @@ class Overlays {
   void destroy(GlFunctions* gl);
   const QString& lastError() const { return error_; }
 
-  // Rebuilds the 3D lines when the geometry, the spacing or the source changed.
-  bool update(GlFunctions* gl, const SliceGeometry& geometry, double dx, const std::optional<Cell>& source);
+  // Rebuilds the 3D lines when the geometry, the spacing, the source or the absorbing layer (its width in
+  // cells along x, y, z; zeros: none, else its inner faces are drawn as a second box) changed.
+  bool update(GlFunctions* gl, const SliceGeometry& geometry, double dx, const std::optional<Cell>& source,
+              const std::array<int, 3>& absorbingCells);
   void draw3D(GlFunctions* gl, const glm::mat4& viewProjection);
   void paintLabels3D(QPainter& painter, const OrbitCamera& camera, int width, int height, const Hud& hud) const;
 
@@ -88,6 +92,7 @@ class Overlays {
   SliceGeometry geometry_;
   double dx_ = 0.0;
   std::optional<Cell> source_;
+  std::array<int, 3> absorbingCells_{0, 0, 0};
   bool built_ = false;
   QString error_;
 };

@@ -466,7 +466,7 @@ void SliceView::drawSlices3D(int widthPx, int heightPx) {
   drawSliceQuads(viewProjection, 0, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ});
   gl_->glEnable(GL_BLEND);
   gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-  if (!overlays_.update(gl_, g, dx_, sourceInGrid())) failGl(overlays_.lastError());
+  if (!overlays_.update(gl_, g, dx_, sourceInGrid(), absorbingCells_)) failGl(overlays_.lastError());
   overlays_.draw3D(gl_, viewProjection);
   gl_->glDisable(GL_BLEND);
   gl_->glDisable(GL_DEPTH_TEST);
@@ -584,11 +584,16 @@ void SliceView::paintOverlay(QPainter& painter) {
     painter.save();
     painter.setFont(hud_.smallFont());
     painter.setPen(QColor(170, 173, 180));
-    const QString hint = QString::fromUtf8("z is depth, pointing down \u00b7 drag: orbit \u00b7 right drag: pan "
-                                           "\u00b7 wheel: zoom \u00b7 double click: reset \u00b7 click: pick a cell "
-                                           "\u00b7 shift+click: add a receiver");
-    painter.drawText(QRectF(8, area.height() - 22, area.width() - 16, 18), Qt::AlignLeft | Qt::AlignVCenter,
-                     QFontMetricsF(hud_.smallFont()).elidedText(hint, Qt::ElideRight, area.width() - 16));
+    // One line where it fits, else two (the second starting at the mouse's clicks), elided only beyond that.
+    const QString view = QString::fromUtf8("z is depth, pointing down \u00b7 drag: orbit \u00b7 right drag: pan \u00b7 wheel: zoom");
+    const QString clicks = QString::fromUtf8("double click: reset \u00b7 click: pick a cell \u00b7 shift+click: add a receiver");
+    const QString joined = view + QString::fromUtf8(" \u00b7 ") + clicks;
+    const QFontMetricsF metrics(hud_.smallFont());
+    const double width = area.width() - 16;
+    const QStringList lines = metrics.horizontalAdvance(joined) <= width ? QStringList{joined} : QStringList{view, clicks};
+    for (int n = 0; n < lines.size(); ++n)
+      painter.drawText(QRectF(8, area.height() - 22 - 16.0 * (lines.size() - 1 - n), width, 18),
+                       Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(lines[n], Qt::ElideRight, width));
     painter.restore();
   }
 
