@@ -416,10 +416,6 @@ void SimulationController::publishTraces(bool now) {
   const auto start = Clock::now();
   if (!now && start < nextTraces_) return;
   auto live = std::make_shared<LiveTraces>();
-  {
-    std::lock_guard lock(statusMutex_);
-    live->generation = status_.generation;
-  }
   live->receivers = activeScenario_.receivers;
   live->dt = sim_.dt;
   const std::size_t count = live->receivers.size();

@@ -58,7 +58,6 @@ using SnapshotReceiver = std::function<void(std::optional<SimulationSnapshot> sn
 // each receiver are kept here, so a run of any length (or one that loops forever) holds a bounded copy;
 // the whole record stays with the solver (WaveSolver::traces(), 4 bytes per receiver and step).
 struct LiveTraces {
-  long generation = 0;                  // ControllerStatus::generation of the run they come from
   std::vector<ReceiverSpec> receivers;  // the running scenario's
   double dt = 0.0;
   long firstSample = 0;                 // index n of the first kept sample: u at time (n+1)·dt

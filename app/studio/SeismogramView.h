@@ -16,7 +16,6 @@ class SeismogramView : public QWidget {
 
   void setTraces(std::shared_ptr<const LiveTraces> traces);  // drawn at the next paint
   void setStyle(SeismogramStyle style);
-  SeismogramStyle style() const { return style_; }
   void setNormalized(bool on);  // each trace scaled to its own peak
   QImage image() const;  // what the widget shows now (null without samples)
 

@@ -26,7 +26,6 @@ class TracePlot : public QChartView {
   void setTraces(const LiveTraces& traces, bool normalize = false);
   const QList<QLineSeries*>& series() const { return series_; }
   QValueAxis* timeAxis() const { return time_; }
-  QValueAxis* valueAxis() const { return value_; }
 
  private:
   QList<QLineSeries*> series_;
