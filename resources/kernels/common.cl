@@ -38,6 +38,23 @@ inline float wave_update(float p, float n, float v, float lap, __global const fl
   return WAVE_STEP(p, n, v, lap, g);
 }
 
+#define PRAGMA(x) _Pragma(#x)
+#define UNROLL(n) PRAGMA(unroll n)  // a macro argument inside #pragma is not expanded; in _Pragma it is
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+// cp.async (PTX, NVIDIA compute capability 8.0+): global -> local copies that do not pass through
+// registers, waited for by commit group. Macros, so that a program sees the inline assembly only where
+// a stage built for NVIDIA expands them. CP_ASYNC starts copying `bytes` (4, 8 or 16) from src to the
+// local dst; only the first srcBytes (0 or bytes) are read, the rest is zero-filled. cache: "ca", or
+// "cg" (16-byte copies only) to skip L1.
+#define CP_ASYNC(cache, bytes, dst, src, srcBytes)                                                   \
+  __asm__ __volatile__("cp.async." cache ".shared.global [%0], [%1], " STR(bytes) ", %2;" ::"l"((ulong)(dst)), \
+                       "l"(src), "r"(srcBytes)                                                       \
+                       : "memory")
+#define COPY_COMMIT() __asm__ __volatile__("cp.async.commit_group;" ::: "memory")
+#define COPY_WAIT(pending) __asm__ __volatile__("cp.async.wait_group " STR(pending) ";" ::: "memory")
+
 // Adds the source term of this step at one padded index (one work-item).
 __kernel void inject_source(__global float* next, const int index, const float value) {
   next[index] += value;

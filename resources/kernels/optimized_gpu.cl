@@ -37,8 +37,6 @@
 #ifndef ASYNC
 #define ASYNC 0
 #endif
-#define PRAGMA(x) _Pragma(#x)
-#define UNROLL(n) PRAGMA(unroll n)  // a macro argument inside #pragma is not expanded; in _Pragma it is
 
 #if XV == 1
 typedef float vec;
@@ -107,31 +105,22 @@ inline void gstore(__global float* restrict p, int i, int lanes, vec v) {
 }
 
 #if ASYNC
-#define STR_(x) #x
-#define STR(x) STR_(x)
 #define CP_BYTES (4 * XV)
 #if XV == 4
 #define CP_CACHE "cg"  // 16-byte copies may skip L1 (data read once per work-group)
 #else
 #define CP_CACHE "ca"
 #endif
-// Starts copying the vector p[i ..] to *dst without passing through registers (PTX cp.async);
-// lanes at and past `lanes` are zero-filled and never read (their source address is p itself).
+// Starts copying the vector p[i ..] to *dst (CP_ASYNC, common.cl); lanes at and past `lanes` are
+// zero-filled and never read (their source address is p itself).
 inline void copy_async(__local vec* dst, __global const float* p, int i, int lanes) {
 #if ALIGNED
-  __asm__ __volatile__("cp.async." CP_CACHE ".shared.global [%0], [%1], " STR(CP_BYTES) ", %2;" ::"l"((ulong)dst),
-                       "l"(lanes > 0 ? p + i : p), "r"(lanes > 0 ? CP_BYTES : 0)
-                       : "memory");
+  CP_ASYNC(CP_CACHE, CP_BYTES, dst, lanes > 0 ? p + i : p, lanes > 0 ? CP_BYTES : 0);
 #else
 #pragma unroll
-  for (int l = 0; l < XV; ++l)
-    __asm__ __volatile__("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"l"((ulong)dst + 4 * l),
-                         "l"(l < lanes ? p + i + l : p), "r"(l < lanes ? 4 : 0)
-                         : "memory");
+  for (int l = 0; l < XV; ++l) CP_ASYNC("ca", 4, (__local float*)dst + l, l < lanes ? p + i + l : p, l < lanes ? 4 : 0);
 #endif
 }
-#define COPY_COMMIT() __asm__ __volatile__("cp.async.commit_group;" ::: "memory")
-#define COPY_WAIT(pending) __asm__ __volatile__("cp.async.wait_group " STR(pending) ";" ::: "memory")
 #endif
 
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_ARGS,

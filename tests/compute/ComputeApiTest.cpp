@@ -103,6 +103,8 @@ TEST(Parameters, BadParametersGiveClearErrors) {
     EXPECT_NE(m.find("is not an NVIDIA device"), std::string::npos) << m;
     m = make("gpu-optimized", {{"cpu_form", 0}, {"async_copy", 1}});
     EXPECT_NE(m.find("compute capability 8.0"), std::string::npos) << m;
+    m = make("gpu-temporal", {{"async_copy", 1}});
+    EXPECT_NE(m.find("compute capability 8.0"), std::string::npos) << m;
   }
   m = make("gpu-optimized", {{"cpu_form", 0}, {"x_per_item", 3}});
   EXPECT_NE(m.find("must be 1, 2 or 4"), std::string::npos) << m;

@@ -36,6 +36,9 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
   // Two steps per pass: several z chunks (the last one partial), a tile that is no power of two, a block
   // of another shape than the default.
   runs.push_back({"gpu-temporal", {{"tile_x", 12}, {"tile_y", 10}, {"x_per_item", 4}, {"y_per_item", 2}, {"z_chunk", 5}}});
+  // Planes of u^n three ahead through registers, the z loop unrolled with a remainder (7 planes).
+  runs.push_back({"gpu-temporal", {{"tile_x", 8}, {"tile_y", 12}, {"x_per_item", 2}, {"y_per_item", 4}, {"prefetch", 3},
+                                   {"z_unroll", 2}, {"z_chunk", 7}}});
   for (const auto& [stage, params] : runs) {
     OpenClSolver solver(buildProblem(s), stage, params, *device);
     const SolverOutput got = runSolver(solver, s.steps);
