@@ -1,12 +1,17 @@
 #!/usr/bin/env python3
-"""Runs gpu-optimized's OpenCL kernel from the PTX that NVIDIA's OpenCL compiler produced, through CuPy,
-so that Nsight Compute (which reads CUDA only) can profile it, and prints its throughput.
+"""Runs an OpenCL stage's kernel from the PTX that NVIDIA's OpenCL compiler produced, through CuPy, so
+that Nsight Compute (which reads CUDA only) can profile it, and prints its throughput.
 
 On an NVIDIA GPU machine with CuPy (the `device` tool's machines have it):
   iso3dfd tune 512 512 512 --stage gpu-optimized --ptxas --ptx-dir DIR   # saves each candidate's PTX
   python3 scripts/ptx_profile.py [--ceilings] [--n 512] FILE.ptx TX TY XV YB [Z_CHUNK] [FILE.ptx ...]
+  python3 scripts/ptx_profile.py --kernel temporal FILE.ptx TX TY XB YB [Z_CHUNK] ...
   ncu --kernel-name stencil --launch-skip 5 --launch-count 1 --metrics ... python3 scripts/ptx_profile.py ...
-TX TY: work-group; XV YB: x points and rows per work-item; Z_CHUNK: planes per work-group (default 64).
+--kernel optimized (gpu-optimized's GPU form, the default): TX TY is the work-group, XV YB the x points
+and rows per work-item; one launch is one step. --kernel temporal (gpu-temporal): TX TY is the tile in
+points, XB YB the block of a work-item; the work-group is (WG, 1, 1) with WG = (TX+2R)/XB (TY+2R)/YB +
+TX/XB TY/YB, and one launch advances two steps (u^(n+1) and u^(n+2) into two further arrays).
+Z_CHUNK: planes per work-group (default 64; 0: the whole column). Gpts/s counts interior point-steps.
 --ceilings also times a 3-read-1-write stream and a copy over arrays of the same size.
 """
 import argparse
@@ -50,6 +55,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument('--n', type=int, default=512, help='interior size of the cubic grid')
     parser.add_argument('--ceilings', action='store_true', help='also time streaming kernels')
+    parser.add_argument('--kernel', choices=('optimized', 'temporal'), default='optimized',
+                        help="the stage whose kernel the PTX files hold (its arguments and launch geometry)")
     parser.add_argument('specs', nargs='*', help='FILE.ptx TX TY XV YB [Z_CHUNK] ...')
     a = parser.parse_args()
 
@@ -62,6 +69,9 @@ def main():
     vel = cp.full(size, 0.04, dtype=cp.float32)
     coef = cp.asarray(np.array([-8.5, 1.7, -0.3, 0.07, -0.017, 0.003, -5e-4, 5e-5, -2e-6], dtype=np.float32) / 100)
     ones = cp.ones(nx, dtype=cp.float32)
+    if a.kernel == 'temporal':  # u^(n+1) and u^(n+2) go to two more arrays (four field buffers)
+        out1 = cp.zeros(size, dtype=cp.float32)
+        out2 = cp.zeros(size, dtype=cp.float32)
 
     if a.ceilings:
         stream = cp.ElementwiseKernel('float32 p, float32 v', 'float32 q', 'q = 2.0f * p - q + v * p', 'stream3r1w')
@@ -72,17 +82,27 @@ def main():
 
     specs = a.specs
     while specs:
-        path, tx, ty, xv, yb = specs[0], *map(int, specs[1:5])
+        path, tx, ty, xb, yb = specs[0], *map(int, specs[1:5])
         specs = specs[5:]
         zc = 64
         if specs and specs[0].isdigit():
             zc, specs = int(specs[0]), specs[1:]
         chunk = zc if zc else n
         kernel = load_stencil(path)
-        grid = (-(-n // (tx * xv)), -(-n // (ty * yb)), -(-n // chunk))
-        args = (prev, nxt, vel, coef, ones, ones, ones, np.int32(n), np.int32(n), np.int32(n), np.int32(chunk))
-        t = median_seconds(lambda: kernel(grid, (tx, ty, 1), args))
-        print(f'{path} z_chunk={zc}: {n ** 3 / t / 1e9:.1f} Gpts/s ({t * 1e3:.3f} ms per step)')
+        sizes = (np.int32(n), np.int32(n), np.int32(n))
+        if a.kernel == 'temporal':
+            wg = (tx + 2 * R) // xb * ((ty + 2 * R) // yb) + tx // xb * (ty // yb)
+            grid, block, steps = (-(-n // tx), -(-n // ty), -(-n // chunk)), (wg, 1, 1), 2
+            # older, prev, out1, out2, vel, coef, gx, gy, gz, n1, n2, n3, source index (-1: none), source
+            # value, steps, z_chunk (resources/kernels/temporal.cl)
+            args = (nxt, prev, out1, out2, vel, coef, ones, ones, ones, *sizes, np.int32(-1), np.float32(0),
+                    np.int32(steps), np.int32(chunk))
+        else:
+            grid, block, steps = (-(-n // (tx * xb)), -(-n // (ty * yb)), -(-n // chunk)), (tx, ty, 1), 1
+            args = (prev, nxt, vel, coef, ones, ones, ones, *sizes, np.int32(chunk))
+        t = median_seconds(lambda: kernel(grid, block, args))
+        print(f'{path} z_chunk={zc}: {steps * n ** 3 / t / 1e9:.1f} Gpts/s '
+              f'({t * 1e3:.3f} ms per launch of {steps} step{"s" if steps > 1 else ""})')
 
 
 if __name__ == '__main__':

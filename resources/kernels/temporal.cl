@@ -253,8 +253,8 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void stencil(
   for (int j = 0; j < PREFETCH; ++j) LOAD_PLANE(kBegin + j, j);
 #endif
 
-  // The z loop in steps of Z_UNROLL planes, the inner loop unrolled completely (compilers refuse a
-  // partial unroll of a loop with a barrier and a run-time trip count). The last step's iterations
+  // The z loop in steps of Z_UNROLL planes, the inner loop unrolled completely (clang refuses a partial
+  // unroll of a loop with a barrier and a run-time trip count). The last step's iterations
   // past kEnd-1 only pass the barrier, so that every work-item meets every barrier unconditionally.
   for (int k0 = kBegin; k0 < kEnd; k0 += Z_UNROLL) {
 #pragma unroll
