@@ -38,15 +38,13 @@ struct Defaults {
   int tileX, tileY, xPerItem, yPerItem, prefetch, zUnroll, asyncCopy, zChunk, maxRegisters;
 };
 
-// NVIDIA 8.0+: 32 x 16 tiles of 2 x 2 blocks, 384 + 128 = 512 work-items, registers capped at 128 so
-// that they fit one multiprocessor; planes of u^n copied by cp.async two planes ahead into a ring of
-// three (48 KiB of local memory), whole z columns (the fastest chunking on the H100). Other GPUs:
-// 16 x 16 tiles of 4 x 2 blocks, 128 + 32 work-items (every vendor's default limit allows 256), 26 KiB.
-// CPU devices: the same tiles (the fastest of the candidates through PoCL) and whole z columns (each
-// chunk loads 4R extra planes).
+// The built-in defaults, for devices the tuning databases know nothing of (resources/tuning/ ships the
+// H100's measured best for NVIDIA GPUs of compute capability 8.0+: 32 x 16 tiles of 1 x 4 blocks, cp.async
+// one plane ahead, whole z columns, 128 registers). GPUs: 16 x 16 tiles of 4 x 2 blocks, 128 + 32
+// work-items (every vendor's default limit allows 256), 26 KiB. CPU devices: the same tiles (the fastest
+// of the candidates through PoCL) and whole z columns (each chunk loads 4R extra planes).
 Defaults defaultsFor(const DeviceInfo& device) {
   if (device.type == "CPU") return {16, 16, 4, 2, 1, 1, 0, 0, 0};
-  if (isNvidia(device) && device.nvComputeMajor >= 8) return {32, 16, 2, 2, 2, 2, 1, 0, 128};
   return {16, 16, 4, 2, 1, 1, 0, 128, 0};
 }
 
