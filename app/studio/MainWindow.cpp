@@ -217,6 +217,17 @@ void MainWindow::buildMenus() {
     if (!panel) {
       panel = new BenchmarkPanel(s, this);
       panel->setWindowFlag(Qt::Window);
+      // The stage explanations quote the panel's measurements (the running stage's live figures
+      // replace its own row while it runs).
+      connect(panel, &BenchmarkPanel::finished, this, [this, panel] {
+        if (!panel->currentRun()) return;
+        for (const BenchmarkRow& row : panel->currentRun()->report.rows) {
+          if (!row.error.empty() || row.throughput.mpts <= 0.0) continue;
+          const StageMeasurement m{row.throughput.mpts, row.throughput.rooflinePercent, row.device};
+          benchmarkFigures_[row.stage] = m;
+          if (stageExplorer_) stageExplorer_->setMeasurement(row.stage, m);
+        }
+      });
     }
     if (!panel->running()) panel->setScenario(s);
     setPlaying(false);  // the timed stages get the devices to themselves
@@ -515,7 +526,10 @@ void MainWindow::addRecentFile(const QString& path) {
 }
 
 void MainWindow::showStageExplorer() {
-  if (!stageExplorer_) stageExplorer_ = new StageExplorer(this);
+  if (!stageExplorer_) {
+    stageExplorer_ = new StageExplorer(this);
+    stageExplorer_->setMeasurements(benchmarkFigures_);
+  }
   const ControllerStatus& s = pane_->lastStatus();
   if (s.hasSolver && s.throughput.mpts > 0.0)
     stageExplorer_->setMeasurement(s.stage, {s.throughput.mpts, s.throughput.rooflinePercent, s.device});

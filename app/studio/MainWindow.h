@@ -12,6 +12,7 @@
 
 #include "core/Checkpoint.h"
 #include "app/studio/PresetPicker.h"
+#include "app/studio/StageExplanation.h"
 #include "core/Scenario.h"
 #include "app/controller/SimulationController.h"
 
@@ -103,6 +104,7 @@ class MainWindow : public QMainWindow {
   TracePlotPanel* traces_ = nullptr;  // the receivers' live traces and seismogram
   RunProgress* progress_ = nullptr;   // step / steps, the run's length, Loop
   StageExplorer* stageExplorer_ = nullptr;  // made on first use
+  StageMeasurements benchmarkFigures_;       // the benchmark panel's last results, for the explanations
   ExportActions* exportActions_ = nullptr;  // Record…, Save image…
   DataExportActions* dataExport_ = nullptr;  // Export data, Save/Restore state
   QListWidget* messages_ = nullptr;

@@ -3,8 +3,6 @@
 // charts; "Use this" stores the chosen candidate; the --bench-panel command writes its PNG and JSON.
 #include <gtest/gtest.h>
 
-#include "compute/TuningDatabase.h"
-
 #include <QAction>
 #include <QBarSet>
 #include <QFile>
@@ -18,6 +16,7 @@
 #include <QScatterSeries>
 #include <QSet>
 #include <QTableWidget>
+#include <QTextBrowser>
 #include <QValueAxis>
 #include <cmath>
 #include <fstream>
@@ -25,10 +24,12 @@
 #include <sstream>
 
 #include "app/studio/BenchmarkPanel.h"
+#include "app/studio/StageExplorer.h"
 #include "app/studio/MainWindow.h"
 #include "app/studio/SimulationPane.h"
 #include "compute/DeviceRegistry.h"
 #include "compute/StageParams.h"
+#include "compute/TuningDatabase.h"
 #include "core/Metrics.h"
 #include "core/ScenarioResize.h"
 #include "core/StageRegistry.h"
@@ -334,6 +335,29 @@ TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
   EXPECT_TRUE(scenarioChoice->text().contains("40×32×24")) << scenarioChoice->text().toStdString();
   open->trigger();
   EXPECT_EQ(window.findChildren<BenchmarkPanel*>().size(), 1) << "opened again, not twice";
+
+  // The stage explanations quote the panel's results: cpu-parallel's measured rate, not "not measured".
+  panel->setStages({"cpu-serial", "cpu-parallel"});
+  panel->setCubeSize(24);
+  panel->setSteps(6);
+  panel->setSweepEnabled(false);
+  ASSERT_TRUE(panel->start());
+  ASSERT_TRUE(test::waitUntil([&] { return !panel->running() && panel->currentRun(); }));
+  QCoreApplication::processEvents();
+  const BenchmarkRow* parallel = nullptr;
+  for (const BenchmarkRow& row : panel->currentRun()->report.rows)
+    if (row.stage == "cpu-parallel") parallel = &row;
+  ASSERT_NE(parallel, nullptr);
+  window.showStageExplorer();
+  auto* explorer = window.findChild<StageExplorer*>();
+  ASSERT_NE(explorer, nullptr);
+  explorer->selectStage("cpu-parallel");
+  explorer->showTab(StageExplorer::ExplanationTab);
+  const QString text = explorer->explanationView()->toPlainText();
+  EXPECT_FALSE(text.contains(kNotMeasuredText)) << text.toStdString();
+  EXPECT_TRUE(text.contains(QString::number(parallel->throughput.mpts, 'f', 0)) ||
+              text.contains(QString::number(parallel->throughput.mpts, 'f', 1)))
+      << parallel->throughput.mpts << " in:\n" << text.toStdString();
 }
 
 struct StudioRun {
