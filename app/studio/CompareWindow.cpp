@@ -180,10 +180,14 @@ void CompareWindow::buildToolbar() {
 
   tools->addWidget(new QLabel(" Steps/frame "));
   stepsPerFrameBox_ = new QSpinBox;
-  stepsPerFrameBox_->setRange(1, 1000);
+  stepsPerFrameBox_->setRange(kAutoStepsPerFrame, 1000);
+  stepsPerFrameBox_->setSpecialValueText("auto");
   stepsPerFrameBox_->setValue(stepsPerFrame_);
-  stepsPerFrameBox_->setToolTip("Time steps between two common frames: no viewport runs ahead of another by more.\n"
-                                "Range: 1 to 1000");
+  stepsPerFrameBox_->setToolTip(QStringLiteral("Time steps between two common frames: no viewport runs ahead of another by more.\n"
+                                               "auto: as many as keep the view at %1 frames/s or more (1 to %2), so it stays\n"
+                                               "interactive however slow the slowest stage is. Range: auto, 1 to 1000")
+                                    .arg(kAutoFramesPerSecond)
+                                    .arg(kMaxAutoStepsPerFrame));
   connect(stepsPerFrameBox_, &QSpinBox::valueChanged, this, &CompareWindow::setStepsPerFrame);
   tools->addWidget(stepsPerFrameBox_);
 }
@@ -255,7 +259,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
   std::vector<SimulationController*> controllers;
   for (CompareViewport* v : viewports_) controllers.push_back(&v->pane()->controller());
   coordinator_.setControllers(controllers);
-  coordinator_.setBatch(stepsPerFrame_);
+  coordinator_.setBatch(batch_);
   coordinator_.setStopStep(stopStep_);
   coordinator_.setPlaying(playAction_->isChecked());
   setCurrentViewport(std::min(current_, viewportCount() - 1));
@@ -299,10 +303,45 @@ void CompareWindow::stepOnce() {
 void CompareWindow::reset() { restartAll(); }
 
 void CompareWindow::setStepsPerFrame(int steps) {
-  stepsPerFrame_ = std::max(1, steps);
-  coordinator_.setBatch(stepsPerFrame_);
-  const QSignalBlocker block(stepsPerFrameBox_);
-  stepsPerFrameBox_->setValue(stepsPerFrame_);
+  stepsPerFrame_ = std::max(kAutoStepsPerFrame, steps);
+  {
+    const QSignalBlocker block(stepsPerFrameBox_);
+    stepsPerFrameBox_->setValue(stepsPerFrame_);
+  }
+  autoFrames_ = 0;
+  autoWindow_.invalidate();
+  // Auto starts from one step per frame and climbs while the frame rate allows.
+  applyBatch(stepsPerFrame_ == kAutoStepsPerFrame ? 1 : stepsPerFrame_);
+}
+
+void CompareWindow::applyBatch(int steps) {
+  batch_ = steps;
+  coordinator_.setBatch(batch_);
+}
+
+// Twice a second: below the frame-rate goal, halve the steps per frame; well above it (a third more), add
+// one. Halving at once and climbing slowly settles without oscillating, and a slow stage joining the
+// compare brings the frame rate back within a second.
+void CompareWindow::adaptStepsPerFrame() {
+  if (stepsPerFrame_ != kAutoStepsPerFrame || !coordinator_.playing()) {
+    autoWindow_.invalidate();
+    return;
+  }
+  if (!autoWindow_.isValid()) {
+    autoWindow_.start();
+    autoFrames_ = 0;
+    return;
+  }
+  ++autoFrames_;
+  const double seconds = autoWindow_.elapsed() / 1000.0;
+  if (seconds < 0.5) return;
+  const double fps = autoFrames_ / seconds;
+  if (fps < kAutoFramesPerSecond && batch_ > 1)
+    applyBatch(std::max(1, batch_ / 2));
+  else if (fps > kAutoFramesPerSecond * 4.0 / 3.0 && batch_ < kMaxAutoStepsPerFrame)
+    applyBatch(batch_ + 1);
+  autoWindow_.restart();
+  autoFrames_ = 0;
 }
 
 void CompareWindow::setStopStep(long step) {
@@ -376,10 +415,12 @@ void CompareWindow::pollLockstep() {
   const long step = coordinator_.rendezvousStep();
   int running = 0;
   for (std::size_t n = 0; n < viewports_.size(); ++n) running += slices[n] ? 1 : 0;
-  stepLabel_->setText(QStringLiteral("Step %1 in all %2 running viewports (lockstep: none is more than %3 steps ahead)")
+  adaptStepsPerFrame();
+  stepLabel_->setText(QStringLiteral("Step %1 in all %2 running viewports (lockstep: none is more than %3 steps ahead%4)")
                           .arg(step)
                           .arg(running)
-                          .arg(stepsPerFrame_));
+                          .arg(batch_)
+                          .arg(stepsPerFrame_ == kAutoStepsPerFrame ? QStringLiteral("; steps per frame: auto") : QString()));
   if (stopStep_ >= 0 && step >= stopStep_ && playAction_->isChecked()) {
     const QSignalBlocker block(playAction_);
     playAction_->setChecked(false);
@@ -548,7 +589,7 @@ void CompareWindow::closeEvent(QCloseEvent* event) {
 
 int runCompareWindow(const StudioOptions& options) {
   CompareWindow window(options.scenario, options.compareStages);
-  window.setStepsPerFrame(options.stepsPerFrame);
+  window.setStepsPerFrame(options.stepsPerFrameGiven ? options.stepsPerFrame : CompareWindow::kAutoStepsPerFrame);
   if (!window.notice().isEmpty()) std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(window.notice()));
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
@@ -571,8 +612,10 @@ int runCompareWindow(const StudioOptions& options) {
         if (window.coordinator().active(std::size_t(n)))
           points += double(window.viewport(n)->pane()->lastStatus().grid.interiorSize()) * double(step);
       if (seconds > 0.0)
-        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f frames/s drawn\n",
-                    step, seconds, points / seconds / 1e6, double(framesDrawn) / seconds);
+        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f frames/s drawn, "
+                    "%d steps per frame at the end%s\n",
+                    step, seconds, points / seconds / 1e6, double(framesDrawn) / seconds, window.stepsPerFrame(),
+                    options.stepsPerFrameGiven ? "" : " (auto)");
       // After the views have drawn this step (they paint in the next pass of the event loop).
       QTimer::singleShot(50, &window, [&] {
         for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();

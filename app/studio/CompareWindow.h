@@ -5,6 +5,7 @@
 // viewport's counters time only its own steps; the agreement figure compares its slices with those of
 // the reference viewport (cpu-serial when it runs here, else viewport 1) at that same step. Camera, view
 // mode and slice point are linked unless "Link views" is off; the stages are remembered (QSettings).
+#include <QElapsedTimer>
 #include <QImage>
 #include <QMainWindow>
 #include <QStringList>
@@ -47,7 +48,12 @@ class CompareWindow : public QMainWindow {
   void setPlaying(bool playing);
   void stepOnce();
   void reset();
-  void setStepsPerFrame(int steps);  // steps between two common frames
+  // Steps between two common frames; kAutoStepsPerFrame (the default) picks them as it runs: as many as
+  // keep at least kAutoFramesPerSecond frames a second, from 1 to kMaxAutoStepsPerFrame.
+  void setStepsPerFrame(int steps);
+  static constexpr int kAutoStepsPerFrame = 0, kMaxAutoStepsPerFrame = 16;
+  static constexpr double kAutoFramesPerSecond = 30.0;
+  int stepsPerFrame() const { return batch_; }  // the steps per frame in use now
   void setStopStep(long step);       // the run pauses there (< 0: never)
   void setViewMode(int mode);        // 0 3D, 1 XY, 2 XZ, 3 YZ
   void setLinked(bool linked);
@@ -92,6 +98,8 @@ class CompareWindow : public QMainWindow {
   void applySlicePoint(int n);
   void saveStages() const;
   void showPlaying(bool playing);
+  void adaptStepsPerFrame();  // auto mode: after each common frame
+  void applyBatch(int steps);
 
   Scenario base_;
   std::vector<CompareViewport*> viewports_;
@@ -102,7 +110,10 @@ class CompareWindow : public QMainWindow {
   int reference_ = -1;
   int current_ = 0;  // the viewport unlinked view controls act on
   bool linked_ = true;
-  int stepsPerFrame_ = 4;
+  int stepsPerFrame_ = kAutoStepsPerFrame;  // what was asked for
+  int batch_ = 1;                           // what runs: the lockstep's steps per frame (auto starts at 1)
+  QElapsedTimer autoWindow_;                // auto mode: frames counted since it started
+  int autoFrames_ = 0;
   long stopStep_ = -1;
   QString notice_;
 

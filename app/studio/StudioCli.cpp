@@ -63,7 +63,8 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption size("size", "Interior grid size n1,n2,n3 (1 to " + QString::number(kMaxAxisCells) + " each).", "n1,n2,n3");
   const QCommandLineOption device("device", "OpenCL device: gpu, cpu, P:D, or a name substring.", "selector");
   const QCommandLineOption threads("threads", "Threads of the cpu-parallel stage (default: all cores).", "N");
-  const QCommandLineOption stepsPerFrame("steps-per-frame", "Time steps between displayed frames (1 to 1000, default 4).", "N");
+  const QCommandLineOption stepsPerFrame("steps-per-frame", "Time steps between displayed frames (1 to 1000, default 4; with --compare, default auto: as many\n"
+                                            "as keep 30 frames/s).", "N");
   const QCommandLineOption benchmark("benchmark", "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost, quit.", "SECONDS");
   const QCommandLineOption paused("paused", "Start paused.");
   const QCommandLineOption mode("mode", "View mode: " + viewModeOptions() + " (default " + viewModes().front().option + ").", "mode");
@@ -177,6 +178,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   if (parser.isSet(stepsPerFrame)) {
     if (!integer(stepsPerFrame, 1, 1000, value)) return std::nullopt;
     o.stepsPerFrame = int(value);
+    o.stepsPerFrameGiven = true;
   }
   if (parser.isSet(steps)) {
     if (!integer(steps, 0, 100000000, o.steps)) return std::nullopt;

@@ -178,6 +178,32 @@ TEST_F(CompareWindowTest, FourStagesStayInLockstepAndAgreeWithCpuSerial) {
   }
 }
 
+// Auto steps per frame: more steps per frame while frames come fast, back to one when a slow setup
+// cannot keep the frame rate. (The frame rates here are far from the goal on either side.)
+TEST_F(CompareWindowTest, AutoStepsPerFrameClimbsWhenFramesAreFastAndFallsWhenSlow) {
+  Scenario tiny = smallScenario(12);
+  tiny.stage = "cpu-parallel";
+  window_->setBaseScenario(tiny);
+  window_->setStages({"cpu-parallel", "cpu-parallel"});
+  window_->setStepsPerFrame(CompareWindow::kAutoStepsPerFrame);
+  EXPECT_EQ(window_->stepsPerFrame(), 1) << "auto starts at one step per frame";
+  window_->setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return window_->stepsPerFrame() > 1; }, 30000))
+      << "12³ frames come far faster than 30 a second: auto should take more steps per frame";
+  EXPECT_LE(window_->stepsPerFrame(), CompareWindow::kMaxAutoStepsPerFrame);
+
+  // cpu-serial at 120³ takes tens of milliseconds a step: any batch above one misses 30 frames/s.
+  Scenario big = smallScenario(120);
+  window_->setStages({"cpu-serial", "cpu-serial"});
+  window_->setBaseScenario(big);
+  ASSERT_TRUE(test::waitUntil([&] { return window_->stepsPerFrame() == 1 && window_->shownStep() > 4; }, 120000))
+      << "still " << window_->stepsPerFrame() << " steps per frame; " << problems();
+
+  window_->setStepsPerFrame(7);  // a fixed value is kept whatever the frame rate
+  ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() % 7 == 0 && window_->shownStep() >= 14; }, 120000));
+  EXPECT_EQ(window_->stepsPerFrame(), 7);
+}
+
 TEST_F(CompareWindowTest, PauseStepAndResetActOnAll) {
   window_->setStages({"cpu-serial", "cpu-parallel"});
   window_->setStepsPerFrame(5);
