@@ -27,6 +27,7 @@ struct StudioOptions {
   bool hud = true;              // counters over the saved picture
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
   int stepsPerFrame = 4;
+  bool hostSlicePath = false;   // --slice-path host: the triple buffer's host copies, not the mapped GL buffers
   bool startPaused = false;
   int viewMode = 0;  // an index of viewModes()
   int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
