@@ -365,9 +365,12 @@ void SimulationController::advanceBatch() {
     computeSeconds = solver.advance(int(steps));
     finishFrame();  // a ring frame started after the last batch has arrived behind it
     // While playing, slices are extracted only when the reader has taken the last ones (and the ring has
-    // a free slot); the frame a run stops on is always published, at once.
+    // a free slot); the frame a run stops on is always published, at once. A read left on its way is
+    // published a batch later, and the next one starts only once that frame is taken: so only where two
+    // batches fit in a frame of the display.
     const bool stopsHere = singleStepping ? singleStepsLeft_ <= steps : stopAt >= 0 && solver.currentStep() >= stopAt;
-    if (!((stopsHere || !slicesUnread()) && publishSlices(stopsHere))) {
+    const bool waitForRead = stopsHere || secondsPerStep_ * double(steps) > kDeferredReadBatchSeconds;
+    if (!((stopsHere || !slicesUnread()) && publishSlices(waitForRead))) {
       slicesBehind_ = true;
       framesSkipped_.fetch_add(1, std::memory_order_relaxed);
     }

@@ -137,7 +137,8 @@ class SimulationController {
   // and the simulation that ran before goes on unless the rebuild itself succeeded.
   void restoreCheckpoint(Checkpoint checkpoint);
   // Where the slices go from now on: into `ring`'s slots (one host copy: the solver writes them there;
-  // an OpenCL read completes behind the next batch and the frame is published at that batch's end), or,
+  // after a short batch an OpenCL read completes behind the next one and the frame is published at that
+  // batch's end, kDeferredReadBatchSeconds), or,
   // with none, into the triple buffer slices() (the reader copies them; `hostReason` says why in the
   // status's transferPath). The current slices go the new way at once. The triple buffer by default.
   void setSliceRing(std::shared_ptr<SliceRing> ring, std::string hostReason = {});
@@ -161,6 +162,9 @@ class SimulationController {
   static constexpr long kLiveTraceSamples = 20000;  // samples per receiver kept for the live display
   static constexpr double kTracePeriodSeconds = 0.1;  // live traces republished at most this often
   static constexpr int kSlotRetryMs = 10;  // at rest, slices waiting for a free slot are tried this often
+  // Batches at most this long leave a ring frame's read on its way (OpenCL) and publish the frame at the
+  // next batch's end: two of them fit in a frame at 60 Hz. Longer ones wait for the read.
+  static constexpr double kDeferredReadBatchSeconds = 1.0 / 120.0;
 
  private:
   struct Commands {

@@ -181,14 +181,15 @@ TEST(SliceRing, ConcurrentWriterNeverTouchesAHeldFrame) {
 // in finishSlices (while the caller must not read them).
 class RingSolver : public WaveSolver {
  public:
-  RingSolver(Grid g, bool deferred) : grid_(g), deferred_(deferred) {}
+  RingSolver(Grid g, bool deferred, std::chrono::microseconds perStep = 100us)
+      : grid_(g), deferred_(deferred), perStep_(perStep) {}
   std::string stage() const override { return "fake"; }
   std::string deviceName() const override { return "fake device"; }
   const Grid& grid() const override { return grid_; }
   double advance(int steps) override {
-    std::this_thread::sleep_for(100us * steps);
+    std::this_thread::sleep_for(perStep_ * steps);
     step_ += steps;
-    return 1e-4 * steps;
+    return std::chrono::duration<double>(perStep_ * steps).count();
   }
   long currentStep() const override { return step_; }
   void readField(std::vector<float>& interior) override { interior.assign(grid_.interiorSize(), float(step_)); }
@@ -209,14 +210,15 @@ class RingSolver : public WaveSolver {
  private:
   Grid grid_;
   bool deferred_;
+  std::chrono::microseconds perStep_;
   long step_ = 0, pendingStep_ = 0;
   std::span<float> pending_;
 };
 
-SimulationBuilder ringBuilder(bool deferred) {
-  return [deferred](const Scenario& s) {
+SimulationBuilder ringBuilder(bool deferred, std::chrono::microseconds perStep = 100us) {
+  return [deferred, perStep](const Scenario& s) {
     BuiltSimulation b;
-    b.solver = std::make_unique<RingSolver>(Grid(s.n1, s.n2, s.n3), deferred);
+    b.solver = std::make_unique<RingSolver>(Grid(s.n1, s.n2, s.n3), deferred, perStep);
     b.dt = 1e-3;
     b.dx = s.dx;
     return b;
@@ -319,6 +321,29 @@ TEST_P(ControllerRing, ARingTooSmallForTheGridWaitsForTheNextOne) {
   frame.reset();
   EXPECT_TRUE(small.released->load());
   EXPECT_FALSE(fitting.released->load()) << "the controller let go, the test's ring still holds it";
+}
+
+// Batches of 12 ms: two do not fit in a frame at 60 Hz, so a read is waited for and its frame published
+// at once; a reader that keeps up then gets a frame from every batch, not from every other one.
+TEST(ControllerRingSlowBatches, PublishTheirFramesAtOnce) {
+  HostSlots host(SliceRing::kSlots, SliceSet::planeFloats(8, 8, 8));
+  auto ring = host.ring();
+  SimulationController c(ringBuilder(true, 3ms));
+  c.setSliceRing(ring);
+  playWhenBuilt(c, ringScenario(8), 4);
+  long frames = 0, first = -1, last = -1;
+  ASSERT_TRUE(eventually([&] {
+    if (auto frame = ring->take()) {
+      EXPECT_TRUE(consistent(*frame));
+      if (first < 0) first = frame->step;
+      last = frame->step;
+      ++frames;
+    }
+    return last - first >= 160;
+  }));
+  c.stop();
+  const long batches = (last - first) / 4;
+  EXPECT_GE(frames, batches * 8 / 10) << frames << " frames over " << batches << " batches";
 }
 
 INSTANTIATE_TEST_SUITE_P(Reads, ControllerRing, ::testing::Values(false, true),
