@@ -104,8 +104,8 @@ struct OpenClSolver::Impl {
   int receiverCount = 0, traceRowsOnDevice = 0;
   std::vector<float> traces;
 
-  Buffer<float> sliceBuffer;
-  std::vector<float> sliceHost;
+  Buffer<float> sliceBuffer;  // xy | xz | yz, read in one piece
+  Event sliceRead;            // the read of startSlices, until finishSlices
 
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
 
@@ -240,7 +240,13 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
   m.ctx.finish();
 }
 
-OpenClSolver::~OpenClSolver() = default;
+OpenClSolver::~OpenClSolver() {
+  // A slice read still on its way writes into memory that its caller may free once the solver is gone.
+  try {
+    if (impl_) finishSlices();
+  } catch (const ComputeError&) {  // a failed read writes nothing more
+  }
+}
 
 std::string OpenClSolver::deviceName() const { return impl_->ctx.info().name; }
 const DeviceInfo& OpenClSolver::device() const { return impl_->ctx.info(); }
@@ -325,7 +331,7 @@ void OpenClSolver::readField(std::vector<float>& interior) {
           "clEnqueueReadBufferRect", "reading the field");
 }
 
-void OpenClSolver::extractSlices(int i, int j, int k, SliceSet& out) {
+bool OpenClSolver::startSlices(int i, int j, int k, std::span<float> planes) {
   Impl& m = *impl_;
   const Grid& g = grid_;
   if (i < 0 || i >= g.n1 || j < 0 || j >= g.n2 || k < 0 || k >= g.n3)
@@ -333,18 +339,20 @@ void OpenClSolver::extractSlices(int i, int j, int k, SliceSet& out) {
                        "slice point (" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) +
                            ") is outside the interior grid " + std::to_string(g.n1) + "x" + std::to_string(g.n2) +
                            "x" + std::to_string(g.n3));
+  if (planes.size() < m.sliceBuffer.size())
+    throw ComputeError(ComputeStatus::InvalidParameter, std::to_string(planes.size()) + " floats cannot hold the " +
+                                                            std::to_string(m.sliceBuffer.size()) + " of the slices");
+  finishSlices();  // one read at a time
   m.slices.args(m.field[m.cur], m.sliceBuffer, g.n1, g.n2, g.n3, i, j, k);
   const std::size_t largest = std::max({std::size_t(g.n1) * g.n2, std::size_t(g.n1) * g.n3, std::size_t(g.n2) * g.n3});
   m.slices.launch(m.ctx, NDRange{1, {largest, 1, 1}, {0, 0, 0}});
-  m.sliceHost.resize(m.sliceBuffer.size());
-  m.sliceBuffer.read(m.ctx, m.sliceHost.data(), m.sliceHost.size());
-  out.n1 = g.n1, out.n2 = g.n2, out.n3 = g.n3;
-  out.i = i, out.j = j, out.k = k;
-  out.step = step_;
-  const std::size_t xy = std::size_t(g.n1) * g.n2, xz = std::size_t(g.n1) * g.n3;
-  out.xy.assign(m.sliceHost.begin(), m.sliceHost.begin() + xy);
-  out.xz.assign(m.sliceHost.begin() + xy, m.sliceHost.begin() + xy + xz);
-  out.yz.assign(m.sliceHost.begin() + xy + xz, m.sliceHost.end());
+  m.sliceBuffer.read(m.ctx, planes.data(), m.sliceBuffer.size(), 0, &m.sliceRead);
+  return false;
+}
+
+void OpenClSolver::finishSlices() {
+  Event read = std::move(impl_->sliceRead);
+  if (read) read.wait();
 }
 
 std::vector<float> OpenClSolver::traces() {

@@ -47,7 +47,8 @@ class OpenClSolver : public WaveSolver {
   double advance(int steps) override;
   long currentStep() const override { return step_; }
   void readField(std::vector<float>& interior) override;
-  void extractSlices(int i, int j, int k, SliceSet& out) override;
+  bool startSlices(int i, int j, int k, std::span<float> planes) override;
+  void finishSlices() override;
   std::vector<float> traces() override;
   SolverState saveState() override;
   void restoreState(const SolverState& state) override;

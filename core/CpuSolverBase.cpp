@@ -102,25 +102,26 @@ void CpuSolverBase::readField(std::vector<float>& interior) {
     }
 }
 
-void CpuSolverBase::extractSlices(int i, int j, int k, SliceSet& out) {
+bool CpuSolverBase::startSlices(int i, int j, int k, std::span<float> planes) {
   const Grid& g = problem_.grid;
   if (i < 0 || i >= g.n1 || j < 0 || j >= g.n2 || k < 0 || k >= g.n3)
-    throw std::out_of_range("extractSlices: cell (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
+    throw std::out_of_range("slice point (" + std::to_string(i) + ", " + std::to_string(j) + ", " +
                             std::to_string(k) + ") is outside the interior " + std::to_string(g.n1) + "x" +
                             std::to_string(g.n2) + "x" + std::to_string(g.n3));
-  out.n1 = g.n1, out.n2 = g.n2, out.n3 = g.n3;
-  out.i = i, out.j = j, out.k = k;
-  out.step = step_;
-  out.xy.resize(std::size_t(g.n1) * g.n2);
-  out.xz.resize(std::size_t(g.n1) * g.n3);
-  out.yz.resize(std::size_t(g.n2) * g.n3);
+  if (planes.size() < SliceSet::planeFloats(g.n1, g.n2, g.n3))
+    throw std::out_of_range(std::to_string(planes.size()) + " floats cannot hold the slices of " +
+                            std::to_string(g.n1) + "x" + std::to_string(g.n2) + "x" + std::to_string(g.n3));
+  float* xy = planes.data();
+  float* xz = xy + std::size_t(g.n1) * g.n2;
+  float* yz = xz + std::size_t(g.n1) * g.n3;
   const float* u = prev_.data();
   for (int jj = 0; jj < g.n2; ++jj)
-    for (int ii = 0; ii < g.n1; ++ii) out.xy[std::size_t(jj) * g.n1 + ii] = u[g.interiorIndex(ii, jj, k)];
+    for (int ii = 0; ii < g.n1; ++ii) xy[std::size_t(jj) * g.n1 + ii] = u[g.interiorIndex(ii, jj, k)];
   for (int kk = 0; kk < g.n3; ++kk)
-    for (int ii = 0; ii < g.n1; ++ii) out.xz[std::size_t(kk) * g.n1 + ii] = u[g.interiorIndex(ii, j, kk)];
+    for (int ii = 0; ii < g.n1; ++ii) xz[std::size_t(kk) * g.n1 + ii] = u[g.interiorIndex(ii, j, kk)];
   for (int kk = 0; kk < g.n3; ++kk)
-    for (int jj = 0; jj < g.n2; ++jj) out.yz[std::size_t(kk) * g.n2 + jj] = u[g.interiorIndex(i, jj, kk)];
+    for (int jj = 0; jj < g.n2; ++jj) yz[std::size_t(kk) * g.n2 + jj] = u[g.interiorIndex(i, jj, kk)];
+  return true;
 }
 
 }  // namespace iso

@@ -17,7 +17,7 @@ class CpuSolverBase : public WaveSolver {
   double advance(int steps) override;  // throws std::invalid_argument for steps < 0
   long currentStep() const override { return step_; }
   void readField(std::vector<float>& interior) override;
-  void extractSlices(int i, int j, int k, SliceSet& out) override;  // throws std::out_of_range
+  bool startSlices(int i, int j, int k, std::span<float> planes) override;  // throws std::out_of_range
   std::vector<float> traces() override { return traces_; }
   SolverState saveState() override;
   void restoreState(const SolverState& state) override;

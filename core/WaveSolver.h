@@ -1,6 +1,7 @@
 #pragma once
 // The one interface every stage implements (CPU and OpenCL), so that the CLI, the compute thread and
 // the compare view drive any stage the same way.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,26 @@ class WaveSolver {
   // The current field u^n, interior only, C order (n3, n2, n1) — whatever the ping-pong parity.
   virtual void readField(std::vector<float>& interior) = 0;
 
-  // The three orthogonal interior planes through interior cell (i, j, k) of u^n.
-  virtual void extractSlices(int i, int j, int k, SliceSet& out) = 0;
+  // The three orthogonal interior planes through interior cell (i, j, k) of u^n, in memory of `out`'s own
+  // (SliceSet::ownPlanes: its memory again when it has the size), with their sizes, cell and step.
+  // Throws as startSlices does (`out` is then unspecified).
+  void extractSlices(int i, int j, int k, SliceSet& out) {
+    const Grid& g = grid();
+    out.n1 = g.n1, out.n2 = g.n2, out.n3 = g.n3;
+    out.i = i, out.j = j, out.k = k;
+    out.step = currentStep();
+    startSlices(i, j, k, {out.ownPlanes(), out.planeFloats()});
+    finishSlices();
+  }
+
+  // The same planes into caller memory, one after the other as SliceSet lays them out (xy, xz, yz:
+  // SliceSet::planeFloats of the grid, at most planes.size()). True when they are written on return (CPU
+  // stages); false when they are on their way (OpenCL stages enqueue one non-blocking read of their slice
+  // buffer, so that the queue does not drain for it: the next advance() runs behind it), complete when
+  // finishSlices() returns; the memory must stay valid and unread until then. Throws when the cell is
+  // outside the interior or the memory too small.
+  virtual bool startSlices(int i, int j, int k, std::span<float> planes) = 0;
+  virtual void finishSlices() {}
 
   // Receiver samples since the start: traces()[n*R + r] = u at receiver r at time (n+1)·dt.
   virtual std::vector<float> traces() = 0;

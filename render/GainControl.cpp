@@ -15,10 +15,10 @@ GainControl::Measurement GainControl::measure(const SliceSet& s) {
   samples_.reserve(std::min(total, settings_.maxSamples) + 3);
   // One stride over the three planes as if concatenated, so every plane is sampled evenly.
   std::size_t offset = 0;
-  for (const std::vector<float>* plane : {&s.xy, &s.xz, &s.yz}) {
+  for (std::span<const float> plane : {s.xy, s.xz, s.yz}) {
     std::size_t n = offset;
-    for (; n < plane->size(); n += stride) {
-      const float a = std::abs((*plane)[n]);
+    for (; n < plane.size(); n += stride) {
+      const float a = std::abs(plane[n]);
       if (!std::isfinite(a)) {
         ++m.nonFinite;
         continue;
@@ -26,7 +26,7 @@ GainControl::Measurement GainControl::measure(const SliceSet& s) {
       samples_.push_back(a);
       m.peak = std::max(m.peak, a);
     }
-    offset = n - plane->size();
+    offset = n - plane.size();
   }
   if (m.peak <= 0.0f) return m;
 

@@ -28,7 +28,7 @@ std::string sliceSetProblem(const SliceSet& s) {
     return text("slice point (", std::to_string(s.i), ", ", std::to_string(s.j), ", ", std::to_string(s.k),
                 ") lies outside the interior grid ", std::to_string(s.n1), " x ", std::to_string(s.n2),
                 " x ", std::to_string(s.n3));
-  const auto expect = [&](const std::vector<float>& plane, long long a, long long b,
+  const auto expect = [&](std::span<const float> plane, long long a, long long b,
                           const char* name) -> std::string {
     if (static_cast<long long>(plane.size()) == a * b) return {};
     return text("slice ", name, " holds ", std::to_string(plane.size()), " values, expected ",

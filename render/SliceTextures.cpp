@@ -2,7 +2,7 @@
 
 namespace iso {
 namespace {
-const std::vector<float>& planeData(const SliceSet& s, SlicePlane p) {
+std::span<const float> planeData(const SliceSet& s, SlicePlane p) {
   switch (p) {
     case SlicePlane::XY: return s.xy;
     case SlicePlane::XZ: return s.xz;
@@ -34,7 +34,7 @@ void SliceTextures::destroy(GlFunctions* gl) {
   loaded_ = false;
 }
 
-bool SliceTextures::upload(GlFunctions* gl, const SliceSet& slices) {
+bool SliceTextures::upload(GlFunctions* gl, const SliceSet& slices, std::optional<MappedSliceBuffers::Location> from) {
   const SliceGeometry geometry = SliceGeometry::of(slices);
   gl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   for (SlicePlane p : kSlicePlanes) {
@@ -42,12 +42,21 @@ bool SliceTextures::upload(GlFunctions* gl, const SliceSet& slices) {
     const int w = geometry.width(p), h = geometry.height(p);
     gl->glBindTexture(GL_TEXTURE_2D, textures_[index]);
     if (allocated_[index] != std::array<int, 2>{w, h}) {
+      gl->glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);  // no data: a bound buffer would be read from
       gl->glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, w, h, 0, GL_RED, GL_FLOAT, nullptr);
       allocated_[index] = {w, h};
     }
-    gl->glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RED, GL_FLOAT, planeData(slices, p).data());
+    const float* data = planeData(slices, p).data();
+    if (from) {  // the plane's byte offset in the bound buffer
+      gl->glBindBuffer(GL_PIXEL_UNPACK_BUFFER, from->buffer);
+      const std::size_t offset = from->offset + std::size_t(data - slices.xy.data()) * sizeof(float);
+      gl->glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RED, GL_FLOAT, reinterpret_cast<const void*>(offset));
+    } else {
+      gl->glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, w, h, GL_RED, GL_FLOAT, data);
+    }
   }
-  error_ = drainGlErrors(gl, "uploading the slices");
+  if (from) gl->glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  error_ = drainGlErrors(gl, from ? "uploading the slices from a mapped buffer" : "uploading the slices");
   if (!error_.isEmpty()) {
     allocated_ = {};  // storage state unknown: allocate afresh next time
     loaded_ = false;

@@ -1,11 +1,14 @@
 #pragma once
-// The three planes of a SliceSet as R32F textures (xy, xz, yz). Uploads go through glTexSubImage2D
-// into storage that is re-allocated only when a plane's size changes.
+// The three planes of a SliceSet as R32F textures (xy, xz, yz). Uploads go through glTexSubImage2D,
+// from the set's memory or from the mapped pixel-unpack buffer that holds it, into storage that is
+// re-allocated only when a plane's size changes.
 #include <array>
+#include <optional>
 
 #include <QString>
 
 #include "render/GlCheck.h"
+#include "render/MappedSliceBuffers.h"
 #include "render/SliceGeometry.h"
 
 namespace iso {
@@ -15,8 +18,9 @@ class SliceTextures {
   bool create(GlFunctions* gl);  // needs a current context; false (see lastError) on a GL error
   void destroy(GlFunctions* gl);
 
-  // Uploads the planes of a slice set that passed sliceSetProblem(). False on a GL error.
-  bool upload(GlFunctions* gl, const SliceSet& slices);
+  // Uploads the planes of a slice set that passed sliceSetProblem(), from `from` when given: the mapped
+  // buffer that holds the set's planes (MappedSliceBuffers::locate). False on a GL error.
+  bool upload(GlFunctions* gl, const SliceSet& slices, std::optional<MappedSliceBuffers::Location> from = std::nullopt);
   bool hasData() const { return loaded_; }
   const SliceGeometry& geometry() const { return geometry_; }
 

@@ -1,7 +1,9 @@
 #include "render/SliceView.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include <QDebug>
 #include <QFontMetricsF>
@@ -27,6 +29,8 @@ namespace {
 const QColor kBackground(30, 31, 34);
 constexpr int kFieldUnit = 0, kColormapUnit = 1, kVelocityUnit = 2;
 constexpr double kClickSlopPixels = 4.0;  // a press and release closer than this is a click
+// How long a context that goes away waits for the mapped buffers' users to let go of them.
+constexpr std::chrono::seconds kMappedReleaseWait{2};
 
 // Room around a 2D plane for its heading, metre axes and the colour bar (logical pixels).
 constexpr double kMarginLeft = 96, kMarginRight = 118, kMarginTop = 36, kMarginBottom = 54;
@@ -78,6 +82,8 @@ SliceView::SliceView(QWidget* parent) : QOpenGLWidget(parent) {
 SliceView::~SliceView() {
   // The context outlives this object's part of the destruction; release while the members exist.
   if (contextConnection_) disconnect(contextConnection_);
+  blockSignals(true);  // whoever listens may be half destroyed already
+  slices_.reset();     // nothing left to draw: no copy out of the mapped buffers
   if (gl_ != nullptr && context() != nullptr) {
     makeCurrent();
     releaseGl();
@@ -117,8 +123,8 @@ void SliceView::setVelocitySlices(std::shared_ptr<const SliceSet> velocity) {
   velocity_ = std::move(velocity);
   if (velocity_) {
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    for (const std::vector<float>* plane : {&velocity_->xy, &velocity_->xz, &velocity_->yz})
-      for (float v : *plane)
+    for (std::span<const float> plane : {velocity_->xy, velocity_->xz, velocity_->yz})
+      for (float v : plane)
         if (std::isfinite(v)) {
           lo = std::min(lo, v);
           hi = std::max(hi, v);
@@ -344,6 +350,7 @@ void SliceView::initializeGL() {
 
 void SliceView::releaseGl() {
   if (gl_ == nullptr) return;
+  releaseMappedBuffers();
   fieldTextures_.destroy(gl_);
   velocityTextures_.destroy(gl_);
   colormapTexture_.destroy(gl_);
@@ -366,7 +373,7 @@ bool SliceView::uploadPending() {
     colormapDirty_ = false;
   }
   if (fieldDirty_) {
-    if (slices_ && !fieldTextures_.upload(gl_, *slices_)) return failGl(fieldTextures_.lastError());
+    if (slices_ && !uploadField()) return failGl(fieldTextures_.lastError());
     fieldDirty_ = false;
   }
   if (velocityDirty_) {
@@ -374,6 +381,105 @@ bool SliceView::uploadPending() {
     velocityDirty_ = false;
   }
   return true;
+}
+
+// ---- Mapped buffers --------------------------------------------------------------------------------
+
+std::optional<SliceView::MappedBuffers> SliceView::mapSliceBuffers(int count, std::size_t floats, QString& problem) {
+  if (!ready_) {
+    problem = glProblem_.isEmpty() ? QStringLiteral("the view's OpenGL is not ready") : glProblem_;
+    return std::nullopt;
+  }
+  if (!mappedProblem_.isEmpty()) {
+    problem = mappedProblem_;
+    return std::nullopt;
+  }
+  makeCurrent();
+  MappedSet set;
+  const bool made = set.buffers.create(*context(), gl_, count, floats);
+  const QString provider = MappedSliceBuffers::provider(*context());
+  doneCurrent();
+  if (!made) {
+    problem = set.buffers.lastError();
+    return std::nullopt;
+  }
+  set.released = std::make_shared<std::atomic<bool>>(false);
+  MappedBuffers out{set.buffers.memory(), nullptr, provider};
+  // The owner's last copy may go on any thread: it only raises the flag the next paint looks at.
+  out.owner = std::shared_ptr<const void>(set.released.get(), [released = set.released](const void*) {
+    released->store(true, std::memory_order_release);
+  });
+  mapped_.push_back(std::move(set));
+  return out;
+}
+
+std::optional<MappedSliceBuffers::Location> SliceView::mappedLocation(const SliceSet& slices) const {
+  for (const MappedSet& set : mapped_)
+    if (const auto at = set.buffers.locate(slices.xy.data(), slices.planeFloats())) return at;
+  return std::nullopt;
+}
+
+bool SliceView::uploadField() {
+  const auto from = mappedProblem_.isEmpty() ? mappedLocation(*slices_) : std::nullopt;
+  if (!from) return fieldTextures_.upload(gl_, *slices_);
+  if (fieldTextures_.upload(gl_, *slices_, from)) {
+    // The set is held until the GL has read the buffer; only then may its slot be written again.
+    if (GLsync fence = gl_->glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0)) {
+      uploads_.push_back({fence, slices_});
+      return true;
+    }
+    mappedProblem_ = drainGlErrors(gl_, "fencing an upload from a mapped buffer");
+    if (mappedProblem_.isEmpty()) mappedProblem_ = "glFenceSync returned no fence";
+    gl_->glFinish();  // the upload has read the buffer
+    return true;
+  }
+  // From now on planes in mapped buffers are uploaded from their memory, like any other.
+  mappedProblem_ = fieldTextures_.lastError();
+  return fieldTextures_.upload(gl_, *slices_);
+}
+
+void SliceView::retireUploads() {
+  std::erase_if(uploads_, [this](const Upload& upload) {
+    const GLenum state = gl_->glClientWaitSync(upload.fence, 0, 0);
+    if (state == GL_TIMEOUT_EXPIRED) return false;
+    if (state == GL_WAIT_FAILED) {
+      mappedProblem_ = drainGlErrors(gl_, "waiting for an upload from a mapped buffer");
+      if (mappedProblem_.isEmpty()) mappedProblem_ = "glClientWaitSync failed";
+      gl_->glFinish();
+    }
+    gl_->glDeleteSync(upload.fence);
+    return true;
+  });
+}
+
+void SliceView::deleteReleasedBuffers() {
+  std::erase_if(mapped_, [this](MappedSet& set) {
+    if (!set.released->load(std::memory_order_acquire)) return false;
+    set.buffers.destroy(gl_);
+    return true;
+  });
+}
+
+void SliceView::releaseMappedBuffers() {
+  if (mapped_.empty()) return;
+  // The picture stays, its planes in memory of the view's own.
+  if (slices_ && mappedLocation(*slices_)) slices_ = std::make_shared<const SliceSet>(slices_->copy());
+  gl_->glFinish();  // every upload has read its buffer
+  for (const Upload& upload : uploads_) gl_->glDeleteSync(upload.fence);
+  uploads_.clear();
+  emit mappedBuffersLost();
+  const auto released = [this] {
+    return std::all_of(mapped_.begin(), mapped_.end(),
+                       [](const MappedSet& set) { return set.released->load(std::memory_order_acquire); });
+  };
+  // The writer finishes the frame it writes, a reader the set it reads.
+  for (const auto until = std::chrono::steady_clock::now() + kMappedReleaseWait;
+       !released() && std::chrono::steady_clock::now() < until;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  if (!released())
+    qWarning() << "SliceView: slices in the mapped buffers are still in use as the GL context goes away";
+  for (MappedSet& set : mapped_) set.buffers.destroy(gl_);
+  mapped_.clear();
 }
 
 int SliceView::sceneWidth() const {
@@ -503,6 +609,10 @@ void SliceView::paintGL() {
 void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   const bool draw3D = mode_ == Mode::Orthogonal3D;
   std::optional<PlaneLayout> layout;
+  if (ready_) {
+    retireUploads();
+    deleteReleasedBuffers();
+  }
   if (ready_ && uploadPending()) {
     gl_->glViewport(0, 0, widthPx, heightPx);
     gl_->glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.0f);

@@ -8,8 +8,10 @@
 // and z down. See SliceGeometry.h. Mouse (3D): left drag orbits, right or middle drag pans, the wheel
 // zooms, a double click re-frames; a click without drag on a slice emits cellPicked in every mode
 // (cellShiftPicked with Shift held).
+#include <atomic>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include <QImage>
 #include <QOpenGLWidget>
@@ -18,6 +20,7 @@
 #include "render/Colormap.h"
 #include "render/GainControl.h"
 #include "render/Hud.h"
+#include "render/MappedSliceBuffers.h"
 #include "render/OrbitCamera.h"
 #include "render/Overlays.h"
 #include "render/SliceGeometry.h"
@@ -53,6 +56,23 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   // New wavefield planes (GUI thread; the data is shared, not copied; uploaded at the next paint).
   // An inconsistent set (sizes, slice point) is refused with a message in the view; nullptr clears.
   void setSlices(std::shared_ptr<const iso::SliceSet> slices);
+
+  // Persistently mapped pixel-unpack buffers for the wavefield's planes (render/MappedSliceBuffers.h):
+  // `count` buffers of `floats` floats, into which any thread may write planes. A set given to setSlices
+  // whose planes lie in one is uploaded from it, and held until the GL has read it (a fence, looked at
+  // when painting). The buffers stay mapped while a copy of `owner` lives and are deleted at the first
+  // paint after the last one is gone. Null, with `problem` set, when the context cannot (OpenGL < 4.4
+  // without ARB_buffer_storage), a GL call fails, or an upload from mapped buffers failed before (see
+  // mappedProblem). GUI thread, once GL is ready.
+  struct MappedBuffers {
+    std::vector<float*> memory;
+    std::shared_ptr<const void> owner;
+    QString provider;  // "OpenGL 4.5", or "ARB_buffer_storage" below 4.4
+  };
+  std::optional<MappedBuffers> mapSliceBuffers(int count, std::size_t floats, QString& problem);
+  // Why uploading from mapped buffers failed, "" while it works; planes that lie in them are then
+  // uploaded from their memory like any other.
+  const QString& mappedProblem() const { return mappedProblem_; }
   // Velocity planes (m/s) through the same point, for the optional semi-transparent overlay; drawn only
   // while they match the wavefield's grid and slice point.
   void setVelocitySlices(std::shared_ptr<const iso::SliceSet> velocity);
@@ -107,6 +127,9 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void frameDrawn();                      // after each paintGL, for the frames-per-second counter
   void slicesChanged(long step);          // setSlices accepted new planes (of that step)
   void cameraMoved();                     // the user orbited, panned, zoomed or re-framed the 3D camera
+  // The GL context goes away and the mapped buffers with it: whoever writes into them lets go of their
+  // owner now (the view waits for that, a moment at most, before it deletes them).
+  void mappedBuffersLost();
 
  protected:
   void initializeGL() override;
@@ -124,6 +147,11 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   bool failGl(const QString& problem);  // records a GL problem shown in the view; returns false
   void placeProblemLabel();
   bool uploadPending();
+  bool uploadField();  // slices_, from the mapped buffer that holds it if one does; false on a GL error
+  std::optional<MappedSliceBuffers::Location> mappedLocation(const SliceSet& slices) const;
+  void retireUploads();          // lets go of the sets whose upload the GL has finished
+  void deleteReleasedBuffers();  // mapped buffers nobody holds any more
+  void releaseMappedBuffers();   // all of them, the context going away
   // Draws one frame into the bound framebuffer of widthPx x heightPx; canvas_ and decorations_ say
   // the logical size and what to paint over the slices.
   void drawFrame(int widthPx, int heightPx, double pixelRatio);
@@ -158,6 +186,17 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   SliceTextures fieldTextures_, velocityTextures_;
   Colormap colormapTexture_;
   Overlays overlays_;
+  struct MappedSet {
+    MappedSliceBuffers buffers;
+    std::shared_ptr<std::atomic<bool>> released;  // the last copy of its owner is gone
+  };
+  std::vector<MappedSet> mapped_;
+  struct Upload {  // from a mapped buffer: the set is held until the fence has passed
+    GLsync fence = nullptr;
+    std::shared_ptr<const SliceSet> slices;
+  };
+  std::vector<Upload> uploads_;
+  QString mappedProblem_;
 
   // Drawing target: the widget (canvas_ empty, every decoration) or renderImage's framebuffer.
   std::optional<QSizeF> canvas_;

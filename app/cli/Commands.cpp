@@ -599,7 +599,10 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
 int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view) {
   const Scenario s = opts.resolve();
   checkDeviceUse(opts, {s.stage});
-  std::printf("%s", formatViewCost(measureViewCostWithReader(s, view.stepsPerFrame, view.seconds, view.fps)).c_str());
+  std::printf("%s", formatViewCost(measureViewCostWithReader(s, view.stepsPerFrame, view.seconds, view.fps,
+                                                        view.slicePath == "host" ? SliceReaderPath::Host
+                                                                                 : SliceReaderPath::Ring))
+                        .c_str());
   return 0;
 }
 

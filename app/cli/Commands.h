@@ -64,6 +64,7 @@ struct ViewCostOptions {
   double seconds = 5.0;    // measured time of each of the two runs (after a warm-up)
   double fps = 60.0;       // how often the reader takes slices, like the view's repaints
   int stepsPerFrame = 4;   // the application's default
+  std::string slicePath = "ring";  // "ring" (the studio's default path, host memory for its GL buffers) or "host"
 };
 int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view);
 

@@ -94,6 +94,12 @@ int main(int argc, char** argv) {
   viewCmd->add_option("--fps", viewCost.fps, "slices taken per second")->check(CLI::Range(1.0, 1000.0))->capture_default_str();
   viewCmd->add_option("--steps-per-frame", viewCost.stepsPerFrame, "time steps per published frame")
       ->check(CLI::Range(1, 1000))->capture_default_str();
+  viewCmd->add_option("--slice-path", viewCost.slicePath,
+                      "ring: the solver writes each frame into a ring of host memory slots, standing in for the "
+                      "studio's mapped GL buffers (1 host copy); host: the triple buffer, the reader copying each "
+                      "frame (2 host copies)")
+      ->check(CLI::IsMember({"ring", "host"}))
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);

@@ -66,7 +66,7 @@ bool LockstepCoordinator::poll() {
   bool anyActive = false, allThere = true;
   for (Entry& e : entries_) {
     if (e.controller->slices().take()) {
-      e.latest = std::make_shared<const SliceSet>(e.controller->slices().front());
+      e.latest = std::make_shared<const SliceSet>(e.controller->slices().front().copy());
       e.unseen = true;
     }
     if (!e.active) continue;

@@ -50,9 +50,6 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   const ExecutionConfig config = executionConfig(scenario);
   const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
   if (device) {
-    built.transferPath = device->hasExtension("cl_khr_gl_sharing")
-                             ? "host copy (the GL-sharing path is not implemented yet)"
-                             : "host copy (device has no cl_khr_gl_sharing)";
     try {  // measured once per device and cached on disk; the run does not depend on it
       built.ceilingGBs = copyBandwidthGBs(*device);
       built.ceilingName = "device copy bandwidth";
@@ -60,7 +57,6 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
       built.ceilingGBs = 0.0;  // the counters then say the ceiling is unknown
     }
   } else {
-    built.transferPath = "host copy (CPU stage)";
     built.ceilingGBs = hostCopyBandwidthGBs();
     built.ceilingName = "host memcpy bandwidth";
   }
@@ -68,7 +64,9 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   return built;
 }
 
-SimulationController::SimulationController(SimulationBuilder builder) : builder_(std::move(builder)) {}
+SimulationController::SimulationController(SimulationBuilder builder) : builder_(std::move(builder)) {
+  status_.transferPath = transferPath();
+}
 
 SimulationController::~SimulationController() { stop(); }
 
@@ -137,6 +135,10 @@ void SimulationController::restoreCheckpoint(Checkpoint checkpoint) {
   });
 }
 
+void SimulationController::setSliceRing(std::shared_ptr<SliceRing> ring, std::string hostReason) {
+  queue([&](Commands& c) { c.slicePath = Commands::SlicePath{std::move(ring), std::move(hostReason)}; });
+}
+
 // ---- GUI side ----
 
 ControllerStatus SimulationController::status() const {
@@ -172,17 +174,25 @@ void SimulationController::run() {
   windowStart_ = Clock::now();
   while (!stop_) {
     const bool idle = !sim_.solver || (!playing_ && singleStepsLeft_ == 0);
+    if (idle) finishFrame();
     if (idle && slicesBehind_) publishSlices();  // the view shows the step the run rests on
     Commands commands = waitForCommands(idle);
     if (stop_) break;
     apply(commands);
     if (sim_.solver && (playing_ || singleStepsLeft_ > 0)) advanceBatch();
   }
+  finishFrame();  // no slot stays written to once the thread has ended
 }
 
 SimulationController::Commands SimulationController::waitForCommands(bool idle) {
   std::unique_lock lock(commandMutex_);
-  if (idle) commandReady_.wait(lock, [this] { return stop_ || pending_.any(); });
+  const auto ready = [this] { return stop_ || pending_.any(); };
+  // Slices that found no free slot of the ring are tried again shortly: the reader frees slots without
+  // a command.
+  if (idle && slicesBehind_)
+    commandReady_.wait_for(lock, std::chrono::milliseconds(kSlotRetryMs), ready);
+  else if (idle)
+    commandReady_.wait(lock, ready);
   Commands out = std::move(pending_);
   pending_ = Commands{};
   return out;
@@ -207,6 +217,13 @@ void SimulationController::apply(Commands& c) {
     singleStepsLeft_ = 0;
   }
   if (c.slicePoint) slicePoint_ = *c.slicePoint;
+  if (c.slicePath) {
+    finishFrame();  // into the ring it was written for
+    ring_ = std::move(c.slicePath->ring);
+    hostReason_ = std::move(c.slicePath->hostReason);
+    std::lock_guard lock(statusMutex_);
+    status_.transferPath = transferPath();
+  }
   bool republished = false;  // a successful rebuild publishes slices through the new slice point
   if (c.restore) {
     republished = restore(*c.restore);
@@ -218,11 +235,10 @@ void SimulationController::apply(Commands& c) {
   } else if (replay) {
     republished = restartRun();
   }
-  const bool slicesStale = c.slicePoint && !republished;
   singleStepsLeft_ += c.singleSteps;
-  if (slicesStale && sim_.solver) {
-    updateVelocitySlices();
-    publishSlices();
+  if (sim_.solver && !republished) {  // the slices shown move to the new point or path
+    if (c.slicePoint) updateVelocitySlices();
+    if (c.slicePoint || c.slicePath) publishSlices();
   }
   for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
   std::lock_guard lock(statusMutex_);
@@ -273,6 +289,7 @@ bool SimulationController::restore(const Checkpoint& checkpoint) {
 
 bool SimulationController::rebuild(const Scenario& scenario) {
   lastRequested_ = scenario;
+  finishFrame();  // the read belongs to the solver that is replaced
   bool built = false;
   {
     std::lock_guard lock(statusMutex_);
@@ -297,7 +314,6 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.grid = sim_.solver->grid();
       s.stage = sim_.solver->stage();
       s.device = sim_.solver->deviceName();
-      s.transferPath = sim_.transferPath;
       s.ceilingName = sim_.ceilingName;
       s.stability = sim_.stability;
       s.absorbingCells = sim_.absorbingCells;
@@ -347,19 +363,19 @@ void SimulationController::advanceBatch() {
   double computeSeconds = 0.0;
   try {
     computeSeconds = solver.advance(int(steps));
-    // While playing, slices are extracted only when the reader has taken the last ones; the frame a
-    // run stops on is always published.
+    finishFrame();  // a ring frame started after the last batch has arrived behind it
+    // While playing, slices are extracted only when the reader has taken the last ones (and the ring has
+    // a free slot); the frame a run stops on is always published, at once. A read left on its way is
+    // published a batch later, and the next one starts only once that frame is taken: so only where two
+    // batches fit in a frame of the display.
     const bool stopsHere = singleStepping ? singleStepsLeft_ <= steps : stopAt >= 0 && solver.currentStep() >= stopAt;
-    if (stopsHere || !slices_.unread()) {
-      publishSlices();
-    } else {
+    const bool waitForRead = stopsHere || secondsPerStep_ * double(steps) > kDeferredReadBatchSeconds;
+    if (!((stopsHere || !slicesUnread()) && publishSlices(waitForRead))) {
       slicesBehind_ = true;
       framesSkipped_.fetch_add(1, std::memory_order_relaxed);
     }
   } catch (const std::exception& e) {
-    pauseBySelf();
-    std::lock_guard lock(statusMutex_);
-    events_.push_back(errorEvent("The solver failed (paused; Reset rebuilds it): ", e.what()));
+    solverFailed(e);
     return;
   }
   const auto end = Clock::now();
@@ -474,13 +490,65 @@ std::array<int, 3> SimulationController::resolvedSlicePoint() const {
   return point;
 }
 
-void SimulationController::publishSlices() {
+bool SimulationController::publishSlices(bool wait) {
+  finishFrame();
   const auto [i, j, k] = resolvedSlicePoint();
-  SliceSet& out = slices_.back();
-  sim_.solver->extractSlices(i, j, k, out);
-  out.step = sim_.solver->currentStep();
-  slices_.publish();
+  if (!ring_) {
+    sim_.solver->extractSlices(i, j, k, slices_.back());
+    slices_.publish();
+    slicesBehind_ = false;
+    return true;
+  }
+  const Grid& g = sim_.solver->grid();
+  const int slot = ring_->acquire(SliceSet::planeFloats(g.n1, g.n2, g.n3));
+  if (slot < 0) {  // none free, or the reader has yet to make slots of this grid's size
+    slicesBehind_ = true;
+    return false;
+  }
+  FrameOnItsWay f;
+  f.slot = slot;
+  f.frame.n1 = g.n1, f.frame.n2 = g.n2, f.frame.n3 = g.n3;
+  f.frame.i = i, f.frame.j = j, f.frame.k = k;
+  f.frame.step = sim_.solver->currentStep();
+  bool written = false;
+  try {
+    written = sim_.solver->startSlices(i, j, k, ring_->planes(slot));
+  } catch (...) {
+    ring_->abandon(slot);
+    throw;
+  }
+  frameOnItsWay_ = std::move(f);
   slicesBehind_ = false;
+  if (wait || written) finishFrame();
+  return true;
+}
+
+void SimulationController::finishFrame() {
+  if (!frameOnItsWay_) return;
+  const FrameOnItsWay f = std::move(*frameOnItsWay_);
+  frameOnItsWay_.reset();
+  try {
+    sim_.solver->finishSlices();
+    ring_->publish(f.slot, f.frame);
+  } catch (const std::exception& e) {
+    ring_->abandon(f.slot);
+    solverFailed(e);
+  }
+}
+
+bool SimulationController::slicesUnread() const {
+  return ring_ ? frameOnItsWay_ || ring_->unread() : slices_.unread();
+}
+
+std::string SimulationController::transferPath() const {
+  if (ring_) return ring_->name() + ": 1 host copy per frame";
+  return "host copy (triple buffer): 2 host copies per frame" + (hostReason_.empty() ? "" : " (" + hostReason_ + ")");
+}
+
+void SimulationController::solverFailed(const std::exception& e) {
+  pauseBySelf();
+  std::lock_guard lock(statusMutex_);
+  events_.push_back(errorEvent("The solver failed (paused; Reset rebuilds it): ", e.what()));
 }
 
 void SimulationController::updateVelocitySlices() {
@@ -497,15 +565,15 @@ void SimulationController::updateVelocitySlices() {
     const auto at = [&](int i, int j, int k) {
       return sim_.velocity[(std::size_t(k) * g.n2 + std::size_t(j)) * g.n1 + std::size_t(i)];
     };
-    v->xy.resize(std::size_t(g.n1) * g.n2);
-    v->xz.resize(std::size_t(g.n1) * g.n3);
-    v->yz.resize(std::size_t(g.n2) * g.n3);
+    float* xy = v->ownPlanes();
+    float* xz = xy + std::size_t(g.n1) * g.n2;
+    float* yz = xz + std::size_t(g.n1) * g.n3;
     for (int j = 0; j < g.n2; ++j)
-      for (int i = 0; i < g.n1; ++i) v->xy[std::size_t(j) * g.n1 + i] = at(i, j, v->k);
+      for (int i = 0; i < g.n1; ++i) xy[std::size_t(j) * g.n1 + i] = at(i, j, v->k);
     for (int k = 0; k < g.n3; ++k)
-      for (int i = 0; i < g.n1; ++i) v->xz[std::size_t(k) * g.n1 + i] = at(i, v->j, k);
+      for (int i = 0; i < g.n1; ++i) xz[std::size_t(k) * g.n1 + i] = at(i, v->j, k);
     for (int k = 0; k < g.n3; ++k)
-      for (int j = 0; j < g.n2; ++j) v->yz[std::size_t(k) * g.n2 + j] = at(v->i, j, k);
+      for (int j = 0; j < g.n2; ++j) yz[std::size_t(k) * g.n2 + j] = at(v->i, j, k);
   }
   std::lock_guard lock(statusMutex_);
   velocitySlices_ = std::move(v);

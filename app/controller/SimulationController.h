@@ -1,7 +1,8 @@
 #pragma once
 // The compute thread of the application. It owns the solver (and so the OpenCL queue), advances it in
-// batches of at most ~50 ms, and after each batch publishes the three orthogonal slices into a triple
-// buffer that the GUI reads whenever it likes: compute never waits for the GUI and the GUI never waits
+// batches of at most ~50 ms, and after each batch publishes the three orthogonal slices, into a ring of
+// slots in the reader's memory (SliceRing: the view's mapped GL buffers) or else into a triple buffer,
+// which the GUI reads whenever it likes: compute never waits for the GUI and the GUI never waits
 // for compute. Commands from the GUI are queued and applied between batches; a scenario change rebuilds
 // the solver here, on the compute thread. A failed rebuild is reported as an event and the previous
 // solver keeps running (the last good state).
@@ -14,6 +15,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -26,6 +28,7 @@
 #include "core/Metrics.h"
 #include "core/Problem.h"
 #include "core/Scenario.h"
+#include "app/controller/SliceRing.h"
 #include "app/controller/TripleBuffer.h"
 #include "core/WaveSolver.h"
 
@@ -38,7 +41,6 @@ struct BuiltSimulation {
   StabilityReport stability;
   std::vector<float> velocity;  // the velocity model (m/s), interior, C order (n3, n2, n1)
   std::array<int, 3> absorbingCells{0, 0, 0};  // the absorbing layer's width along x, y, z (0: none)
-  std::string transferPath;     // how slices reach OpenGL, with the reason
   double ceilingGBs = 0.0;      // measured copy bandwidth of the device (0 when unknown)
   std::string ceilingName;      // what that ceiling is, for the counters
 };
@@ -72,7 +74,7 @@ enum class RunEnd { RunOn, Stop, Loop };
 // Builds a simulation from a scenario; throws (ScenarioError, std::runtime_error) with a user message.
 using SimulationBuilder = std::function<BuiltSimulation(const Scenario&)>;
 
-// buildProblem + createSolver, plus the device's transfer path and roofline ceiling.
+// buildProblem + createSolver, plus the device's roofline ceiling.
 BuiltSimulation buildSimulation(const Scenario& scenario);
 
 struct ControllerStatus {
@@ -83,7 +85,8 @@ struct ControllerStatus {
   double time = 0.0;  // simulated seconds, step·dt
   double dt = 0.0, dx = 0.0;
   Grid grid;
-  std::string stage, device, transferPath, ceilingName;
+  std::string stage, device, ceilingName;
+  std::string transferPath;    // how the slices reach the view, host copies per frame, why (setSliceRing)
   StabilityReport stability;
   std::array<int, 3> absorbingCells{0, 0, 0};  // as BuiltSimulation's
   Throughput throughput;       // smoothed over the last fraction of a second (compute time); mpts 0
@@ -133,8 +136,14 @@ class SimulationController {
   // Rebuilds from the checkpoint's scenario and continues from its state; on failure an error event,
   // and the simulation that ran before goes on unless the rebuild itself succeeded.
   void restoreCheckpoint(Checkpoint checkpoint);
+  // Where the slices go from now on: into `ring`'s slots (one host copy: the solver writes them there;
+  // after a short batch an OpenCL read completes behind the next one and the frame is published at that
+  // batch's end, kDeferredReadBatchSeconds), or,
+  // with none, into the triple buffer slices() (the reader copies them; `hostReason` says why in the
+  // status's transferPath). The current slices go the new way at once. The triple buffer by default.
+  void setSliceRing(std::shared_ptr<SliceRing> ring, std::string hostReason = {});
 
-  // GUI side.
+  // GUI side. The triple buffer's sets are filled again in place: the reader keeps a copy() of front().
   TripleBuffer<SliceSet>& slices() { return slices_; }
   ControllerStatus status() const;
   std::vector<ControllerEvent> takeEvents();
@@ -144,13 +153,18 @@ class SimulationController {
   // The receivers' recent samples (null before any build), republished about ten times a second while
   // the run advances and whenever it comes to rest; taking them costs the GUI a pointer copy.
   std::shared_ptr<const LiveTraces> liveTraces() const;
-  // Batches after which no slices were extracted because the reader had not taken the last ones yet
-  // (a slow or absent view costs the solver no extractions: it drops frames, not steps).
+  // Batches after which no slices were extracted because the reader had not taken the last ones yet or
+  // the ring had no free slot (a slow or absent view costs the solver no extractions: it drops frames,
+  // not steps).
   std::uint64_t framesSkipped() const { return framesSkipped_.load(std::memory_order_relaxed); }
 
   static constexpr double kBatchSeconds = 0.05;  // target upper bound of one batch
   static constexpr long kLiveTraceSamples = 20000;  // samples per receiver kept for the live display
   static constexpr double kTracePeriodSeconds = 0.1;  // live traces republished at most this often
+  static constexpr int kSlotRetryMs = 10;  // at rest, slices waiting for a free slot are tried this often
+  // Batches at most this long leave a ring frame's read on its way (OpenCL) and publish the frame at the
+  // next batch's end: two of them fit in a frame at 60 Hz. Longer ones wait for the read.
+  static constexpr double kDeferredReadBatchSeconds = 1.0 / 120.0;
 
  private:
   struct Commands {
@@ -164,9 +178,14 @@ class SimulationController {
     std::optional<RunEnd> runEnd;
     std::optional<Checkpoint> restore;
     std::vector<SnapshotReceiver> snapshots;
+    struct SlicePath {
+      std::shared_ptr<SliceRing> ring;
+      std::string hostReason;
+    };
+    std::optional<SlicePath> slicePath;
     bool any() const {
       return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || runEnd ||
-             restore || !snapshots.empty();
+             restore || !snapshots.empty() || slicePath;
     }
   };
 
@@ -179,7 +198,14 @@ class SimulationController {
   bool restore(const Checkpoint& checkpoint);  // false (reported) on failure
   void deliverSnapshot(const SnapshotReceiver& receive);
   void advanceBatch();
-  void publishSlices();
+  // Extracts the slices now (into the ring or the triple buffer). wait false: a ring frame whose read is
+  // still on its way (OpenCL) is published by finishFrame at the next batch's end. False
+  // (nothing extracted, slicesBehind_ set) when the ring has no free slot of the grid's size.
+  bool publishSlices(bool wait = true);
+  void finishFrame();  // publishes the frame on its way, if any; a failed read pauses the run
+  void solverFailed(const std::exception& e);  // pauses the run and reports the error
+  bool slicesUnread() const;  // the last published slices wait for the reader
+  std::string transferPath() const;
   void updateVelocitySlices();
   // now: whatever the time since the last publication. A solver that fails the read pauses the run.
   void publishTraces(bool now);
@@ -212,6 +238,13 @@ class SimulationController {
   bool playing_ = false;
   int singleStepsLeft_ = 0;
   bool slicesBehind_ = false;  // the last batch's slices were skipped: publish before resting
+  std::shared_ptr<SliceRing> ring_;  // where the slices go; null: slices_
+  std::string hostReason_;
+  struct FrameOnItsWay {
+    int slot = -1;
+    SliceSet frame;  // sizes, cell, step
+  };
+  std::optional<FrameOnItsWay> frameOnItsWay_;  // written into ring_, not yet published
   int stepsPerFrame_ = 4;
   long pauseAtStep_ = -1;
   RunEnd runEnd_ = RunEnd::RunOn;

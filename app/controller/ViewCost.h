@@ -13,12 +13,18 @@ namespace iso {
 
 inline constexpr double kViewCostWarmupSeconds = 0.5;  // before each measurement: builds, caches, clocks
 
+// How the reader gets the slices: the triple buffer, copying each frame it takes (the studio's host path),
+// or a SliceRing of host memory slots standing in for the studio's mapped GL buffers (no GL here), holding
+// each frame it takes until the next one, as the view does.
+enum class SliceReaderPath { Host, Ring };
+
 struct ViewCostResult {
   std::string stage, device;
   Grid grid;
   int stepsPerFrame = 0;
   double seconds = 0.0;                    // measured time of each of the two runs
   std::string viewName;                    // "a 60 Hz reader", "the window"
+  std::string slicePath;                   // the controller's transfer path while measured
   double aloneMpts = 0.0, withViewMpts = 0.0;
   double framesPerSecond = 0.0;            // slices the view took (or drew) per second
   std::uint64_t batchesWithoutSlices = 0;  // batches whose slices nobody had taken (no extraction)
@@ -30,11 +36,12 @@ struct ViewCostResult {
 // as the compute thread does, over `seconds` after a warm-up. Throws what building the solver throws.
 double solverAloneMpts(const Scenario& scenario, int stepsPerFrame, double seconds);
 
-// The solver alone, then the compute thread with a reader that takes and copies the newest slices `fps`
-// times a second, as the view does.
-ViewCostResult measureViewCostWithReader(const Scenario& scenario, int stepsPerFrame, double seconds, double fps);
+// The solver alone, then the compute thread with a reader that takes the newest slices `fps` times a
+// second through `path`, as the view does.
+ViewCostResult measureViewCostWithReader(const Scenario& scenario, int stepsPerFrame, double seconds, double fps,
+                                         SliceReaderPath path = SliceReaderPath::Host);
 
-// The report both front ends print: the two rates, the frames and the ratio.
+// The report both front ends print: the two rates, the frames, the ratio and the slices' path.
 std::string formatViewCost(const ViewCostResult& result);
 
 }  // namespace iso

@@ -510,7 +510,8 @@ void CompareWindow::updateCounters(int n) {
                          ok ? QStringLiteral("<span style='color:#2e7d32'>✓</span>")
                             : QStringLiteral("<span style='color:#c62828'>✗ worst %1</span>").arg(figure(a.worst.relativeL2)));
   }
-  v->setCounters(rates + "<br>" + speedUp + " · " + agreement);
+  v->setCounters(rates + "<br>" + speedUp + " · " + agreement + "<br><small>slices: " +
+                 QString::fromStdString(s.transferPath).toHtmlEscaped() + "</small>");
 }
 
 void CompareWindow::updateSharingNote() {

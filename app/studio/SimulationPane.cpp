@@ -43,6 +43,14 @@ SimulationPane::SimulationPane(QWidget* parent)
       emit frameShown(shownStep_);
     }
   });
+  // The context goes away with the buffers: nothing may write into them any more.
+  connect(view_, &SliceView::mappedBuffersLost, this, [this] {
+    if (!ring_) return;
+    ring_->close();
+    ring_.reset();
+    controller_->setSliceRing(nullptr, "the view's OpenGL context was re-created");
+  });
+  controller_->setSliceRing(nullptr, "until the view's mapped GL buffers are set up");
   connect(&slicePoll_, &QTimer::timeout, this, &SimulationPane::pollSlices);
   connect(&statusPoll_, &QTimer::timeout, this, &SimulationPane::pollStatus);
   slicePoll_.start(kSlicePollMs);
@@ -60,10 +68,50 @@ void SimulationPane::stop() {
 }
 
 void SimulationPane::pollSlices() {
+  if (ring_) {
+    const std::size_t needed = ring_->neededFloats();
+    if (!view_->mappedProblem().isEmpty())
+      useHostPath("an upload from the mapped GL buffers failed: " + view_->mappedProblem());
+    else if (needed != 0 && needed != ring_->slotFloats())
+      useMappedBuffers(needed);  // the grid's size changed
+  } else if (slicePath_ == SlicePath::Mapped && view_->glReady() && status_.hasSolver) {
+    useMappedBuffers(SliceSet::planeFloats(status_.grid.n1, status_.grid.n2, status_.grid.n3));
+  }
+  if (ring_) {
+    // The view holds the frame, its planes in the slot, until the GL has uploaded them.
+    if (auto slices = ring_->take()) showSlices(std::move(slices));
+    return;
+  }
   if (!controller_->slices().take()) return;
   // The view keeps the slices until its next paint while the controller refills its buffers: hand it a
   // copy (3·N² floats, once per displayed frame at most).
-  showSlices(std::make_shared<const SliceSet>(controller_->slices().front()));
+  showSlices(std::make_shared<const SliceSet>(controller_->slices().front().copy()));
+}
+
+void SimulationPane::setSlicePath(SlicePath path, const QString& reason) {
+  slicePath_ = path;
+  if (path == SlicePath::Host) useHostPath(reason);  // Mapped: set up at the next poll
+}
+
+std::size_t SimulationPane::mappedSlotFloats() const { return ring_ ? ring_->slotFloats() : 0; }
+
+void SimulationPane::useMappedBuffers(std::size_t floats) {
+  QString problem;
+  const auto buffers = view_->mapSliceBuffers(int(SliceRing::kSlots), floats, problem);
+  if (!buffers) return useHostPath("no mapped GL buffers: " + problem);
+  std::vector<SliceRing::Slot> memory;  // (not "slots": a Qt keyword)
+  for (float* planes : buffers->memory) memory.push_back({planes, floats});
+  if (ring_) ring_->close();  // its buffers go once the view and the writer are done with them
+  ring_ = SliceRing::create(std::move(memory), buffers->owner,
+                            "persistently mapped GL buffers (" + buffers->provider.toStdString() + ")");
+  controller_->setSliceRing(ring_);
+}
+
+void SimulationPane::useHostPath(const QString& reason) {
+  slicePath_ = SlicePath::Host;
+  if (ring_) ring_->close();
+  ring_.reset();
+  controller_->setSliceRing(nullptr, reason.toStdString());
 }
 
 void SimulationPane::setPollsSlices(bool on) {

@@ -1,7 +1,10 @@
 #pragma once
 // One simulation and its viewport: a SimulationController (the compute thread) feeding a SliceView.
-// The pane polls the controller's slice slot at display rate and its status a few times a second, so
-// the GUI never waits for compute. A compare view puts several panes side by side.
+// The pane polls the controller's slices at display rate and its status a few times a second, so the
+// GUI never waits for compute. The slices come through the view's persistently mapped GL buffers where
+// it has them (a SliceRing over them: the solver writes each frame there, one host copy), else through
+// the controller's triple buffer (the pane copies each frame it takes). A compare view puts several
+// panes side by side.
 #include <QElapsedTimer>
 #include <QStringList>
 #include <QTimer>
@@ -38,6 +41,14 @@ class SimulationPane : public QWidget {
   void setPollsSlices(bool on);
   void showSlices(std::shared_ptr<const SliceSet> slices);  // drawn at the next paint
 
+  // How the slices reach the view. Mapped (the default): through the view's mapped GL buffers, set up
+  // once its OpenGL is ready and the solver built, re-made when the grid's size changes; the host path
+  // until then, and for good when the context cannot or a GL call fails (the reason in the counters).
+  // Host: the triple buffer, `reason` saying why in the counters.
+  enum class SlicePath { Mapped, Host };
+  void setSlicePath(SlicePath path, const QString& reason = {});
+  std::size_t mappedSlotFloats() const;  // floats per slot of the mapped buffers in use, 0 on the host path
+
  signals:
   void statusUpdated(const iso::ControllerStatus& status);  // a few times a second
   void controllerEvent(const iso::ControllerEvent& event);
@@ -46,10 +57,14 @@ class SimulationPane : public QWidget {
 
  private:
   void pollSlices();
+  void useMappedBuffers(std::size_t floats);  // buffers of that many floats per slot, or the host path
+  void useHostPath(const QString& reason);
 
   std::unique_ptr<SimulationController> controller_;
   SliceView* view_ = nullptr;
   QTimer slicePoll_, statusPoll_;
+  SlicePath slicePath_ = SlicePath::Mapped;
+  std::shared_ptr<SliceRing> ring_;  // over the view's mapped buffers; null on the host path
   ControllerStatus status_;
   std::shared_ptr<const SliceSet> velocity_;
   long pendingStep_ = -1, shownStep_ = -1;

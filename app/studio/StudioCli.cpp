@@ -66,6 +66,12 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption stepsPerFrame("steps-per-frame", "Time steps between displayed frames (1 to 1000, default 4; with --compare, default auto: as many\n"
                                             "as keep 30 frames/s).", "N");
   const QCommandLineOption benchmark("benchmark", "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost, quit.", "SECONDS");
+  const QCommandLineOption slicePath(
+      "slice-path",
+      "How the slices reach the view: mapped (the default where OpenGL 4.4 or ARB_buffer_storage is available: the "
+      "solver writes them into persistently mapped GL buffers, 1 host copy per frame) or host (a triple buffer the "
+      "view copies from, 2 host copies per frame; the compare view always uses it). For measuring the difference.",
+      "mapped|host");
   const QCommandLineOption paused("paused", "Start paused.");
   const QCommandLineOption mode("mode", "View mode: " + viewModeOptions() + " (default " + viewModes().front().option + ").", "mode");
   const QCommandLineOption compare("compare", "Run 2 to 4 stages side by side in lockstep on the scenario, e.g.\n"
@@ -96,7 +102,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption benchStages("stages", "With --bench-panel: the stages to time, e.g. cpu-serial,gpu-slm (default: all available).", "LIST");
   const QCommandLineOption benchJson("json", "With --bench-panel: write the results there (iso3dfd-bench/1, as iso3dfd bench --json).", "FILE");
   const QCommandLineOption benchLoad("load", "With --bench-panel: show the results in FILE (iso3dfd bench --json) next to the run; repeatable.", "FILE");
-  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, paused, wholeWindow,
+  parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, slicePath, paused, wholeWindow,
                      mode, compare, stagesWindow, record, frames, every, fps, resolution, noHud, benchPanel, benchStages,
                      benchJson, benchLoad});
   parser.process(arguments);  // exits for --help, --version and unknown options
@@ -179,6 +185,14 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     if (!integer(stepsPerFrame, 1, 1000, value)) return std::nullopt;
     o.stepsPerFrame = int(value);
     o.stepsPerFrameGiven = true;
+  }
+  if (parser.isSet(slicePath)) {
+    const QString path = parser.value(slicePath).toLower();
+    if (path != "mapped" && path != "host") {
+      error = "--slice-path " + parser.value(slicePath) + ": expected mapped or host";
+      return std::nullopt;
+    }
+    o.hostSlicePath = path == "host";
   }
   if (parser.isSet(steps)) {
     if (!integer(steps, 0, 100000000, o.steps)) return std::nullopt;
@@ -349,6 +363,7 @@ int runStudio(const StudioOptions& options) {
   SimulationPane* pane = window.pane();
   SimulationController& controller = pane->controller();
   window.viewControls()->setStepsPerFrame(options.stepsPerFrame);  // the box shows what the controller does
+  if (options.hostSlicePath) pane->setSlicePath(SimulationPane::SlicePath::Host, "--slice-path host");
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
   // A benchmark measures for its whole time: the run does not stop at the scenario's end.
   if (options.benchmarkSeconds > 0.0) controller.setRunEnd(RunEnd::RunOn);
@@ -412,6 +427,7 @@ int runStudio(const StudioOptions& options) {
       cost.stepsPerFrame = options.stepsPerFrame;
       cost.seconds = seconds;
       cost.viewName = "the window";
+      cost.slicePath = s.transferPath;
       cost.withViewMpts = double(s.grid.interiorSize()) * double(s.step - startStep) / seconds / 1e6;
       cost.framesPerSecond = framesDrawn / seconds;
       cost.batchesWithoutSlices = controller.framesSkipped() - skippedAtStart;

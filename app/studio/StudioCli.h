@@ -28,6 +28,7 @@ struct StudioOptions {
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
   int stepsPerFrame = 4;
   bool stepsPerFrameGiven = false;  // --steps-per-frame was given (the compare view's default is auto)
+  bool hostSlicePath = false;   // --slice-path host: the triple buffer's host copies, not the mapped GL buffers
   bool startPaused = false;
   int viewMode = 0;  // an index of viewModes()
   int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)

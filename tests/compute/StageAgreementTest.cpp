@@ -1,5 +1,6 @@
 // Every OpenCL stage computes the same field as cpu-serial (relative L2 <= 1e-5, no NaN), on odd
 // non-cubic grids with a Ricker source, a layered model and both boundaries, and on the oneapi preset.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -169,8 +170,8 @@ TEST(StageAgreementTemporal, SaveAndRestoreContinueBitForBit) {
   SliceSet sa, sb;
   whole.extractSlices(20, 14, 11, sa);
   resumed.extractSlices(20, 14, 11, sb);
-  EXPECT_EQ(sa.xy, sb.xy);
-  EXPECT_EQ(sa.yz, sb.yz);
+  EXPECT_TRUE(std::ranges::equal(sa.xy, sb.xy));
+  EXPECT_TRUE(std::ranges::equal(sa.yz, sb.yz));
 }
 
 TEST(Slices, SlicesMatchTheField) {
@@ -198,6 +199,28 @@ TEST(Slices, SlicesMatchTheField) {
   for (int c = 0; c < n3; ++c)
     for (int b = 0; b < n2; ++b) ASSERT_EQ(sl.yz[c * n2 + b], at(i, b, c));
   EXPECT_THROW(solver.extractSlices(n1, 0, 0, sl), ComputeError);
+}
+
+// The planes into caller memory, as the compute thread writes them into a mapped GL buffer: one read,
+// on its way until finishSlices, behind which the solver may advance.
+TEST(Slices, PlanesIntoCallerMemoryEqualExtractSlices) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = smallScenario(37, 29, 23, false);
+  OpenClSolver solver(buildProblem(s), "gpu-linear", {}, *device);
+  solver.advance(15);
+  SliceSet sl;
+  solver.extractSlices(12, 14, 11, sl);
+  const std::size_t floats = SliceSet::planeFloats(37, 29, 23);
+  std::vector<float> planes(floats + 1, -7.0f);  // one more, which stays as it is
+  EXPECT_FALSE(solver.startSlices(12, 14, 11, planes)) << "an OpenCL read is on its way";
+  solver.advance(5);  // runs behind the read
+  solver.finishSlices();
+  std::vector<float> expected(sl.xy.begin(), sl.xy.end());
+  expected.insert(expected.end(), sl.xz.begin(), sl.xz.end());
+  expected.insert(expected.end(), sl.yz.begin(), sl.yz.end());
+  EXPECT_TRUE(std::equal(expected.begin(), expected.end(), planes.begin())) << "the planes of step 15";
+  EXPECT_EQ(planes.back(), -7.0f);
+  EXPECT_THROW(solver.startSlices(12, 14, 11, std::span(planes).first(floats - 1)), ComputeError);
 }
 
 }  // namespace

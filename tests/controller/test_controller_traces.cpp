@@ -133,7 +133,8 @@ class FailingTraces : public WaveSolver {
   double advance(int steps) override { return inner_->advance(steps); }
   long currentStep() const override { return inner_->currentStep(); }
   void readField(std::vector<float>& interior) override { inner_->readField(interior); }
-  void extractSlices(int i, int j, int k, SliceSet& out) override { inner_->extractSlices(i, j, k, out); }
+  bool startSlices(int i, int j, int k, std::span<float> planes) override { return inner_->startSlices(i, j, k, planes); }
+  void finishSlices() override { inner_->finishSlices(); }
   std::vector<float> traces() override {
     if (inner_->currentStep() > 20) throw std::runtime_error("CL_OUT_OF_RESOURCES reading the traces");
     return inner_->traces();

@@ -254,6 +254,15 @@ TEST_P(CpuReadOut, SlicesAndTracesComeFromTheCurrentField) {
   EXPECT_NE(traces[(steps - 1) * receivers + 2], 0.0f);  // the wave has reached receiver 2 by now
   EXPECT_THROW(solver->extractSlices(s.n1, 0, 0, slices), std::out_of_range);
   EXPECT_THROW(solver->extractSlices(0, -1, 0, slices), std::out_of_range);
+
+  // The same planes into caller memory, written at once (a ring slot of the compute thread).
+  solver->extractSlices(i, j, k, slices);
+  const std::size_t floats = slices.planeFloats();
+  std::vector<float> planes(floats + 1, -7.0f);  // one more, which stays as it is
+  EXPECT_TRUE(solver->startSlices(i, j, k, planes));
+  EXPECT_TRUE(std::equal(planes.begin(), planes.begin() + std::ptrdiff_t(floats), slices.xy.data()));
+  EXPECT_EQ(planes.back(), -7.0f);
+  EXPECT_THROW(solver->startSlices(i, j, k, std::span(planes).first(floats - 1)), std::out_of_range);
 }
 
 INSTANTIATE_TEST_SUITE_P(CpuStages, CpuReadOut, ::testing::Values("cpu-serial", "cpu-parallel"),

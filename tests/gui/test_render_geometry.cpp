@@ -33,7 +33,7 @@ TEST(RenderGeometry, RefusesInconsistentSliceSets) {
   s->k = 4;
   EXPECT_NE(sliceSetProblem(*s).find("outside"), std::string::npos);
   s->k = 3;
-  s->xz.pop_back();
+  s->xz = s->xz.first(s->xz.size() - 1);
   EXPECT_NE(sliceSetProblem(*s).find("xz holds 31 values, expected 8 x 4"), std::string::npos);
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 // Shared helpers of the renderer tests: synthetic slice sets and optional screenshots.
+#include <array>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -20,14 +21,10 @@ inline std::shared_ptr<SliceSet> makeSlices(int n1, int n2, int n3, int i, int j
                                             const std::function<float(int plane, int col, int row)>& value) {
   auto s = std::make_shared<SliceSet>();
   s->n1 = n1, s->n2 = n2, s->n3 = n3, s->i = i, s->j = j, s->k = k;
-  const auto fill = [&](std::vector<float>& plane, int plane_id, int cols, int rows) {
-    plane.resize(std::size_t(cols) * rows);
+  float* out = s->ownPlanes();
+  for (const auto [plane, cols, rows] : {std::array{0, n1, n2}, std::array{1, n1, n3}, std::array{2, n2, n3}})
     for (int r = 0; r < rows; ++r)
-      for (int c = 0; c < cols; ++c) plane[std::size_t(r) * cols + c] = value(plane_id, c, r);
-  };
-  fill(s->xy, 0, n1, n2);
-  fill(s->xz, 1, n1, n3);
-  fill(s->yz, 2, n2, n3);
+      for (int c = 0; c < cols; ++c) *out++ = value(plane, c, r);
   return s;
 }
 

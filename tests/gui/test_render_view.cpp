@@ -1,6 +1,7 @@
 // SliceView end to end: known synthetic fields drawn, the frame grabbed, its pixels checked.
 // Needs a display with OpenGL: run under xvfb-run -a -s "-screen 0 1280x720x24 -noreset"
 // (-noreset: a client connecting while Xvfb resets after its last client left is refused).
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -307,7 +308,7 @@ TEST_F(RenderView, InconsistentSlicesAreRefusedAndBadSettingsIgnored) {
   view_->setAutoGain(false);
   view_->setClip(2.0f);
   auto bad = test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int) { return 0.0f; });
-  bad->xy.resize(5);
+  bad->xy = bad->xy.first(5);
   view_->setSlices(bad);
   grab("render_refused");  // must not crash; a message is drawn instead
   view_->setClip(-1.0f);
@@ -318,6 +319,58 @@ TEST_F(RenderView, InconsistentSlicesAreRefusedAndBadSettingsIgnored) {
   view_->setAutoGain(true);
   view_->setAutoGain(false);
   EXPECT_FLOAT_EQ(view_->clip(), 2.0f);  // back to the manual range
+}
+
+// Planes written into the view's persistently mapped buffers (as the studio's compute thread writes them)
+// draw the same picture as the same planes in memory of their own, and the view holds such a set until
+// the GL has read it.
+TEST_F(RenderView, PlanesInMappedBuffersDrawTheSamePictureAndAreHeldUntilUploaded) {
+  const auto ring = test::makeRing(kN1, 20, 24, 30, 12.0, 1.0);
+  QString problem;
+  auto mapped = view_->mapSliceBuffers(3, ring->planeFloats(), problem);
+  ASSERT_TRUE(mapped) << "llvmpipe has OpenGL 4.5: " << problem.toStdString();
+  EXPECT_TRUE(mapped->provider.startsWith("OpenGL 4.")) << mapped->provider.toStdString();
+  ASSERT_EQ(mapped->memory.size(), 3u);
+  view_->setAutoGain(false);
+  view_->setClip(0.05f);
+  view_->setSlices(ring);
+  const QImage owned = grab("render_owned_planes");
+
+  const auto inSlot = [&](int slot, bool& released) {
+    float* planes = mapped->memory[std::size_t(slot)];
+    for (std::span<const float> plane : {ring->xy, ring->xz, ring->yz}) planes = std::copy(plane.begin(), plane.end(), planes);
+    auto s = std::make_shared<SliceSet>(*ring);
+    // The lease keeps the buffers' owner, as a ring slot does, and says when it is let go of.
+    s->viewPlanes(mapped->memory[std::size_t(slot)],
+                  std::shared_ptr<const void>(mapped->memory[std::size_t(slot)],
+                                              [owner = mapped->owner, &released](const void*) { released = true; }));
+    return s;
+  };
+  bool firstReleased = false, secondReleased = false;
+  auto first = inSlot(0, firstReleased);
+  view_->setSlices(first);
+  first.reset();
+  const QImage fromMapped = grab("render_mapped_planes");
+  EXPECT_TRUE(view_->mappedProblem().isEmpty()) << view_->mappedProblem().toStdString();
+  EXPECT_EQ(fromMapped, owned) << "the upload from the mapped buffer draws the same picture";
+  EXPECT_FALSE(firstReleased) << "shown, so held";
+
+  auto second = inSlot(1, secondReleased);
+  view_->setSlices(second);
+  second.reset();
+  grab("render_mapped_planes_2");  // the paint that uploads the second set finds the first one's fence passed
+  EXPECT_TRUE(firstReleased);
+  EXPECT_FALSE(secondReleased);
+  EXPECT_EQ(view_->slices()->valueAt(20, 24, 30), ring->valueAt(20, 24, 30)) << "read in place from the buffer";
+
+  // The buffers go at the first paint after their owner's last copy has gone.
+  mapped.reset();
+  view_->setSlices(ring);
+  grab("render_owned_again");
+  grab("render_owned_again");
+  EXPECT_TRUE(secondReleased);
+  auto again = view_->mapSliceBuffers(3, ring->planeFloats(), problem);
+  EXPECT_TRUE(again) << problem.toStdString();
 }
 
 }  // namespace

@@ -169,6 +169,12 @@ TEST_F(CompareWindowTest, FourStagesStayInLockstepAndAgreeWithCpuSerial) {
   EXPECT_LE(widestRunGap, kBatch) << "a stage ran more than one batch ahead";
   EXPECT_EQ(window_->shownStep(), kStop);
   EXPECT_EQ(problems(), "");
+  // The lockstep keeps copies of each common step: every viewport names the host path and why.
+  for (int n = 0; n < 4; ++n)
+    EXPECT_TRUE(test::waitUntil([&] {
+      return window_->viewport(n)->counters().contains("slices: host copy (triple buffer): 2 host copies per frame "
+                                                       "(the compare view's lockstep keeps copies");
+    })) << window_->viewport(n)->counters().toStdString();
   ASSERT_EQ(window_->referenceIndex(), 0) << "cpu-serial is the reference";
   for (int n = 1; n < 4; ++n) {
     const CompareWindow::Agreement& a = window_->agreement(n);

@@ -1,6 +1,7 @@
 // The compute thread and the slice slot, without GL: these are the tests to run under ThreadSanitizer.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -30,13 +31,9 @@ class FakeSolver : public WaveSolver {
   }
   long currentStep() const override { return step_; }
   void readField(std::vector<float>& interior) override { interior.assign(grid_.interiorSize(), float(step_)); }
-  void extractSlices(int i, int j, int k, SliceSet& out) override {
-    out.n1 = grid_.n1, out.n2 = grid_.n2, out.n3 = grid_.n3;
-    out.i = i, out.j = j, out.k = k;
-    out.step = step_;
-    out.xy.assign(std::size_t(grid_.n1) * grid_.n2, float(step_));
-    out.xz.assign(std::size_t(grid_.n1) * grid_.n3, float(step_));
-    out.yz.assign(std::size_t(grid_.n2) * grid_.n3, float(step_));
+  bool startSlices(int, int, int, std::span<float> planes) override {
+    std::fill_n(planes.begin(), SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3), float(step_));
+    return true;
   }
   std::vector<float> traces() override { return {}; }
   SolverState saveState() override { return {step_, {}, {}, {}}; }
@@ -58,7 +55,6 @@ SimulationBuilder fakeBuilder(std::chrono::microseconds perStep) {
     b.dt = 1e-3;
     b.dx = s.dx;
     b.velocity.assign(std::size_t(s.n1) * s.n2 * s.n3, 1500.0f);
-    b.transferPath = "host copy (fake)";
     b.ceilingGBs = 20.0;
     b.ceilingName = "fake bandwidth";
     return b;

@@ -1,0 +1,108 @@
+#include "app/controller/SliceRing.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+namespace iso {
+
+std::shared_ptr<SliceRing> SliceRing::create(std::vector<Slot> slots, std::shared_ptr<const void> owner, std::string name) {
+  if (slots.size() < kMinSlots)
+    throw std::invalid_argument("a slice ring needs at least " + std::to_string(kMinSlots) + " slots, got " +
+                                std::to_string(slots.size()));
+  for (const Slot& s : slots)
+    if (s.planes == nullptr) throw std::invalid_argument("a slice ring's slot has no memory");
+  return std::shared_ptr<SliceRing>(new SliceRing(std::move(slots), std::move(owner), std::move(name)));
+}
+
+SliceRing::SliceRing(std::vector<Slot> slots, std::shared_ptr<const void> owner, std::string name)
+    : slots_(std::move(slots)), name_(std::move(name)), owner_(std::move(owner)), states_(slots_.size(), State::Free),
+      holds_(slots_.size()), frames_(slots_.size()) {
+  slotFloats_ = std::min_element(slots_.begin(), slots_.end(), [](const Slot& a, const Slot& b) {
+                  return a.capacity < b.capacity;
+                })->capacity;
+}
+
+int SliceRing::acquire(std::size_t floats) {
+  std::lock_guard lock(mutex_);
+  needed_ = floats;
+  if (!owner_ || floats > slotFloats_) return -1;  // closed, or slots too small
+  const auto free = std::find(states_.begin(), states_.end(), State::Free);
+  if (free == states_.end()) return -1;
+  *free = State::Writing;
+  const auto slot = std::size_t(free - states_.begin());
+  holds_[slot] = owner_;
+  return int(slot);
+}
+
+std::span<float> SliceRing::planes(int slot) const {
+  const Slot& s = slots_.at(std::size_t(slot));
+  return {s.planes, s.capacity};
+}
+
+void SliceRing::publish(int slot, const SliceSet& frame) {
+  std::shared_ptr<const void> hold;
+  std::lock_guard lock(mutex_);
+  if (!owner_) {  // closed while the slot was written
+    hold = free(slot);
+    return;
+  }
+  if (latest_ >= 0) hold = free(latest_);  // never taken: recycled
+  SliceSet& meta = frames_.at(std::size_t(slot));
+  meta = SliceSet{};
+  meta.n1 = frame.n1, meta.n2 = frame.n2, meta.n3 = frame.n3;
+  meta.i = frame.i, meta.j = frame.j, meta.k = frame.k;
+  meta.step = frame.step;
+  states_[std::size_t(slot)] = State::Latest;
+  latest_ = slot;
+}
+
+void SliceRing::abandon(int slot) { release(slot); }
+
+bool SliceRing::unread() const {
+  std::lock_guard lock(mutex_);
+  return latest_ >= 0;
+}
+
+std::shared_ptr<const SliceSet> SliceRing::take() {
+  int slot = -1;
+  SliceSet frame;
+  {
+    std::lock_guard lock(mutex_);
+    if (latest_ < 0) return nullptr;
+    slot = std::exchange(latest_, -1);
+    states_[std::size_t(slot)] = State::Taken;
+    frame = frames_[std::size_t(slot)];
+  }
+  // Built outside the lock: should an allocation throw, the deleter runs and takes the lock.
+  const float* planes = slots_[std::size_t(slot)].planes;
+  frame.viewPlanes(planes, std::shared_ptr<const void>(planes, [ring = shared_from_this(), slot](const void*) {
+                     ring->release(slot);
+                   }));
+  return std::make_shared<const SliceSet>(std::move(frame));
+}
+
+std::size_t SliceRing::neededFloats() const {
+  std::lock_guard lock(mutex_);
+  return needed_;
+}
+
+void SliceRing::close() {
+  std::shared_ptr<const void> owner, untaken;
+  std::lock_guard lock(mutex_);
+  owner = std::move(owner_);
+  if (latest_ >= 0) untaken = free(std::exchange(latest_, -1));
+}
+
+std::shared_ptr<const void> SliceRing::free(int slot) {
+  states_.at(std::size_t(slot)) = State::Free;
+  return std::move(holds_[std::size_t(slot)]);
+}
+
+void SliceRing::release(int slot) {
+  std::shared_ptr<const void> hold;
+  std::lock_guard lock(mutex_);
+  hold = free(slot);
+}
+
+}  // namespace iso
