@@ -104,8 +104,9 @@ TEST(Cli, TracesAreWrittenAsCsv) {
   std::string line;
   int lines = 0;
   while (std::getline(in, line)) {
-    if (lines++ == 0)  // the user's two receivers replace the default scenario's line of receivers
+    if (lines++ == 0) {  // the user's two receivers replace the default scenario's line of receivers
       EXPECT_EQ(std::count(line.begin(), line.end(), ','), 2) << line;
+    }
   }
   EXPECT_EQ(lines, 1 + 12) << "a header and one row per step";
 }
