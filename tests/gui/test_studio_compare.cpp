@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "app/studio/CompareViewport.h"
 #include "app/studio/CompareWindow.h"
@@ -205,8 +206,14 @@ TEST_F(CompareWindowTest, AutoStepsPerFrameClimbsWhenFramesAreFastAndFallsWhenSl
   ASSERT_TRUE(test::waitUntil([&] { return window_->stepsPerFrame() == 1 && window_->shownStep() > 4; }, 120000))
       << "still " << window_->stepsPerFrame() << " steps per frame; " << problems();
 
-  window_->setStepsPerFrame(7);  // a fixed value is kept whatever the frame rate
-  ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() % 7 == 0 && window_->shownStep() >= 14; }, 120000));
+  // A fixed value is kept whatever the frame rate: common frames then come 7 steps apart (counted from
+  // wherever the run was, so compare consecutive frames, not the step modulo 7).
+  std::vector<long> frames;
+  QObject::connect(window_.get(), &CompareWindow::commonFrame, window_.get(), [&](long step) { frames.push_back(step); });
+  window_->setStepsPerFrame(7);
+  ASSERT_TRUE(test::waitUntil([&] { return frames.size() >= 4; }, 120000)) << problems();
+  EXPECT_EQ(frames[frames.size() - 1] - frames[frames.size() - 2], 7);
+  EXPECT_EQ(frames[frames.size() - 2] - frames[frames.size() - 3], 7);
   EXPECT_EQ(window_->stepsPerFrame(), 7);
 }
 
