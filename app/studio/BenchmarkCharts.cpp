@@ -188,7 +188,7 @@ std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report) {
   return out;
 }
 
-BenchmarkChart::BenchmarkChart(QWidget* parent) : QChartView(parent) {
+BenchmarkChart::BenchmarkChart(const QString& title, QWidget* parent) : QChartView(newChart(title), parent) {
   setRenderHint(QPainter::Antialiasing);
   setMinimumSize(260, 220);
 }
@@ -234,8 +234,7 @@ bool BenchmarkChart::save(const QString& path, QString& error) {
 
 // --- throughput -------------------------------------------------------------------------------------
 
-ThroughputChart::ThroughputChart(QWidget* parent) : BenchmarkChart(parent) {
-  setChart(newChart("Throughput per stage"));
+ThroughputChart::ThroughputChart(QWidget* parent) : BenchmarkChart("Throughput per stage", parent) {
   rebuild();
 }
 
@@ -294,8 +293,7 @@ void ThroughputChart::rebuild() {
 
 // --- roofline ---------------------------------------------------------------------------------------
 
-RooflineChart::RooflineChart(QWidget* parent) : BenchmarkChart(parent) {
-  setChart(newChart("Roofline"));
+RooflineChart::RooflineChart(QWidget* parent) : BenchmarkChart("Roofline", parent) {
   connect(chart(), &QChart::plotAreaChanged, this, [this] { placeLabels(); });
   rebuild();
 }
@@ -468,8 +466,7 @@ void RooflineChart::placeLabels() {
 
 // --- tuning sweep -----------------------------------------------------------------------------------
 
-SweepChart::SweepChart(QWidget* parent) : BenchmarkChart(parent) {
-  setChart(newChart("Tuning sweep"));
+SweepChart::SweepChart(QWidget* parent) : BenchmarkChart("Tuning sweep", parent) {
   setSweep(nullptr, -1);
 }
 

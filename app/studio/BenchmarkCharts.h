@@ -36,7 +36,8 @@ std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report);
 class BenchmarkChart : public QChartView {
   Q_OBJECT
  public:
-  explicit BenchmarkChart(QWidget* parent = nullptr);
+  // Owns its chart from the start: QChartView::setChart would leave a default chart to delete.
+  explicit BenchmarkChart(const QString& title, QWidget* parent = nullptr);
   // PNG or SVG by the name's extension (.png, .svg); false with `error` set when it cannot be written.
   bool save(const QString& path, QString& error);
   QImage image();  // what save writes as PNG

@@ -12,8 +12,9 @@
 
 namespace iso {
 
-TracePlot::TracePlot(QWidget* parent) : QChartView(parent) {
-  auto* chart = new QChart;
+// The view owns its chart from the start: QChartView::setChart would leave a default chart to delete.
+TracePlot::TracePlot(QWidget* parent) : QChartView(new QChart, parent) {
+  QChart* chart = this->chart();
   chart->setMargins(QMargins(2, 2, 2, 2));
   chart->layout()->setContentsMargins(0, 0, 0, 0);
   chart->setBackgroundRoundness(0);
@@ -38,7 +39,6 @@ TracePlot::TracePlot(QWidget* parent) : QChartView(parent) {
   }
   chart->addAxis(time_, Qt::AlignBottom);
   chart->addAxis(value_, Qt::AlignLeft);
-  setChart(chart);
   setRenderHint(QPainter::Antialiasing, true);
   setToolTip("u at each receiver against time (the most recent samples of the run)");
   setMinimumSize(240, 140);
