@@ -319,9 +319,13 @@ void CompareWindow::applyBatch(int steps) {
   coordinator_.setBatch(batch_);
 }
 
-// Twice a second: below the frame-rate goal, halve the steps per frame; well above it (a third more), add
-// one. Halving at once and climbing slowly settles without oscillating, and a slow stage joining the
-// compare brings the frame rate back within a second.
+int CompareWindow::adaptedStepsPerFrame(int steps, double framesPerSecond) {
+  if (framesPerSecond < kAutoFramesPerSecond) return std::max(1, steps / 2);
+  if (framesPerSecond > kAutoFramesPerSecond * 4.0 / 3.0) return std::min(kMaxAutoStepsPerFrame, steps + 1);
+  return steps;
+}
+
+// A slow stage joining the compare brings the frame rate back within a second or two.
 void CompareWindow::adaptStepsPerFrame() {
   if (stepsPerFrame_ != kAutoStepsPerFrame || !coordinator_.playing()) {
     autoWindow_.invalidate();
@@ -335,11 +339,7 @@ void CompareWindow::adaptStepsPerFrame() {
   ++autoFrames_;
   const double seconds = autoWindow_.elapsed() / 1000.0;
   if (seconds < 0.5) return;
-  const double fps = autoFrames_ / seconds;
-  if (fps < kAutoFramesPerSecond && batch_ > 1)
-    applyBatch(std::max(1, batch_ / 2));
-  else if (fps > kAutoFramesPerSecond * 4.0 / 3.0 && batch_ < kMaxAutoStepsPerFrame)
-    applyBatch(batch_ + 1);
+  if (const int steps = adaptedStepsPerFrame(batch_, autoFrames_ / seconds); steps != batch_) applyBatch(steps);
   autoWindow_.restart();
   autoFrames_ = 0;
 }

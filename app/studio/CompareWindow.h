@@ -54,6 +54,9 @@ class CompareWindow : public QMainWindow {
   static constexpr int kAutoStepsPerFrame = 0, kMaxAutoStepsPerFrame = 16;
   static constexpr double kAutoFramesPerSecond = 30.0;
   int stepsPerFrame() const { return batch_; }  // the steps per frame in use now
+  // Auto's rule, applied twice a second: below the frame-rate goal, halve the steps per frame; well above
+  // it (a third more), add one. Halving at once and climbing slowly settles without oscillating.
+  static int adaptedStepsPerFrame(int steps, double framesPerSecond);
   void setStopStep(long step);       // the run pauses there (< 0: never)
   void setViewMode(int mode);        // 0 3D, 1 XY, 2 XZ, 3 YZ
   void setLinked(bool linked);
