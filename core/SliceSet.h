@@ -28,6 +28,8 @@ struct SliceSet {
     return std::size_t(n1) * std::size_t(n2) + std::size_t(n1) * std::size_t(n3) + std::size_t(n2) * std::size_t(n3);
   }
   std::size_t planeFloats() const { return planeFloats(n1, n2, n3); }
+  // The three planes as one span: they lie one after the other in `memory` (ownPlanes, viewPlanes).
+  std::span<const float> planes() const { return {xy.data(), planeFloats()}; }
 
   // Memory of the set's own for planes of the sizes n1, n2, n3 (set them first), to be written: the set's
   // memory again when it is its own and of that size, else new memory (contents unspecified).

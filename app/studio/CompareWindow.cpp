@@ -42,14 +42,6 @@ QStringList defaultStages() {
   return {"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-optimized"};
 }
 
-// The three planes one after the other, for one figure over all that a viewport shows.
-void appendPlanes(const SliceSet& s, std::vector<float>& out) {
-  out.clear();
-  out.insert(out.end(), s.xy.begin(), s.xy.end());
-  out.insert(out.end(), s.xz.begin(), s.xz.end());
-  out.insert(out.end(), s.yz.begin(), s.yz.end());
-}
-
 QString figure(double v) { return QString::number(v, 'e', 1); }
 
 }  // namespace
@@ -445,11 +437,11 @@ void CompareWindow::compareWithReference() {
         break;
       }
   if (reference_ < 0) return;
-  std::vector<float> reference, other;
-  appendPlanes(*slices[std::size_t(reference_)], reference);
+  // One figure over all three planes that a viewport shows.
+  const std::span<const float> reference = slices[std::size_t(reference_)]->planes();
   for (std::size_t n = 0; n < viewports_.size(); ++n) {
     if (!slices[n] || int(n) == reference_) continue;
-    appendPlanes(*slices[n], other);
+    const std::span<const float> other = slices[n]->planes();
     if (other.size() != reference.size()) continue;  // another grid: a rebuild is on its way
     Agreement& a = agreement_[n];
     a.last = compareFields(other, reference);
