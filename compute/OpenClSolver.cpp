@@ -53,7 +53,8 @@ class KernelTime {
 }  // namespace
 
 std::string stageBuildOptions(const std::string& stage, const StageParamMap& p, bool damping, const Grid& grid) {
-  std::string o = "-DR=" + std::to_string(kHalfLength) + " -DDAMPING=" + (damping ? "1" : "0");
+  std::string o = "-DR=" + std::to_string(kHalfLength) + " -DPML_M=" + std::to_string(kPmlHalfLength) +
+                  " -DDAMPING=" + (damping ? "1" : "0");
   if (const std::string own = openClStage(stage).buildOptions(p, grid); !own.empty()) o += " " + own;
   return o;
 }
@@ -98,6 +99,11 @@ struct OpenClSolver::Impl {
   Buffer<float> coef, gx, gy, gz;
   int cur = 0, old = 1;  // field[cur] holds u^n, field[old] u^(n-1)
 
+  // The absorbing layer: per axis ψ, ζ and the recursion coefficients (none for an axis without a layer).
+  PmlProfile pml;
+  Kernel pmlMemory, pmlCorrect;
+  Buffer<float> pmlPsi[3], pmlZeta[3], pmlRecursion[3], pmlWeights;
+
   std::optional<PointInjection> source;
   Buffer<int> receiverIndex;
   Buffer<float> traceRows;
@@ -125,6 +131,37 @@ struct OpenClSolver::Impl {
     traceRows.read(ctx, traces.data() + old, n);
     traceRowsOnDevice = 0;
   }
+
+  // Adds the layer's terms of step n to u^(n+1) in `next`, u^n being `prev` (after the stencil).
+  void correctForLayer(const Buffer<float>& prev, const Buffer<float>& next, const Grid& g, KernelTime& time) {
+    for (int a = 0; a < 3; ++a) {
+      const PmlAxis& axis = pml.axes[a];
+      if (axis.width == 0) continue;
+      const auto dims = pml.memoryDims(a);
+      pmlMemory.args(prev, pmlPsi[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, a, axis.width);
+      time.add(pmlMemory.launch(ctx, NDRange{3, {std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])}}));
+      std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(g.n3)};
+      reach[a] = std::size_t(axis.reachCells());
+      pmlCorrect.args(prev, next, vel, coef, pmlPsi[a], pmlZeta[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, a,
+                      axis.width);
+      time.add(pmlCorrect.launch(ctx, NDRange{3, reach}));
+    }
+  }
+
+  // ψ then ζ of x, y and z (PmlProfile::memoryFloats order): read into or written from `memory`.
+  void transferLayerMemory(std::vector<float>& memory, bool read) {
+    if (read) memory.resize(pml.memoryFloats());
+    std::size_t offset = 0;
+    for (int a = 0; a < 3; ++a)
+      for (const Buffer<float>* b : {&pmlPsi[a], &pmlZeta[a]}) {
+        if (b->size() == 0) continue;  // an axis without a layer
+        if (read)
+          b->read(ctx, memory.data() + offset, b->size());
+        else
+          b->write(ctx, memory.data() + offset, b->size());
+        offset += b->size();
+      }
+  }
 };
 
 OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, const StageParamMap& params,
@@ -149,7 +186,7 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
 
   // Program: the shared utilities plus the stage's kernel, parameters as defines.
   const std::string file = descriptor.kernelFile(params_);
-  m.program = Program(m.ctx, {kernelSource("common.cl") + "\n" + kernelSource(file),
+  m.program = Program(m.ctx, {kernelSource("common.cl") + "\n" + kernelSource("pml.cl") + "\n" + kernelSource(file),
                               stageBuildOptions(stage_, params_, damping, grid_), stage_ + " (" + file + ")",
                               params_.count("max_registers") ? params_.at("max_registers") : 0});
   m.stencil = m.program.kernel("stencil");
@@ -218,6 +255,28 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
     for (Buffer<float>* b : {&m.gx, &m.gy, &m.gz}) *b = Buffer<float>(m.ctx, 1, CL_MEM_READ_ONLY, "damping placeholder");
   }
 
+  m.pml = problem.pml;
+  if (m.pml.enabled()) {
+    m.pmlMemory = m.program.kernel("pml_memory");
+    m.pmlCorrect = m.program.kernel("pml_correct");
+    m.pmlWeights = Buffer<float>(m.ctx, kPmlHalfLength, CL_MEM_READ_ONLY, "absorbing-layer weights");
+    m.pmlWeights.write(m.ctx, m.pml.firstDerivative.data(), kPmlHalfLength);
+    for (int a = 0; a < 3; ++a) {
+      const PmlAxis& axis = m.pml.axes[a];
+      if (axis.width == 0) continue;
+      const std::size_t floats = m.pml.axisMemoryFloats(a) / 2;
+      m.pmlPsi[a] = Buffer<float>(m.ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
+      m.pmlZeta[a] = Buffer<float>(m.ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
+      m.pmlPsi[a].fill(m.ctx, 0.0f);
+      m.pmlZeta[a].fill(m.ctx, 0.0f);
+      std::vector<float> recursion;
+      for (const auto* v : {&axis.psiDecay, &axis.psiGain, &axis.zetaDecay, &axis.zetaGain})
+        recursion.insert(recursion.end(), v->begin(), v->end());
+      m.pmlRecursion[a] = Buffer<float>(m.ctx, recursion.size(), CL_MEM_READ_ONLY, "absorbing-layer coefficients");
+      m.pmlRecursion[a].write(m.ctx, recursion);
+    }
+  }
+
   m.source = problem.source;
   if (m.source && m.source->index >= n)
     throw ComputeError(ComputeStatus::InvalidParameter, "source index " + std::to_string(m.source->index) +
@@ -278,6 +337,7 @@ double OpenClSolver::advance(int steps) {
       m.stencil.args(m.field[m.cur], next, m.vel, m.coef, m.gx, m.gy, m.gz, g.n1, g.n2, g.n3);
       setExtraArgs(kStencilArgs);
       stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
+      if (m.pml.enabled()) m.correctForLayer(m.field[m.cur], next, g, otherTime);
       if (m.source) inject(next, step_);
       record(next);
       std::swap(m.cur, m.old);
@@ -286,14 +346,16 @@ double OpenClSolver::advance(int steps) {
       continue;
     }
     // Out of place, up to two steps (fewer for the rest of the count): u^(n+1) and u^(n+2) into the free
-    // buffers. The kernel adds step n's source term to u^(n+1) before it computes u^(n+2) from it.
-    const int n = std::min(m.stepsPerPass, steps - s);
+    // buffers. The kernel adds step n's source term to u^(n+1) before it computes u^(n+2) from it. The
+    // absorbing layer's pass must come between two steps, so with it every pass is one step.
+    const int n = m.pml.enabled() ? 1 : std::min(m.stepsPerPass, steps - s);
     const auto [first, second] = m.freeFields();
     m.stencil.args(m.field[m.old], m.field[m.cur], m.field[first], m.field[second], m.vel, m.coef, m.gx, m.gy, m.gz,
                    g.n1, g.n2, g.n3, m.source ? int(m.source->index) : -1,
                    m.source ? m.source->valueForStep(step_) : 0.0f, n);
     setExtraArgs(kMultiStepArgs);
     stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
+    if (m.pml.enabled()) m.correctForLayer(m.field[m.cur], m.field[first], g, otherTime);
     record(m.field[first]);
     if (n == 2) {
       if (m.source) inject(m.field[second], step_ + 1);
@@ -369,6 +431,7 @@ SolverState OpenClSolver::saveState() {
   m.field[m.cur].read(m.ctx, state.current.data(), state.current.size());
   m.field[m.old].read(m.ctx, state.previous.data(), state.previous.size());
   state.traces = traces();
+  m.transferLayerMemory(state.boundaryMemory, /*read=*/true);
   return state;
 }
 
@@ -376,6 +439,10 @@ void OpenClSolver::restoreState(const SolverState& state) {
   Impl& m = *impl_;
   const std::size_t padded = grid_.paddedSize();
   const std::size_t samples = std::size_t(state.step) * std::size_t(m.receiverCount);
+  if (state.boundaryMemory.size() != m.pml.memoryFloats())
+    throw std::invalid_argument("restoring stage '" + stage_ + "': the saved absorbing-layer memory has " +
+                                std::to_string(state.boundaryMemory.size()) + " values; this grid's layer needs " +
+                                std::to_string(m.pml.memoryFloats()));
   if (state.current.size() != padded || state.previous.size() != padded || state.traces.size() != samples)
     throw std::invalid_argument("restoring stage '" + stage_ + "': the saved state has " +
                                 std::to_string(state.current.size()) + " + " + std::to_string(state.previous.size()) +
@@ -384,6 +451,8 @@ void OpenClSolver::restoreState(const SolverState& state) {
   m.flushTraces();
   m.field[m.cur].write(m.ctx, state.current);
   m.field[m.old].write(m.ctx, state.previous);
+  std::vector<float> memory = state.boundaryMemory;
+  m.transferLayerMemory(memory, /*read=*/false);
   m.ctx.finish();
   m.traces = state.traces;
   step_ = state.step;

@@ -17,7 +17,7 @@ namespace iso {
 namespace {
 
 constexpr char kMagic[8] = {'I', 'S', 'O', '3', 'D', 'C', 'K', 'P'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;  // 2: the absorbing layer's memory variables
 constexpr std::uint32_t kMaxHeaderBytes = 16u << 20;  // the scenario's own cap
 
 static_assert(sizeof(float) == 4, "checkpoints store IEEE float32");
@@ -28,13 +28,18 @@ struct ArraySpec {
   std::size_t count;
 };
 
-std::array<ArraySpec, 4> arraySpecs(const Scenario& s, long step) {
+// The layer's memory depends on the width the model chose, so its count is the header's; it cannot exceed
+// two variables of the whole interior per axis.
+std::array<ArraySpec, 5> arraySpecs(const Scenario& s, long step, std::size_t boundaryMemory) {
   const Grid g(s.n1, s.n2, s.n3);
   return {{{"u_current", g.paddedSize()},
            {"u_previous", g.paddedSize()},
            {"velocity", g.interiorSize()},
-           {"traces", std::size_t(step) * s.receivers.size()}}};
+           {"traces", std::size_t(step) * s.receivers.size()},
+           {"boundary_memory", boundaryMemory}}};
 }
+
+std::size_t maxBoundaryMemory(const Scenario& s) { return 6 * Grid(s.n1, s.n2, s.n3).interiorSize(); }
 
 void putU32(std::string& out, std::uint32_t v) {
   for (int b = 0; b < 4; ++b) out.push_back(char((v >> (8 * b)) & 0xffu));
@@ -61,9 +66,9 @@ bool littleEndian() {
 
 void saveCheckpoint(const std::string& path, const Checkpoint& c) {
   if (!littleEndian()) throw CheckpointError("checkpoints are little-endian; this machine is not");
-  const auto specs = arraySpecs(c.scenario, c.state.step);
-  const std::array<const std::vector<float>*, 4> arrays{&c.state.current, &c.state.previous, &c.velocity,
-                                                        &c.state.traces};
+  const auto specs = arraySpecs(c.scenario, c.state.step, c.state.boundaryMemory.size());
+  const std::array<const std::vector<float>*, 5> arrays{&c.state.current, &c.state.previous, &c.velocity,
+                                                        &c.state.traces, &c.state.boundaryMemory};
   std::uint64_t checksum = fnv1a64(nullptr, 0);
   nlohmann::json list = nlohmann::json::array();
   for (std::size_t a = 0; a < arrays.size(); ++a) {
@@ -104,7 +109,8 @@ Checkpoint loadCheckpoint(const std::string& path) {
   if (std::memcmp(prefix, kMagic, sizeof kMagic) != 0) throw fail("not a checkpoint of this program (wrong magic)");
   const std::uint32_t version = getU32(prefix + 8), headerBytes = getU32(prefix + 12);
   if (version != kVersion)
-    throw fail("format version " + std::to_string(version) + "; this program reads version " + std::to_string(kVersion));
+    throw fail("format version " + std::to_string(version) + "; this program reads version " + std::to_string(kVersion) +
+               (version < kVersion ? " (the file was written by an older version: run it again to write a new one)" : ""));
   if (headerBytes > kMaxHeaderBytes || headerBytes > fileBytes - sizeof prefix)
     throw fail("its header length (" + std::to_string(headerBytes) + " bytes) does not fit the file");
   std::string headerText(headerBytes, '\0');
@@ -112,6 +118,7 @@ Checkpoint loadCheckpoint(const std::string& path) {
 
   Checkpoint c;
   std::string expectedChecksum;
+  std::size_t boundaryMemory = 0;
   try {
     const nlohmann::json header = nlohmann::json::parse(headerText);
     c.scenario = scenarioFromJson(header.at("scenario").dump());
@@ -119,9 +126,13 @@ Checkpoint loadCheckpoint(const std::string& path) {
     c.state.step = header.at("step").get<long>();
     expectedChecksum = header.at("checksum_fnv1a64").get<std::string>();
     if (c.state.step < 0) throw fail("negative step " + std::to_string(c.state.step));
-    const auto specs = arraySpecs(c.scenario, c.state.step);
     const auto& list = header.at("arrays");
-    if (list.size() != specs.size()) throw fail("it lists " + std::to_string(list.size()) + " arrays, not 4");
+    if (list.size() != 5) throw fail("it lists " + std::to_string(list.size()) + " arrays, not 5");
+    boundaryMemory = list[4].at("count").get<std::uint64_t>();
+    if (boundaryMemory > maxBoundaryMemory(c.scenario))
+      throw fail("its boundary memory of " + std::to_string(boundaryMemory) + " values exceeds the grid's " +
+                 std::to_string(maxBoundaryMemory(c.scenario)));
+    const auto specs = arraySpecs(c.scenario, c.state.step, boundaryMemory);
     std::uint64_t dataBytes = 0;
     for (std::size_t a = 0; a < specs.size(); ++a) {
       if (list[a].at("name").get<std::string>() != specs[a].name ||
@@ -139,8 +150,9 @@ Checkpoint loadCheckpoint(const std::string& path) {
     throw fail(std::string("its scenario is invalid: ") + e.what());
   }
 
-  const auto specs = arraySpecs(c.scenario, c.state.step);
-  const std::array<std::vector<float>*, 4> arrays{&c.state.current, &c.state.previous, &c.velocity, &c.state.traces};
+  const auto specs = arraySpecs(c.scenario, c.state.step, boundaryMemory);
+  const std::array<std::vector<float>*, 5> arrays{&c.state.current, &c.state.previous, &c.velocity, &c.state.traces,
+                                                  &c.state.boundaryMemory};
   std::uint64_t checksum = fnv1a64(nullptr, 0);
   for (std::size_t a = 0; a < arrays.size(); ++a) {
     arrays[a]->resize(specs[a].count);

@@ -178,4 +178,13 @@ void CpuParallelSolver::computeStencil() {
   });
 }
 
+void CpuParallelSolver::runRanges(int count, const std::function<void(int, int)>& body) {
+  // One unit (a plane of the layer) at a time from a shared counter: the units differ in cost.
+  std::atomic<int> next{0};
+  pool_.run([&](int) {
+    for (int u = next.fetch_add(1, std::memory_order_relaxed); u < count; u = next.fetch_add(1, std::memory_order_relaxed))
+      body(u, u + 1);
+  });
+}
+
 }  // namespace iso

@@ -49,6 +49,7 @@ class CpuParallelSolver final : public CpuSolverBase {
 
  protected:
   void computeStencil() override;
+  void runRanges(int count, const std::function<void(int, int)>& body) override;
 
  private:
   CpuParallelConfig config_;

@@ -53,6 +53,7 @@ CpuSolverBase::CpuSolverBase(Problem problem) : problem_(std::move(problem)) {
   std::vector<float>().swap(problem_.initialPrev);
   // u^-1 = 0, as in the reference.
   withAllocationContext("the CPU solver's field u^(n+1)", bytes, [&] { next_.assign(padded, 0.0f); });
+  if (problem_.pml.enabled()) pml_.emplace(g, problem_.pml);
 }
 
 double CpuSolverBase::advance(int steps) {
@@ -62,6 +63,9 @@ double CpuSolverBase::advance(int steps) {
   const auto start = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) {
     computeStencil();
+    if (pml_)
+      pml_->apply(prev_.data(), vel_.data(), next_.data(), problem_.coeffs,
+                  [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); });
     if (problem_.source) next_[problem_.source->index] += problem_.source->valueForStep(step_);
     for (std::size_t r : receivers) traces_.push_back(next_[r]);
     std::swap(prev_, next_);  // prev_ is now u^(n+1): the current field is always prev_
@@ -77,6 +81,7 @@ SolverState CpuSolverBase::saveState() {
   state.current.assign(prev_.begin(), prev_.end());
   state.previous.assign(next_.begin(), next_.end());
   state.traces = traces_;
+  if (pml_) state.boundaryMemory = pml_->save();
   return state;
 }
 
@@ -85,8 +90,10 @@ void CpuSolverBase::restoreState(const SolverState& state) {
   requireSize("the saved field u^n", state.current.size(), padded);
   requireSize("the saved field u^(n-1)", state.previous.size(), padded);
   requireSize("the saved traces", state.traces.size(), std::size_t(state.step) * problem_.receivers.size());
+  requireSize("the saved absorbing-layer memory", state.boundaryMemory.size(), problem_.pml.memoryFloats());
   std::copy(state.current.begin(), state.current.end(), prev_.begin());
   std::copy(state.previous.begin(), state.previous.end(), next_.begin());
+  if (pml_) pml_->restore(state.boundaryMemory);
   traces_ = state.traces;
   step_ = state.step;
 }

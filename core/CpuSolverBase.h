@@ -2,10 +2,13 @@
 // What the two CPU stages share: the three grid-sized arrays, the time loop (stencil, source,
 // receivers, role swap), field and slice read-out and receiver traces. A stage supplies only the
 // stencil of one step.
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/FieldAllocator.h"
+#include "core/PmlMemory.h"
 #include "core/Problem.h"
 #include "core/WaveSolver.h"
 
@@ -32,11 +35,16 @@ class CpuSolverBase : public WaveSolver {
   // with the damping layer when problem_.damping is enabled. The halo is never written.
   virtual void computeStencil() = 0;
 
+  // Calls body(begin, end) over ranges covering [0, count) and returns when all are done (the absorbing
+  // layer's pass); serial here, on the stage's threads in cpu-parallel.
+  virtual void runRanges(int count, const std::function<void(int, int)>& body) { body(0, count); }
+
   Problem problem_;  // everything but vel and initialPrev, which moved into vel_ and prev_
   FieldArray vel_, prev_, next_;
 
  private:
   long step_ = 0;
+  std::optional<PmlMemory> pml_;  // the absorbing layer's memory, when the problem has one
   std::vector<float> traces_;  // traces_[n*R + r], R = receivers
 };
 

@@ -2,6 +2,7 @@
 // A Scenario turned into the arrays and numbers a solver needs (the physics), and the ExecutionConfig
 // that says which stage runs it where. Built once, validated, then handed to a solver, which keeps
 // exactly three grid-sized arrays: vel, prev and next.
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "core/Coefficients.h"
 #include "core/Grid.h"
+#include "core/PmlProfile.h"
 #include "core/Scenario.h"
 #include "core/StageRegistry.h"
 
@@ -30,7 +32,7 @@ struct PointInjection {
   float valueForStep(long n) const { return float(scale * wavelet(double(n) * dt)); }
 };
 
-// Damping layer in the spirit of Cerjan: g = gx[x]·gy[y]·gz[z] (padded coordinates), 1 in the interior
+// The sponge boundary: a damping layer in the spirit of Cerjan: g = gx[x]·gy[y]·gz[z] (padded coordinates), 1 in the interior
 // away from the edges. The damped update is next = g·(2·prev − g·next + vel·L(prev)).
 struct DampingProfile {
   std::vector<float> gx, gy, gz;  // sizes nx, ny, nz; empty when the boundary reflects
@@ -57,7 +59,8 @@ struct Problem {
   std::vector<float> vel;               // padded, v²·dt² (halo copies the nearest interior value)
   std::vector<float> initialPrev;       // padded u^0 (cubes), or empty for zeros
   std::optional<PointInjection> source;
-  DampingProfile damping;
+  DampingProfile damping;               // the sponge boundary (empty otherwise)
+  PmlProfile pml;                       // the absorbing boundary (disabled otherwise)
   std::vector<std::size_t> receivers;   // padded indices
   StabilityReport stability;
 };
@@ -83,6 +86,9 @@ std::vector<float> buildVelocityModel(const Scenario& s);
 
 // dt limit, Courant number and points per wavelength for a scenario (no arrays built).
 StabilityReport analyseStability(const Scenario& s, double vMin, double vMax);
+
+// Cells of the absorbing or sponge layer along each axis (x, y, z); 0 for a reflecting boundary.
+std::array<int, 3> boundaryLayerCells(const Problem& p);
 
 // Bytes a solver for this grid needs (three padded float arrays).
 std::size_t solverBytes(const Grid& g);

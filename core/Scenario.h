@@ -64,11 +64,13 @@ struct SourceSpec {
   double delay = -1.0;         // t0 in seconds; < 0 means 1.5 / f0
 };
 
-enum class BoundaryKind { Reflecting, Absorbing };
+// Reflecting: the halo stays 0 (pressure release). Absorbing: a perfectly matched layer (core/PmlProfile.h).
+// Sponge: the simpler Cerjan damping layer (core/Problem.h, DampingProfile), kept for comparison.
+enum class BoundaryKind { Reflecting, Absorbing, Sponge };
 
 struct BoundarySpec {
   BoundaryKind kind = BoundaryKind::Absorbing;
-  int width = 0;                 // damping-layer width in cells; 0 = derived from the model
+  int width = 0;                 // layer width in cells; 0 = derived from the model
   double reflection = 1.0e-3;    // target amplitude reflection of the layer (drives its strength)
 };
 
@@ -105,7 +107,7 @@ void validateScenario(const Scenario& s);
 
 // JSON (nlohmann). Keys are the field names in snake_case ("n1", "dt_auto_fraction", "model": {"kind":
 // "layered", "layers": [{"top": 0, "velocity": 2000}], "salt": {"center_x": ...}}, "source": {"kind":
-// "ricker" | "none" | "oneapi-cubes"}, "boundary": {"kind": "absorbing" | "reflecting"}, "receivers":
+// "ricker" | "none" | "oneapi-cubes"}, "boundary": {"kind": "absorbing" | "sponge" | "reflecting"}, "receivers":
 // [{"i", "j", "k"}], "stage_params": {...}); scenarioToJson writes them all. Absent keys keep their
 // defaults; an optional top-level "preset": "oneapi" starts from that preset instead of Scenario{}.
 // Unknown keys and wrong types are errors naming the key; values are checked by validateScenario.

@@ -11,11 +11,13 @@
 namespace iso {
 
 // Everything a run continues from bit for bit (the rest is rebuilt from its scenario): u^n and u^(n−1)
-// on the padded grid, halo included, the step n and the receiver samples recorded so far.
+// on the padded grid, halo included, the step n, the receiver samples recorded so far and the absorbing
+// layer's memory variables.
 struct SolverState {
   long step = 0;
   std::vector<float> current, previous;  // Grid::paddedSize() floats each
   std::vector<float> traces;             // WaveSolver::traces()'s layout
+  std::vector<float> boundaryMemory;     // PmlProfile::memoryFloats() (empty without the absorbing layer)
 };
 
 class WaveSolver {

@@ -212,6 +212,7 @@ Scenario restartScenario(const ScenarioOptions& opts, const Scenario& saved) {
       {"--model", bool(opts.model)},         {"--model-file", bool(opts.modelFile)}, {"--velocity", bool(opts.velocity)},
       {"--source", bool(opts.source)},       {"--source-pos", bool(opts.sourcePos)}, {"--frequency", bool(opts.frequency)},
       {"--amplitude", bool(opts.amplitude)}, {"--boundary", bool(opts.boundary)},   {"--coefficients", bool(opts.coefficients)},
+      {"--boundary-width", bool(opts.boundaryWidth)},
       {"--dx", bool(opts.dx)},               {"--dt", bool(opts.dt)},               {"--receiver", !opts.receivers.empty()},
       {"--model-dims", bool(opts.modelDims)}, {"--model-unit", bool(opts.modelUnit)}, {"--scenario", opts.scenario != "default"}};
   for (const auto& [option, given] : physics)

@@ -46,7 +46,8 @@ void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
   cmd.add_option("--source-pos", sourcePos, "source cell i,j,k (interior indices)")->expected(3)->delimiter(',');
   cmd.add_option("--frequency", frequency, "Ricker peak frequency f0, Hz");
   cmd.add_option("--amplitude", amplitude, "Ricker amplitude");
-  cmd.add_option("--boundary", boundary, "reflecting or absorbing");
+  cmd.add_option("--boundary", boundary, "absorbing (a perfectly matched layer), sponge or reflecting");
+  cmd.add_option("--boundary-width", boundaryWidth, "the absorbing or sponge layer's width in cells (0: automatic)");
   cmd.add_option("--coefficients", coefficients, "exact (16th-order closed form) or oneapi (the sample's table)");
   cmd.add_option("--dx", dx, "grid spacing, metres");
   cmd.add_option("--dt", dt, "time step in seconds, or 'auto' (a fraction of the stability limit)");
@@ -102,6 +103,7 @@ Scenario ScenarioOptions::resolve() const {
   if (frequency) s.source.frequency = *frequency;
   if (amplitude) s.source.amplitude = *amplitude;
   if (boundary) s.boundary.kind = boundaryKindFromString(*boundary);
+  if (boundaryWidth) s.boundary.width = *boundaryWidth;
   if (coefficients) s.coefficients = *coefficients;
   if (dx) s.dx = *dx;
   if (dt) {

@@ -16,6 +16,7 @@ struct ScenarioOptions {
   std::string scenario = "default";
   std::optional<std::string> stage, device, model, modelFile, modelUnit, source, boundary, coefficients, dt;
   std::optional<double> velocity, dx, frequency, amplitude;
+  std::optional<int> boundaryWidth;
   std::optional<std::vector<int>> modelDims, sourcePos;
   std::vector<std::string> params, receivers;
 

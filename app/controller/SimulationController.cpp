@@ -42,11 +42,7 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.dt = problem.dt;
   built.dx = problem.dx;
   built.stability = problem.stability;
-  if (problem.damping.enabled()) {  // each axis's layer is at most a quarter of it (buildDampingProfile)
-    const Grid& g = problem.grid;
-    built.absorbingCells = {std::min(problem.damping.width, g.n1 / 4), std::min(problem.damping.width, g.n2 / 4),
-                            std::min(problem.damping.width, g.n3 / 4)};
-  }
+  built.absorbingCells = boundaryLayerCells(problem);
   const ExecutionConfig config = executionConfig(scenario);
   const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
   if (device) {

@@ -15,15 +15,18 @@ BoundaryEditor::BoundaryEditor(QWidget* parent) : ScenarioSection(parent) {
   auto* box = new QGroupBox("Boundary");
   outer->addWidget(box);
   auto* boundary = new QFormLayout(box);
-  kind_ = combo({{"Absorbing", "A damping layer that absorbs outgoing waves"},
+  kind_ = combo({{"Absorbing", "A perfectly matched layer: absorbs outgoing waves at every angle and frequency,\n"
+                               "reflecting under 1 % at its default 16 cells"},
+                 {"Sponge", "A simpler damping layer (Cerjan): cheaper, but it needs about 2.5 wavelengths\n"
+                            "to reflect under 2 %"},
                  {"Reflecting", "Zero halo: waves bounce back (the oneAPI sample's boundary)"}},
                 "What happens to waves at the edges of the grid");
   kind_->setObjectName("boundary_kind");
   boundary->addRow("Kind:", kind_);
   width_ = intSpin(0, 512, 0, " cells",
-                   "Width of the damping layer. Auto: 2.5 dominant wavelengths at the fastest velocity (at least\n"
-                   "20 cells, at most a quarter of each axis), which reflects under 2 % of a wave; one wavelength\n"
-                   "reflects about 9 %, two about 2.4 % (docs/NUMERICS.md)");
+                   "Width of the layer, at most a quarter of each axis. Auto: 16 cells for the absorbing layer;\n"
+                   "for the sponge 2.5 dominant wavelengths at the fastest velocity (at least 20 cells).\n"
+                   "Echo against width and angle: docs/NUMERICS.md");
   width_->setObjectName("boundary_width");
   width_->setSpecialValueText("auto (from the model)");
   reflection_ = realSpin(1e-6, 0.5, 6, 1e-3, "", "Target amplitude reflection of the layer (drives its strength)");
@@ -39,21 +42,22 @@ BoundaryEditor::BoundaryEditor(QWidget* parent) : ScenarioSection(parent) {
 }
 
 void BoundaryEditor::updateEnabledControls() {
-  const bool absorbing = kind_->currentIndex() == 0;
-  width_->setEnabled(absorbing);
-  reflection_->setEnabled(absorbing);
+  const bool layer = kind_->currentIndex() != 2;
+  width_->setEnabled(layer);
+  reflection_->setEnabled(layer);
 }
 
 void BoundaryEditor::setFromScenario(const Scenario& s) {
   const QSignalBlocker quiet(this);
-  kind_->setCurrentIndex(s.boundary.kind == BoundaryKind::Absorbing ? 0 : 1);
+  kind_->setCurrentIndex(s.boundary.kind == BoundaryKind::Absorbing ? 0 : s.boundary.kind == BoundaryKind::Sponge ? 1 : 2);
   width_->setValue(s.boundary.width);
   reflection_->setValue(s.boundary.reflection);
   updateEnabledControls();
 }
 
 void BoundaryEditor::applyTo(Scenario& s) const {
-  s.boundary.kind = kind_->currentIndex() == 0 ? BoundaryKind::Absorbing : BoundaryKind::Reflecting;
+  const BoundaryKind kinds[] = {BoundaryKind::Absorbing, BoundaryKind::Sponge, BoundaryKind::Reflecting};
+  s.boundary.kind = kinds[kind_->currentIndex()];
   s.boundary.width = width_->value();
   s.boundary.reflection = reflection_->value();
 }

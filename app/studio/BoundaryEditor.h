@@ -1,6 +1,6 @@
 #pragma once
-// The boundary of a scenario: absorbing (a damping layer of some width and target reflection) or
-// reflecting.
+// The boundary of a scenario: absorbing (a perfectly matched layer) or sponge (a damping layer), each
+// of some width and target reflection, or reflecting.
 #include "app/studio/ScenarioSection.h"
 
 class QComboBox;

@@ -50,7 +50,7 @@ TEST(Devices, ListAndSelect) {
 // would poison the field; with sentinel guards, any write outside it would change them.
 TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
   ISO_REQUIRE_DEVICE();
-  const Scenario s = smallScenario(37, 29, 23, true);
+  const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
   const SolverOutput ref = runReference(s);
   std::vector<std::pair<std::string, StageParamMap>> runs;
   for (const auto& stage : openClStageIds()) runs.push_back({stage, {}});
@@ -84,7 +84,7 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
 
 TEST(Parameters, BadParametersGiveClearErrors) {
   ISO_REQUIRE_DEVICE();
-  const Scenario s = smallScenario(37, 29, 23, false);
+  const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Reflecting);
   auto make = [&](const std::string& stage, const StageParamMap& p) {
     return errorOf([&] { OpenClSolver(buildProblem(s), stage, p, *device); });
   };
@@ -175,7 +175,7 @@ TEST(Build, PtxRegisterCapGoesIntoEveryEntry) {
 // Every parameter set the tuner can choose on this device computes the same field.
 TEST(Tuner, EveryCandidateGivesTheSameField) {
   ISO_REQUIRE_DEVICE();
-  const Scenario s = smallScenario(37, 29, 23, true);
+  const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
   const SolverOutput ref = runReference(s);
   const Grid grid(s.n1, s.n2, s.n3);
   const std::vector<std::string> tunable = tunableOpenClStages();
@@ -200,7 +200,7 @@ TEST(Tuner, TuneStoresTheBestAndDefaultsFollowIt) {
   const std::string saved = old ? old : "";
   setenv("ISO3DFD_CACHE_DIR", dir.c_str(), 1);
   std::filesystem::remove_all(dir);
-  const Scenario s = smallScenario(24, 20, 18, false);
+  const Scenario s = smallScenario(24, 20, 18, BoundaryKind::Reflecting);
   const Problem p = buildProblem(s);
   TuneOptions o;
   o.warmupSteps = 1;

@@ -27,9 +27,9 @@ inline const DeviceInfo* testDevice() {
   const ::iso::DeviceInfo* device = ::iso::test::testDevice();         \
   if (!device) GTEST_SKIP() << "no OpenCL device on this machine"
 
-// A Ricker source in a three-layer model on a small odd grid: a wave that crosses layers and, with
-// `absorbing`, reaches the damping layer within `steps`.
-inline Scenario smallScenario(int n1, int n2, int n3, bool absorbing) {
+// A Ricker source in a three-layer model on a small odd grid: a wave that crosses layers and reaches the
+// boundary's layer (absorbing or sponge) within `steps`.
+inline Scenario smallScenario(int n1, int n2, int n3, BoundaryKind boundary) {
   Scenario s = presetScenario("default");
   s.n1 = n1;
   s.n2 = n2;
@@ -38,7 +38,7 @@ inline Scenario smallScenario(int n1, int n2, int n3, bool absorbing) {
   s.model.kind = ModelKind::Layered;
   s.model.layers = {{0.0, 2000.0}, {n3 * 10.0 * 0.35, 2500.0}, {n3 * 10.0 * 0.7, 3000.0}};
   s.model.salt.enabled = false;
-  s.boundary = {absorbing ? BoundaryKind::Absorbing : BoundaryKind::Reflecting, 4, 1.0e-3};
+  s.boundary = {boundary, 4, 1.0e-3};
   s.source = {SourceKind::Ricker, n1 / 3, n2 / 2, n3 / 2, 60.0, 1.0e6, 0.006};
   s.receivers = {{1, n2 / 2, n3 / 2}, {n1 - 2, 1, n3 - 2}};
   s.steps = 40;

@@ -208,7 +208,7 @@ class RingSolver : public WaveSolver {
     pending_ = {};
   }
   std::vector<float> traces() override { return {}; }
-  SolverState saveState() override { return {step_, {}, {}, {}}; }
+  SolverState saveState() override { return {step_, {}, {}, {}, {}}; }
   void restoreState(const SolverState& state) override { step_ = state.step; }
 
  private:

@@ -40,6 +40,12 @@ Scenario layeredAbsorbing() {
   return s;
 }
 
+Scenario layeredSponge() {
+  Scenario s = layeredAbsorbing();
+  s.boundary.kind = BoundaryKind::Sponge;
+  return s;
+}
+
 Scenario cubesReflecting() {
   Scenario s = presetScenario("oneapi");
   s.n1 = 64, s.n2 = 40, s.n3 = 24;
@@ -133,6 +139,7 @@ TEST_P(ParallelMatchesSerial, FieldAndTracesAgreeToFloatRounding) {
 INSTANTIATE_TEST_SUITE_P(
     CpuStages, ParallelMatchesSerial,
     ::testing::Values(EquivalenceCase{"RickerLayeredAbsorbing_37x29x23", layeredAbsorbing, 40},
+                      EquivalenceCase{"RickerLayeredSponge_37x29x23", layeredSponge, 40},
                       EquivalenceCase{"CubesReflecting_64x40x24", cubesReflecting, 30},
                       EquivalenceCase{"RandomModelAbsorbing_16x16x80", randomModel, 30},
                       EquivalenceCase{"SaltGradientReflecting_45x31x27", saltGradientReflecting, 30},

@@ -139,9 +139,9 @@ TEST(Problem, VelocityHaloCopiesTheNearestInteriorCell) {
   EXPECT_EQ(p.vel[g.index(0, 0, 8 + 9)], p.vel[g.interiorIndex(0, 0, 9)]);
 }
 
-TEST(Problem, DampingProfileShape) {
+TEST(Problem, SpongeProfileShape) {
   Scenario s = smallScenario(100, 40, 12);
-  s.boundary = {BoundaryKind::Absorbing, 20, 1e-3};
+  s.boundary = {BoundaryKind::Sponge, 20, 1e-3};
   const Problem p = buildProblem(s);
   ASSERT_TRUE(p.damping.enabled());
   const auto& gx = p.damping.gx;
@@ -165,15 +165,76 @@ TEST(Problem, DampingProfileShape) {
   EXPECT_FLOAT_EQ(p.damping.at(R, R, R), gx[R] * p.damping.gy[R] * p.damping.gz[R]);
 }
 
-TEST(Problem, DerivedDampingWidthFollowsTheWavelength) {
+TEST(Problem, DerivedSpongeWidthFollowsTheWavelength) {
   Scenario s = smallScenario(240, 8, 8);  // only x matters here; a quarter of it is 60 cells
-  s.boundary = {BoundaryKind::Absorbing, 0, 1e-3};
+  s.boundary = {BoundaryKind::Sponge, 0, 1e-3};
   s.source.frequency = 10.0;  // λ at 2000 m/s = 200 m = 20 cells: 2.5 wavelengths
   EXPECT_EQ(buildProblem(s).damping.width, 50);
   s.source.frequency = 5.0;  // 100 cells, more than a quarter of the longest axis
   EXPECT_EQ(buildProblem(s).damping.width, 60);
   s.source.frequency = 40.0;  // λ = 5 cells: the 20-cell floor
   EXPECT_EQ(buildProblem(s).damping.width, 20);
+}
+
+TEST(Problem, PerfectlyMatchedLayerShape) {
+  Scenario s = smallScenario(100, 40, 12);
+  s.boundary = {BoundaryKind::Absorbing, 20, 1e-3};
+  s.source.frequency = 10.0;
+  const Problem p = buildProblem(s);
+  EXPECT_FALSE(p.damping.enabled());
+  ASSERT_TRUE(p.pml.enabled());
+  // Each axis keeps at most a quarter of itself: 20, 10 and 3 cells.
+  EXPECT_EQ(p.pml.axes[0].width, 20);
+  EXPECT_EQ(p.pml.axes[1].width, 10);
+  EXPECT_EQ(p.pml.axes[2].width, 3);
+  EXPECT_EQ(boundaryLayerCells(p), (std::array<int, 3>{20, 10, 3}));
+  const PmlAxis& x = p.pml.axes[0];
+  ASSERT_EQ(x.zetaDecay.size(), 40u);
+  ASSERT_EQ(x.psiGain.size(), 40u);
+  // d = d0 q², α = π f0 (1 − q): the outermost cell has q = 1 (no shift), the innermost q = 1/20.
+  const double d0 = 3.0 * 2000.0 * std::log(1e3) / (2.0 * 20 * 10.0), pi = 3.14159265358979323846;
+  EXPECT_FLOAT_EQ(x.zetaDecay[0], float(std::exp(-d0 * p.dt)));
+  EXPECT_FLOAT_EQ(x.zetaGain[0], float(std::exp(-d0 * p.dt) - 1.0));
+  const double dIn = d0 / 400.0, alphaIn = pi * 10.0 * (1.0 - 1.0 / 20.0);
+  const double bIn = std::exp(-(dIn + alphaIn) * p.dt);
+  EXPECT_FLOAT_EQ(x.zetaDecay[19], float(bIn));
+  EXPECT_FLOAT_EQ(x.zetaGain[19], float(dIn * (bIn - 1.0) / (dIn + alphaIn)));
+  // Mirror images: slot t on the low side and slot 2W−1−t on the high side are at the same depth.
+  for (int t = 0; t < 20; ++t) {
+    EXPECT_EQ(x.zetaDecay[t], x.zetaDecay[39 - t]) << t;
+    EXPECT_EQ(x.psiDecay[t], x.psiDecay[39 - t]) << t;
+    EXPECT_LT(x.zetaGain[t], 0.0f) << t;
+  }
+  // ψ's half points lie between the cells: depth (W − m − 1/2)/W on the low side.
+  EXPECT_GT(x.psiGain[0], x.zetaGain[0]);
+  EXPECT_LT(x.psiGain[0], x.zetaGain[1]);
+  // Slots map to the cells and half points of both ends and back.
+  EXPECT_EQ(x.zetaCell(20), 80);
+  EXPECT_EQ(x.zetaSlot(99), 39);
+  EXPECT_EQ(x.zetaSlot(50), -1);
+  EXPECT_EQ(x.psiPoint(20), 79);  // half point 79 + 1/2: the first with depth > 0 on the high side
+  EXPECT_EQ(x.psiSlot(98), 39);
+  EXPECT_EQ(x.psiSlot(99), -1);  // between the last cell and the halo: outside
+  EXPECT_EQ(x.reachCells(), 44);  // the layer and the derivative's kPmlHalfLength = 2 cells beyond it
+  EXPECT_EQ(x.reachCell(22), 78);
+  // ψ and ζ of every axis: (2·20·40·12 + 100·2·10·12 + 100·40·2·3)·2.
+  EXPECT_EQ(p.pml.memoryFloats(), std::size_t(2 * (2 * 20 * 40 * 12 + 100 * 20 * 12 + 100 * 40 * 6)));
+}
+
+TEST(Problem, PerfectlyMatchedLayerDefaultWidthIsTenCells) {
+  Scenario s = smallScenario(240, 80, 70);
+  s.boundary = {BoundaryKind::Absorbing, 0, 1e-3};
+  EXPECT_EQ(buildProblem(s).pml.axes[0].width, 10);
+  s.boundary.kind = BoundaryKind::Reflecting;
+  EXPECT_FALSE(buildProblem(s).pml.enabled());
+  EXPECT_EQ(boundaryLayerCells(buildProblem(s)), (std::array<int, 3>{0, 0, 0}));
+}
+
+TEST(Problem, StaggeredFirstDerivativeWeightsAreTheFourthOrderOnes) {
+  const auto w = staggeredFirstDerivativeWeights();
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_NEAR(w[0], 9.0 / 8.0, 1e-14);
+  EXPECT_NEAR(w[1], -1.0 / 24.0, 1e-14);
 }
 
 TEST(Problem, ReceiversArePaddedIndices) {

@@ -316,8 +316,8 @@ TEST_F(StudioWindow, ThePointerShowsTheCellItsPositionAndItsValues) {
   const QPointF centre = plane.topLeft() + QPointF(24.5, 24.5) * (plane.width() / 49.0);
   QMouseEvent move(QEvent::MouseMove, centre, view->mapToGlobal(centre), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
   QCoreApplication::sendEvent(view, &move);
-  // The default scenario's 24-cell layer, at most a quarter of each 49-cell axis: shaded in the view.
-  EXPECT_EQ(status().absorbingCells, (std::array<int, 3>{12, 12, 12}));
+  // The default scenario's automatic 10-cell layer on each face: shaded in the view.
+  EXPECT_EQ(status().absorbingCells, (std::array<int, 3>{10, 10, 10}));
   auto* probe = window_->findChild<QLabel*>("probe");
   ASSERT_NE(probe, nullptr);
   const QString text = probe->text();
@@ -332,7 +332,7 @@ TEST_F(StudioWindow, ThePointerShowsTheCellItsPositionAndItsValues) {
 
 TEST(StudioSourceInLayer, TheFormWarnsOnTheCellInsideTheAbsorbingLayer) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
-  Scenario s = homogeneousScenario();  // a 12-cell layer on each face of 49 cells
+  Scenario s = homogeneousScenario();  // a 10-cell layer on each face of 49 cells
   s.source.i = 3;
   MainWindow window(s);
   window.show();
@@ -340,7 +340,7 @@ TEST(StudioSourceInLayer, TheFormWarnsOnTheCellInsideTheAbsorbingLayer) {
   const auto* i = window.findChild<QSpinBox*>("source_i");
   const auto* j = window.findChild<QSpinBox*>("source_j");
   ASSERT_TRUE(i && j);
-  EXPECT_TRUE(test::waitUntil([&] { return i->toolTip().startsWith("Inside the absorbing layer (12 cells"); }))
+  EXPECT_TRUE(test::waitUntil([&] { return i->toolTip().startsWith("Inside the absorbing layer (10 cells"); }))
       << i->toolTip().toStdString();
   EXPECT_FALSE(j->toolTip().startsWith("Inside")) << "the centre is not in the layer";
 }

@@ -36,7 +36,7 @@ class FakeSolver : public WaveSolver {
     return true;
   }
   std::vector<float> traces() override { return {}; }
-  SolverState saveState() override { return {step_, {}, {}, {}}; }
+  SolverState saveState() override { return {step_, {}, {}, {}, {}}; }
   void restoreState(const SolverState& state) override { step_ = state.step; }
 
  private:

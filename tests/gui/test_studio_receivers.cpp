@@ -202,7 +202,7 @@ TEST(StudioReceivers, TheRunStopsAtItsEndAndLoopStartsItAgain) {
 TEST(StudioReceivers, LinesTableEditsDeletionAndTheAbsorbingLayerWarning) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   Scenario s = smallScenario(100);
-  s = resizedScenario(s, 49, 49, 49);  // the 24-cell layer becomes 12 cells on each face
+  s = resizedScenario(s, 49, 49, 49);  // the automatic layer: 10 cells on each face
   MainWindow window(s);
   window.show();
   SimulationPane* pane = window.pane();
@@ -214,7 +214,7 @@ TEST(StudioReceivers, LinesTableEditsDeletionAndTheAbsorbingLayerWarning) {
   for (int n = 0; n < 5; ++n) EXPECT_EQ(editor->receivers()[std::size_t(n)].i, 12 * n);
   ASSERT_TRUE(test::waitUntil([&] { return pane->controller().activeScenario().receivers.size() == 5; }));
   QTableWidget* table = editor->table();
-  ASSERT_TRUE(test::waitUntil([&] { return table->item(0, 1)->toolTip().startsWith("Inside the absorbing layer along x (12"); }))
+  ASSERT_TRUE(test::waitUntil([&] { return table->item(0, 1)->toolTip().startsWith("Inside the absorbing layer along x (10"); }))
       << table->item(0, 1)->toolTip().toStdString();
   EXPECT_FALSE(table->item(2, 1)->toolTip().startsWith("Inside")) << "the centre is outside the layer";
   EXPECT_TRUE(table->item(4, 1)->toolTip().startsWith("Inside")) << "cell 48 of 49 is in the far face's layer";

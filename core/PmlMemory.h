@@ -1,0 +1,49 @@
+#pragma once
+// The CPU side of the absorbing layer (core/PmlProfile.h): the memory variables ψ and ζ of the three
+// axes and the pass that adds the layer's terms to a step computed by the plain stencil. Both CPU
+// stages run this one code, so they agree bit for bit; the OpenCL stages run the same arithmetic in
+// resources/kernels/pml.cl.
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "core/Coefficients.h"
+#include "core/Grid.h"
+#include "core/PmlProfile.h"
+
+namespace iso {
+
+class PmlMemory {
+ public:
+  // Splits [0, count) into ranges and calls body(begin, end) on each, in any order or concurrently,
+  // returning when all are done.
+  using RangeRunner = std::function<void(int count, const std::function<void(int begin, int end)>& body)>;
+
+  PmlMemory(const Grid& grid, PmlProfile profile);
+
+  // next holds u^(n+1) from the plain stencil (source not yet added), prev u^n, both padded; vel v²dt².
+  // Advances ψ and ζ to step n and adds v²dt²·(∂ψ + ζ) of every axis to next in the layer.
+  void apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run);
+
+  // Every memory variable, in PmlProfile::memoryFloats order (for checkpoints).
+  std::vector<float> save() const;
+  void restore(std::span<const float> memory);  // throws std::invalid_argument on a size mismatch
+
+  const PmlProfile& profile() const { return profile_; }
+
+ private:
+  // Along x, a line's ψ and correction need only that line: one pass over the lines of planes [k0, k1).
+  void linesAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs, int k0, int k1);
+  // Across x (axis 1 or 2), every operation runs along contiguous rows of x: first ψ of every row, then the
+  // correction, which reads ψ rows up to kPmlHalfLength slots away. c2 is the memory array's outer index.
+  void psiRows(int axis, const float* prev, int c2Begin, int c2End);
+  void correctRows(int axis, const float* prev, const float* vel, float* next, const Weights& coeffs, int c2Begin,
+                   int c2End);
+
+  Grid grid_;
+  PmlProfile profile_;
+  std::vector<float> psi_[3], zeta_[3];  // each of PmlProfile::memoryDims(axis), x fastest
+  std::vector<float> zeroRow_;            // n1 zeros: the ψ row of a half point outside the layer
+};
+
+}  // namespace iso
