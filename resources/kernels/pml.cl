@@ -29,25 +29,26 @@ inline int pml_padded(int i, int j, int k, int n1, int n2) {
   return ((k + R) * (n2 + 2 * R) + j + R) * (n1 + 2 * R) + i + R;
 }
 
+// The kernels take the axis as an argument but keep every coordinate in scalars chosen with it (no private
+// arrays indexed at run time, which a GPU compiler would put in slow per-thread memory).
+
 // ψ^n = b ψ^(n−1) + a ∂u^n at the half points of the layer. Global size: the memory array's sizes.
 __kernel void pml_memory(__global const float* prev, __global float* psi, __global const float* rec,
                          __constant float* d1, const int n1, const int n2, const int n3, const int axis,
                          const int width) {
   const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2);
-  int c[3] = {c0, c1, c2};
-  const int sizes[3] = {n1, n2, n3};
   const int slots = 2 * width;
-  int dims[3] = {n1, n2, n3};
-  dims[axis] = slots;
-  if (c0 >= dims[0] || c1 >= dims[1] || c2 >= dims[2]) return;
-  const int t = c[axis];
-  c[axis] = pml_psi_point(t, sizes[axis], width);
+  const int d0 = axis == 0 ? slots : n1, d1n = axis == 1 ? slots : n2, d2 = axis == 2 ? slots : n3;
+  if (c0 >= d0 || c1 >= d1n || c2 >= d2) return;
+  const int t = axis == 0 ? c0 : axis == 1 ? c1 : c2;
+  const int m = pml_psi_point(t, axis == 0 ? n1 : axis == 1 ? n2 : n3, width);
+  const int i = axis == 0 ? m : c0, j = axis == 1 ? m : c1, k = axis == 2 ? m : c2;
   const int s = pml_axis_stride(axis, n1, n2);
-  __global const float* p = prev + pml_padded(c[0], c[1], c[2], n1, n2);
-  float derivative = 0.0f;  // at the half point c[axis] + 1/2
-  for (int k = 0; k < PML_M; ++k) derivative += d1[k] * (p[(k + 1) * s] - p[-k * s]);
-  const int m = (c2 * dims[1] + c1) * dims[0] + c0;
-  psi[m] = rec[t] * psi[m] + rec[slots + t] * derivative;
+  __global const float* p = prev + pml_padded(i, j, k, n1, n2);
+  float derivative = 0.0f;  // at the half point m + 1/2
+  for (int q = 0; q < PML_M; ++q) derivative += d1[q] * (p[(q + 1) * s] - p[-q * s]);
+  const int cell = (c2 * d1n + c1) * d0 + c0;
+  psi[cell] = rec[t] * psi[cell] + rec[slots + t] * derivative;
 }
 
 // ζ^n = b ζ^(n−1) + a (∂²u^n + ∂ψ^n) in the layer, and u^(n+1) += v²dt² (∂ψ^n + ζ^n) wherever ∂ψ reaches.
@@ -57,26 +58,22 @@ __kernel void pml_correct(__global const float* prev, __global float* next, __gl
                           __global const float* rec, __constant float* d1, const int n1, const int n2,
                           const int n3, const int axis, const int width) {
   const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2);
-  const int sizes[3] = {n1, n2, n3};
-  const int n = sizes[axis], slots = 2 * width, band = width + PML_M;
-  int reach[3] = {n1, n2, n3};
-  reach[axis] = 2 * band >= n ? n : 2 * band;
-  if (c0 >= reach[0] || c1 >= reach[1] || c2 >= reach[2]) return;
-  int c[3] = {c0, c1, c2};
-  const int i = pml_reach_cell(c[axis], n, width);
-  int dims[3] = {n1, n2, n3};
-  dims[axis] = slots;
-  c[axis] = 0;
-  const int line = (c[2] * dims[1] + c[1]) * dims[0] + c[0];  // slot 0 of this line
-  const int slotStride = axis == 0 ? 1 : axis == 1 ? dims[0] : dims[0] * dims[1];
+  const int n = axis == 0 ? n1 : axis == 1 ? n2 : n3, slots = 2 * width, band = width + PML_M;
+  const int reach = 2 * band >= n ? n : 2 * band;
+  if (c0 >= (axis == 0 ? reach : n1) || c1 >= (axis == 1 ? reach : n2) || c2 >= (axis == 2 ? reach : n3)) return;
+  const int along = pml_reach_cell(axis == 0 ? c0 : axis == 1 ? c1 : c2, n, width);
+  // The memory arrays' sizes, slot 0 of this cell's line and the step from slot to slot.
+  const int d0 = axis == 0 ? slots : n1, d1n = axis == 1 ? slots : n2;
+  const int line = axis == 0 ? (c2 * d1n + c1) * d0 : axis == 1 ? c2 * d1n * d0 + c0 : c1 * d0 + c0;
+  const int slotStride = axis == 0 ? 1 : axis == 1 ? d0 : d0 * d1n;
   float correction = 0.0f;  // ∂ψ at the cell, from the half points around it
-  for (int k = 0; k < PML_M; ++k) {
-    const int hi = pml_psi_slot(i + k, n, width), lo = pml_psi_slot(i - k - 1, n, width);
-    correction += d1[k] * ((hi < 0 ? 0.0f : psi[line + hi * slotStride]) - (lo < 0 ? 0.0f : psi[line + lo * slotStride]));
+  for (int q = 0; q < PML_M; ++q) {
+    const int hi = pml_psi_slot(along + q, n, width), lo = pml_psi_slot(along - q - 1, n, width);
+    correction += d1[q] * ((hi < 0 ? 0.0f : psi[line + hi * slotStride]) - (lo < 0 ? 0.0f : psi[line + lo * slotStride]));
   }
-  c[axis] = i;
-  const int cell = pml_padded(c[0], c[1], c[2], n1, n2);
-  const int slot = pml_zeta_slot(i, n, width);
+  const int i = axis == 0 ? along : c0, j = axis == 1 ? along : c1, k = axis == 2 ? along : c2;
+  const int cell = pml_padded(i, j, k, n1, n2);
+  const int slot = pml_zeta_slot(along, n, width);
   if (slot >= 0) {
     const int s = pml_axis_stride(axis, n1, n2);
     __global const float* p = prev + cell;
