@@ -34,16 +34,26 @@ constexpr double kAutoWidthWavelengths = 2.5;
 // its strength is set for (tests/core/test_absorbing.cpp, docs/NUMERICS.md); 10 leaves a margin.
 constexpr int kAutoPmlWidth = 10;
 
+// The absorbing layer's memory variables on a CPU stage: ψ and ζ on 2·W slots of each axis.
+std::size_t layerMemoryBytes(const Scenario& s, const Grid& g) {
+  if (s.boundary.kind != BoundaryKind::Absorbing) return 0;
+  const int width = s.boundary.width > 0 ? s.boundary.width : kAutoPmlWidth;
+  std::size_t floats = 0;
+  for (int n : {g.n1, g.n2, g.n3}) floats += 2 * std::size_t(2 * std::min(width, n / 4)) * (g.interiorSize() / std::size_t(n));
+  return floats * sizeof(float);
+}
+
 // Bytes the run holds on the host at its peak: while the problem is built (the interior model, a random
 // model's noise, the padded velocity term, the initial field of the cubes), then in the solver (CPU
-// stages: vel, prev and next; OpenCL stages keep on the host only what the Problem carries).
+// stages: vel, prev and next and the absorbing layer's memory; OpenCL stages keep on the host only what
+// the Problem carries).
 std::size_t hostBytesNeeded(const Scenario& s, const Grid& g, const StageInfo& stage) {
   const std::size_t padded = g.paddedSize() * sizeof(float), interior = g.interiorSize() * sizeof(float);
   const std::size_t initial = s.source.kind == SourceKind::OneApiCubes ? padded : 0;
   const std::size_t model =
       s.model.kind == ModelKind::Random ? randomModelWorkBytes(g, s.dx, s.model.randomCorrelationLength) : interior;
   const std::size_t building = std::max(model, interior + padded + initial);
-  return std::max(building, stage.opencl ? padded + initial : solverBytes(g));
+  return std::max(building, stage.opencl ? padded + initial : solverBytes(g) + layerMemoryBytes(s, g));
 }
 
 // Refuses a run whose arrays would not fit in the memory available now, before anything is allocated.
