@@ -80,6 +80,21 @@ TEST(Cli, DumpWritesTheInteriorFieldInCOrder) {
   EXPECT_GT(energy, 0.0) << "after 5 steps of a Ricker source the field is not zero";
 }
 
+TEST(Cli, TheBoundaryKindAndWidthAreOptions) {
+  const auto file = tempPath("boundary.json");
+  std::filesystem::remove(file);
+  Result r = runCli("run 24 20 16 3 --boundary sponge --boundary-width 3 --save-scenario " + file.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(file);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("\"kind\": \"sponge\""), std::string::npos) << text.str();
+  EXPECT_NE(text.str().find("\"width\": 3"), std::string::npos) << text.str();
+  r = runCli("run 24 20 16 3 --boundary pml");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("absorbing"), std::string::npos) << "the message names the kinds: " << r.output;
+}
+
 TEST(Cli, SerialAndParallelDumpsAgree) {
   const auto a = tempPath("serial.npy"), b = tempPath("parallel.npy");
   ASSERT_EQ(runCli("run 21 17 13 8 --stage cpu-serial --dump " + a.string()).status, 0);
