@@ -61,8 +61,10 @@ ClContext::ClContext(const DeviceInfo& info) : info_(info), device_(deviceIdOf(i
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   queue_ = ClQueueHandle(clCreateCommandQueue(context_.get(), device_, CL_QUEUE_PROFILING_ENABLE, &err));
-#pragma GCC diagnostic pop
   checkCl(err, "clCreateCommandQueue", info.name);
+  transferQueue_ = ClQueueHandle(clCreateCommandQueue(context_.get(), device_, 0, &err));
+#pragma GCC diagnostic pop
+  checkCl(err, "clCreateCommandQueue", info.name + " (transfers)");
 }
 
 void ClContext::finish() const { checkCl(clFinish(queue_.get()), "clFinish"); }

@@ -66,7 +66,8 @@ class Event {
   ClEventHandle e_;
 };
 
-// One device, its context and one in-order queue with profiling enabled.
+// One device, its context, the in-order queue (profiling enabled) that runs everything in order, and a
+// second in-order queue for reads that must not hold the first one up (they wait on events of it).
 class ClContext {
  public:
   explicit ClContext(const DeviceInfo& info);
@@ -74,7 +75,8 @@ class ClContext {
   cl_device_id device() const { return device_; }
   cl_context context() const { return context_.get(); }
   cl_command_queue queue() const { return queue_.get(); }
-  void finish() const;
+  cl_command_queue transferQueue() const { return transferQueue_.get(); }
+  void finish() const;  // the first queue only
   // CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (sub-buffer origins must be multiples of it).
   std::size_t baseAddressAlignBytes() const;
 
@@ -82,7 +84,7 @@ class ClContext {
   DeviceInfo info_;
   cl_device_id device_ = nullptr;
   ClContextHandle context_;
-  ClQueueHandle queue_;
+  ClQueueHandle queue_, transferQueue_;
 };
 
 // A device buffer of `count` elements of T.

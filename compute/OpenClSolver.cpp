@@ -407,8 +407,17 @@ bool OpenClSolver::startSlices(int i, int j, int k, std::span<float> planes) {
   finishSlices();  // one read at a time
   m.slices.args(m.field[m.cur], m.sliceBuffer, g.n1, g.n2, g.n3, i, j, k);
   const std::size_t largest = std::max({std::size_t(g.n1) * g.n2, std::size_t(g.n1) * g.n3, std::size_t(g.n2) * g.n3});
-  m.slices.launch(m.ctx, NDRange{1, {largest, 1, 1}, {0, 0, 0}});
-  m.sliceBuffer.read(m.ctx, planes.data(), m.sliceBuffer.size(), 0, &m.sliceRead);
+  const Event extracted = m.slices.launch(m.ctx, NDRange{1, {largest, 1, 1}, {0, 0, 0}});
+  // The read goes through the transfer queue, so the next steps on the first queue run while the planes
+  // cross to the host; only the slice buffer, untouched until finishSlices, is read.
+  checkCl(clFlush(m.ctx.queue()), "clFlush", "submitting the slice extraction");
+  const cl_event after = extracted.get();
+  cl_event read = nullptr;
+  checkCl(clEnqueueReadBuffer(m.ctx.transferQueue(), m.sliceBuffer.get(), CL_FALSE, 0,
+                              m.sliceBuffer.size() * sizeof(float), planes.data(), 1, &after, &read),
+          "clEnqueueReadBuffer", "reading the slices");
+  m.sliceRead = Event(read);
+  checkCl(clFlush(m.ctx.transferQueue()), "clFlush", "submitting the slice read");
   return false;
 }
 

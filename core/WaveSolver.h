@@ -50,8 +50,8 @@ class WaveSolver {
 
   // The same planes into caller memory, one after the other as SliceSet lays them out (xy, xz, yz:
   // SliceSet::planeFloats of the grid, at most planes.size()). True when they are written on return (CPU
-  // stages); false when they are on their way (OpenCL stages enqueue one non-blocking read of their slice
-  // buffer, so that the queue does not drain for it: the next advance() runs behind it), complete when
+  // stages); false when they are on their way (OpenCL stages read their slice buffer through a second
+  // queue, so that the next advance() runs while the planes cross to the host), complete when
   // finishSlices() returns; the memory must stay valid and unread until then. Throws when the cell is
   // outside the interior or the memory too small.
   virtual bool startSlices(int i, int j, int k, std::span<float> planes) = 0;
