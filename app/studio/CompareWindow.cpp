@@ -9,6 +9,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QMap>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QSettings>
 #include <QSpinBox>
@@ -586,29 +587,61 @@ int runCompareWindow(const StudioOptions& options) {
   if (!window.notice().isEmpty()) std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(window.notice()));
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
-  // Wall time from the first common frame (every solver built) to the last, and the frames the first
-  // view drew meanwhile: what the lockstep costs, for docs/PERFORMANCE.md.
-  QElapsedTimer wall;
-  long framesDrawn = 0;
-  QObject::connect(window.viewport(0)->pane()->view(), &SliceView::frameDrawn, &window, [&] { ++framesDrawn; });
+  // Wall time from the first common frame (every solver built) to the last, the common frames and the
+  // frames the first view drew meanwhile, and the longest wait between two of its frames: what the
+  // lockstep costs and how interactive the views stay, for docs/PERFORMANCE.md.
+  QElapsedTimer wall, sinceDrawn;
+  long framesDrawn = 0, commonFrames = 0;
+  qint64 longestGapMs = 0;
+  SliceView* firstView = window.viewport(0)->pane()->view();
+  QObject::connect(firstView, &SliceView::frameDrawn, &window, [&] {
+    ++framesDrawn;
+    if (wall.isValid() && sinceDrawn.isValid()) longestGapMs = std::max(longestGapMs, sinceDrawn.elapsed());
+    sinceDrawn.start();
+  });
+  // --drag: a left-button drag across the first view, one mouse move every 16 ms (what a pointer moving
+  // steadily delivers at 60 Hz), orbiting every linked camera as a user's drag does.
+  QTimer dragTimer;
+  int dragTicks = 0;
+  auto sendMouse = [&](QEvent::Type type, Qt::MouseButtons buttons) {
+    const QPointF at(firstView->width() / 2 + 4 * (std::abs(dragTicks % 120 - 60) - 30), firstView->height() / 2);
+    QMouseEvent event(type, at, firstView->mapToGlobal(at), Qt::LeftButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(firstView, &event);
+  };
+  if (options.dragCamera) {
+    QObject::connect(&dragTimer, &QTimer::timeout, &window, [&] {
+      if (dragTicks++ == 0) sendMouse(QEvent::MouseButtonPress, Qt::LeftButton);
+      sendMouse(QEvent::MouseMove, Qt::LeftButton);
+    });
+    dragTimer.start(16);
+  }
   if (!options.screenshot.isEmpty()) {
     QObject::connect(&window, &CompareWindow::commonFrame, &window, [&, taken = false](long step) mutable {
       if (!wall.isValid()) {
         wall.start();
-        framesDrawn = 0;
+        framesDrawn = commonFrames = 0;
+        longestGapMs = 0;
+        sinceDrawn.invalidate();
+        return;
       }
+      ++commonFrames;
       if (step < options.steps || taken) return;
       taken = true;
+      if (dragTimer.isActive()) {
+        dragTimer.stop();
+        sendMouse(QEvent::MouseButtonRelease, Qt::NoButton);
+      }
       const double seconds = wall.elapsed() / 1000.0;
       double points = 0.0;
       for (int n = 0; n < window.viewportCount(); ++n)
         if (window.coordinator().active(std::size_t(n)))
           points += double(window.viewport(n)->pane()->lastStatus().grid.interiorSize()) * double(step);
       if (seconds > 0.0)
-        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f frames/s drawn, "
-                    "%d steps per frame at the end%s\n",
-                    step, seconds, points / seconds / 1e6, double(framesDrawn) / seconds, window.stepsPerFrame(),
-                    options.stepsPerFrameGiven ? "" : " (auto)");
+        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f common frames/s, "
+                    "%.1f frames/s drawn (longest wait between two: %lld ms)%s, %d steps per frame at the end%s\n",
+                    step, seconds, points / seconds / 1e6, double(commonFrames) / seconds, double(framesDrawn) / seconds,
+                    static_cast<long long>(longestGapMs), options.dragCamera ? " while the camera was dragged" : "",
+                    window.stepsPerFrame(), options.stepsPerFrameGiven ? "" : " (auto)");
       // After the views have drawn this step (they paint in the next pass of the event loop).
       QTimer::singleShot(50, &window, [&] {
         for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();
