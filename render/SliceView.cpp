@@ -209,6 +209,7 @@ void SliceView::setVelocityOverlay(bool on, float opacity) {
 }
 
 void SliceView::setHudLines(const QStringList& lines) {
+  if (lines == hudLines_) return;
   hudLines_ = lines;
   update();
 }

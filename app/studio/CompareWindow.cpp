@@ -31,7 +31,7 @@
 namespace iso {
 namespace {
 
-constexpr int kLockstepPollMs = 10;  // a common frame is handed out within ~10 ms of the last arrival
+constexpr int kStatusMs = 250;  // counters and step line: four times a second
 const char* kStagesKey = "compare/stages";
 const char* kLinkedKey = "compare/linked";
 const char* kGeometryKey = "compare/geometry";
@@ -73,8 +73,8 @@ CompareWindow::CompareWindow(const Scenario& base, const QStringList& stages, QW
   stepLabel_ = new QLabel;
   statusBar()->addPermanentWidget(stepLabel_, 1);
 
-  connect(&lockstepPoll_, &QTimer::timeout, this, &CompareWindow::pollLockstep);
-  lockstepPoll_.start(kLockstepPollMs);
+  connect(&statusTimer_, &QTimer::timeout, this, &CompareWindow::showStatus);
+  statusTimer_.start(kStatusMs);
 
   QSettings settings;
   if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1280, 720);
@@ -89,7 +89,8 @@ CompareWindow::CompareWindow(const Scenario& base, const QStringList& stages, QW
 }
 
 CompareWindow::~CompareWindow() {
-  lockstepPoll_.stop();
+  statusTimer_.stop();
+  // Joined here, so no controller calls requestLockstepPoll on a window being destroyed.
   for (CompareViewport* v : viewports_) v->pane()->stop();
   for (CompareViewport* v : retired_) v->pane()->stop();
 }
@@ -107,6 +108,7 @@ void CompareWindow::buildToolbar() {
   connect(playAction_, &QAction::toggled, this, [this](bool on) {
     showPlaying(on);
     coordinator_.setPlaying(on);
+    requestLockstepPoll();  // every viewport may be waiting at the target already
   });
   QAction* step = tools->addAction(st->standardIcon(QStyle::SP_MediaSkipForward), "&Step", this, &CompareWindow::stepOnce);
   step->setShortcuts({Qt::Key_S, Qt::Key_Right});
@@ -223,6 +225,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
     last->hide();
     // Stopping joins the compute thread, which finishes a kernel build first: wait for the end of it.
     last->pane()->controller().setPlaying(false);
+    last->pane()->controller().setPublishListener(nullptr);
     retired_.push_back(last);
     retiredPoll_.start(100);
   }
@@ -238,7 +241,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
     connect(pane, &SimulationPane::controllerEvent, this, [this, n](const ControllerEvent& e) {
       onViewportEvent(n, e.kind == ControllerEvent::Kind::Error, QString::fromStdString(e.message));
     });
-    connect(pane, &SimulationPane::statusUpdated, this, [this, n] { updateCounters(n); });
+    pane->controller().setPublishListener([this] { requestLockstepPoll(); });
     connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
     pane->view()->installEventFilter(this);
     pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
@@ -256,6 +259,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
   coordinator_.setStopStep(stopStep_);
   coordinator_.setPlaying(playAction_->isChecked());
   setCurrentViewport(std::min(current_, viewportCount() - 1));
+  requestLockstepPoll();
 }
 
 void CompareWindow::deleteRetired() {
@@ -277,6 +281,7 @@ void CompareWindow::restartAll() {
   agreement_.assign(viewports_.size(), Agreement{});
   reference_ = -1;
   updateSharingNote();
+  requestLockstepPoll();
 }
 
 void CompareWindow::setBaseScenario(const Scenario& base) {
@@ -289,6 +294,7 @@ void CompareWindow::setPlaying(bool playing) { playAction_->setChecked(playing);
 void CompareWindow::stepOnce() {
   setPlaying(false);
   coordinator_.stepOnce();
+  requestLockstepPoll();
 }
 
 // A rebuild from the base scenario, as Reset does in the main window; a viewport whose build failed tries
@@ -340,6 +346,7 @@ void CompareWindow::adaptStepsPerFrame() {
 void CompareWindow::setStopStep(long step) {
   stopStep_ = step;
   coordinator_.setStopStep(step);
+  requestLockstepPoll();  // a later stop step lets a run resting at the old one go on
 }
 
 void CompareWindow::setViewMode(int mode) {
@@ -399,28 +406,42 @@ bool CompareWindow::eventFilter(QObject* watched, QEvent* event) {
   return QMainWindow::eventFilter(watched, event);
 }
 
+void CompareWindow::requestLockstepPoll() {
+  if (lockstepPollQueued_.exchange(true)) return;
+  QMetaObject::invokeMethod(this, &CompareWindow::pollLockstep, Qt::QueuedConnection);
+}
+
 void CompareWindow::pollLockstep() {
+  lockstepPollQueued_ = false;  // before taking the slices: a publication from now on asks again
   if (!coordinator_.poll()) return;
   const auto& slices = coordinator_.rendezvousSlices();
   for (std::size_t n = 0; n < viewports_.size(); ++n)
     if (slices[n]) viewports_[n]->pane()->showSlices(slices[n]);
   compareWithReference();
   const long step = coordinator_.rendezvousStep();
-  int running = 0;
-  for (std::size_t n = 0; n < viewports_.size(); ++n) running += slices[n] ? 1 : 0;
   adaptStepsPerFrame();
-  stepLabel_->setText(QStringLiteral("Step %1 in all %2 running viewports (lockstep: none is more than %3 steps ahead%4)")
-                          .arg(step)
-                          .arg(running)
-                          .arg(batch_)
-                          .arg(stepsPerFrame_ == kAutoStepsPerFrame ? QStringLiteral("; steps per frame: auto") : QString()));
   if (stopStep_ >= 0 && step >= stopStep_ && playAction_->isChecked()) {
     const QSignalBlocker block(playAction_);
     playAction_->setChecked(false);
     showPlaying(false);
     coordinator_.setPlaying(false);
+    showStatus();  // the step the run rests on, at once
   }
   emit commonFrame(step);
+}
+
+void CompareWindow::showStatus() {
+  for (int n = 0; n < viewportCount(); ++n) updateCounters(n);
+  const long step = coordinator_.rendezvousStep();
+  if (step < 0) return;
+  int running = 0;
+  for (const auto& slices : coordinator_.rendezvousSlices()) running += slices ? 1 : 0;
+  const QString text = QStringLiteral("Step %1 in all %2 running viewports (lockstep: none is more than %3 steps ahead%4)")
+                           .arg(step)
+                           .arg(running)
+                           .arg(batch_)
+                           .arg(stepsPerFrame_ == kAutoStepsPerFrame ? QStringLiteral("; steps per frame: auto") : QString());
+  if (text != stepLabel_->text()) stepLabel_->setText(text);
 }
 
 void CompareWindow::compareWithReference() {
@@ -467,11 +488,11 @@ void CompareWindow::onViewportEvent(int n, bool error, const QString& message) {
   v->pane()->view()->setSlices(nullptr);
   v->pane()->controller().setPlaying(false);
   updateSharingNote();
+  requestLockstepPoll();  // the others may all be waiting at the target
 }
 
 void CompareWindow::updateCounters(int n) {
   CompareViewport* v = viewports_.at(std::size_t(n));
-  v->pane()->view()->setHudLines({});  // the counters sit above the view, which keeps its whole height
   const ControllerStatus& s = v->pane()->lastStatus();
   if (!coordinator_.active(std::size_t(n)) || !s.hasSolver) {
     v->setCounters(s.rebuilding ? "building the solver…" : QString());

@@ -127,6 +127,11 @@ void SimulationPane::showSlices(std::shared_ptr<const SliceSet> slices) {
   view_->setSlices(std::move(slices));
 }
 
+void SimulationPane::setHudCounters(bool on) {
+  hudCounters_ = on;
+  if (!on) view_->setHudLines({});
+}
+
 void SimulationPane::pollStatus() {
   for (const ControllerEvent& e : controller_->takeEvents()) emit controllerEvent(e);
   status_ = controller_->status();
@@ -156,7 +161,7 @@ void SimulationPane::pollStatus() {
     framesPerSecond_ = framesPerSecond_ > 0.0 ? 0.5 * framesPerSecond_ + 0.5 * fps : fps;
   }
   framesInWindow_ = 0;
-  view_->setHudLines(counterLines(status_, framesPerSecond_));
+  if (hudCounters_) view_->setHudLines(counterLines(status_, framesPerSecond_));
   emit statusUpdated(status_);
 }
 

@@ -40,6 +40,8 @@ class SimulationPane : public QWidget {
   // and hands each pane the slices of the common step with showSlices.
   void setPollsSlices(bool on);
   void showSlices(std::shared_ptr<const SliceSet> slices);  // drawn at the next paint
+  // Whether the counters are drawn over the view (the default); a compare view shows them above it.
+  void setHudCounters(bool on);
 
   // How the slices reach the view. Mapped (the default): through the view's mapped GL buffers, set up
   // once its OpenGL is ready and the solver built, re-made when the grid's size changes; the host path
@@ -72,6 +74,7 @@ class SimulationPane : public QWidget {
   int framesInWindow_ = 0;
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
+  bool hudCounters_ = true;
 };
 
 }  // namespace iso
