@@ -13,7 +13,6 @@
 #include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
-#include <QOpenGLPaintDevice>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
 #include <QPainter>
@@ -345,6 +344,7 @@ void SliceView::initializeGL() {
   if (!velocityTextures_.create(gl_)) return void(failGl(velocityTextures_.lastError()));
   if (!colormapTexture_.create(gl_)) return void(failGl(colormapTexture_.lastError()));
   if (!overlays_.create(gl_)) return void(failGl(overlays_.lastError()));
+  if (!overlayLayer_.create(gl_)) return void(failGl(overlayLayer_.lastError()));
   fieldDirty_ = velocityDirty_ = colormapDirty_ = true;
   ready_ = true;
 }
@@ -361,7 +361,7 @@ void SliceView::releaseGl() {
   quadVao_ = quadVbo_ = 0;
   sliceProgram_.reset();
   imageFbo_.reset();
-  paintDevice_.reset();  // holds the context's paint engine
+  overlayLayer_.destroy(gl_);
   gl_ = nullptr;
   ready_ = false;
 }
@@ -637,12 +637,7 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
     basic->glClear(GL_COLOR_BUFFER_BIT);
     return;
   }
-  // Paint into the widget's framebuffer explicitly: QPainter(this) would be redirected by
-  // QWidget::grab/render (a screenshot of the whole window), and the text would be lost there.
-  if (!paintDevice_) paintDevice_ = std::make_unique<QOpenGLPaintDevice>();
-  paintDevice_->setSize(QSize(widthPx, heightPx));
-  paintDevice_->setDevicePixelRatio(pixelRatio);
-  QPainter painter(paintDevice_.get());
+  QPainter painter(&overlayLayer_.begin(widthPx, heightPx, pixelRatio));
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setRenderHint(QPainter::TextAntialiasing, true);
   if (slices_ && fieldTextures_.hasData() && decorations_.labels) {
@@ -658,6 +653,8 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   }
   paintOverlay(painter);
   painter.end();
+  gl_->glViewport(0, 0, widthPx, heightPx);
+  if (!overlayLayer_.draw(gl_)) failGl(overlayLayer_.lastError());
 }
 
 void SliceView::paintOverlay(QPainter& painter) {
