@@ -85,7 +85,7 @@ QImage& OverlayLayer::begin(int widthPx, int heightPx, double pixelRatio) {
   return painted_;
 }
 
-bool OverlayLayer::draw(GlFunctions* gl) {
+bool OverlayLayer::draw(GlFunctions* gl, bool flipped) {
   if (painted_.isNull()) return true;
   const int w = painted_.width(), h = painted_.height();
   gl->glActiveTexture(GL_TEXTURE0);
@@ -107,7 +107,8 @@ bool OverlayLayer::draw(GlFunctions* gl) {
   };
   const auto quad = [&](const QRect& r) {
     const float x0 = 2.0f * r.left() / w - 1.0f, x1 = 2.0f * (r.right() + 1) / w - 1.0f;
-    const float y0 = 1.0f - 2.0f * r.top() / h, y1 = 1.0f - 2.0f * (r.bottom() + 1) / h;
+    const float up = flipped ? -1.0f : 1.0f;
+    const float y0 = up * (1.0f - 2.0f * r.top() / h), y1 = up * (1.0f - 2.0f * (r.bottom() + 1) / h);
     const float s0 = float(r.left()) / w, s1 = float(r.right() + 1) / w;
     const float t0 = float(r.top()) / h, t1 = float(r.bottom() + 1) / h;
     vertices_.insert(vertices_.end(), {x0, y0, s0, t0, x1, y0, s1, t0, x1, y1, s1, t1,

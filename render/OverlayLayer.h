@@ -30,8 +30,9 @@ class OverlayLayer {
   // to paint this frame's overlay on (its memory is reused from frame to frame).
   QImage& begin(int widthPx, int heightPx, double pixelRatio);
   // Blends the image painted since begin() over the current viewport of the bound framebuffer, which has
-  // the image's size. False on a GL error (see lastError).
-  bool draw(GlFunctions* gl);
+  // the image's size; upside down with `flipped` (as the rest of a frame drawn for reading back in image
+  // row order). False on a GL error (see lastError).
+  bool draw(GlFunctions* gl, bool flipped = false);
   const QString& lastError() const { return error_; }
 
  private:
