@@ -13,7 +13,6 @@
 #include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
 #include <QOpenGLFunctions>
-#include <QOpenGLPaintDevice>
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
 #include <QPainter>
@@ -209,6 +208,7 @@ void SliceView::setVelocityOverlay(bool on, float opacity) {
 }
 
 void SliceView::setHudLines(const QStringList& lines) {
+  if (lines == hudLines_) return;
   hudLines_ = lines;
   update();
 }
@@ -344,6 +344,8 @@ void SliceView::initializeGL() {
   if (!velocityTextures_.create(gl_)) return void(failGl(velocityTextures_.lastError()));
   if (!colormapTexture_.create(gl_)) return void(failGl(colormapTexture_.lastError()));
   if (!overlays_.create(gl_)) return void(failGl(overlays_.lastError()));
+  if (!overlayLayer_.create(gl_)) return void(failGl(overlayLayer_.lastError()));
+  if (!imageOverlay_.create(gl_)) return void(failGl(imageOverlay_.lastError()));
   fieldDirty_ = velocityDirty_ = colormapDirty_ = true;
   ready_ = true;
 }
@@ -360,7 +362,9 @@ void SliceView::releaseGl() {
   quadVao_ = quadVbo_ = 0;
   sliceProgram_.reset();
   imageFbo_.reset();
-  paintDevice_.reset();  // holds the context's paint engine
+  overlayLayer_.destroy(gl_);
+  imageOverlay_.destroy(gl_);
+  imageBuffer_ = QImage();
   gl_ = nullptr;
   ready_ = false;
 }
@@ -567,7 +571,8 @@ void SliceView::drawSlices3D(int widthPx, int heightPx) {
   fieldTextures_.setMagnifyNearest(gl_, false);
   velocityTextures_.setMagnifyNearest(gl_, false);
   gl_->glViewport(0, 0, widthPx, heightPx);
-  const glm::mat4 viewProjection = camera_.projection(float(widthPx) / float(std::max(heightPx, 1))) * camera_.view();
+  glm::mat4 viewProjection = camera_.projection(float(widthPx) / float(std::max(heightPx, 1))) * camera_.view();
+  if (imageRowsDown_) viewProjection = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f)) * viewProjection;
   gl_->glEnable(GL_DEPTH_TEST);
   drawSliceQuads(viewProjection, 0, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ});
   gl_->glEnable(GL_BLEND);
@@ -596,7 +601,8 @@ void SliceView::drawPlane2D(const PlaneLayout& layout) {
   velocityTextures_.setMagnifyNearest(gl_, true);
   // Logical pixels, y down, like QPainter.
   const QSizeF size = canvas();
-  const glm::mat4 pixels = glm::ortho(0.0f, float(size.width()), float(size.height()), 0.0f, -1.0f, 1.0f);
+  const float w = float(size.width()), h = float(size.height());
+  const glm::mat4 pixels = imageRowsDown_ ? glm::ortho(0.0f, w, 0.0f, h, -1.0f, 1.0f) : glm::ortho(0.0f, w, h, 0.0f, -1.0f, 1.0f);
   drawSliceQuads(pixels, 3, 1, {layout.plane, layout.plane, layout.plane});
 }
 
@@ -636,12 +642,9 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
     basic->glClear(GL_COLOR_BUFFER_BIT);
     return;
   }
-  // Paint into the widget's framebuffer explicitly: QPainter(this) would be redirected by
-  // QWidget::grab/render (a screenshot of the whole window), and the text would be lost there.
-  if (!paintDevice_) paintDevice_ = std::make_unique<QOpenGLPaintDevice>();
-  paintDevice_->setSize(QSize(widthPx, heightPx));
-  paintDevice_->setDevicePixelRatio(pixelRatio);
-  QPainter painter(paintDevice_.get());
+  // renderImage has its own layer: a recording alternates between its frames and the window's.
+  OverlayLayer& overlay = canvas_ ? imageOverlay_ : overlayLayer_;
+  QPainter painter(&overlay.begin(widthPx, heightPx, pixelRatio));
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setRenderHint(QPainter::TextAntialiasing, true);
   if (slices_ && fieldTextures_.hasData() && decorations_.labels) {
@@ -657,6 +660,8 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   }
   paintOverlay(painter);
   painter.end();
+  gl_->glViewport(0, 0, widthPx, heightPx);
+  if (!overlay.draw(gl_, imageRowsDown_)) failGl(overlay.lastError());
 }
 
 void SliceView::paintOverlay(QPainter& painter) {
@@ -774,7 +779,11 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
   }
   canvas_ = QSizeF(drawn.width() / drawScale, drawn.height() / drawScale);
   decorations_ = options;
+  // Without samples to resolve, the frame is drawn upside down, so that OpenGL's rows (bottom up) read
+  // back straight into the image's (top down): no pass to flip them.
+  imageRowsDown_ = samples == 0;
   drawFrame(drawn.width(), drawn.height(), drawScale);
+  imageRowsDown_ = false;
   if (!ready_) {  // drawFrame recorded a GL failure
     error = glProblem_;
     return {};
@@ -783,13 +792,13 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
   if (samples > 0) {
     image = imageFbo_->toImage();  // resolves the samples; flipped from GL rows (bottom up) to image rows
   } else {
-    // Read straight into the image's memory (RGBA bytes, what the video encoder takes) and flip it there:
-    // one pass instead of toImage's conversion to premultiplied ARGB and a second one back.
-    image = QImage(drawn, QImage::Format_RGBA8888);
-    if (!image.isNull()) {
+    // Read straight into memory kept from the last image (RGBA bytes, what the video encoder takes) once
+    // the caller has let go of it: a fresh 8 MB (1080p) every frame costs a page fault per 4 KiB.
+    if (imageBuffer_.size() != drawn || !imageBuffer_.isDetached()) imageBuffer_ = QImage(drawn, QImage::Format_RGBX8888);
+    if (!imageBuffer_.isNull()) {
       gl_->glPixelStorei(GL_PACK_ALIGNMENT, 4);
-      gl_->glReadPixels(0, 0, drawn.width(), drawn.height(), GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
-      image.mirror();
+      gl_->glReadPixels(0, 0, drawn.width(), drawn.height(), GL_RGBA, GL_UNSIGNED_BYTE, imageBuffer_.bits());
+      image = imageBuffer_;
     }
   }
   QOpenGLFramebufferObject::bindDefault();
@@ -799,13 +808,9 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
     error = QStringLiteral("could not read the %1x%2 image back from OpenGL").arg(size.width()).arg(size.height());
     return {};
   }
-  // Opaque RGBA bytes in memory order: what the video encoder takes, and PNG saves it as RGB. The
-  // framebuffer's alpha is not meaningful (text is blended into it): RGBX declares every pixel opaque.
-  if (image.format() == QImage::Format_RGBA8888) {
-    image.reinterpretAsFormat(QImage::Format_RGBX8888);
-    return image;
-  }
-  return image.convertToFormat(QImage::Format_RGBX8888);
+  // Opaque RGBA bytes in memory order: what the video encoder takes, and PNG saves it as RGB. Every
+  // pixel of the framebuffer is opaque (cleared opaque; the overlay is blended over it).
+  return image.format() == QImage::Format_RGBX8888 ? image : image.convertToFormat(QImage::Format_RGBX8888);
 }
 
 // ---- Mouse ---------------------------------------------------------------------------------------

@@ -22,12 +22,12 @@
 #include "render/Hud.h"
 #include "render/MappedSliceBuffers.h"
 #include "render/OrbitCamera.h"
+#include "render/OverlayLayer.h"
 #include "render/Overlays.h"
 #include "render/SliceGeometry.h"
 #include "render/SliceTextures.h"
 
 class QLabel;
-class QOpenGLPaintDevice;
 class QOpenGLFramebufferObject;
 class QOpenGLShaderProgram;
 
@@ -178,7 +178,10 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   QLabel* problemLabel_ = nullptr;  // child widget showing glProblem_
   QMetaObject::Connection contextConnection_;
   std::unique_ptr<QOpenGLShaderProgram> sliceProgram_;
-  std::unique_ptr<QOpenGLPaintDevice> paintDevice_;  // QPainter target: this widget's framebuffer
+  OverlayLayer overlayLayer_;   // what QPainter draws over the slices, in the widget
+  OverlayLayer imageOverlay_;   // the same in renderImage's framebuffer
+  QImage imageBuffer_;          // renderImage's last image, whose memory the next one reuses
+  bool imageRowsDown_ = false;  // drawing upside down, for a read back in image row order
   // renderImage's framebuffer, kept for the next image of the same size (a recording draws hundreds).
   std::unique_ptr<QOpenGLFramebufferObject> imageFbo_;
   GLuint quadVao_ = 0, quadVbo_ = 0;

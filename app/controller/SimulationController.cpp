@@ -131,6 +131,12 @@ void SimulationController::restoreCheckpoint(Checkpoint checkpoint) {
   });
 }
 
+void SimulationController::setPublishListener(std::function<void()> listener) {
+  auto shared = listener ? std::make_shared<const std::function<void()>>(std::move(listener)) : nullptr;
+  std::lock_guard lock(listenerMutex_);
+  publishListener_ = std::move(shared);
+}
+
 void SimulationController::setSliceRing(std::shared_ptr<SliceRing> ring, std::string hostReason) {
   queue([&](Commands& c) { c.slicePath = Commands::SlicePath{std::move(ring), std::move(hostReason)}; });
 }
@@ -493,6 +499,7 @@ bool SimulationController::publishSlices(bool wait) {
     sim_.solver->extractSlices(i, j, k, slices_.back());
     slices_.publish();
     slicesBehind_ = false;
+    notifyPublished();
     return true;
   }
   const Grid& g = sim_.solver->grid();
@@ -529,7 +536,18 @@ void SimulationController::finishFrame() {
   } catch (const std::exception& e) {
     ring_->abandon(f.slot);
     solverFailed(e);
+    return;
   }
+  notifyPublished();
+}
+
+void SimulationController::notifyPublished() {
+  std::shared_ptr<const std::function<void()>> listener;
+  {
+    std::lock_guard lock(listenerMutex_);
+    listener = publishListener_;
+  }
+  if (listener) (*listener)();
 }
 
 bool SimulationController::slicesUnread() const {

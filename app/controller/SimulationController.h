@@ -143,6 +143,12 @@ class SimulationController {
   // status's transferPath). The current slices go the new way at once. The triple buffer by default.
   void setSliceRing(std::shared_ptr<SliceRing> ring, std::string hostReason = {});
 
+  // Called on the compute thread after each publication of slices (into the ring or the triple buffer),
+  // outside the controller's locks, so that a reader can take them at once instead of polling for them.
+  // Keep it short (post an event); null removes it. Any thread; once this returns, a call already under
+  // way may still finish, no later one starts with the old listener.
+  void setPublishListener(std::function<void()> listener);
+
   // GUI side. The triple buffer's sets are filled again in place: the reader keeps a copy() of front().
   TripleBuffer<SliceSet>& slices() { return slices_; }
   ControllerStatus status() const;
@@ -204,6 +210,7 @@ class SimulationController {
   bool publishSlices(bool wait = true);
   void finishFrame();  // publishes the frame on its way, if any; a failed read pauses the run
   void solverFailed(const std::exception& e);  // pauses the run and reports the error
+  void notifyPublished();  // calls the publish listener, if any
   bool slicesUnread() const;  // the last published slices wait for the reader
   std::string transferPath() const;
   void updateVelocitySlices();
@@ -224,6 +231,9 @@ class SimulationController {
   mutable std::mutex commandMutex_;
   std::condition_variable commandReady_;
   Commands pending_;
+
+  std::mutex listenerMutex_;  // guards publishListener_ (the call itself is made outside it)
+  std::shared_ptr<const std::function<void()>> publishListener_;
 
   mutable std::mutex statusMutex_;  // guards everything below that the GUI reads
   ControllerStatus status_;

@@ -60,6 +60,7 @@ CompareViewport::CompareViewport(int number, QWidget* parent) : QWidget(parent) 
 
   pane_ = new SimulationPane(this);
   pane_->setPollsSlices(false);  // the compare window hands it the slices of the common step
+  pane_->setHudCounters(false);  // the counters sit above the view, which keeps its whole height
   pane_->setSlicePath(SimulationPane::SlicePath::Host, "the compare view's lockstep keeps copies of each common step");
   layout->addWidget(pane_, 1);
 

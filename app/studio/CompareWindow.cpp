@@ -9,6 +9,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QMap>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QSettings>
 #include <QSpinBox>
@@ -30,7 +31,7 @@
 namespace iso {
 namespace {
 
-constexpr int kLockstepPollMs = 10;  // a common frame is handed out within ~10 ms of the last arrival
+constexpr int kStatusMs = 250;  // counters and step line: four times a second
 const char* kStagesKey = "compare/stages";
 const char* kLinkedKey = "compare/linked";
 const char* kGeometryKey = "compare/geometry";
@@ -72,8 +73,8 @@ CompareWindow::CompareWindow(const Scenario& base, const QStringList& stages, QW
   stepLabel_ = new QLabel;
   statusBar()->addPermanentWidget(stepLabel_, 1);
 
-  connect(&lockstepPoll_, &QTimer::timeout, this, &CompareWindow::pollLockstep);
-  lockstepPoll_.start(kLockstepPollMs);
+  connect(&statusTimer_, &QTimer::timeout, this, &CompareWindow::showStatus);
+  statusTimer_.start(kStatusMs);
 
   QSettings settings;
   if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1280, 720);
@@ -88,7 +89,8 @@ CompareWindow::CompareWindow(const Scenario& base, const QStringList& stages, QW
 }
 
 CompareWindow::~CompareWindow() {
-  lockstepPoll_.stop();
+  statusTimer_.stop();
+  // Joined here, so no controller calls requestLockstepPoll on a window being destroyed.
   for (CompareViewport* v : viewports_) v->pane()->stop();
   for (CompareViewport* v : retired_) v->pane()->stop();
 }
@@ -106,6 +108,7 @@ void CompareWindow::buildToolbar() {
   connect(playAction_, &QAction::toggled, this, [this](bool on) {
     showPlaying(on);
     coordinator_.setPlaying(on);
+    requestLockstepPoll();  // every viewport may be waiting at the target already
   });
   QAction* step = tools->addAction(st->standardIcon(QStyle::SP_MediaSkipForward), "&Step", this, &CompareWindow::stepOnce);
   step->setShortcuts({Qt::Key_S, Qt::Key_Right});
@@ -222,6 +225,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
     last->hide();
     // Stopping joins the compute thread, which finishes a kernel build first: wait for the end of it.
     last->pane()->controller().setPlaying(false);
+    last->pane()->controller().setPublishListener(nullptr);
     retired_.push_back(last);
     retiredPoll_.start(100);
   }
@@ -237,7 +241,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
     connect(pane, &SimulationPane::controllerEvent, this, [this, n](const ControllerEvent& e) {
       onViewportEvent(n, e.kind == ControllerEvent::Kind::Error, QString::fromStdString(e.message));
     });
-    connect(pane, &SimulationPane::statusUpdated, this, [this, n] { updateCounters(n); });
+    pane->controller().setPublishListener([this] { requestLockstepPoll(); });
     connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
     pane->view()->installEventFilter(this);
     pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
@@ -255,6 +259,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
   coordinator_.setStopStep(stopStep_);
   coordinator_.setPlaying(playAction_->isChecked());
   setCurrentViewport(std::min(current_, viewportCount() - 1));
+  requestLockstepPoll();
 }
 
 void CompareWindow::deleteRetired() {
@@ -276,6 +281,7 @@ void CompareWindow::restartAll() {
   agreement_.assign(viewports_.size(), Agreement{});
   reference_ = -1;
   updateSharingNote();
+  requestLockstepPoll();
 }
 
 void CompareWindow::setBaseScenario(const Scenario& base) {
@@ -288,6 +294,7 @@ void CompareWindow::setPlaying(bool playing) { playAction_->setChecked(playing);
 void CompareWindow::stepOnce() {
   setPlaying(false);
   coordinator_.stepOnce();
+  requestLockstepPoll();
 }
 
 // A rebuild from the base scenario, as Reset does in the main window; a viewport whose build failed tries
@@ -339,6 +346,7 @@ void CompareWindow::adaptStepsPerFrame() {
 void CompareWindow::setStopStep(long step) {
   stopStep_ = step;
   coordinator_.setStopStep(step);
+  requestLockstepPoll();  // a later stop step lets a run resting at the old one go on
 }
 
 void CompareWindow::setViewMode(int mode) {
@@ -398,28 +406,42 @@ bool CompareWindow::eventFilter(QObject* watched, QEvent* event) {
   return QMainWindow::eventFilter(watched, event);
 }
 
+void CompareWindow::requestLockstepPoll() {
+  if (lockstepPollQueued_.exchange(true)) return;
+  QMetaObject::invokeMethod(this, &CompareWindow::pollLockstep, Qt::QueuedConnection);
+}
+
 void CompareWindow::pollLockstep() {
+  lockstepPollQueued_ = false;  // before taking the slices: a publication from now on asks again
   if (!coordinator_.poll()) return;
   const auto& slices = coordinator_.rendezvousSlices();
   for (std::size_t n = 0; n < viewports_.size(); ++n)
     if (slices[n]) viewports_[n]->pane()->showSlices(slices[n]);
   compareWithReference();
   const long step = coordinator_.rendezvousStep();
-  int running = 0;
-  for (std::size_t n = 0; n < viewports_.size(); ++n) running += slices[n] ? 1 : 0;
   adaptStepsPerFrame();
-  stepLabel_->setText(QStringLiteral("Step %1 in all %2 running viewports (lockstep: none is more than %3 steps ahead%4)")
-                          .arg(step)
-                          .arg(running)
-                          .arg(batch_)
-                          .arg(stepsPerFrame_ == kAutoStepsPerFrame ? QStringLiteral("; steps per frame: auto") : QString()));
   if (stopStep_ >= 0 && step >= stopStep_ && playAction_->isChecked()) {
     const QSignalBlocker block(playAction_);
     playAction_->setChecked(false);
     showPlaying(false);
     coordinator_.setPlaying(false);
+    showStatus();  // the step the run rests on, at once
   }
   emit commonFrame(step);
+}
+
+void CompareWindow::showStatus() {
+  for (int n = 0; n < viewportCount(); ++n) updateCounters(n);
+  const long step = coordinator_.rendezvousStep();
+  if (step < 0) return;
+  int running = 0;
+  for (const auto& slices : coordinator_.rendezvousSlices()) running += slices ? 1 : 0;
+  const QString text = QStringLiteral("Step %1 in all %2 running viewports (lockstep: none is more than %3 steps ahead%4)")
+                           .arg(step)
+                           .arg(running)
+                           .arg(batch_)
+                           .arg(stepsPerFrame_ == kAutoStepsPerFrame ? QStringLiteral("; steps per frame: auto") : QString());
+  if (text != stepLabel_->text()) stepLabel_->setText(text);
 }
 
 void CompareWindow::compareWithReference() {
@@ -466,11 +488,11 @@ void CompareWindow::onViewportEvent(int n, bool error, const QString& message) {
   v->pane()->view()->setSlices(nullptr);
   v->pane()->controller().setPlaying(false);
   updateSharingNote();
+  requestLockstepPoll();  // the others may all be waiting at the target
 }
 
 void CompareWindow::updateCounters(int n) {
   CompareViewport* v = viewports_.at(std::size_t(n));
-  v->pane()->view()->setHudLines({});  // the counters sit above the view, which keeps its whole height
   const ControllerStatus& s = v->pane()->lastStatus();
   if (!coordinator_.active(std::size_t(n)) || !s.hasSolver) {
     v->setCounters(s.rebuilding ? "building the solver…" : QString());
@@ -586,29 +608,61 @@ int runCompareWindow(const StudioOptions& options) {
   if (!window.notice().isEmpty()) std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(window.notice()));
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
-  // Wall time from the first common frame (every solver built) to the last, and the frames the first
-  // view drew meanwhile: what the lockstep costs, for docs/PERFORMANCE.md.
-  QElapsedTimer wall;
-  long framesDrawn = 0;
-  QObject::connect(window.viewport(0)->pane()->view(), &SliceView::frameDrawn, &window, [&] { ++framesDrawn; });
+  // Wall time from the first common frame (every solver built) to the last, the common frames and the
+  // frames the first view drew meanwhile, and the longest wait between two of its frames: what the
+  // lockstep costs and how interactive the views stay, for docs/PERFORMANCE.md.
+  QElapsedTimer wall, sinceDrawn;
+  long framesDrawn = 0, commonFrames = 0;
+  qint64 longestGapMs = 0;
+  SliceView* firstView = window.viewport(0)->pane()->view();
+  QObject::connect(firstView, &SliceView::frameDrawn, &window, [&] {
+    ++framesDrawn;
+    if (wall.isValid() && sinceDrawn.isValid()) longestGapMs = std::max(longestGapMs, sinceDrawn.elapsed());
+    sinceDrawn.start();
+  });
+  // --drag: a left-button drag across the first view, one mouse move every 16 ms (what a pointer moving
+  // steadily delivers at 60 Hz), orbiting every linked camera as a user's drag does.
+  QTimer dragTimer;
+  int dragTicks = 0;
+  auto sendMouse = [&](QEvent::Type type, Qt::MouseButtons buttons) {
+    const QPointF at(firstView->width() / 2 + 4 * (std::abs(dragTicks % 120 - 60) - 30), firstView->height() / 2);
+    QMouseEvent event(type, at, firstView->mapToGlobal(at), Qt::LeftButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(firstView, &event);
+  };
+  if (options.dragCamera) {
+    QObject::connect(&dragTimer, &QTimer::timeout, &window, [&] {
+      if (dragTicks++ == 0) sendMouse(QEvent::MouseButtonPress, Qt::LeftButton);
+      sendMouse(QEvent::MouseMove, Qt::LeftButton);
+    });
+    dragTimer.start(16);
+  }
   if (!options.screenshot.isEmpty()) {
     QObject::connect(&window, &CompareWindow::commonFrame, &window, [&, taken = false](long step) mutable {
       if (!wall.isValid()) {
         wall.start();
-        framesDrawn = 0;
+        framesDrawn = commonFrames = 0;
+        longestGapMs = 0;
+        sinceDrawn.invalidate();
+        return;
       }
+      ++commonFrames;
       if (step < options.steps || taken) return;
       taken = true;
+      if (dragTimer.isActive()) {
+        dragTimer.stop();
+        sendMouse(QEvent::MouseButtonRelease, Qt::NoButton);
+      }
       const double seconds = wall.elapsed() / 1000.0;
       double points = 0.0;
       for (int n = 0; n < window.viewportCount(); ++n)
         if (window.coordinator().active(std::size_t(n)))
           points += double(window.viewport(n)->pane()->lastStatus().grid.interiorSize()) * double(step);
       if (seconds > 0.0)
-        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f frames/s drawn, "
-                    "%d steps per frame at the end%s\n",
-                    step, seconds, points / seconds / 1e6, double(framesDrawn) / seconds, window.stepsPerFrame(),
-                    options.stepsPerFrameGiven ? "" : " (auto)");
+        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f common frames/s, "
+                    "%.1f frames/s drawn (longest wait between two: %lld ms)%s, %d steps per frame at the end%s\n",
+                    step, seconds, points / seconds / 1e6, double(commonFrames) / seconds, double(framesDrawn) / seconds,
+                    static_cast<long long>(longestGapMs), options.dragCamera ? " while the camera was dragged" : "",
+                    window.stepsPerFrame(), options.stepsPerFrameGiven ? "" : " (auto)");
       // After the views have drawn this step (they paint in the next pass of the event loop).
       QTimer::singleShot(50, &window, [&] {
         for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QStringList>
 #include <QTimer>
+#include <atomic>
 #include <vector>
 
 #include "core/FieldCompare.h"
@@ -90,7 +91,10 @@ class CompareWindow : public QMainWindow {
   void createViewports(const QStringList& specs);
   void restartAll();  // every viewport on the base scenario with its own stage, step 0
   void deleteRetired();  // viewports taken away, once their compute thread can stop at once
+  // Any thread: has pollLockstep run soon on the GUI thread (once, however often it is asked before).
+  void requestLockstepPoll();
   void pollLockstep();
+  void showStatus();  // the counters of every viewport and the step line, together
   void compareWithReference();
   void onViewportEvent(int n, bool error, const QString& message);
   void updateCounters(int n);
@@ -109,7 +113,13 @@ class CompareWindow : public QMainWindow {
   std::vector<CompareViewport*> retired_;  // hidden, deleted when not in the middle of a build
   std::vector<Agreement> agreement_;
   LockstepCoordinator coordinator_;
-  QTimer lockstepPoll_, retiredPoll_;
+  // The controllers call requestLockstepPoll when they publish slices: a common frame is handed out as
+  // soon as the last viewport has its step, without a polling period's wait.
+  std::atomic<bool> lockstepPollQueued_{false};
+  // The counters and the step line change a few times a second, all in one repaint: a text widget that
+  // changes makes the window upload its whole backing store again, which costs a software renderer as
+  // much as drawing a view.
+  QTimer statusTimer_, retiredPoll_;
   int reference_ = -1;
   int current_ = 0;  // the viewport unlinked view controls act on
   bool linked_ = true;

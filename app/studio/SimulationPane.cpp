@@ -67,7 +67,17 @@ void SimulationPane::stop() {
   controller_->stop();
 }
 
+void SimulationPane::setTakesSlicesAtOnce(bool on) {
+  if (!on) return controller_->setPublishListener(nullptr);
+  // On the compute thread: one posted poll at a time. The controller is stopped (joined) before the
+  // pane goes, so no call outlives it.
+  controller_->setPublishListener([this] {
+    if (!slicesPollQueued_.exchange(true)) QMetaObject::invokeMethod(this, &SimulationPane::pollSlices, Qt::QueuedConnection);
+  });
+}
+
 void SimulationPane::pollSlices() {
+  slicesPollQueued_ = false;
   if (ring_) {
     const std::size_t needed = ring_->neededFloats();
     if (!view_->mappedProblem().isEmpty())
@@ -127,6 +137,11 @@ void SimulationPane::showSlices(std::shared_ptr<const SliceSet> slices) {
   view_->setSlices(std::move(slices));
 }
 
+void SimulationPane::setHudCounters(bool on) {
+  hudCounters_ = on;
+  if (!on) view_->setHudLines({});
+}
+
 void SimulationPane::pollStatus() {
   for (const ControllerEvent& e : controller_->takeEvents()) emit controllerEvent(e);
   status_ = controller_->status();
@@ -156,7 +171,7 @@ void SimulationPane::pollStatus() {
     framesPerSecond_ = framesPerSecond_ > 0.0 ? 0.5 * framesPerSecond_ + 0.5 * fps : fps;
   }
   framesInWindow_ = 0;
-  view_->setHudLines(counterLines(status_, framesPerSecond_));
+  if (hudCounters_) view_->setHudLines(counterLines(status_, framesPerSecond_));
   emit statusUpdated(status_);
 }
 

@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
+#include <atomic>
 #include <memory>
 
 #include "app/controller/SimulationController.h"
@@ -40,6 +41,13 @@ class SimulationPane : public QWidget {
   // and hands each pane the slices of the common step with showSlices.
   void setPollsSlices(bool on);
   void showSlices(std::shared_ptr<const SliceSet> slices);  // drawn at the next paint
+  // Whether the pane also takes the slices as soon as the controller publishes them, besides its poll
+  // at display rate. A recording turns it on: the run rests at each frame's step until the frame is
+  // taken, so a poll period's wait there is the simulation's loss. Off by default: a live view needs no
+  // more frames than it can show, and each one taken makes the controller extract the next.
+  void setTakesSlicesAtOnce(bool on);
+  // Whether the counters are drawn over the view (the default); a compare view shows them above it.
+  void setHudCounters(bool on);
 
   // How the slices reach the view. Mapped (the default): through the view's mapped GL buffers, set up
   // once its OpenGL is ready and the solver built, re-made when the grid's size changes; the host path
@@ -72,6 +80,8 @@ class SimulationPane : public QWidget {
   int framesInWindow_ = 0;
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
+  bool hudCounters_ = true;
+  std::atomic<bool> slicesPollQueued_{false};  // a pollSlices is posted and has not run yet
 };
 
 }  // namespace iso

@@ -78,6 +78,8 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
                                     "cpu-serial,gpu-basic (stage@device picks an OpenCL device). With --steps N\n"
                                     "--screenshot FILE: exit status 1 when a stage disagrees with cpu-serial (or the\n"
                                     "first stage) beyond relative L2 1e-5.", "S1,S2[,S3[,S4]]");
+  const QCommandLineOption drag("drag", "With --compare --steps N --screenshot FILE: drag viewport 1's camera (an orbit, as the left\n"
+                                 "mouse button does) throughout the run, and report how often the views redraw meanwhile.");
   const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
   const QCommandLineOption stagesWindow("stages-window", "Open only the stage explorer on the --stage stage at TAB: source, diff or explanation (with --screenshot: save it and quit).", "tab");
   const QCommandLineOption record(
@@ -104,7 +106,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption benchLoad("load", "With --bench-panel: show the results in FILE (iso3dfd bench --json) next to the run; repeatable.", "FILE");
   parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, slicePath, paused, wholeWindow,
                      mode, compare, stagesWindow, record, frames, every, fps, resolution, noHud, benchPanel, benchStages,
-                     benchJson, benchLoad});
+                     benchJson, benchLoad, drag});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
   StudioOptions o;
@@ -295,6 +297,13 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
                   .arg(o.compareStages.size());
       return std::nullopt;
     }
+  }
+  if (parser.isSet(drag)) {
+    if (o.compareStages.isEmpty() || !parser.isSet(screenshot)) {
+      error = "--drag goes with --compare, --steps and --screenshot";
+      return std::nullopt;
+    }
+    o.dragCamera = true;
   }
   if (o.benchPanel) {
     if (!o.compareStages.isEmpty() || !o.record.isEmpty() || o.stagesTab >= 0 || o.benchmarkSeconds > 0.0) {

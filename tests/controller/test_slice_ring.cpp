@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <thread>
@@ -348,6 +350,61 @@ TEST(ControllerRingSlowBatches, PublishTheirFramesAtOnce) {
   c.stop();
   const long batches = (last - first) / 4;
   EXPECT_GE(frames, batches * 8 / 10) << frames << " frames over " << batches << " batches";
+}
+
+// A reader that looks only when the publish listener tells it to (as the compare view does) gets frames
+// as the run goes and, at the end, the step the run rests on: no publication goes unannounced.
+template <class Take>
+void readOnlyWhenTold(SimulationController& c, Take take) {
+  std::mutex mutex;
+  std::condition_variable told;
+  long calls = 0;
+  c.setPublishListener([&] {
+    {
+      std::lock_guard lock(mutex);
+      ++calls;
+    }
+    told.notify_all();
+  });
+  c.setPauseAtStep(300);
+  playWhenBuilt(c, ringScenario(8), 2);
+  long seen = 0, frames = 0, last = -1;
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  std::unique_lock lock(mutex);
+  while (last != 300) {
+    ASSERT_TRUE(told.wait_until(lock, deadline, [&] { return calls > seen; }))
+        << "no announcement after step " << last << " (the run rests on 300)";
+    seen = calls;
+    lock.unlock();
+    if (const long step = take(); step >= 0) {
+      EXPECT_GT(step, last);
+      last = step;
+      ++frames;
+    }
+    lock.lock();
+  }
+  lock.unlock();
+  c.setPublishListener(nullptr);
+  c.stop();
+  EXPECT_GT(frames, 1);
+}
+
+TEST_P(ControllerRing, APublishListenerAnnouncesEveryFrame) {
+  HostSlots host(SliceRing::kSlots, SliceSet::planeFloats(8, 8, 8));
+  auto ring = host.ring();
+  SimulationController c(ringBuilder(GetParam()));
+  c.setSliceRing(ring);
+  readOnlyWhenTold(c, [&] {
+    const auto frame = ring->take();
+    if (!frame) return -1L;
+    EXPECT_TRUE(consistent(*frame));
+    return frame->step;
+  });
+}
+
+TEST(ControllerTripleBuffer, APublishListenerAnnouncesEveryFrame) {
+  SimulationController c(ringBuilder(false));
+  readOnlyWhenTold(c, [&] { return c.slices().take() ? c.slices().front().step : -1L; });
 }
 
 INSTANTIATE_TEST_SUITE_P(Reads, ControllerRing, ::testing::Values(false, true),
