@@ -19,10 +19,7 @@ RecordingSession::RecordingSession(SimulationPane* pane, QObject* parent) : QObj
 
 RecordingSession::~RecordingSession() {
   if (finisher_.joinable()) finisher_.join();
-  if (state_ == State::Recording) {
-    pane_->setTakesSlicesAtOnce(false);
-    pane_->controller().setPauseAtStep(-1);
-  }
+  if (state_ == State::Recording) pane_->controller().setPauseAtStep(-1);
   writer_.reset();  // discards an unfinished output
 }
 
@@ -88,7 +85,6 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   const long shown = view->slices() ? view->slices()->step : 0;
   target_ = (shown + settings.every - 1) / settings.every * settings.every;
   slicesConnection_ = connect(view, &SliceView::slicesChanged, this, &RecordingSession::onSlices);
-  pane_->setTakesSlicesAtOnce(true);
   SimulationController& controller = pane_->controller();
   controller.setPauseAtStep(target_);
   if (view->slices() && view->slices()->step == target_)
@@ -166,7 +162,6 @@ void RecordingSession::stop() {
   state_ = State::Finishing;
   roomPoll_.stop();
   disconnect(slicesConnection_);
-  pane_->setTakesSlicesAtOnce(false);
   pane_->controller().setPauseAtStep(-1);
   // Encoding what is queued and writing the trailer can take a while: not on the GUI thread.
   finisher_ = std::thread([this] {
@@ -186,7 +181,6 @@ void RecordingSession::stop() {
 void RecordingSession::fail(const QString& message) {
   roomPoll_.stop();
   disconnect(slicesConnection_);
-  pane_->setTakesSlicesAtOnce(false);
   pane_->controller().setPauseAtStep(-1);
   writer_->abort();
   settle(false, message);

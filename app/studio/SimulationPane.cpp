@@ -67,17 +67,7 @@ void SimulationPane::stop() {
   controller_->stop();
 }
 
-void SimulationPane::setTakesSlicesAtOnce(bool on) {
-  if (!on) return controller_->setPublishListener(nullptr);
-  // On the compute thread: one posted poll at a time. The controller is stopped (joined) before the
-  // pane goes, so no call outlives it.
-  controller_->setPublishListener([this] {
-    if (!slicesPollQueued_.exchange(true)) QMetaObject::invokeMethod(this, &SimulationPane::pollSlices, Qt::QueuedConnection);
-  });
-}
-
 void SimulationPane::pollSlices() {
-  slicesPollQueued_ = false;
   if (ring_) {
     const std::size_t needed = ring_->neededFloats();
     if (!view_->mappedProblem().isEmpty())

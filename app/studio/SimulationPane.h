@@ -9,7 +9,6 @@
 #include <QStringList>
 #include <QTimer>
 #include <QWidget>
-#include <atomic>
 #include <memory>
 
 #include "app/controller/SimulationController.h"
@@ -41,11 +40,6 @@ class SimulationPane : public QWidget {
   // and hands each pane the slices of the common step with showSlices.
   void setPollsSlices(bool on);
   void showSlices(std::shared_ptr<const SliceSet> slices);  // drawn at the next paint
-  // Whether the pane also takes the slices as soon as the controller publishes them, besides its poll
-  // at display rate. A recording turns it on: the run rests at each frame's step until the frame is
-  // taken, so a poll period's wait there is the simulation's loss. Off by default: a live view needs no
-  // more frames than it can show, and each one taken makes the controller extract the next.
-  void setTakesSlicesAtOnce(bool on);
   // Whether the counters are drawn over the view (the default); a compare view shows them above it.
   void setHudCounters(bool on);
 
@@ -81,7 +75,6 @@ class SimulationPane : public QWidget {
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
   bool hudCounters_ = true;
-  std::atomic<bool> slicesPollQueued_{false};  // a pollSlices is posted and has not run yet
 };
 
 }  // namespace iso
