@@ -148,17 +148,14 @@ struct OpenClSolver::Impl {
     }
   }
 
-  // ψ then ζ of x, y and z (PmlProfile::memoryFloats order): read into or written from `memory`.
-  void transferLayerMemory(std::vector<float>& memory, bool read) {
-    if (read) memory.resize(pml.memoryFloats());
+  // Calls copy(buffer, offset) for ψ then ζ of x, y and z: their places in PmlProfile::memoryFloats order.
+  template <class Copy>
+  void forEachLayerBuffer(Copy copy) const {
     std::size_t offset = 0;
     for (int a = 0; a < 3; ++a)
       for (const Buffer<float>* b : {&pmlPsi[a], &pmlZeta[a]}) {
         if (b->size() == 0) continue;  // an axis without a layer
-        if (read)
-          b->read(ctx, memory.data() + offset, b->size());
-        else
-          b->write(ctx, memory.data() + offset, b->size());
+        copy(*b, offset);
         offset += b->size();
       }
   }
@@ -440,7 +437,8 @@ SolverState OpenClSolver::saveState() {
   m.field[m.cur].read(m.ctx, state.current.data(), state.current.size());
   m.field[m.old].read(m.ctx, state.previous.data(), state.previous.size());
   state.traces = traces();
-  m.transferLayerMemory(state.boundaryMemory, /*read=*/true);
+  state.boundaryMemory.resize(m.pml.memoryFloats());
+  m.forEachLayerBuffer([&](const Buffer<float>& b, std::size_t at) { b.read(m.ctx, state.boundaryMemory.data() + at, b.size()); });
   return state;
 }
 
@@ -460,8 +458,7 @@ void OpenClSolver::restoreState(const SolverState& state) {
   m.flushTraces();
   m.field[m.cur].write(m.ctx, state.current);
   m.field[m.old].write(m.ctx, state.previous);
-  std::vector<float> memory = state.boundaryMemory;
-  m.transferLayerMemory(memory, /*read=*/false);
+  m.forEachLayerBuffer([&](const Buffer<float>& b, std::size_t at) { b.write(m.ctx, state.boundaryMemory.data() + at, b.size()); });
   m.ctx.finish();
   m.traces = state.traces;
   step_ = state.step;

@@ -27,7 +27,7 @@ PmlAxis buildAxis(int n, int width, double dx, double dt, double vMax, double re
                   double f0) {
   PmlAxis axis;
   axis.n = n;
-  axis.width = std::min(width, n / 4);
+  axis.width = layerCellsOnAxis(width, n);
   const int w = axis.width;
   if (w < 1) return axis;
   const double d0 = (kGradingPower + 1.0) * vMax * std::log(1.0 / reflection) / (2.0 * w * dx);
@@ -89,6 +89,12 @@ std::size_t PmlProfile::axisMemoryFloats(int a) const {
 std::size_t PmlProfile::memoryFloats() const {
   if (!enabled()) return 0;
   return axisMemoryFloats(0) + axisMemoryFloats(1) + axisMemoryFloats(2);
+}
+
+std::size_t pmlMemoryFloats(const Grid& g, int width) {
+  std::size_t floats = 0;  // ψ and ζ on 2·W slots of every line of each axis
+  for (int n : {g.n1, g.n2, g.n3}) floats += 2 * std::size_t(2 * layerCellsOnAxis(width, n)) * (g.interiorSize() / std::size_t(n));
+  return floats;
 }
 
 PmlProfile buildPmlProfile(const Grid& g, int width, double dx, double dt, double vMax, double reflection,

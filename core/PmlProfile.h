@@ -10,6 +10,7 @@
 // a step is the plain stencil everywhere, plus v²dt²·(∂x ψx + ζx) (and the same for y and z) added to
 // u^(n+1) in the layer: the correction is one pass over the layer that every stage shares. ψ lives at
 // half points (staggered first derivatives, kPmlHalfLength weights a side), ζ at the cells.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <vector>
@@ -21,6 +22,10 @@ namespace iso {
 // Half length of the staggered first derivatives of the layer (4th order: as absorbing as 8th order in
 // the study of docs/NUMERICS.md, and cheaper); kernels get it as PML_M.
 inline constexpr int kPmlHalfLength = 2;
+
+// The cells a boundary layer of `width` keeps on an axis of n cells: at most a quarter of it (both layers,
+// perfectly matched and sponge).
+inline int layerCellsOnAxis(int width, int n) { return std::min(width, n / 4); }
 
 // One axis of the layer. Along a line of n interior cells the memory variables live on 2·width slots:
 // ψ at the half points m + 1/2 for m in [0, W) and [n−1−W, n−1), ζ at the cells [0, W) and [n−W, n).
@@ -61,6 +66,10 @@ struct PmlProfile {
   std::size_t memoryFloats() const;
   std::size_t axisMemoryFloats(int a) const;  // ψ and ζ of one axis
 };
+
+// The floats of every memory variable of a layer `width` cells wide on grid g (PmlProfile::memoryFloats
+// without building the profile: for memory checks).
+std::size_t pmlMemoryFloats(const Grid& g, int width);
 
 // The layer for a grid: `width` cells (at most a quarter of each axis), d(q) = d0·q², q = depth in the
 // layer over W (1 at the outermost cell), d0 = 3·vMax·ln(1/reflection) / (2·W·dx); α(q) = π·f0·(1 − q)

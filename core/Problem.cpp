@@ -34,13 +34,12 @@ constexpr double kAutoWidthWavelengths = 2.5;
 // its strength is set for (tests/core/test_absorbing.cpp, docs/NUMERICS.md); 10 leaves a margin.
 constexpr int kAutoPmlWidth = 10;
 
-// The absorbing layer's memory variables on a CPU stage: ψ and ζ on 2·W slots of each axis.
+// The perfectly matched layer's width: the scenario's, or automatic.
+int pmlWidth(const Scenario& s) { return s.boundary.width > 0 ? s.boundary.width : kAutoPmlWidth; }
+
+// The absorbing layer's memory variables on a CPU stage.
 std::size_t layerMemoryBytes(const Scenario& s, const Grid& g) {
-  if (s.boundary.kind != BoundaryKind::Absorbing) return 0;
-  const int width = s.boundary.width > 0 ? s.boundary.width : kAutoPmlWidth;
-  std::size_t floats = 0;
-  for (int n : {g.n1, g.n2, g.n3}) floats += 2 * std::size_t(2 * std::min(width, n / 4)) * (g.interiorSize() / std::size_t(n));
-  return floats * sizeof(float);
+  return s.boundary.kind == BoundaryKind::Absorbing ? pmlMemoryFloats(g, pmlWidth(s)) * sizeof(float) : 0;
 }
 
 // Bytes the run holds on the host at its peak: while the problem is built (the interior model, a random
@@ -105,7 +104,7 @@ std::vector<float> paddedVelocityTerm(const Grid& g, const std::vector<float>& m
 
 // One axis of the damping profile, padded size n + 2R.
 std::vector<float> dampingAxis(int n, int width, double dx, double dt, double vMax, double reflection) {
-  const int w = std::min(width, n / 4);
+  const int w = layerCellsOnAxis(width, n);
   std::vector<float> axis(std::size_t(n + 2 * kHalfLength), 1.0f);
   if (w < 1) return axis;  // an axis too short for a layer is left undamped
   const double sigmaMax = kSpongeStrength * 3.0 * vMax * std::log(1.0 / reflection) / (2.0 * w * dx);
@@ -166,8 +165,9 @@ StabilityReport analyseStability(const Scenario& s, double vMin, double vMax) {
 std::array<int, 3> boundaryLayerCells(const Problem& p) {
   if (p.pml.enabled()) return {p.pml.axes[0].width, p.pml.axes[1].width, p.pml.axes[2].width};
   if (p.damping.enabled()) {
-    const Grid& g = p.grid;  // each axis keeps at most a quarter of itself (buildDampingProfile)
-    return {std::min(p.damping.width, g.n1 / 4), std::min(p.damping.width, g.n2 / 4), std::min(p.damping.width, g.n3 / 4)};
+    const Grid& g = p.grid;
+    const int w = p.damping.width;
+    return {layerCellsOnAxis(w, g.n1), layerCellsOnAxis(w, g.n2), layerCellsOnAxis(w, g.n3)};
   }
   return {0, 0, 0};
 }
@@ -177,7 +177,7 @@ std::size_t solverBytes(const Grid& g) { return 3 * g.paddedSize() * sizeof(floa
 DampingProfile buildDampingProfile(const Grid& g, int width, double dx, double dt, double vMax,
                                    double reflection) {
   DampingProfile p;
-  p.width = std::min(width, std::max({g.n1, g.n2, g.n3}) / 4);  // the widest layer actually used
+  p.width = layerCellsOnAxis(width, std::max({g.n1, g.n2, g.n3}));  // the widest layer actually used
   p.gx = dampingAxis(g.n1, width, dx, dt, vMax, reflection);
   p.gy = dampingAxis(g.n2, width, dx, dt, vMax, reflection);
   p.gz = dampingAxis(g.n3, width, dx, dt, vMax, reflection);
@@ -230,8 +230,7 @@ Problem problemFromModel(const Scenario& s, const std::vector<float>& model) {
   }
 
   if (s.boundary.kind == BoundaryKind::Absorbing) {
-    const int width = s.boundary.width > 0 ? s.boundary.width : kAutoPmlWidth;
-    p.pml = buildPmlProfile(grid, width, s.dx, p.dt, st.vMax, s.boundary.reflection,
+    p.pml = buildPmlProfile(grid, pmlWidth(s), s.dx, p.dt, st.vMax, s.boundary.reflection,
                             s.source.kind == SourceKind::Ricker ? s.source.frequency : 0.0);
   } else if (s.boundary.kind == BoundaryKind::Sponge) {
     int width = s.boundary.width;

@@ -16,7 +16,7 @@ BoundaryEditor::BoundaryEditor(QWidget* parent) : ScenarioSection(parent) {
   outer->addWidget(box);
   auto* boundary = new QFormLayout(box);
   kind_ = combo({{"Absorbing", "A perfectly matched layer: absorbs outgoing waves at every angle and frequency,\n"
-                               "reflecting under 1 % at its default 16 cells"},
+                               "reflecting under 0.1 % at its default 10 cells"},
                  {"Sponge", "A simpler damping layer (Cerjan): cheaper, but it needs about 2.5 wavelengths\n"
                             "to reflect under 2 %"},
                  {"Reflecting", "Zero halo: waves bounce back (the oneAPI sample's boundary)"}},
@@ -24,7 +24,7 @@ BoundaryEditor::BoundaryEditor(QWidget* parent) : ScenarioSection(parent) {
   kind_->setObjectName("boundary_kind");
   boundary->addRow("Kind:", kind_);
   width_ = intSpin(0, 512, 0, " cells",
-                   "Width of the layer, at most a quarter of each axis. Auto: 16 cells for the absorbing layer;\n"
+                   "Width of the layer, at most a quarter of each axis. Auto: 10 cells for the absorbing layer;\n"
                    "for the sponge 2.5 dominant wavelengths at the fastest velocity (at least 20 cells).\n"
                    "Echo against width and angle: docs/NUMERICS.md");
   width_->setObjectName("boundary_width");
