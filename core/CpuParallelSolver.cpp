@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/CpuSolvers.h"
+#include "core/FlushDenormals.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -172,6 +173,7 @@ void CpuParallelSolver::computeStencil() {
                          std::ptrdiff_t(problem_.grid.planeSize())};
   nextTile_.store(0, std::memory_order_relaxed);
   pool_.run([&](int) {
+    const FlushDenormals flush;  // a worker's own floating-point mode (the caller's is set in advance())
     for (std::size_t t = nextTile_.fetch_add(1, std::memory_order_relaxed); t < tiles_.size();
          t = nextTile_.fetch_add(1, std::memory_order_relaxed))
       kernel_(args, tiles_[t]);
@@ -182,6 +184,7 @@ void CpuParallelSolver::runRanges(int count, const std::function<void(int, int)>
   // One unit (a plane of the layer) at a time from a shared counter: the units differ in cost.
   std::atomic<int> next{0};
   pool_.run([&](int) {
+    const FlushDenormals flush;
     for (int u = next.fetch_add(1, std::memory_order_relaxed); u < count; u = next.fetch_add(1, std::memory_order_relaxed))
       body(u, u + 1);
   });
