@@ -103,7 +103,7 @@ struct OpenClSolver::Impl {
 
   // The absorbing layer: per axis ψ, ζ and the recursion coefficients (none for an axis without a layer).
   PmlProfile pml;
-  Kernel pmlMemory, pmlCorrect;
+  Kernel pmlMemory[3], pmlCorrect[3];  // per axis
   Buffer<float> pmlPsi[3], pmlZeta[3], pmlRecursion[3], pmlWeights;
 
   std::optional<PointInjection> source;
@@ -140,13 +140,13 @@ struct OpenClSolver::Impl {
       const PmlAxis& axis = pml.axes[a];
       if (axis.width == 0) continue;
       const auto dims = pml.memoryDims(a);
-      pmlMemory.args(prev, pmlPsi[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, a, axis.width);
-      time.add(pmlMemory.launch(ctx, NDRange{3, {std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])}}));
+      pmlMemory[a].args(prev, pmlPsi[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, axis.width);
+      time.add(pmlMemory[a].launch(ctx, NDRange{3, {std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])}}));
       std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(g.n3)};
       reach[a] = std::size_t(axis.reachCells());
-      pmlCorrect.args(prev, next, vel, coef, pmlPsi[a], pmlZeta[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, a,
+      pmlCorrect[a].args(prev, next, vel, coef, pmlPsi[a], pmlZeta[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3,
                       axis.width);
-      time.add(pmlCorrect.launch(ctx, NDRange{3, reach}));
+      time.add(pmlCorrect[a].launch(ctx, NDRange{3, reach}));
     }
   }
 
@@ -256,8 +256,11 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
 
   m.pml = problem.pml;
   if (m.pml.enabled()) {
-    m.pmlMemory = m.program.kernel("pml_memory");
-    m.pmlCorrect = m.program.kernel("pml_correct");
+    for (int a = 0; a < 3; ++a) {
+      const std::string axis(1, "xyz"[a]);
+      m.pmlMemory[a] = m.program.kernel("pml_memory_" + axis);
+      m.pmlCorrect[a] = m.program.kernel("pml_correct_" + axis);
+    }
     m.pmlWeights = Buffer<float>(m.ctx, kPmlHalfLength, CL_MEM_READ_ONLY, "absorbing-layer weights");
     m.pmlWeights.write(m.ctx, m.pml.firstDerivative.data(), kPmlHalfLength);
     for (int a = 0; a < 3; ++a) {
