@@ -36,11 +36,53 @@ PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profil
     if (profile_.axes[a].n != sizes[a])
       throw std::invalid_argument("absorbing layer: axis " + std::to_string(a) + " has " +
                                   std::to_string(profile_.axes[a].n) + " cells, the grid " + std::to_string(sizes[a]));
-    const std::size_t n = volume(profile_.memoryDims(a));
-    psi_[a] = allocateArray(n, "the absorbing layer's memory variables");
-    zeta_[a] = allocateArray(n, "the absorbing layer's memory variables");
+    std::size_t psiFloats = volume(profile_.memoryDims(a)), zetaFloats = psiFloats;
+    if (a == 0) {
+      xChunks_ = planLineChunks(profile_.axes[0]);
+      const std::size_t lines = std::size_t(grid.n2) * std::size_t(grid.n3);
+      psiFloats = lines * std::size_t(2 * xChunks_.psiRunLanes);
+      zetaFloats = lines * std::size_t(xChunks_.lanes);
+    }
+    psi_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
+    zeta_[a] = allocateArray(zetaFloats, "the absorbing layer's memory variables");
   }
   zeroRow_.assign(std::size_t(grid.n1), 0.0f);
+}
+
+PmlMemory::LineChunks PmlMemory::planLineChunks(const PmlAxis& ax) {
+  LineChunks plan;
+  if (ax.width == 0) return plan;
+  const int n = ax.n, W = ax.width;
+  const auto roundUp = [](int count) { return (count + kLanes - 1) / kLanes * kLanes; };
+  if (ax.reachesAcross())
+    plan.spans.push_back({0, n, 0});
+  else
+    plan.spans = {{0, W + M, 0}, {n - W - M, W + M, 0}};
+  for (LineChunks::Span& span : plan.spans) {
+    span.lane0 = plan.lanes;
+    plan.lanes += roundUp(span.count);
+  }
+  plan.zetaSlot.assign(std::size_t(plan.lanes), -1);
+  plan.zetaDecay.assign(std::size_t(plan.lanes), 0.0f);
+  plan.zetaGain.assign(std::size_t(plan.lanes), 0.0f);
+  for (const LineChunks::Span& span : plan.spans)
+    for (int l = 0; l < span.count; ++l) {
+      const int slot = ax.zetaSlot(span.begin + l);
+      if (slot < 0) continue;
+      const std::size_t lane = std::size_t(span.lane0 + l);
+      plan.zetaSlot[lane] = slot;
+      plan.zetaDecay[lane] = ax.zetaDecay[std::size_t(slot)];
+      plan.zetaGain[lane] = ax.zetaGain[std::size_t(slot)];
+    }
+  plan.psiRunLanes = roundUp(W);
+  plan.psiDecay.assign(std::size_t(2 * plan.psiRunLanes), 0.0f);
+  plan.psiGain.assign(std::size_t(2 * plan.psiRunLanes), 0.0f);
+  for (int run = 0; run < 2; ++run)
+    for (int t = 0; t < W; ++t) {
+      plan.psiDecay[std::size_t(run * plan.psiRunLanes + t)] = ax.psiDecay[std::size_t(run * W + t)];
+      plan.psiGain[std::size_t(run * plan.psiRunLanes + t)] = ax.psiGain[std::size_t(run * W + t)];
+    }
+  return plan;
 }
 
 void PmlMemory::apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run) {
@@ -74,72 +116,83 @@ void PmlMemory::apply(const float* prev, const float* vel, float* next, const We
 // each is a plain stream the compiler vectorizes; every value still sums its terms in the order of
 // resources/kernels/pml.cl (q, then d, ascending).
 
+// Each chunk of kLanes cells is one vector: its lanes past a run's end compute with b = a = 0 (their
+// memory stays 0) and read cells beyond the run, which lie inside the padded arrays (every row is followed
+// by halo cells, and the rows of the y halo follow the last one). The correction adds 0 to the cells of
+// those lanes: cells of the same line or its halo, which no other thread touches during this pass.
 ISO_PML_CLONES void PmlMemory::linesAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs,
                                            int k0, int k1) {
+  constexpr int L = kLanes;
   const PmlAxis& ax = profile_.axes[0];
-  const int n = ax.n, W = ax.width, slots = ax.memorySlots();
+  const int n = ax.n, n2 = grid_.n2;
   const auto& w = profile_.firstDerivative;
   const float centre = coeffs[0] / 3.0f;  // coeffs[0] carries the centre weight of all three axes
-  // ψ's two runs of half points: slots [t0, t0 + W) are the half points [m0, m0 + W).
-  const int psiRuns[2][2] = {{0, 0}, {W, n - 1 - W}};
-  // The correction's cells in runs: [begin, end), and whether they are ζ cells (slot = cell − begin + t0).
-  struct Run {
-    int begin, end, zetaSlot0;  // zetaSlot0 < 0: no ζ there
-  };
-  std::vector<Run> runs{{0, W, 0}};
-  if (ax.reachesAcross()) {
-    runs.push_back({W, n - W, -1});
-  } else {
-    runs.push_back({W, W + M, -1});
-    runs.push_back({n - W - M, n - W, -1});
-  }
-  runs.push_back({n - W, n, W});
-  // ψ of the line by half point: h[m] for m in [−1 − M, n − 1 + M], 0 outside the layer.
-  std::vector<float> half(static_cast<std::size_t>(n + 1 + 2 * M), 0.0f);
-  float* h = half.data() + 1 + M;
+  const LineChunks& plan = xChunks_;
+  const int runLanes = plan.psiRunLanes;
+  // ψ of a line by half point: h[m] for m in [−1 − M, n − 1 + runLanes + M], 0 outside the layer. Two of
+  // them: ψ of line j is computed while line j − 1 is corrected, so that the correction's loads, offset
+  // from the stores that wrote h, do not wait for those stores (a store-forwarding stall per vector).
+  const std::size_t halfFloats = std::size_t(n + 1 + 2 * M + runLanes + L);
+  std::vector<float> halves(2 * halfFloats, 0.0f);
+  const auto shadowOf = [&](int j) { return halves.data() + std::size_t(j & 1) * halfFloats + 1 + M; };
   for (int k = k0; k < k1; ++k)
-    for (int j = 0; j < grid_.n2; ++j) {
-      const std::size_t row = grid_.interiorIndex(0, j, k);
-      const float* p = prev + row;
-      const std::size_t line = (std::size_t(k) * grid_.n2 + j) * std::size_t(slots);
-      float* psi = psi_[0].data() + line;
-      float* zeta = zeta_[0].data() + line;
-      for (const auto& [t0, m0] : psiRuns) {
+    for (int j = 0; j <= n2; ++j) {
+      if (j < n2) {  // ψ of line j
+        const std::size_t line = std::size_t(k) * std::size_t(n2) + std::size_t(j);
+        const float* p = prev + grid_.interiorIndex(0, j, k);
+        float* psi = psi_[0].data() + line * std::size_t(2 * runLanes);
+        float* h = shadowOf(j);
+        for (int run = 0; run < 2; ++run) {
+          const int m0 = ax.psiPoint(run * ax.width);  // half points [m0, m0 + W) in this run's lanes
+          for (int c = 0; c < runLanes; c += L) {
+            const float* pc = p + m0 + c;
+            const int lane0 = run * runLanes + c;
+            const float* decay = plan.psiDecay.data() + lane0;
+            const float* gain = plan.psiGain.data() + lane0;
+            float* state = psi + lane0;
+            float* shadow = h + m0 + c;
 #pragma GCC ivdep
-        for (int t = 0; t < W; ++t) {
-          float derivative = 0.0f;  // at the half point m0 + t + 1/2
-          for (int q = 0; q < M; ++q) derivative += w[q] * (p[m0 + t + q + 1] - p[m0 + t - q]);
-          const float value = ax.psiDecay[t0 + t] * psi[t0 + t] + ax.psiGain[t0 + t] * derivative;
-          psi[t0 + t] = value;
-          h[m0 + t] = value;
-        }
-      }
-      float* out = next + row;
-      const float* v = vel + row;
-      for (const Run& r : runs) {
-        if (r.zetaSlot0 < 0) {
-#pragma GCC ivdep
-          for (int i = r.begin; i < r.end; ++i) {
-            float correction = 0.0f;  // ∂ψ at the cell, from the half points i + q + 1/2 and i − q − 1/2
-            for (int q = 0; q < M; ++q) correction += w[q] * (h[i + q] - h[i - q - 1]);
-            out[i] += v[i] * correction;
+            for (int l = 0; l < L; ++l) {
+              float derivative = 0.0f;  // at the half point m0 + c + l + 1/2
+              for (int q = 0; q < M; ++q) derivative += w[q] * (pc[l + q + 1] - pc[l - q]);
+              const float value = decay[l] * state[l] + gain[l] * derivative;
+              state[l] = value;
+              shadow[l] = value;
+            }
           }
-          continue;
-        }
-        const float* decay = ax.zetaDecay.data() + r.zetaSlot0 - r.begin;
-        const float* gain = ax.zetaGain.data() + r.zetaSlot0 - r.begin;
-        float* z = zeta + r.zetaSlot0 - r.begin;
-#pragma GCC ivdep
-        for (int i = r.begin; i < r.end; ++i) {
-          float correction = 0.0f;
-          for (int q = 0; q < M; ++q) correction += w[q] * (h[i + q] - h[i - q - 1]);
-          float second = centre * p[i];
-          for (int d = 1; d <= kHalfLength; ++d) second += coeffs[d] * (p[i + d] + p[i - d]);
-          const float updated = decay[i] * z[i] + gain[i] * (second + correction);
-          z[i] = updated;
-          out[i] += v[i] * (correction + updated);
         }
       }
+      if (j == 0) continue;
+      // The correction of line j − 1 over the cells it reaches, ζ in the layer.
+      const int jc = j - 1;
+      const std::size_t line = std::size_t(k) * std::size_t(n2) + std::size_t(jc);
+      const std::size_t row = grid_.interiorIndex(0, jc, k);
+      const float* p = prev + row;
+      const float* v = vel + row;
+      float* out = next + row;
+      float* zeta = zeta_[0].data() + line * std::size_t(plan.lanes);
+      const float* h = shadowOf(jc);
+      for (const LineChunks::Span& span : plan.spans)
+        for (int c = 0; c < span.count; c += L) {
+          const int i0 = span.begin + c, count = span.count - c, lane0 = span.lane0 + c;
+          const float* decay = plan.zetaDecay.data() + lane0;
+          const float* gain = plan.zetaGain.data() + lane0;
+          float* state = zeta + lane0;
+          const float* pc = p + i0;
+          const float* hc = h + i0;
+          const float* vc = v + i0;
+          float* o = out + i0;
+#pragma GCC ivdep
+          for (int l = 0; l < L; ++l) {
+            float correction = 0.0f;  // ∂ψ at the cell, from the half points i + q + 1/2 and i − q − 1/2
+            for (int q = 0; q < M; ++q) correction += w[q] * (hc[l + q] - hc[l - q - 1]);
+            float second = centre * pc[l];
+            for (int d = 1; d <= kHalfLength; ++d) second += coeffs[d] * (pc[l + d] + pc[l - d]);
+            const float updated = decay[l] * state[l] + gain[l] * (second + correction);  // 0 without a slot
+            state[l] = updated;
+            o[l] += l < count ? vc[l] * (correction + updated) : 0.0f;
+          }
+        }
     }
 }
 
@@ -217,10 +270,39 @@ ISO_PML_CLONES void PmlMemory::correctRows(int a, const float* prev, const float
     }
 }
 
+// x's memory from its padded lanes to the slots of PmlProfile::memoryDims (toSlots) or back.
+void PmlMemory::convertX(std::vector<float>& psiSlots, std::vector<float>& zetaSlots, bool toSlots) {
+  const int W = profile_.axes[0].width, slots = 2 * W;
+  if (W == 0) return;
+  const std::size_t lines = std::size_t(grid_.n2) * std::size_t(grid_.n3);
+  const LineChunks& plan = xChunks_;
+  for (std::size_t line = 0; line < lines; ++line) {
+    float* psi = psi_[0].data() + line * std::size_t(2 * plan.psiRunLanes);
+    float* zeta = zeta_[0].data() + line * std::size_t(plan.lanes);
+    float* psiOut = psiSlots.data() + line * std::size_t(slots);
+    float* zetaOut = zetaSlots.data() + line * std::size_t(slots);
+    for (int run = 0; run < 2; ++run)
+      for (int t = 0; t < W; ++t) {
+        float& lane = psi[run * plan.psiRunLanes + t];
+        float& slot = psiOut[run * W + t];
+        toSlots ? slot = lane : lane = slot;
+      }
+    for (int lane = 0; lane < plan.lanes; ++lane)
+      if (const int slot = plan.zetaSlot[std::size_t(lane)]; slot >= 0) toSlots ? zetaOut[slot] = zeta[lane] : zeta[lane] = zetaOut[slot];
+  }
+}
+
 std::vector<float> PmlMemory::save() const {
   std::vector<float> out;
   out.reserve(profile_.memoryFloats());
   for (int a = 0; a < 3; ++a) {
+    if (a == 0 && profile_.axes[0].width > 0) {
+      std::vector<float> psi(profile_.axisMemoryFloats(0) / 2), zeta(psi.size());
+      const_cast<PmlMemory*>(this)->convertX(psi, zeta, true);
+      out.insert(out.end(), psi.begin(), psi.end());
+      out.insert(out.end(), zeta.begin(), zeta.end());
+      continue;
+    }
     out.insert(out.end(), psi_[a].begin(), psi_[a].end());
     out.insert(out.end(), zeta_[a].begin(), zeta_[a].end());
   }
@@ -232,11 +314,19 @@ void PmlMemory::restore(std::span<const float> memory) {
     throw std::invalid_argument("the saved absorbing-layer memory has " + std::to_string(memory.size()) +
                                 " values; this grid's layer needs " + std::to_string(profile_.memoryFloats()));
   auto from = memory.begin();
-  for (int a = 0; a < 3; ++a)
+  for (int a = 0; a < 3; ++a) {
+    if (a == 0 && profile_.axes[0].width > 0) {
+      const auto half = std::ptrdiff_t(profile_.axisMemoryFloats(0) / 2);
+      std::vector<float> psi(from, from + half), zeta(from + half, from + 2 * half);
+      convertX(psi, zeta, false);
+      from += 2 * half;
+      continue;
+    }
     for (std::vector<float>* v : {&psi_[a], &zeta_[a]}) {
       std::copy(from, from + std::ptrdiff_t(v->size()), v->begin());
       from += std::ptrdiff_t(v->size());
     }
+  }
 }
 
 }  // namespace iso

@@ -40,8 +40,29 @@ class PmlMemory {
   void correctRows(int axis, const float* prev, const float* vel, float* next, const Weights& coeffs, int c2Begin,
                    int c2End);
 
+  // The x pass runs in fixed chunks of kLanes cells (one AVX-512 vector; a run of W = 10 cells is too
+  // short for a vector loop with a run-time trip count). So that every chunk loads and stores whole
+  // vectors, x's memory is kept padded per line: ψ as two runs of psiRunLanes slots, ζ as the lanes of
+  // the spans the correction covers; a lane without a slot has b = a = 0 and stays 0. save() and
+  // restore() convert to and from the layout of PmlProfile::memoryDims.
+  static constexpr int kLanes = 16;
+  struct LineChunks {
+    struct Span {
+      int begin, count, lane0;  // cells [begin, begin + count) of a line, at lanes from lane0
+    };
+    std::vector<Span> spans;
+    int lanes = 0;                              // ζ floats per line: every span rounded up to kLanes
+    int psiRunLanes = 0;                        // W rounded up to kLanes
+    std::vector<float> zetaDecay, zetaGain;     // per lane
+    std::vector<int> zetaSlot;                  // per lane, −1: none
+    std::vector<float> psiDecay, psiGain;       // per lane of the two ψ runs
+  };
+  static LineChunks planLineChunks(const PmlAxis& axis);
+  void convertX(std::vector<float>& psiSlots, std::vector<float>& zetaSlots, bool toSlots);
+
   Grid grid_;
   PmlProfile profile_;
+  LineChunks xChunks_;
   std::vector<float> psi_[3], zeta_[3];  // each of PmlProfile::memoryDims(axis), x fastest
   std::vector<float> zeroRow_;            // n1 zeros: the ψ row of a half point outside the layer
 };
