@@ -143,6 +143,18 @@ void Overlays::destroy(GlFunctions* gl) {
   built_ = false;
 }
 
+std::vector<bool> keepApart(const std::vector<QRectF>& fixed, const std::vector<QRectF>& optional, double gap) {
+  std::vector<QRectF> taken;
+  for (const QRectF& box : fixed) taken.push_back(box.adjusted(-gap, -gap, gap, gap));
+  std::vector<bool> kept;
+  for (const QRectF& box : optional) {
+    const bool clear = std::none_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(box); });
+    kept.push_back(clear);
+    if (clear) taken.push_back(box.adjusted(-gap, -gap, gap, gap));
+  }
+  return kept;
+}
+
 double Overlays::tickLength() const {
   return 0.018 * double(std::max({geometry_.size[0], geometry_.size[1], geometry_.size[2]}));
 }
@@ -263,6 +275,10 @@ void Overlays::paintLabels3D(QPainter& painter, const OrbitCamera& camera, int w
   titleFont.setBold(true);
   const QFontMetricsF tickMetrics(hud.smallFont()), titleMetrics(titleFont);
   const QSizeF tickLabel(tickMetrics.horizontalAdvance("0000") + 4.0, tickMetrics.height());
+  // Where each label goes on screen; then the titles, and the tick labels that keep clear of what is
+  // drawn already (a small view, or an axis seen end-on, has no room for all five of an axis).
+  std::vector<QRectF> titleBoxes, tickBoxes;
+  std::vector<const Label*> titles, ticks;
   for (const Label& label : labels_) {
     auto at = camera.project(label.world, width, height);
     if (!at) continue;
@@ -279,12 +295,19 @@ void Overlays::paintLabels3D(QPainter& painter, const OrbitCamera& camera, int w
       };
       *at += dir * (extent(tickLabel) + extent(size) + 4.0f);
     }
-    painter.setFont(label.axisPoint ? titleFont : hud.smallFont());
     // Kept inside the scene, so a title pushed past the edge is still read.
     const double left = std::clamp(double(at->x) - 0.5 * size.width(), 2.0, std::max(2.0, width - size.width() - 2.0));
     const QRectF box(left, at->y - 0.5 * size.height(), size.width(), size.height());
-    drawHaloText(painter, box, Qt::AlignCenter, label.text, label.axisPoint ? label.colour : Hud::textColour());
+    (label.axisPoint ? titleBoxes : tickBoxes).push_back(box);
+    (label.axisPoint ? titles : ticks).push_back(&label);
   }
+  painter.setFont(titleFont);
+  for (std::size_t i = 0; i < titles.size(); ++i)
+    drawHaloText(painter, titleBoxes[i], Qt::AlignCenter, titles[i]->text, titles[i]->colour);
+  painter.setFont(hud.smallFont());
+  const std::vector<bool> kept = keepApart(titleBoxes, tickBoxes, 3.0);
+  for (std::size_t i = 0; i < ticks.size(); ++i)
+    if (kept[i]) drawHaloText(painter, tickBoxes[i], Qt::AlignCenter, ticks[i]->text, Hud::textColour());
   if (sourceWorld_) {
     if (const auto at = camera.project(*sourceWorld_, width, height)) {
       painter.setPen(QPen(QColor(0, 0, 0, 180), 3.0));

@@ -48,6 +48,10 @@ QString axisTitle(int axis);
 // The colour of receiver `index`: its marker in the view, its trace in the plots (ten colours, repeating).
 QColor receiverColour(int index);
 
+// Which labels to draw where there is no room for all: every box of `fixed` (drawn first), then each box of
+// `optional` in order unless it comes within `gap` pixels of one already kept. True per optional box.
+std::vector<bool> keepApart(const std::vector<QRectF>& fixed, const std::vector<QRectF>& optional, double gap);
+
 class Overlays {
  public:
   bool create(GlFunctions* gl);  // line program, VAO and VBO; false (see lastError) on failure

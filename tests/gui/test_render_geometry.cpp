@@ -123,6 +123,21 @@ TEST(RenderGeometry, NiceTicksAndLabels) {
   return ::testing::AssertionFailure() << "got " << got.name().toStdString() << ", want " << want.name().toStdString();
 }
 
+// Tick labels that would touch a title or an earlier tick label are left out; the rest are kept in order.
+TEST(RenderGeometry, LabelsThatWouldOverlapAreLeftOut) {
+  const std::vector<QRectF> titles{QRectF(100, 100, 80, 16)};
+  const std::vector<QRectF> ticks{
+      QRectF(0, 0, 30, 12),     // clear: kept
+      QRectF(20, 4, 30, 12),    // overlaps the first tick
+      QRectF(34, 0, 30, 12),    // 4 px from the first: clear of a 3 px gap
+      QRectF(150, 110, 30, 12), // on the title
+      QRectF(100, 118, 30, 12), // 2 px below the title: within the gap
+      QRectF(300, 300, 30, 12), // far from everything
+  };
+  EXPECT_EQ(keepApart(titles, ticks, 3.0), (std::vector<bool>{true, false, true, false, false, true}));
+  EXPECT_EQ(keepApart({}, ticks, 0.0), (std::vector<bool>{true, false, true, true, true, true}));
+}
+
 TEST(RenderGeometry, ColourTables) {
   for (const QString& name : Colormap::names()) {
     const ColourTable* table = Colormap::table(name);
