@@ -134,6 +134,15 @@ struct OpenClSolver::Impl {
     traceRowsOnDevice = 0;
   }
 
+  // The layer's kernels in work-groups of 32 along dimension 0 (x, or for axis x the layer's cells along
+  // it) by 4 rows: whole warps over contiguous memory. The global size is rounded up to whole groups;
+  // the kernels skip the work-items past the ends.
+  static NDRange layerRange(const std::array<std::size_t, 3>& cells) {
+    NDRange r{3, cells, {32, 4, 1}};
+    for (int d = 0; d < 2; ++d) r.global[d] = (cells[d] + r.local[d] - 1) / r.local[d] * r.local[d];
+    return r;
+  }
+
   // Adds the layer's terms of step n to u^(n+1) in `next`, u^n being `prev` (after the stencil).
   void correctForLayer(const Buffer<float>& prev, const Buffer<float>& next, const Grid& g, KernelTime& time) {
     for (int a = 0; a < 3; ++a) {
@@ -141,12 +150,12 @@ struct OpenClSolver::Impl {
       if (axis.width == 0) continue;
       const auto dims = pml.memoryDims(a);
       pmlMemory[a].args(prev, pmlPsi[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, axis.width);
-      time.add(pmlMemory[a].launch(ctx, NDRange{3, {std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])}}));
+      time.add(pmlMemory[a].launch(ctx, layerRange({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])})));
       std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(g.n3)};
       reach[a] = std::size_t(axis.reachCells());
       pmlCorrect[a].args(prev, next, vel, coef, pmlPsi[a], pmlZeta[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3,
                       axis.width);
-      time.add(pmlCorrect[a].launch(ctx, NDRange{3, reach}));
+      time.add(pmlCorrect[a].launch(ctx, layerRange(reach)));
     }
   }
 
