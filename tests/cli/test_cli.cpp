@@ -210,6 +210,19 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
   EXPECT_FALSE(std::filesystem::exists(traces)) << "no output of a refused command is written";
 }
 
+// The tuner times a stage's own kernel: with the default scenario's perfectly matched layer it leaves the
+// layer out (its kernels take no stage parameter) and says so; the sponge, part of the stencil, stays.
+TEST(Cli, TuneTimesTheStageWithoutTheAbsorbingLayer) {
+  if (runCli("devices").output.find("No OpenCL") != std::string::npos) GTEST_SKIP() << "no OpenCL device";
+  const std::string note = "timed without the absorbing layer";
+  Result r = runCli("tune 20 18 16 --stage gpu-slm --dry-run");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find(note), std::string::npos) << r.output;
+  r = runCli("tune 20 18 16 --stage gpu-slm --dry-run --boundary sponge");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.find(note), std::string::npos) << r.output;
+}
+
 TEST(Cli, AFailedRunKeepsTheOldOutput) {
   const auto dump = tempPath("kept.npy");
   ASSERT_EQ(runCli("run 9 9 9 2 --stage cpu-serial --dump " + dump.string()).status, 0);
