@@ -8,6 +8,11 @@
 
 namespace iso {
 
+Scenario scenarioForTuning(Scenario s) {
+  if (tuningLeavesOutTheLayer(s)) s.boundary.kind = BoundaryKind::Reflecting;
+  return s;
+}
+
 StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const std::string& stage,
                       const StageParamMap& params, const TuneOptions& options) {
   StageTiming t;

@@ -12,6 +12,14 @@
 
 namespace iso {
 
+// The scenario a stage's parameters are timed on: `s` without its perfectly matched layer, if it has one
+// (reflecting instead). The layer's kernels take no stage parameter, so with them every candidate only
+// carries the same extra time, and gpu-temporal, which runs one step per pass while the layer is on, would
+// be timed in a mode it does not fuse in. The sponge is part of the stencil kernel and stays.
+Scenario scenarioForTuning(Scenario s);
+// Whether scenarioForTuning(s) leaves something out (what the tools then say).
+inline bool tuningLeavesOutTheLayer(const Scenario& s) { return s.boundary.kind == BoundaryKind::Absorbing; }
+
 struct TuneOptions {
   int warmupSteps = 3;   // not timed: first launches, caches
   int timedSteps = 10;   // steps per timed batch

@@ -42,16 +42,10 @@ constexpr int kVerifyDefaultSteps = 1000;
 
 std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MB"; }
 
-// The problem the tuner times a stage on: the scenario's, without its perfectly matched layer. The layer's
-// kernels take no stage parameter, so with them every candidate only carries the same extra time, and
-// gpu-temporal, which runs one step per pass while the layer is on, would be tuned in a mode it does not
-// use on the scenarios its fused passes serve. (The sponge is part of the stencil kernel: kept.)
-Problem tuningProblem(Scenario s) {
-  if (s.boundary.kind == BoundaryKind::Absorbing) {
-    std::printf("(timed without the absorbing layer: its kernels take no stage parameter)\n");
-    s.boundary.kind = BoundaryKind::Reflecting;
-  }
-  return buildProblem(s);
+// The problem the tuner times a stage on (scenarioForTuning), saying when the layer is left out.
+Problem tuningProblem(const Scenario& s) {
+  if (tuningLeavesOutTheLayer(s)) std::printf("(timed without the absorbing layer: its kernels take no stage parameter)\n");
+  return buildProblem(scenarioForTuning(s));
 }
 
 void printHeader(const Problem& p) {

@@ -265,7 +265,8 @@ SweepResult sweepStage(const BenchmarkRequest& request, const std::string& stage
   SweepResult result;
   result.stage = stage;
   result.device = selectDevice(stageConfig(s, stage).device);
-  const Problem problem = buildProblem(s);
+  result.withoutLayer = tuningLeavesOutTheLayer(s);
+  const Problem problem = buildProblem(scenarioForTuning(s));
   result.grid = problem.grid;
   double bestMpts = 0.0;
   for (const StageParamMap& candidate : tuningCandidates(stage, result.device, problem.grid)) {

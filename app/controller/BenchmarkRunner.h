@@ -109,6 +109,7 @@ struct SweepResult {
   std::vector<StageTiming> candidates;  // in the order tried
   int best = -1;                        // index of the fastest that ran, -1 when none did
   bool cancelled = false;
+  bool withoutLayer = false;            // timed without the scenario's absorbing layer (scenarioForTuning)
 };
 SweepResult sweepStage(const BenchmarkRequest& request, const std::string& stage, const std::atomic<bool>* cancel = nullptr,
                        const std::function<void(const StageTiming&)>& progress = {});

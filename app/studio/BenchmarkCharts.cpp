@@ -505,7 +505,8 @@ void SweepChart::setSweep(const SweepResult* sweep, int chosen) {
     c->setTitle("Tuning sweep (run gpu-slm or gpu-optimized)");
     return;
   }
-  c->setTitle("Tuning sweep: " + QString::fromStdString(sweep->stage) + " on " + gridText(sweep->grid.n1, sweep->grid.n2, sweep->grid.n3));
+  c->setTitle("Tuning sweep: " + QString::fromStdString(sweep->stage) + " on " + gridText(sweep->grid.n1, sweep->grid.n2, sweep->grid.n3) +
+              (sweep->withoutLayer ? QStringLiteral(", without the absorbing layer") : QString()));
   const std::vector<QString> labels = candidateLabels(*sweep);
   auto* others = new QBarSet("candidate");
   auto* fastest = new QBarSet(chosen == sweep->best ? "fastest (chosen)" : "fastest");

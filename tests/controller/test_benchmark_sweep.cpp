@@ -8,6 +8,7 @@
 #include "app/controller/BenchmarkRunner.h"
 #include "compute/DeviceRegistry.h"
 #include "compute/StageParams.h"
+#include "compute/Tuner.h"
 
 namespace iso {
 namespace {
@@ -42,6 +43,19 @@ TEST(BenchmarkSweep, TimesEveryCandidateAndFindsTheFastest) {
   }
   ASSERT_GE(sweep.best, 0);
   EXPECT_EQ(sweep.candidates[std::size_t(sweep.best)].mpts, fastest);
+  EXPECT_TRUE(sweep.withoutLayer) << "the default scenario's layer is left out of the timing, as `iso3dfd tune` does";
+}
+
+// The scenario the tuner and the sweep time: the perfectly matched layer left out, the sponge kept.
+TEST(BenchmarkSweep, TimesWithoutTheAbsorbingLayerOnly) {
+  Scenario s = presetScenario("default");
+  ASSERT_EQ(s.boundary.kind, BoundaryKind::Absorbing);
+  EXPECT_TRUE(tuningLeavesOutTheLayer(s));
+  EXPECT_EQ(scenarioForTuning(s).boundary.kind, BoundaryKind::Reflecting);
+  EXPECT_EQ(scenarioForTuning(s).n1, s.n1);
+  s.boundary.kind = BoundaryKind::Sponge;
+  EXPECT_FALSE(tuningLeavesOutTheLayer(s));
+  EXPECT_EQ(scenarioForTuning(s).boundary.kind, BoundaryKind::Sponge);
 }
 
 TEST(BenchmarkSweep, CancelStopsBetweenAndInsideCandidates) {
