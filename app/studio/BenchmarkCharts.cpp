@@ -210,7 +210,7 @@ bool BenchmarkChart::save(const QString& path, QString& error) {
     svg.setOutputDevice(&buffer);
     svg.setSize(size());
     svg.setViewBox(rect());
-    svg.setTitle(chart()->title());
+    svg.setTitle(QString(chart()->title()).replace("<br>", " — "));  // a plain-text title (the chart's may break lines)
     svg.setDescription("iso3dfd studio benchmark chart");
     QPainter painter;
     if (!painter.begin(&svg)) {
@@ -506,7 +506,7 @@ void SweepChart::setSweep(const SweepResult* sweep, int chosen) {
     return;
   }
   c->setTitle("Tuning sweep: " + QString::fromStdString(sweep->stage) + " on " + gridText(sweep->grid.n1, sweep->grid.n2, sweep->grid.n3) +
-              (sweep->withoutLayer ? QStringLiteral(", without the absorbing layer") : QString()));
+              (sweep->withoutLayer ? QStringLiteral("<br>timed without the absorbing layer") : QString()));
   const std::vector<QString> labels = candidateLabels(*sweep);
   auto* others = new QBarSet("candidate");
   auto* fastest = new QBarSet(chosen == sweep->best ? "fastest (chosen)" : "fastest");
