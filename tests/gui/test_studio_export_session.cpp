@@ -66,8 +66,11 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
     }
     previous = step;
   }
-  // The run goes on after the recording (no pause step left behind).
+  // The run goes on after the recording (no pause step left behind). The run may have rested on its
+  // last frame's step, which the window's Play button learns at its next status poll (a quarter of a
+  // second): press Pause then Play, so that Play reaches the run whatever the button showed.
   const long after = pane->lastStatus().step;
+  window.setPlaying(false);
   window.setPlaying(true);
   EXPECT_TRUE(test::waitUntil([&] { return pane->lastStatus().step > after + 10; }));
 }
