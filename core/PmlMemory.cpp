@@ -270,26 +270,23 @@ ISO_PML_CLONES void PmlMemory::correctRows(int a, const float* prev, const float
     }
 }
 
-// x's memory from its padded lanes to the slots of PmlProfile::memoryDims (toSlots) or back.
-void PmlMemory::convertX(std::vector<float>& psiSlots, std::vector<float>& zetaSlots, bool toSlots) {
+// x's padded memory against the layout of PmlProfile::memoryDims: calls place(isPsi, lane, slot) for every
+// ψ value, then every ζ value, `lane` its index in psi_[0] or zeta_[0], `slot` its index in that variable's
+// memoryDims array (2·W slots per line).
+template <class Place>
+void PmlMemory::forEachXSlot(Place place) const {
   const int W = profile_.axes[0].width, slots = 2 * W;
-  if (W == 0) return;
   const std::size_t lines = std::size_t(grid_.n2) * std::size_t(grid_.n3);
   const LineChunks& plan = xChunks_;
-  for (std::size_t line = 0; line < lines; ++line) {
-    float* psi = psi_[0].data() + line * std::size_t(2 * plan.psiRunLanes);
-    float* zeta = zeta_[0].data() + line * std::size_t(plan.lanes);
-    float* psiOut = psiSlots.data() + line * std::size_t(slots);
-    float* zetaOut = zetaSlots.data() + line * std::size_t(slots);
+  for (std::size_t line = 0; line < lines; ++line)
     for (int run = 0; run < 2; ++run)
-      for (int t = 0; t < W; ++t) {
-        float& lane = psi[run * plan.psiRunLanes + t];
-        float& slot = psiOut[run * W + t];
-        toSlots ? slot = lane : lane = slot;
-      }
+      for (int t = 0; t < W; ++t)
+        place(true, line * std::size_t(2 * plan.psiRunLanes) + std::size_t(run * plan.psiRunLanes + t),
+              line * std::size_t(slots) + std::size_t(run * W + t));
+  for (std::size_t line = 0; line < lines; ++line)
     for (int lane = 0; lane < plan.lanes; ++lane)
-      if (const int slot = plan.zetaSlot[std::size_t(lane)]; slot >= 0) toSlots ? zetaOut[slot] = zeta[lane] : zeta[lane] = zetaOut[slot];
-  }
+      if (const int slot = plan.zetaSlot[std::size_t(lane)]; slot >= 0)
+        place(false, line * std::size_t(plan.lanes) + std::size_t(lane), line * std::size_t(slots) + std::size_t(slot));
 }
 
 std::vector<float> PmlMemory::save() const {
@@ -297,10 +294,12 @@ std::vector<float> PmlMemory::save() const {
   out.reserve(profile_.memoryFloats());
   for (int a = 0; a < 3; ++a) {
     if (a == 0 && profile_.axes[0].width > 0) {
-      std::vector<float> psi(profile_.axisMemoryFloats(0) / 2), zeta(psi.size());
-      const_cast<PmlMemory*>(this)->convertX(psi, zeta, true);
-      out.insert(out.end(), psi.begin(), psi.end());
-      out.insert(out.end(), zeta.begin(), zeta.end());
+      // ψ of x, then ζ of x, each in the memoryDims layout.
+      const std::size_t base = out.size(), half = profile_.axisMemoryFloats(0) / 2;
+      out.resize(base + 2 * half);
+      forEachXSlot([&](bool psi, std::size_t lane, std::size_t slot) {
+        out[base + (psi ? 0 : half) + slot] = psi ? psi_[0][lane] : zeta_[0][lane];
+      });
       continue;
     }
     out.insert(out.end(), psi_[a].begin(), psi_[a].end());
@@ -313,18 +312,19 @@ void PmlMemory::restore(std::span<const float> memory) {
   if (memory.size() != profile_.memoryFloats())
     throw std::invalid_argument("the saved absorbing-layer memory has " + std::to_string(memory.size()) +
                                 " values; this grid's layer needs " + std::to_string(profile_.memoryFloats()));
-  auto from = memory.begin();
+  std::size_t from = 0;
   for (int a = 0; a < 3; ++a) {
     if (a == 0 && profile_.axes[0].width > 0) {
-      const auto half = std::ptrdiff_t(profile_.axisMemoryFloats(0) / 2);
-      std::vector<float> psi(from, from + half), zeta(from + half, from + 2 * half);
-      convertX(psi, zeta, false);
+      const std::size_t half = profile_.axisMemoryFloats(0) / 2;
+      forEachXSlot([&](bool psi, std::size_t lane, std::size_t slot) {
+        (psi ? psi_[0] : zeta_[0])[lane] = memory[from + (psi ? 0 : half) + slot];
+      });
       from += 2 * half;
       continue;
     }
     for (std::vector<float>* v : {&psi_[a], &zeta_[a]}) {
-      std::copy(from, from + std::ptrdiff_t(v->size()), v->begin());
-      from += std::ptrdiff_t(v->size());
+      std::copy_n(memory.begin() + std::ptrdiff_t(from), v->size(), v->begin());
+      from += v->size();
     }
   }
 }

@@ -58,7 +58,8 @@ class PmlMemory {
     std::vector<float> psiDecay, psiGain;       // per lane of the two ψ runs
   };
   static LineChunks planLineChunks(const PmlAxis& axis);
-  void convertX(std::vector<float>& psiSlots, std::vector<float>& zetaSlots, bool toSlots);
+  template <class Place>
+  void forEachXSlot(Place place) const;  // place(isPsi, padded index, memoryDims index) per value of x
 
   Grid grid_;
   PmlProfile profile_;
