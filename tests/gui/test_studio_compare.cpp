@@ -346,9 +346,10 @@ TEST(StudioCompareBinary, FourStagesScreenshotShowsFourWavesAndAgreement) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   QTemporaryDir dir;
   const QString shot = dir.filePath("compare.png");
-  // 300 steps: the wave has left the source cell and fills a disc of the XZ plane.
+  // 160 steps (the pulse's peak leaves at 133): the wave has left the source cell and fills a disc of
+  // the XZ plane.
   const StudioRun r = runStudio({"--size", "48,48,48", "--compare", "cpu-serial,cpu-parallel,gpu-basic,gpu-optimized",
-                                 "--steps", "300", "--steps-per-frame", "10", "--mode", "xz", "--screenshot", shot});
+                                 "--steps", "160", "--steps-per-frame", "10", "--mode", "xz", "--screenshot", shot});
   ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   for (int n = 1; n <= 4; ++n) EXPECT_TRUE(r.output.contains(QStringLiteral("viewport %1:").arg(n))) << r.output.toStdString();
   EXPECT_EQ(r.output.count("relative L2"), 3) << r.output.toStdString();
