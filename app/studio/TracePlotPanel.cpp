@@ -24,9 +24,10 @@ TracePlotPanel::TracePlotPanel(SimulationController& controller, QWidget* parent
   stack_ = new QStackedWidget;
   outer->addWidget(stack_);
 
-  auto* empty = new QLabel("No receivers in this scenario. Shift+click on a slice adds one; the Receivers section of\n"
+  auto* empty = new QLabel("No receivers in this scenario. Shift+click on a slice adds one; the Receivers section of "
                            "the Scenario panel lists them and adds whole lines (Add line…).");
   empty->setAlignment(Qt::AlignCenter);
+  empty->setWordWrap(true);  // the dock is narrower than the sentence
   stack_->addWidget(empty);
 
   auto* splitter = splitter_ = new QSplitter(Qt::Horizontal);
@@ -73,7 +74,9 @@ TracePlotPanel::TracePlotPanel(SimulationController& controller, QWidget* parent
     if (shown_ && !shown_->receivers.empty()) plot_->setTraces(*shown_, on);
   });
   connect(&timer_, &QTimer::timeout, this, [this] {
-    if (isVisible()) refresh();
+    // A dock behind another's tab is still "visible" to Qt, with nothing of it on screen: the plot's
+    // redraw (tens of milliseconds) is then spent on nothing.
+    if (!visibleRegion().isEmpty()) refresh();
   });
   timer_.start(kRefreshMs);
 }
