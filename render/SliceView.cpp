@@ -18,9 +18,12 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QSurfaceFormat>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <glm/gtc/matrix_transform.hpp>
+
+#include "render/SliceWindow.h"
 
 namespace iso {
 namespace {
@@ -65,25 +68,35 @@ int multisampleSamples() {
 
 }  // namespace
 
-SliceView::SliceView(QWidget* parent) : QOpenGLWidget(parent) {
-  QSurfaceFormat format = QSurfaceFormat::defaultFormat();
-  format.setRenderableType(QSurfaceFormat::OpenGL);
-  format.setVersion(3, 3);
-  format.setProfile(QSurfaceFormat::CoreProfile);
-  format.setDepthBufferSize(24);
-  format.setSamples(multisampleSamples());
-  setFormat(format);
+SliceView::SliceView(QWidget* parent) : QWidget(parent) {
+  format_ = QSurfaceFormat::defaultFormat();
+  format_.setRenderableType(QSurfaceFormat::OpenGL);
+  format_.setVersion(3, 3);
+  format_.setProfile(QSurfaceFormat::CoreProfile);
+  format_.setDepthBufferSize(24);
+  format_.setSamples(multisampleSamples());
+  window_ = new SliceWindow(*this, format_);
+  container_ = QWidget::createWindowContainer(window_, this);
+  container_->setFocusPolicy(Qt::NoFocus);  // the view itself takes the keyboard
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(container_);
+  QPalette dark = palette();
+  dark.setColor(QPalette::Window, kBackground);
+  setPalette(dark);
+  setAutoFillBackground(true);
+  frameTimer_.setSingleShot(true);
+  connect(&frameTimer_, &QTimer::timeout, this, &SliceView::paintWindow);
   setMinimumSize(320, 240);
   setMouseTracking(true);  // the value under the pointer, without a button pressed
   setFocusPolicy(Qt::StrongFocus);
 }
 
 SliceView::~SliceView() {
-  // The context outlives this object's part of the destruction; release while the members exist.
-  if (contextConnection_) disconnect(contextConnection_);
   blockSignals(true);  // whoever listens may be half destroyed already
+  frameTimer_.stop();
   slices_.reset();     // nothing left to draw: no copy out of the mapped buffers
-  if (gl_ != nullptr && context() != nullptr) {
+  if (gl_ != nullptr && context_ != nullptr) {
     makeCurrent();
     releaseGl();
     doneCurrent();
@@ -98,7 +111,7 @@ void SliceView::setSlices(std::shared_ptr<const SliceSet> slices) {
     if (!problem.empty()) {
       dataProblem_ = QString("Wavefield slices refused: %1").arg(QString::fromStdString(problem));
       qWarning().noquote() << dataProblem_;
-      update();
+      requestFrame();
       return;
     }
   }
@@ -107,7 +120,7 @@ void SliceView::setSlices(std::shared_ptr<const SliceSet> slices) {
   geometry_ = slices_ ? SliceGeometry::of(*slices_) : SliceGeometry{};
   fieldDirty_ = true;
   if (slices_) setClipInUse(gain_.update(*slices_));
-  update();
+  requestFrame();
   if (slices_) emit slicesChanged(slices_->step);
 }
 
@@ -131,7 +144,7 @@ void SliceView::setVelocitySlices(std::shared_ptr<const SliceSet> velocity) {
     velocityRange_ = lo <= hi ? std::array<float, 2>{lo, hi} : std::array<float, 2>{0.0f, 1.0f};
   }
   velocityDirty_ = true;
-  update();
+  requestFrame();
 }
 
 void SliceView::setGridSpacing(double dxMetres) {
@@ -140,23 +153,23 @@ void SliceView::setGridSpacing(double dxMetres) {
     return;
   }
   dx_ = dxMetres;
-  update();
+  requestFrame();
 }
 
 void SliceView::setSourceCell(int i, int j, int k) {
   source_ = {i, j, k};
-  update();
+  requestFrame();
 }
 
 void SliceView::setReceivers(const std::vector<Cell>& cells) {
   if (cells == receivers_) return;
   receivers_ = cells;
-  update();
+  requestFrame();
 }
 
 void SliceView::setMode(Mode mode) {
   mode_ = mode;
-  update();
+  requestFrame();
 }
 
 QStringList SliceView::colormapNames() { return Colormap::names(); }
@@ -169,13 +182,13 @@ void SliceView::setColormap(const QString& name) {
   }
   colormapName_ = name;
   colormapDirty_ = true;
-  update();
+  requestFrame();
 }
 
 void SliceView::setGainMode(GainMode mode) {
   gain_.setMode(mode);
   setClipInUse(gain_.clip());
-  update();
+  requestFrame();
 }
 
 void SliceView::setAutoGain(bool on) { setGainMode(on ? GainMode::Automatic : GainMode::Fixed); }
@@ -194,7 +207,7 @@ void SliceView::setClipInUse(float clip) {
   if (clip == clip_) return;
   clip_ = clip;
   emit clipChanged(clip_);
-  update();
+  requestFrame();
 }
 
 void SliceView::setVelocityOverlay(bool on, float opacity) {
@@ -204,18 +217,18 @@ void SliceView::setVelocityOverlay(bool on, float opacity) {
   }
   overlayOn_ = on;
   overlayOpacity_ = opacity;
-  update();
+  requestFrame();
 }
 
 void SliceView::setHudLines(const QStringList& lines) {
   if (lines == hudLines_) return;
   hudLines_ = lines;
-  update();
+  requestFrame();
 }
 
 void SliceView::setFieldLabel(const QString& label) {
   fieldLabel_ = label;
-  update();
+  requestFrame();
 }
 
 void SliceView::resetCamera() {
@@ -225,13 +238,13 @@ void SliceView::resetCamera() {
     camera_.frame(glm::vec3(0.0f), geometry_.boundingRadius());
     framedSize_ = geometry_.size;
   }
-  update();
+  requestFrame();
 }
 
 void SliceView::setCamera(const OrbitCamera& camera) {
   camera_ = camera;
   if (!geometry_.empty()) framedSize_ = geometry_.size;  // taken as framed: the next paint keeps it
-  update();
+  requestFrame();
 }
 
 std::optional<Cell> SliceView::sourceInGrid() const {
@@ -266,6 +279,7 @@ bool SliceView::failGl(const QString& problem) {
     }
     problemLabel_->setText(glProblem_);
     placeProblemLabel();
+    container_->hide();  // a native window would cover the label
     problemLabel_->show();
   }, Qt::QueuedConnection);
   return false;
@@ -279,21 +293,79 @@ void SliceView::placeProblemLabel() {
 }
 
 void SliceView::resizeEvent(QResizeEvent* event) {
-  QOpenGLWidget::resizeEvent(event);
+  QWidget::resizeEvent(event);
   placeProblemLabel();
 }
 
-void SliceView::initializeGL() {
-  // initializeGL runs again when the widget moves to a new top-level window (new context).
-  releaseGl();
-  glProblem_.clear();
-  if (contextConnection_) disconnect(contextConnection_);
-  contextConnection_ = connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
-    makeCurrent();
-    releaseGl();
-    doneCurrent();
-  });
+bool SliceView::ensureGl() {
+  if (context_) return ready_;
+  // The offscreen surface serves everything but the window's own frames: uploads, mapped buffers and
+  // renderImage work before the window is first shown, and while it is hidden.
+  offscreen_ = std::make_unique<QOffscreenSurface>();
+  offscreen_->setFormat(format_);
+  offscreen_->create();
+  context_ = std::make_unique<QOpenGLContext>();
+  context_->setFormat(format_);
+  if (!context_->create() || !offscreen_->isValid() || !context_->makeCurrent(offscreen_.get()))
+    return failGl("Could not create an OpenGL context for the view. Update the graphics driver, or use Mesa's "
+                  "software renderer (LIBGL_ALWAYS_SOFTWARE=1).");
+  initializeGL();
+  context_->doneCurrent();
+  return ready_;
+}
 
+void SliceView::makeCurrent() {
+  if (!context_->makeCurrent(offscreen_.get())) qWarning() << "SliceView: could not make the OpenGL context current";
+}
+
+void SliceView::doneCurrent() { context_->doneCurrent(); }
+
+void SliceView::requestFrame() {
+  if (frameTimer_.isActive()) return;
+  const qint64 since = sinceFrame_.isValid() ? sinceFrame_.elapsed() : kFrameIntervalMs;
+  frameTimer_.start(int(std::clamp<qint64>(kFrameIntervalMs - since, 0, kFrameIntervalMs)));
+}
+
+void SliceView::paintWindow() {
+  frameTimer_.stop();
+  if (!window_->isExposed() || !ensureGl()) return;
+  if (!context_->makeCurrent(window_)) {
+    failGl("Could not draw into the view's window: the OpenGL context cannot be made current on it.");
+    return;
+  }
+  sinceFrame_.restart();
+  gl_->glBindFramebuffer(GL_FRAMEBUFFER, context_->defaultFramebufferObject());
+  const double ratio = window_->devicePixelRatio();
+  drawFrame(int(std::lround(window_->width() * ratio)), int(std::lround(window_->height() * ratio)), ratio);
+  context_->swapBuffers(window_);
+  emit frameDrawn();
+}
+
+QImage SliceView::grabFramebuffer() {
+  if (!ensureGl()) return {};
+  const double ratio = devicePixelRatioF();
+  ImageOptions options;
+  options.size = QSize(std::max(1, int(std::lround(width() * ratio))), std::max(1, int(std::lround(height() * ratio))));
+  options.scale = ratio;  // the window's layout
+  QString error;
+  QImage image = renderImage(options, error);
+  if (image.isNull()) qWarning().noquote() << "SliceView: could not grab the view:" << error;
+  return image;
+}
+
+QImage SliceView::grabWithViews(QWidget& root) {
+  QImage image = root.grab().toImage();
+  QPainter painter(&image);
+  for (SliceView* view : root.findChildren<SliceView*>()) {
+    if (view->visibleRegion().isEmpty()) continue;
+    const QImage picture = view->grabFramebuffer();
+    if (!picture.isNull()) painter.drawImage(QRectF(view->mapTo(&root, QPoint(0, 0)), view->size()), picture);
+  }
+  return image;
+}
+
+void SliceView::initializeGL() {
+  glProblem_.clear();
   const QSurfaceFormat got = context()->format();
   const bool versionOk = !context()->isOpenGLES() &&
                          (got.majorVersion() > 3 || (got.majorVersion() == 3 && got.minorVersion() >= 3));
@@ -390,7 +462,7 @@ bool SliceView::uploadPending() {
 // ---- Mapped buffers --------------------------------------------------------------------------------
 
 std::optional<SliceView::MappedBuffers> SliceView::mapSliceBuffers(int count, std::size_t floats, QString& problem) {
-  if (!ready_) {
+  if (!ensureGl()) {
     problem = glProblem_.isEmpty() ? QStringLiteral("the view's OpenGL is not ready") : glProblem_;
     return std::nullopt;
   }
@@ -606,12 +678,6 @@ void SliceView::drawPlane2D(const PlaneLayout& layout) {
   drawSliceQuads(pixels, 3, 1, {layout.plane, layout.plane, layout.plane});
 }
 
-void SliceView::paintGL() {
-  drawFrame(int(std::lround(width() * devicePixelRatioF())), int(std::lround(height() * devicePixelRatioF())),
-            devicePixelRatioF());
-  emit frameDrawn();
-}
-
 void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   const bool draw3D = mode_ == Mode::Orthogonal3D;
   std::optional<PlaneLayout> layout;
@@ -732,7 +798,7 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
     error = QStringLiteral("image scale %1 is out of range: 0 (automatic) or 0.5 to 16").arg(options.scale);
     return {};
   }
-  if (!ready_) {
+  if (!ensureGl()) {
     error = "the view cannot draw: " + (glProblem_.isEmpty() ? QStringLiteral("OpenGL is not initialised yet") : glProblem_);
     return {};
   }
@@ -762,7 +828,7 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
     return {};
   }
 
-  const int samples = this->format().samples();  // the same anti-aliasing as the window
+  const int samples = format_.samples();  // the same anti-aliasing as the window
   if (!imageFbo_ || imageFbo_->size() != drawn || imageFbo_->format().samples() != samples) {
     imageFbo_.reset();  // the old one first: two 4K framebuffers need not exist at once
     QOpenGLFramebufferObjectFormat format;
@@ -837,7 +903,7 @@ void SliceView::mouseMoveEvent(QMouseEvent* event) {
     camera_.orbit(float(delta.x()), float(delta.y()));
   else if (event->buttons() & (Qt::RightButton | Qt::MiddleButton))
     camera_.pan(float(delta.x()), float(delta.y()), sceneWidth(), height());
-  update();
+  requestFrame();
   emit cameraMoved();
 }
 
@@ -857,7 +923,7 @@ void SliceView::mouseDoubleClickEvent(QMouseEvent* event) {
 void SliceView::wheelEvent(QWheelEvent* event) {
   if (mode_ != Mode::Orthogonal3D) return;
   camera_.zoom(float(event->angleDelta().y()) / 120.0f);
-  update();
+  requestFrame();
   event->accept();
   emit cameraMoved();
 }
@@ -865,7 +931,7 @@ void SliceView::wheelEvent(QWheelEvent* event) {
 void SliceView::setAbsorbingLayer(const std::array<int, 3>& cells) {
   if (cells == absorbingCells_) return;
   absorbingCells_ = cells;
-  update();
+  requestFrame();
 }
 
 void SliceView::paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layout) const {
@@ -912,7 +978,7 @@ void SliceView::pick(const QPointF& position, Qt::KeyboardModifiers modifiers) {
 }
 
 void SliceView::leaveEvent(QEvent* event) {
-  QOpenGLWidget::leaveEvent(event);
+  QWidget::leaveEvent(event);
   emit cellHovered(-1, -1, -1);
 }
 

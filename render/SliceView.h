@@ -1,7 +1,8 @@
 #pragma once
 // The wavefield view: three orthogonal slices through the slice point, in a perspective 3D view or one
 // plane at a time in 2D, colour-mapped over a symmetric range, with axes in metres, a colour bar, a
-// source marker, an optional velocity overlay and HUD text. OpenGL 3.3 core.
+// source marker, an optional velocity overlay and HUD text. OpenGL 3.3 core, drawn into a native window
+// of its own (render/SliceWindow.h says why) with a context the view owns.
 //
 // Axes: x (n1) and y (n2) horizontal, z (n3) depth pointing down; (x, y, z) is right-handed.
 // 2D planes: XY with x right and y down (seen from above), XZ with x right and z down, YZ with y right
@@ -13,9 +14,12 @@
 #include <optional>
 #include <vector>
 
+#include <QElapsedTimer>
 #include <QImage>
-#include <QOpenGLWidget>
+#include <QSurfaceFormat>
 #include <QStringList>
+#include <QTimer>
+#include <QWidget>
 
 #include "render/Colormap.h"
 #include "render/GainControl.h"
@@ -28,10 +32,14 @@
 #include "render/SliceTextures.h"
 
 class QLabel;
+class QOffscreenSurface;
+class QOpenGLContext;
 class QOpenGLFramebufferObject;
 class QOpenGLShaderProgram;
 
 namespace iso {
+
+class SliceWindow;
 
 // What renderImage draws besides the slices (and the 3D lines, always drawn).
 struct ImageOptions {
@@ -45,7 +53,7 @@ struct ImageOptions {
   bool labels = true;      // metre axes, headings, tick labels and the 2D source marker
 };
 
-class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
+class SliceView : public QWidget {
   Q_OBJECT
  public:
   enum class Mode { Orthogonal3D, PlaneXY, PlaneXZ, PlaneYZ };
@@ -116,6 +124,12 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   // Format_RGBX8888 (opaque RGBA bytes). A null image and `error` set when the size is out of range
   // or GL fails.
   QImage renderImage(const ImageOptions& options, QString& error);
+  // The view as the window shows it, at its size (renderImage with every decoration); initialises GL
+  // if the view was never shown. A null image when GL cannot draw.
+  QImage grabFramebuffer();
+  // root.grab() with each visible SliceView inside it drawn in: a plain grab leaves their native
+  // windows out.
+  static QImage grabWithViews(QWidget& root);
   // The wavefield slices the view shows (null before the first ones).
   const std::shared_ptr<const iso::SliceSet>& slices() const { return slices_; }
 
@@ -132,8 +146,6 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void mappedBuffersLost();
 
  protected:
-  void initializeGL() override;
-  void paintGL() override;
   void mousePressEvent(QMouseEvent* event) override;
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
@@ -143,6 +155,16 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void resizeEvent(QResizeEvent* event) override;
 
  private:
+  friend class SliceWindow;  // hands over its paints and input
+  // The context on the offscreen surface (uploads, mapped buffers, renderImage); created and
+  // initialised on first use. False when GL cannot draw (glProblem_ says why).
+  bool ensureGl();
+  void initializeGL();
+  void makeCurrent();
+  void doneCurrent();
+  QOpenGLContext* context() const { return context_.get(); }
+  void requestFrame();  // a paint of the window soon, at most one per kFrameInterval
+  void paintWindow();   // draws and presents a frame in the window, if it is exposed
   void releaseGl();
   bool failGl(const QString& problem);  // records a GL problem shown in the view; returns false
   void placeProblemLabel();
@@ -171,12 +193,21 @@ class SliceView : public QOpenGLWidget {  // OpenGL 3.3 core
   void paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layout) const;
   std::optional<Cell> cellAt(const QPointF& position) const;  // the interior cell drawn there
 
+  // The window and its context.
+  QSurfaceFormat format_;
+  SliceWindow* window_ = nullptr;      // owned by container_
+  QWidget* container_ = nullptr;       // child widget holding window_
+  std::unique_ptr<QOffscreenSurface> offscreen_;
+  std::unique_ptr<QOpenGLContext> context_;
+  QTimer frameTimer_;                  // the next paint, single shot
+  QElapsedTimer sinceFrame_;           // since the last paint
+  static constexpr int kFrameIntervalMs = 16;  // at most ~60 frames a second: a display shows no more
+
   // GL state (valid between initializeGL and releaseGl).
   GlFunctions* gl_ = nullptr;
   bool ready_ = false;
   QString glInfo_, glProblem_;
-  QLabel* problemLabel_ = nullptr;  // child widget showing glProblem_
-  QMetaObject::Connection contextConnection_;
+  QLabel* problemLabel_ = nullptr;  // child widget showing glProblem_ in place of the window
   std::unique_ptr<QOpenGLShaderProgram> sliceProgram_;
   OverlayLayer overlayLayer_;   // what QPainter draws over the slices, in the widget
   OverlayLayer imageOverlay_;   // the same in renderImage's framebuffer

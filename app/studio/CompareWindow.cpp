@@ -553,15 +553,7 @@ void CompareWindow::showPlaying(bool playing) {
 QString CompareWindow::notice() const { return notice_; }
 
 QImage CompareWindow::screenshot(bool wholeWindow) {
-  QWidget* root = wholeWindow ? static_cast<QWidget*>(this) : centralWidget();
-  QImage image = root->grab().toImage();
-  // A grab of the widget tree draws the OpenGL views blank: each view's own framebuffer goes on top.
-  QPainter painter(&image);
-  for (CompareViewport* v : viewports_) {
-    SliceView* view = v->pane()->view();
-    painter.drawImage(QRect(view->mapTo(root, QPoint(0, 0)), view->size()), view->grabFramebuffer());
-  }
-  return image;
+  return SliceView::grabWithViews(wholeWindow ? static_cast<QWidget&>(*this) : *centralWidget());
 }
 
 QStringList CompareWindow::summary() const {

@@ -394,7 +394,7 @@ int runStudio(const StudioOptions& options) {
         QString problem = "could not save the screenshot to " + options.screenshot;
         bool saved = false;
         if (options.screenshotWindow) {
-          saved = window.grab().save(options.screenshot, "PNG");
+          saved = SliceView::grabWithViews(window).save(options.screenshot, "PNG");
         } else {
           SliceView* view = pane->view();
           ImageOptions image;
