@@ -137,6 +137,11 @@ void SimulationController::setPublishListener(std::function<void()> listener) {
   publishListener_ = std::move(shared);
 }
 
+void SimulationController::setComputeTurn(std::shared_ptr<std::mutex> turn) {
+  std::lock_guard lock(listenerMutex_);
+  computeTurn_ = std::move(turn);
+}
+
 void SimulationController::setSliceRing(std::shared_ptr<SliceRing> ring, std::string hostReason) {
   queue([&](Commands& c) { c.slicePath = Commands::SlicePath{std::move(ring), std::move(hostReason)}; });
 }
@@ -361,10 +366,18 @@ void SimulationController::advanceBatch() {
     return;
   }
 
+  std::shared_ptr<std::mutex> turnMutex;  // kept alive while held, whatever setComputeTurn does meanwhile
+  {
+    std::lock_guard lock(listenerMutex_);
+    turnMutex = computeTurn_;
+  }
+  std::unique_lock<std::mutex> turn;  // held only while the solver computes
+  if (turnMutex) turn = std::unique_lock(*turnMutex);
   const auto start = Clock::now();
   double computeSeconds = 0.0;
   try {
     computeSeconds = solver.advance(int(steps));
+    if (turn.owns_lock()) turn.unlock();
     finishFrame();  // a ring frame started after the last batch has arrived behind it
     // While playing, slices are extracted only when the reader has taken the last ones (and the ring has
     // a free slot); the frame a run stops on is always published, at once. A read left on its way is

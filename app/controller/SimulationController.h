@@ -149,6 +149,11 @@ class SimulationController {
   // way may still finish, no later one starts with the old listener.
   void setPublishListener(std::function<void()> listener);
 
+  // Controllers given the same `turn` take turns: each holds it while its solver advances a batch, so
+  // that a stage's counters time its steps with the machine to itself, not shared with the others (a
+  // compare view). Null (the default): no turns. Any thread; from the next batch on.
+  void setComputeTurn(std::shared_ptr<std::mutex> turn);
+
   // GUI side. The triple buffer's sets are filled again in place: the reader keeps a copy() of front().
   TripleBuffer<SliceSet>& slices() { return slices_; }
   ControllerStatus status() const;
@@ -232,8 +237,9 @@ class SimulationController {
   std::condition_variable commandReady_;
   Commands pending_;
 
-  std::mutex listenerMutex_;  // guards publishListener_ (the call itself is made outside it)
+  std::mutex listenerMutex_;  // guards publishListener_ (the call itself is made outside it) and computeTurn_
   std::shared_ptr<const std::function<void()>> publishListener_;
+  std::shared_ptr<std::mutex> computeTurn_;  // guarded by listenerMutex_
 
   mutable std::mutex statusMutex_;  // guards everything below that the GUI reads
   ControllerStatus status_;

@@ -242,6 +242,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
       onViewportEvent(n, e.kind == ControllerEvent::Kind::Error, QString::fromStdString(e.message));
     });
     pane->controller().setPublishListener([this] { requestLockstepPoll(); });
+    pane->controller().setComputeTurn(computeTurn_);
     connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
     pane->view()->installEventFilter(this);
     pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
@@ -539,8 +540,10 @@ void CompareWindow::updateSharingNote() {
     parts << (it.key() == "host" ? QStringLiteral("%1 stages share %2 CPU cores").arg(it.value()).arg(ThreadPool::hardwareThreads())
                                  : QStringLiteral("%1 stages share %2").arg(it.value()).arg(it.key()));
   }
-  sharingNote_->setText(parts.isEmpty() ? QStringLiteral("Each stage has its device to itself: each counter times its own steps.")
-                                        : parts.join("; ") + ": each counter times only its own steps, so a rate is below what the stage reaches alone.");
+  // The controllers take turns (computeTurn_), so sharing a device slows the common frames, not a counter.
+  sharingNote_->setText((parts.isEmpty() ? QStringLiteral("Each stage has its device to itself") : parts.join("; ")) +
+                        ". The stages compute in turns, a batch of steps each: every counter times its own steps with "
+                        "nothing else computing, and the common frame rate follows the sum of their times.");
 }
 
 void CompareWindow::saveStages() const { QSettings().setValue(kStagesKey, stages()); }

@@ -11,6 +11,8 @@
 #include <QStringList>
 #include <QTimer>
 #include <atomic>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "core/FieldCompare.h"
@@ -129,6 +131,9 @@ class CompareWindow : public QMainWindow {
   int autoFrames_ = 0;
   long stopStep_ = -1;
   QString notice_;
+  // Held by a viewport's controller while its solver advances: the stages compute in turns, so each
+  // counter times its own steps alone, and identical stages show the same rate.
+  std::shared_ptr<std::mutex> computeTurn_ = std::make_shared<std::mutex>();
 
   QWidget* grid_ = nullptr;
   QGridLayout* gridLayout_ = nullptr;
