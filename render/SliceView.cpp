@@ -96,8 +96,7 @@ SliceView::~SliceView() {
   blockSignals(true);  // whoever listens may be half destroyed already
   frameTimer_.stop();
   slices_.reset();     // nothing left to draw: no copy out of the mapped buffers
-  if (gl_ != nullptr && context_ != nullptr) {
-    makeCurrent();
+  if (gl_ != nullptr && context_ != nullptr && makeCurrent()) {
     releaseGl();
     doneCurrent();
   }
@@ -314,8 +313,10 @@ bool SliceView::ensureGl() {
   return ready_;
 }
 
-void SliceView::makeCurrent() {
-  if (!context_->makeCurrent(offscreen_.get())) qWarning() << "SliceView: could not make the OpenGL context current";
+bool SliceView::makeCurrent() {
+  if (context_->makeCurrent(offscreen_.get())) return true;
+  qWarning() << "SliceView: could not make the OpenGL context current";
+  return false;
 }
 
 void SliceView::doneCurrent() { context_->doneCurrent(); }
@@ -470,7 +471,10 @@ std::optional<SliceView::MappedBuffers> SliceView::mapSliceBuffers(int count, st
     problem = mappedProblem_;
     return std::nullopt;
   }
-  makeCurrent();
+  if (!makeCurrent()) {
+    problem = QStringLiteral("the view's OpenGL context cannot be made current");
+    return std::nullopt;
+  }
   MappedSet set;
   const bool made = set.buffers.create(*context(), gl_, count, floats);
   const QString provider = MappedSliceBuffers::provider(*context());
@@ -802,7 +806,10 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
     error = "the view cannot draw: " + (glProblem_.isEmpty() ? QStringLiteral("OpenGL is not initialised yet") : glProblem_);
     return {};
   }
-  makeCurrent();
+  if (!makeCurrent()) {
+    error = QStringLiteral("the view's OpenGL context cannot be made current");
+    return {};
+  }
   const struct CurrentGuard {
     SliceView* view;
     ~CurrentGuard() {

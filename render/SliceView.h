@@ -160,7 +160,7 @@ class SliceView : public QWidget {
   // initialised on first use. False when GL cannot draw (glProblem_ says why).
   bool ensureGl();
   void initializeGL();
-  void makeCurrent();
+  bool makeCurrent();  // on the offscreen surface; false (and a warning) when it cannot
   void doneCurrent();
   QOpenGLContext* context() const { return context_.get(); }
   void requestFrame();  // a paint of the window soon, at most one per kFrameInterval
