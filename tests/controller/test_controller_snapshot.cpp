@@ -7,20 +7,14 @@
 #include <thread>
 
 #include "app/controller/SimulationController.h"
+#include "tests/controller/WaitFor.h"
 #include "core/CpuSolvers.h"
 #include "core/ScenarioResize.h"
 
 namespace iso {
 namespace {
 
-bool waitFor(const std::function<bool()>& condition) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return true;
-}
+using test::waitFor;
 
 SimulationSnapshot snapshotOf(SimulationController& controller) {
   std::promise<SimulationSnapshot> promise;

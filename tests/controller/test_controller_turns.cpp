@@ -8,19 +8,13 @@
 #include <thread>
 
 #include "app/controller/SimulationController.h"
+#include "tests/controller/WaitFor.h"
 #include "core/ScenarioResize.h"
 
 namespace iso {
 namespace {
 
-bool waitFor(const std::function<bool()>& condition, int seconds = 60) {
-  const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (!condition()) {
-    if (std::chrono::steady_clock::now() > end) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return true;
-}
+using test::waitFor;
 
 TEST(ControllerTurns, AControllerComputesOnlyWhileItHoldsTheTurn) {
   Scenario s = resizedScenario(presetScenario("default"), 16, 16, 16);
