@@ -155,7 +155,7 @@ class SliceView : public QWidget {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
-  friend class SliceWindow;  // hands over its paints and input
+  friend class SliceWindow;  // asks for its paints
   // The context on the offscreen surface (uploads, mapped buffers, renderImage); created and
   // initialised on first use. False when GL cannot draw (glProblem_ says why).
   bool ensureGl();

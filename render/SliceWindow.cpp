@@ -1,7 +1,6 @@
 #include "render/SliceWindow.h"
 
-#include <QMouseEvent>
-#include <QWheelEvent>
+#include <QCoreApplication>
 
 #include "render/SliceView.h"
 
@@ -16,11 +15,17 @@ SliceWindow::SliceWindow(SliceView& view, const QSurfaceFormat& format) : view_(
 
 bool SliceWindow::event(QEvent* event) {
   switch (event->type()) {
-    case QEvent::UpdateRequest:
-      view_.paintWindow();
-      return true;
+    case QEvent::MouseButtonPress:
+      view_.setFocus(Qt::MouseFocusReason);
+      [[fallthrough]];
+    case QEvent::MouseButtonRelease:
+    case QEvent::MouseButtonDblClick:
+    case QEvent::MouseMove:
+    case QEvent::Wheel:
     case QEvent::Leave:
-      view_.leaveEvent(event);
+      // Through the application, as if the pointer were over the widget itself: event filters on the
+      // view see it too (the compare window's makes a clicked viewport the current one).
+      QCoreApplication::sendEvent(&view_, event);
       return true;
     default:
       return QWindow::event(event);
@@ -30,15 +35,5 @@ bool SliceWindow::event(QEvent* event) {
 void SliceWindow::exposeEvent(QExposeEvent*) {
   if (isExposed()) view_.paintWindow();
 }
-
-void SliceWindow::mousePressEvent(QMouseEvent* event) {
-  view_.setFocus(Qt::MouseFocusReason);
-  view_.mousePressEvent(event);
-}
-
-void SliceWindow::mouseMoveEvent(QMouseEvent* event) { view_.mouseMoveEvent(event); }
-void SliceWindow::mouseReleaseEvent(QMouseEvent* event) { view_.mouseReleaseEvent(event); }
-void SliceWindow::mouseDoubleClickEvent(QMouseEvent* event) { view_.mouseDoubleClickEvent(event); }
-void SliceWindow::wheelEvent(QWheelEvent* event) { view_.wheelEvent(event); }
 
 }  // namespace iso

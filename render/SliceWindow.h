@@ -1,6 +1,6 @@
 #pragma once
 // The native window a SliceView draws into: a QWindow with an OpenGL surface, embedded in the view
-// with QWidget::createWindowContainer. It only hands its expose, update and input events to the view.
+// with QWidget::createWindowContainer. It only hands its exposes and its input to the view.
 //
 // Why not QOpenGLWidget: a QOpenGLWidget draws into a framebuffer object that Qt then composes with
 // every other widget of its top-level window, on every frame. With Mesa's software renderer (llvmpipe,
@@ -20,11 +20,6 @@ class SliceWindow : public QWindow {
  protected:
   bool event(QEvent* event) override;
   void exposeEvent(QExposeEvent* event) override;
-  void mousePressEvent(QMouseEvent* event) override;
-  void mouseMoveEvent(QMouseEvent* event) override;
-  void mouseReleaseEvent(QMouseEvent* event) override;
-  void mouseDoubleClickEvent(QMouseEvent* event) override;
-  void wheelEvent(QWheelEvent* event) override;
 
  private:
   SliceView& view_;

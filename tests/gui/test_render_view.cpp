@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "render/SliceView.h"
+#include "render/SliceWindow.h"
 #include "tests/gui/test_render_support.h"
 
 namespace iso {
@@ -234,6 +235,38 @@ TEST_F(RenderView, ClickInTwoDimensionsPicksTheCellUnderTheCursor) {
   // Outside the plane: nothing.
   click(view_.get(), QPoint(2, 2));
   EXPECT_EQ(picks.size(), 1u);
+}
+
+// What the windowing system delivers goes to the native window the view draws into: it must reach the
+// view as its own events do, event filters included (the compare window picks its current viewport so).
+TEST_F(RenderView, ClicksOnTheDrawingWindowReachTheViewAndItsEventFilters) {
+  view_->setMode(SliceView::Mode::PlaneXZ);
+  view_->setSlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int) { return 0.0f; }));
+  grab("render_pick_window");
+  SliceWindow* window = nullptr;
+  for (QWindow* w : QGuiApplication::allWindows())
+    if (auto* s = dynamic_cast<SliceWindow*>(w)) window = s;
+  ASSERT_NE(window, nullptr);
+  struct PressCounter : QObject {
+    int presses = 0;
+    bool eventFilter(QObject*, QEvent* e) override {
+      if (e->type() == QEvent::MouseButtonPress) ++presses;
+      return false;
+    }
+  } filter;
+  view_->installEventFilter(&filter);
+  const auto& picks = recordPicks();
+  const QRectF r = view_->planeRect();
+  const double ppc = r.width() / kN1;
+  const QPointF at(r.left() + 41.5 * ppc, r.top() + 7.5 * ppc);
+  for (QEvent::Type type : {QEvent::MouseButtonPress, QEvent::MouseButtonRelease}) {
+    QMouseEvent event(type, at, window->mapToGlobal(at), Qt::LeftButton,
+                      type == QEvent::MouseButtonPress ? Qt::LeftButton : Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(window, &event);
+  }
+  EXPECT_EQ(filter.presses, 1);
+  ASSERT_EQ(picks.size(), 1u);
+  EXPECT_EQ(picks[0], (std::array<int, 3>{41, 20, 7}));
 }
 
 TEST_F(RenderView, ClickInThreeDimensionsPicksACellOnASlice) {
