@@ -387,8 +387,8 @@ Scenario presetScenario(const std::string& name) {
     // stays below 1 % over the box (docs/NUMERICS.md, "Accuracy").
     s.n1 = s.n2 = s.n3 = 128;
     s.dx = 10.0;
-    // dt at 0.8 of the stability limit (0.75 ms): the time-stepping error at f_max, (ω·dt)²/24 ≈ 8e-4, is
-    // still far below the spatial one, and the wave needs 40 % fewer steps than at the general 0.5.
+    // dt at 0.8 of the stability limit (0.75 ms): the time-stepping error at f_max, (ω·dt)²/24 ≈ 6e-4, is
+    // still far below the spatial one, and the wave needs 3/8 fewer steps than at the general 0.5.
     s.dtAutoFraction = 0.8;
     // 2500 steps of 0.75 ms (1.9 s): the direct wave crosses the receiver line, the layers' and the salt's
     // reflections come back, and the absorbing layer takes the rest. The studio stops (or loops) there.

@@ -132,7 +132,7 @@ class CompareWindow : public QMainWindow {
   long stopStep_ = -1;
   QString notice_;
   // Held by a viewport's controller while its solver advances: the stages compute in turns, so each
-  // counter times its own steps alone, and identical stages show the same rate.
+  // counter times its own steps with no other stage computing.
   std::shared_ptr<std::mutex> computeTurn_ = std::make_shared<std::mutex>();
 
   QWidget* grid_ = nullptr;
