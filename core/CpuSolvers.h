@@ -1,5 +1,7 @@
 #pragma once
 // The native CPU stages: cpu-serial (the scalar reference) and cpu-parallel (threads, SIMD, blocking).
+// Everything the program knows about them (learner's facts, parameters, construction) is in
+// CpuSolvers.cpp, one entry per stage.
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,5 +18,8 @@ std::unique_ptr<WaveSolver> createCpuSolver(Problem problem, const std::string& 
 
 // The parameters a CPU stage accepts (none for cpu-serial), with this machine's defaults.
 std::vector<StageParamSpec> cpuStageParameterSpecs(const std::string& stage);
+
+// The CPU stages' entries of the StageRegistry, in teaching order.
+std::vector<StageInfo> cpuStageInfos();
 
 }  // namespace iso

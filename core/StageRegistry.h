@@ -1,5 +1,9 @@
 #pragma once
-// The optimisation stages, in teaching order (docs/STAGES.md).
+// The optimisation stages, in teaching order (docs/STAGES.md). Each stage describes itself where its
+// code lives: the CPU stages in core/CpuSolvers.cpp, each OpenCL stage in its descriptor in
+// compute/stages/. The registry starts with the CPU stages; the OpenCL stages join it while the program
+// starts, from compute/stages/OpenClStage.cpp, in every program linked with the compute library (core
+// cannot call compute). A program built on core alone knows the CPU stages only.
 #include <map>
 #include <string>
 #include <vector>
@@ -17,18 +21,20 @@ struct StageParamSpec {
   std::string meaning;   // one line for tooltips and --help
 };
 
+// Written with designated initializers; the empty braces let an entry leave out what does not apply
+// (e.g. a stage that no oneAPI sample has).
 struct StageInfo {
-  std::string id;           // "cpu-serial", "gpu-slm", ...
-  std::string title;        // short label for tables and the GUI
-  std::string description;  // one or two sentences for tooltips and the teaching view
-  std::string sampleName;   // the matching oneAPI guided-sample folder, e.g. "5_GPU_optimized"
-  bool opencl = false;      // runs on an OpenCL device
+  std::string id{};           // "cpu-serial", "gpu-slm", ...
+  std::string title{};        // short label for tables and the GUI
+  std::string description{};  // one or two sentences for tooltips and the teaching view
+  std::string sampleName{};   // the matching oneAPI guided-sample folder, e.g. "5_GPU_optimized"
+  bool opencl = false;        // runs on an OpenCL device
   // Teaching material: the stage this one is compared with (its diff and speed-up; "" for the first),
   // its source files relative to the repository root (kernels for OpenCL stages, C++ for CPU stages),
   // and the learner's explanation (Markdown, relative to resources/).
-  std::string previous;
-  std::vector<std::string> sourceFiles;
-  std::string explanationFile;
+  std::string previous{};
+  std::vector<std::string> sourceFiles{};
+  std::string explanationFile{};
 };
 
 class StageRegistry {
@@ -37,6 +43,14 @@ class StageRegistry {
   static const StageInfo* find(const std::string& id);  // nullptr when unknown
   static const StageInfo& get(const std::string& id);   // throws std::invalid_argument naming the ids
   static std::vector<std::string> ids(bool includeOpenCL = true);
+
+  // Appends a stage after those registered so far; for start-up only (references handed out by all(),
+  // find() and get() stay valid only while nothing is added). Throws std::logic_error for an id that is
+  // already registered or a stage whose `previous` is not.
+  static void add(StageInfo stage);
+
+ private:
+  static std::vector<StageInfo>& stages();
 };
 
 }  // namespace iso

@@ -5,7 +5,15 @@
 namespace iso {
 
 const OpenClStage& gpuBasicStage() {
-  static const stage_parts::CellPerWorkItemStage stage("gpu-basic", "basic.cl");
+  static const stage_parts::CellPerWorkItemStage stage(
+      {.id = "gpu-basic",
+       .title = "GPU basic",
+       .description = "OpenCL, a 3D NDRange with one cell per work-item and 3D index arithmetic.",
+       .sampleName = "2_GPU_basic",
+       .previous = "cpu-serial",
+       .sourceFiles = {"resources/kernels/basic.cl"},
+       .explanationFile = "stages/gpu-basic.md"},
+      "basic.cl");
   return stage;
 }
 

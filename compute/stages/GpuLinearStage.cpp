@@ -5,7 +5,15 @@
 namespace iso {
 
 const OpenClStage& gpuLinearStage() {
-  static const stage_parts::CellPerWorkItemStage stage("gpu-linear", "linear.cl");
+  static const stage_parts::CellPerWorkItemStage stage(
+      {.id = "gpu-linear",
+       .title = "GPU linear",
+       .description = "One cell per work-item over a linear index: less index arithmetic than the 3D form.",
+       .sampleName = "3_GPU_linear",
+       .previous = "gpu-basic",
+       .sourceFiles = {"resources/kernels/linear.cl"},
+       .explanationFile = "stages/gpu-linear.md"},
+      "linear.cl");
   return stage;
 }
 

@@ -32,7 +32,15 @@ Defaults defaultsFor(const DeviceInfo& device) {
 
 class GpuOptimizedStage final : public OpenClStage {
  public:
-  std::string id() const override { return "gpu-optimized"; }
+  GpuOptimizedStage()
+      : OpenClStage({.id = "gpu-optimized",
+                     .title = "GPU optimized",
+                     .description =
+                         "Our best kernel for the device at hand (register blocking, prefetch of the next plane, "
+                         "vector loads), with parameters from the tuning database.",
+                     .previous = "gpu-slm",
+                     .sourceFiles = {"resources/kernels/optimized_gpu.cl", "resources/kernels/optimized_cpu.cl"},
+                     .explanationFile = "stages/gpu-optimized.md"}) {}
 
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {
     const Defaults d = defaultsFor(device);

@@ -10,7 +10,17 @@ using namespace stage_parts;
 
 class GpuPrivateXStage final : public OpenClStage {
  public:
-  std::string id() const override { return "gpu-private-x"; }
+  GpuPrivateXStage()
+      : OpenClStage({.id = "gpu-private-x",
+                     .title = "GPU private x",
+                     .description =
+                         "The same streaming along x, the contiguous axis: neighbouring work-items no longer read "
+                         "neighbouring addresses, so loads do not coalesce. The instructive slow variant.",
+                     .sampleName = "4_GPU_private_memory_K",
+                     .previous = "gpu-private-z",
+                     .sourceFiles = {"resources/kernels/private_x.cl"},
+                     .explanationFile = "stages/gpu-private-x.md"}) {}
+
   std::vector<StageParamSpec> parameters(const DeviceInfo&) const override {
     return {workGroupX(32), workGroupY(4), chunk("x_chunk", 'x', 0)};
   }

@@ -9,7 +9,17 @@ using namespace stage_parts;
 
 class GpuPrivateZStage final : public OpenClStage {
  public:
-  std::string id() const override { return "gpu-private-z"; }
+  GpuPrivateZStage()
+      : OpenClStage({.id = "gpu-private-z",
+                     .title = "GPU private z",
+                     .description =
+                         "A 2D NDRange over x/y; each work-item streams along z and keeps the 17 z-neighbours in "
+                         "registers.",
+                     .sampleName = "4_GPU_private_memory_I",
+                     .previous = "gpu-linear",
+                     .sourceFiles = {"resources/kernels/private_z.cl"},
+                     .explanationFile = "stages/gpu-private-z.md"}) {}
+
   // CPU devices: chunks of 16 planes give every core work; GPUs: one chunk, the whole axis.
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {
     return {workGroupX(32), workGroupY(4), chunk("z_chunk", 'z', device.type == "CPU" ? 16 : 0)};

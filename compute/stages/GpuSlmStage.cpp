@@ -9,7 +9,17 @@ using namespace stage_parts;
 
 class GpuSlmStage final : public OpenClStage {
  public:
-  std::string id() const override { return "gpu-slm"; }
+  GpuSlmStage()
+      : OpenClStage({.id = "gpu-slm",
+                     .title = "GPU local memory",
+                     .description =
+                         "A 2D local-memory tile holds the x/y neighbours of a plane while each work-item streams "
+                         "along z; tile and z-chunk are tunable.",
+                     .sampleName = "5_GPU_optimized",
+                     .previous = "gpu-private-z",
+                     .sourceFiles = {"resources/kernels/slm.cl"},
+                     .explanationFile = "stages/gpu-slm.md"}) {}
+
   // GPU tiles: the best of the H100 sweep (docs/GPU_NOTES.md); CPU devices: shorter chunks, more work-groups.
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {
     return {{"tile_x", 32, 1, kMaxTile, "local-memory tile (and work-group) width along x"},

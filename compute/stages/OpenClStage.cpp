@@ -1,6 +1,7 @@
 #include "compute/stages/OpenClStage.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace iso {
 
@@ -19,6 +20,12 @@ const std::vector<const OpenClStage*>& openClStages() {
                                                       &gpuTemporalStage()};
   return all;
 }
+
+// The registry lives in core, which cannot call compute: the OpenCL stages join it while the program starts.
+[[maybe_unused]] const bool kOpenClStagesRegistered = [] {
+  for (const OpenClStage* s : openClStages()) StageRegistry::add(s->info());
+  return true;
+}();
 
 const OpenClStage& openClStage(const std::string& stage) {
   std::string known;
@@ -41,6 +48,8 @@ std::vector<std::string> tunableOpenClStages() {
 ComputeError stageParamError(const std::string& stage, const std::string& what) {
   return ComputeError(ComputeStatus::InvalidParameter, "stage '" + stage + "': " + what);
 }
+
+OpenClStage::OpenClStage(StageInfo info) : info_(std::move(info)) { info_.opencl = true; }
 
 void OpenClStage::checkParameters(const StageParamMap&, const DeviceInfo&) const {}
 std::string OpenClStage::buildOptions(const StageParamMap&, const Grid&) const { return {}; }
@@ -96,8 +105,8 @@ StageLaunch workGroupGrid(std::size_t wx, std::size_t wy, std::size_t a, std::si
 int chunkLength(int chunk, int n) { return chunk == 0 ? n : std::min(chunk, n); }
 
 
-CellPerWorkItemStage::CellPerWorkItemStage(std::string id, std::string kernelFile)
-    : id_(std::move(id)), kernelFile_(std::move(kernelFile)) {}
+CellPerWorkItemStage::CellPerWorkItemStage(StageInfo info, std::string kernelFile)
+    : OpenClStage(std::move(info)), kernelFile_(std::move(kernelFile)) {}
 std::vector<StageParamSpec> CellPerWorkItemStage::parameters(const DeviceInfo&) const {
   return {workGroupX(32), workGroupY(4)};
 }

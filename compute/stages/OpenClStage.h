@@ -1,8 +1,10 @@
 #pragma once
-// Everything about one OpenCL stage in one place (the CLBlast way): its parameters (names, defaults per
-// device class, ranges, meanings), the constraints between them, the kernel file and build options,
-// work-group size, local memory, launch geometry and extra kernel arguments, and tuning candidates.
-// Each stage is one descriptor in this folder; openClStages() lists them. The generic functions of
+// Everything about one OpenCL stage in one place (the CLBlast way): what the learner sees (title, oneAPI
+// sample, previous stage, source files, explanation), its parameters (names, defaults per device class,
+// ranges, meanings), the constraints between them, the kernel file and build options, work-group size,
+// local memory, launch geometry and extra kernel arguments, and tuning candidates. Each stage is one
+// descriptor in this folder; openClStages() lists them in teaching order, and the StageRegistry, the
+// menus, every --help, the tuner and the tests take the stages from there. The generic functions of
 // StageParams.h and OpenClSolver read the descriptors and never test a stage id.
 #include <array>
 #include <cstddef>
@@ -25,9 +27,12 @@ struct StageLaunch {
 
 class OpenClStage {
  public:
+  // `info` is the stage's StageRegistry entry (its `opencl` flag is set here).
+  explicit OpenClStage(StageInfo info);
   virtual ~OpenClStage() = default;
 
-  virtual std::string id() const = 0;  // the StageRegistry id
+  const StageInfo& info() const { return info_; }
+  const std::string& id() const { return info_.id; }
   // The parameters with their built-in defaults for this device (type and vendor decide).
   virtual std::vector<StageParamSpec> parameters(const DeviceInfo& device) const = 0;
   // Rules beyond each parameter's own range (allowed sets, what the device supports); throws
@@ -55,9 +60,12 @@ class OpenClStage {
   virtual int stepsPerPass(const StageParamMap& p) const;
   // The grid-sized field buffers the stage rotates: 2 in place, 4 for two steps out of place.
   virtual int fieldBuffers(const StageParamMap& p) const;
+
+ private:
+  StageInfo info_;
 };
 
-// Every OpenCL stage, in StageRegistry order (OpenClStage.cpp holds the list).
+// Every OpenCL stage, in teaching order (OpenClStage.cpp holds the list, and registers the stages).
 const std::vector<const OpenClStage*>& openClStages();
 // The descriptor of `stage`; throws ComputeError(InvalidParameter) naming the OpenCL stages.
 const OpenClStage& openClStage(const std::string& stage);
@@ -93,15 +101,14 @@ int chunkLength(int chunk, int n);
 // two differ only in their kernel's index arithmetic.
 class CellPerWorkItemStage : public OpenClStage {
  public:
-  CellPerWorkItemStage(std::string id, std::string kernelFile);
-  std::string id() const override { return id_; }
+  CellPerWorkItemStage(StageInfo info, std::string kernelFile);
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override;
   std::string kernelFile(const StageParamMap&) const override { return kernelFile_; }
   std::array<std::size_t, 2> workGroup(const StageParamMap& p) const override;
   StageLaunch launch(const StageParamMap& p, const Grid& grid) const override;
 
  private:
-  std::string id_, kernelFile_;
+  std::string kernelFile_;
 };
 
 }  // namespace stage_parts

@@ -46,6 +46,20 @@ TEST(StageDescriptors, OnePerOpenClStageOfTheRegistryInItsOrder) {
   std::vector<std::string> described;
   for (const OpenClStage* s : openClStages()) described.push_back(s->id());
   EXPECT_EQ(described, openClStageIds());
+  // The registry's entries are the descriptors' own, after the CPU stages.
+  const std::vector<std::string> cpu = {"cpu-serial", "cpu-parallel"};
+  EXPECT_EQ(StageRegistry::ids(/*includeOpenCL=*/false), cpu);
+  std::vector<std::string> all = cpu;
+  all.insert(all.end(), described.begin(), described.end());
+  EXPECT_EQ(StageRegistry::ids(), all);
+  for (const OpenClStage* s : openClStages()) {
+    const StageInfo& registered = StageRegistry::get(s->id());
+    EXPECT_TRUE(registered.opencl) << s->id();
+    EXPECT_EQ(registered.title, s->info().title) << s->id();
+    EXPECT_EQ(registered.previous, s->info().previous) << s->id();
+    EXPECT_EQ(registered.sourceFiles, s->info().sourceFiles) << s->id();
+    EXPECT_EQ(registered.explanationFile, "stages/" + s->id() + ".md") << s->id();
+  }
   for (const std::string& id : StageRegistry::ids(/*includeOpenCL=*/false))
     EXPECT_THROW(openClStage(id), ComputeError) << id << " is a CPU stage";
   try {
@@ -75,8 +89,8 @@ TEST(StageDescriptors, DefaultsLieInTheirRangesAndRunOnEveryDeviceClass) {
       ASSERT_NO_THROW(p = resolveStageParams(stage->id(), device, grid, {}, /*useDatabase=*/false)) << what;
       EXPECT_EQ(p, builtinStageDefaults(stage->id(), device)) << what;
       EXPECT_NO_THROW(kernelSource(stage->kernelFile(p))) << what;
-      // The teaching view shows the registry's source files: they must include the kernel that runs.
-      const std::vector<std::string>& shown = StageRegistry::get(stage->id()).sourceFiles;
+      // The teaching view shows the descriptor's source files: they must include the kernel that runs.
+      const std::vector<std::string>& shown = stage->info().sourceFiles;
       EXPECT_NE(std::find(shown.begin(), shown.end(), "resources/kernels/" + stage->kernelFile(p)), shown.end())
           << what << " runs " << stage->kernelFile(p);
       const StageLaunch launch = stage->launch(p, grid);

@@ -45,9 +45,9 @@ Scenario everyFieldChanged() {
   s.source = {SourceKind::OneApiCubes, 1, 2, 3, 22.0, 5.0, 0.05};
   s.boundary = {BoundaryKind::Reflecting, 9, 0.01};
   s.receivers = {{1, 2, 3}, {4, 5, 6}};
-  s.stage = "gpu-slm";
+  s.stage = "cpu-parallel";
   s.device = "gpu";
-  s.stageParams = {{"tile_x", 32}, {"tile_y", 8}};
+  s.stageParams = {{"threads", 2}, {"block_y", 8}};
   return s;
 }
 
@@ -68,7 +68,7 @@ TEST(Scenario, JsonRoundTripKeepsEveryField) {
   EXPECT_EQ(r.boundary.width, 9);
   ASSERT_EQ(r.receivers.size(), 2u);
   EXPECT_EQ(r.receivers[1].k, 6);
-  EXPECT_EQ(r.stageParams.at("tile_y"), 8);
+  EXPECT_EQ(r.stageParams.at("block_y"), 8);
   EXPECT_EQ(r.device, "gpu");
 }
 

@@ -1,0 +1,53 @@
+// The stage registry of a program built on core alone: the CPU stages, described in core/CpuSolvers.cpp,
+// in teaching order; registering a stage twice, or one compared with a stage not registered before it,
+// is refused and leaves the registry as it was.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "core/CpuSolvers.h"
+#include "core/StageRegistry.h"
+
+namespace iso {
+namespace {
+
+TEST(StageRegistry, StartsWithTheCpuStagesInTeachingOrder) {
+  const std::vector<std::string> cpu = {"cpu-serial", "cpu-parallel"};
+  EXPECT_EQ(StageRegistry::ids(/*includeOpenCL=*/false), cpu);
+  EXPECT_EQ(StageRegistry::ids(), cpu) << "core alone registers no OpenCL stage";
+  EXPECT_EQ(StageRegistry::get("cpu-parallel").previous, "cpu-serial");
+  EXPECT_EQ(StageRegistry::get("cpu-serial").sampleName, "1_CPU_only");
+  for (const StageInfo& s : StageRegistry::all()) {
+    EXPECT_FALSE(s.opencl) << s.id;
+    EXPECT_FALSE(s.title.empty()) << s.id;
+    EXPECT_FALSE(s.sourceFiles.empty()) << s.id;
+    EXPECT_EQ(s.explanationFile, "stages/" + s.id + ".md");
+  }
+}
+
+TEST(StageRegistry, RefusesADuplicateOrAnUnregisteredPreviousStage) {
+  const std::size_t before = StageRegistry::all().size();
+  StageInfo twice = StageRegistry::get("cpu-parallel");
+  EXPECT_THROW(StageRegistry::add(twice), std::logic_error);
+  StageInfo orphan{.id = "cpu-fancy", .title = "CPU fancy", .previous = "cpu-quantum"};
+  try {
+    StageRegistry::add(orphan);
+    FAIL() << "a stage compared with an unknown one was registered";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu-quantum"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(StageRegistry::all().size(), before);
+  EXPECT_EQ(StageRegistry::find("cpu-fancy"), nullptr);
+}
+
+TEST(StageRegistry, AnUnknownStageNamesTheKnownOnes) {
+  try {
+    StageRegistry::get("gpu-slm");
+    FAIL() << "core alone knows no OpenCL stage";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu-serial, cpu-parallel"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace iso
