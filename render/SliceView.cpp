@@ -171,6 +171,10 @@ void SliceView::setMode(Mode mode) {
   requestFrame();
 }
 
+void SliceView::setMaxFrameRate(int framesPerSecond) {
+  frameIntervalMs_ = 1000 / std::clamp(framesPerSecond, 1, kMaxFrameRate);
+}
+
 QStringList SliceView::colormapNames() { return Colormap::names(); }
 
 void SliceView::setColormap(const QString& name) {
@@ -323,8 +327,8 @@ void SliceView::doneCurrent() { context_->doneCurrent(); }
 
 void SliceView::requestFrame() {
   if (frameTimer_.isActive()) return;
-  const qint64 since = sinceFrame_.isValid() ? sinceFrame_.elapsed() : kFrameIntervalMs;
-  frameTimer_.start(int(std::clamp<qint64>(kFrameIntervalMs - since, 0, kFrameIntervalMs)));
+  const qint64 since = sinceFrame_.isValid() ? sinceFrame_.elapsed() : frameIntervalMs_;
+  frameTimer_.start(int(std::clamp<qint64>(frameIntervalMs_ - since, 0, frameIntervalMs_)));
 }
 
 void SliceView::paintWindow() {

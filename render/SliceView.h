@@ -92,6 +92,10 @@ class SliceView : public QWidget {
   // source inside it is warned about in the HUD.
   void setAbsorbingLayer(const std::array<int, 3>& cells);
   void setMode(Mode mode);
+  // At most this many frames a second (1 to kMaxFrameRate, the default: a display shows no more).
+  void setMaxFrameRate(int framesPerSecond);
+  int maxFrameRate() const { return 1000 / frameIntervalMs_; }
+  static constexpr int kMaxFrameRate = 60;
   static QStringList colormapNames();                    // "seismic", "grey", "viridis", "inferno"
   void setColormap(const QString& name);
   // The colour range's rule (GainControl): Automatic (the default) follows a robust percentile of |u|
@@ -163,7 +167,7 @@ class SliceView : public QWidget {
   bool makeCurrent();  // on the offscreen surface; false (and a warning) when it cannot
   void doneCurrent();
   QOpenGLContext* context() const { return context_.get(); }
-  void requestFrame();  // a paint of the window soon, at most one per kFrameInterval
+  void requestFrame();  // a paint of the window soon, at most one per frameIntervalMs_
   void paintWindow();   // draws and presents a frame in the window, if it is exposed
   void releaseGl();
   bool failGl(const QString& problem);  // records a GL problem shown in the view; returns false
@@ -201,7 +205,7 @@ class SliceView : public QWidget {
   std::unique_ptr<QOpenGLContext> context_;
   QTimer frameTimer_;                  // the next paint, single shot
   QElapsedTimer sinceFrame_;           // since the last paint
-  static constexpr int kFrameIntervalMs = 16;  // at most ~60 frames a second: a display shows no more
+  int frameIntervalMs_ = 1000 / kMaxFrameRate;  // setMaxFrameRate
 
   // GL state (valid between initializeGL and releaseGl).
   GlFunctions* gl_ = nullptr;

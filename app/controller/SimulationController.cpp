@@ -45,6 +45,7 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.absorbingCells = boundaryLayerCells(problem);
   const ExecutionConfig config = executionConfig(scenario);
   const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
+  built.onHostCores = !device || device->type == "CPU";
   if (device) {
     try {  // measured once per device and cached on disk; the run does not depend on it
       built.ceilingGBs = copyBandwidthGBs(*device);
@@ -322,6 +323,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.stage = sim_.solver->stage();
       s.device = sim_.solver->deviceName();
       s.ceilingName = sim_.ceilingName;
+      s.onHostCores = sim_.onHostCores;
       s.stability = sim_.stability;
       s.absorbingCells = sim_.absorbingCells;
       s.throughput = Throughput{};

@@ -43,6 +43,7 @@ struct BuiltSimulation {
   std::array<int, 3> absorbingCells{0, 0, 0};  // the absorbing layer's width along x, y, z (0: none)
   double ceilingGBs = 0.0;      // measured copy bandwidth of the device (0 when unknown)
   std::string ceilingName;      // what that ceiling is, for the counters
+  bool onHostCores = false;     // the solver computes on the host's cores (a CPU stage or OpenCL CPU device)
 };
 
 // A copy of the running simulation, taken between batches: what data export and checkpoints need.
@@ -86,6 +87,7 @@ struct ControllerStatus {
   double dt = 0.0, dx = 0.0;
   Grid grid;
   std::string stage, device, ceilingName;
+  bool onHostCores = false;    // as BuiltSimulation's
   std::string transferPath;    // how the slices reach the view, host copies per frame, why (setSliceRing)
   StabilityReport stability;
   std::array<int, 3> absorbingCells{0, 0, 0};  // as BuiltSimulation's

@@ -1,12 +1,12 @@
 #include "app/studio/SimulationPane.h"
 
+#include <algorithm>
 #include <QVBoxLayout>
 
 #include "render/SliceView.h"
 
 namespace iso {
 namespace {
-constexpr int kSlicePollMs = 15;    // a little faster than 60 Hz, so no new slices wait a whole frame
 constexpr int kStatusPollMs = 250;  // counters refresh four times a second
 }  // namespace
 
@@ -53,7 +53,7 @@ SimulationPane::SimulationPane(QWidget* parent)
   controller_->setSliceRing(nullptr, "until the view's mapped GL buffers are set up");
   connect(&slicePoll_, &QTimer::timeout, this, &SimulationPane::pollSlices);
   connect(&statusPoll_, &QTimer::timeout, this, &SimulationPane::pollStatus);
-  slicePoll_.start(kSlicePollMs);
+  slicePoll_.start(slicePollMs());
   statusPoll_.start(kStatusPollMs);
   fpsWindow_.start();
   controller_->start();
@@ -116,7 +116,7 @@ void SimulationPane::useHostPath(const QString& reason) {
 
 void SimulationPane::setPollsSlices(bool on) {
   if (on)
-    slicePoll_.start(kSlicePollMs);
+    slicePoll_.start(slicePollMs());
   else
     slicePoll_.stop();
 }
@@ -126,6 +126,22 @@ void SimulationPane::showSlices(std::shared_ptr<const SliceSet> slices) {
   pendingStep_ = slices->step;
   view_->setSlices(std::move(slices));
 }
+
+void SimulationPane::setFrameRateBesideHostSolver(int framesPerSecond) {
+  frameRateBesideHostSolver_ = framesPerSecond;
+  // Until the first solver is built, as for one on the host: most machines have no GPU.
+  if (!status_.hasSolver || status_.onHostCores) applyFrameRate(framesPerSecond);
+}
+
+void SimulationPane::applyFrameRate(int framesPerSecond) {
+  frameRate_ = std::clamp(framesPerSecond, 1, SliceView::kMaxFrameRate);
+  view_->setMaxFrameRate(frameRate_);
+  if (slicePoll_.isActive()) slicePoll_.start(slicePollMs());
+}
+
+// A little more often than the view draws, so that no new slices wait a whole frame; slices taken
+// more often than they are drawn would only make the solver's thread extract them for nothing.
+int SimulationPane::slicePollMs() const { return std::max(1, 1000 / frameRate_ - 1); }
 
 void SimulationPane::setHudCounters(bool on) {
   hudCounters_ = on;
@@ -139,6 +155,7 @@ void SimulationPane::pollStatus() {
     generation_ = status_.generation;
     const Scenario active = controller_->activeScenario();
     view_->setGridSpacing(status_.dx);
+    applyFrameRate(status_.onHostCores ? frameRateBesideHostSolver_ : SliceView::kMaxFrameRate);
     if (active.source.kind == SourceKind::Ricker) {
       auto at = [](int requested, int n) { return requested < 0 ? n / 2 : requested; };
       view_->setSourceCell(at(active.source.i, status_.grid.n1), at(active.source.j, status_.grid.n2),

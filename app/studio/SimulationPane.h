@@ -42,6 +42,10 @@ class SimulationPane : public QWidget {
   void showSlices(std::shared_ptr<const SliceSet> slices);  // drawn at the next paint
   // Whether the counters are drawn over the view (the default); a compare view shows them above it.
   void setHudCounters(bool on);
+  // The most frames a second the view draws while the solver computes on the host's cores, where each
+  // frame drawn takes CPU time from the solver (all of its drawing, where OpenGL renders in software);
+  // SliceView::kMaxFrameRate (the default) for solvers on a GPU.
+  void setFrameRateBesideHostSolver(int framesPerSecond);
 
   // How the slices reach the view. Mapped (the default): through the view's mapped GL buffers, set up
   // once its OpenGL is ready and the solver built, re-made when the grid's size changes; the host path
@@ -58,6 +62,8 @@ class SimulationPane : public QWidget {
   void frameShown(long step);                 // a frame with the slices of that step was drawn
 
  private:
+  void applyFrameRate(int framesPerSecond);
+  int slicePollMs() const;
   void pollSlices();
   void useMappedBuffers(std::size_t floats);  // buffers of that many floats per slot, or the host path
   void useHostPath(const QString& reason);
@@ -75,6 +81,8 @@ class SimulationPane : public QWidget {
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
   bool hudCounters_ = true;
+  int frameRateBesideHostSolver_ = 60;  // SliceView::kMaxFrameRate
+  int frameRate_ = 60;                  // the view's, now
 };
 
 }  // namespace iso

@@ -25,6 +25,7 @@
 #include "app/studio/SimulationPane.h"
 #include "render/SliceView.h"
 #include "app/studio/SourceEditor.h"
+#include "compute/DeviceRegistry.h"
 #include "tests/gui/test_studio_support.h"
 
 namespace iso {
@@ -200,6 +201,23 @@ TEST_F(StudioWindow, StageGridAndModelChangeMidRun) {
     return status().stage == "cpu-serial" && status().grid == Grid(40, 49, 49) && status().step >= 5;
   })) << "stage " << status().stage << ", step " << status().step;
   EXPECT_EQ(errorCount(), 0);
+}
+
+// The view leaves the cores to a solver that computes on them, an OpenCL CPU device's included.
+TEST_F(StudioWindow, TheViewDrawsAtMost30FramesASecondBesideASolverOnTheHostsCores) {
+  ASSERT_TRUE(reachStep(0)) << messages();
+  EXPECT_TRUE(status().onHostCores);
+  EXPECT_EQ(window_->pane()->view()->maxFrameRate(), 30);
+  const std::vector<DeviceInfo> devices = listDevices();
+  const auto cpuDevice = std::find_if(devices.begin(), devices.end(), [](const DeviceInfo& d) { return d.type == "CPU"; });
+  if (cpuDevice == devices.end()) GTEST_SKIP() << "no OpenCL CPU device (PoCL) to try";
+  Scenario s = window_->form()->scenario();
+  s.stage = "gpu-basic";
+  s.device = cpuDevice->selector();
+  window_->applyScenario(s);
+  ASSERT_TRUE(test::waitUntil([&] { return status().stage == "gpu-basic"; })) << messages();
+  EXPECT_TRUE(status().onHostCores) << status().device;
+  EXPECT_EQ(window_->pane()->view()->maxFrameRate(), 30);
 }
 
 TEST_F(StudioWindow, BadInputShowsAnErrorAndTheRunGoesOn) {
