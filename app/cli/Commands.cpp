@@ -38,7 +38,7 @@ namespace fs = std::filesystem;
 
 // The tunable OpenCL stages, which `tune`, `bench --tune` and `verify --candidates` sweep.
 const std::vector<std::string> kTunedStages = tunableOpenClStages();
-constexpr int kVerifyDefaultSteps = 1000;
+constexpr int kVerifyDefaultSteps = 500;
 
 std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MB"; }
 
