@@ -95,6 +95,11 @@ SliceView::SliceView(QWidget* parent) : QWidget(parent) {
 SliceView::~SliceView() {
   blockSignals(true);  // whoever listens may be half destroyed already
   frameTimer_.stop();
+  // The drawing window now: it calls back into this view, whose members go before QWidget's destructor
+  // would delete it.
+  delete container_;
+  container_ = nullptr;
+  window_ = nullptr;
   slices_.reset();     // nothing left to draw: no copy out of the mapped buffers
   if (gl_ != nullptr && context_ != nullptr && makeCurrent()) {
     releaseGl();
@@ -172,7 +177,8 @@ void SliceView::setMode(Mode mode) {
 }
 
 void SliceView::setMaxFrameRate(int framesPerSecond) {
-  frameIntervalMs_ = 1000 / std::clamp(framesPerSecond, 1, kMaxFrameRate);
+  maxFrameRate_ = std::clamp(framesPerSecond, 1, kMaxFrameRate);
+  frameIntervalMs_ = (1000 + maxFrameRate_ - 1) / maxFrameRate_;
 }
 
 QStringList SliceView::colormapNames() { return Colormap::names(); }
@@ -269,7 +275,7 @@ bool SliceView::failGl(const QString& problem) {
   ready_ = false;
   qWarning().noquote() << "SliceView:" << problem;
   // A raster child widget, not GL painting: the GL context that failed may not be able to show text.
-  // Shown from the event loop, since this may run inside paintGL.
+  // Shown from the event loop, since this may run inside a frame.
   QMetaObject::invokeMethod(this, [this] {
     if (glProblem_.isEmpty()) return;
     if (problemLabel_ == nullptr) {
@@ -331,19 +337,36 @@ void SliceView::requestFrame() {
   frameTimer_.start(int(std::clamp<qint64>(frameIntervalMs_ - since, 0, frameIntervalMs_)));
 }
 
-void SliceView::paintWindow() {
-  frameTimer_.stop();
-  if (!window_->isExposed() || !ensureGl()) return;
+QSize SliceView::drawWindowFrame() {
+  if (!window_ || !window_->isExposed() || !ensureGl()) return {};
   if (!context_->makeCurrent(window_)) {
     failGl("Could not draw into the view's window: the OpenGL context cannot be made current on it.");
-    return;
+    return {};
   }
-  sinceFrame_.restart();
   gl_->glBindFramebuffer(GL_FRAMEBUFFER, context_->defaultFramebufferObject());
   const double ratio = window_->devicePixelRatio();
-  drawFrame(int(std::lround(window_->width() * ratio)), int(std::lround(window_->height() * ratio)), ratio);
+  const QSize pixels(int(std::lround(window_->width() * ratio)), int(std::lround(window_->height() * ratio)));
+  drawFrame(pixels.width(), pixels.height(), ratio);
+  return pixels;
+}
+
+void SliceView::paintWindow() {
+  frameTimer_.stop();
+  sinceFrame_.restart();
+  if (drawWindowFrame().isEmpty()) return;
   context_->swapBuffers(window_);
   emit frameDrawn();
+}
+
+QImage SliceView::grabWindowFrame() {
+  const QSize pixels = drawWindowFrame();
+  if (pixels.isEmpty()) return {};
+  QImage image(pixels, QImage::Format_RGBX8888);
+  gl_->glReadBuffer(GL_BACK);
+  gl_->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  gl_->glReadPixels(0, 0, pixels.width(), pixels.height(), GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
+  if (!drainGlErrors(gl_, "reading the window's frame back").isEmpty()) return {};
+  return image.mirrored();  // GL rows run bottom up
 }
 
 QImage SliceView::grabFramebuffer() {
@@ -551,7 +574,6 @@ void SliceView::releaseMappedBuffers() {
   gl_->glFinish();  // every upload has read its buffer
   for (const Upload& upload : uploads_) gl_->glDeleteSync(upload.fence);
   uploads_.clear();
-  emit mappedBuffersLost();
   const auto released = [this] {
     return std::all_of(mapped_.begin(), mapped_.end(),
                        [](const MappedSet& set) { return set.released->load(std::memory_order_acquire); });

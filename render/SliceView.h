@@ -92,9 +92,10 @@ class SliceView : public QWidget {
   // source inside it is warned about in the HUD.
   void setAbsorbingLayer(const std::array<int, 3>& cells);
   void setMode(Mode mode);
-  // At most this many frames a second (1 to kMaxFrameRate, the default: a display shows no more).
+  // At most this many frames a second (1 to kMaxFrameRate, the default: a display shows no more); the
+  // frames are paced at whole milliseconds, rounded up.
   void setMaxFrameRate(int framesPerSecond);
-  int maxFrameRate() const { return 1000 / frameIntervalMs_; }
+  int maxFrameRate() const { return maxFrameRate_; }
   static constexpr int kMaxFrameRate = 60;
   static QStringList colormapNames();                    // "seismic", "grey", "viridis", "inferno"
   void setColormap(const QString& name);
@@ -131,6 +132,9 @@ class SliceView : public QWidget {
   // The view as the window shows it, at its size (renderImage with every decoration); initialises GL
   // if the view was never shown. A null image when GL cannot draw.
   QImage grabFramebuffer();
+  // The window's own frame: drawn into the window's back buffer as a frame of the view is, then read
+  // back instead of presented. Null while the window is not exposed or GL cannot draw.
+  QImage grabWindowFrame();
   // root.grab() with each visible SliceView inside it drawn in: a plain grab leaves their native
   // windows out.
   static QImage grabWithViews(QWidget& root);
@@ -142,12 +146,9 @@ class SliceView : public QWidget {
   void cellShiftPicked(int i, int j, int k);  // the same with Shift held (the studio adds a receiver)
   void cellHovered(int i, int j, int k);  // the cell under the resting or moving pointer; -1s: none
   void clipChanged(float clip);
-  void frameDrawn();                      // after each paintGL, for the frames-per-second counter
+  void frameDrawn();                      // after each frame drawn in the window, for the frames/s counter
   void slicesChanged(long step);          // setSlices accepted new planes (of that step)
   void cameraMoved();                     // the user orbited, panned, zoomed or re-framed the 3D camera
-  // The GL context goes away and the mapped buffers with it: whoever writes into them lets go of their
-  // owner now (the view waits for that, a moment at most, before it deletes them).
-  void mappedBuffersLost();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -169,6 +170,7 @@ class SliceView : public QWidget {
   QOpenGLContext* context() const { return context_.get(); }
   void requestFrame();  // a paint of the window soon, at most one per frameIntervalMs_
   void paintWindow();   // draws and presents a frame in the window, if it is exposed
+  QSize drawWindowFrame();  // draws one into the window's back buffer; its size in pixels, empty if not
   void releaseGl();
   bool failGl(const QString& problem);  // records a GL problem shown in the view; returns false
   void placeProblemLabel();
@@ -205,7 +207,8 @@ class SliceView : public QWidget {
   std::unique_ptr<QOpenGLContext> context_;
   QTimer frameTimer_;                  // the next paint, single shot
   QElapsedTimer sinceFrame_;           // since the last paint
-  int frameIntervalMs_ = 1000 / kMaxFrameRate;  // setMaxFrameRate
+  int maxFrameRate_ = kMaxFrameRate;
+  int frameIntervalMs_ = (1000 + kMaxFrameRate - 1) / kMaxFrameRate;
 
   // GL state (valid between initializeGL and releaseGl).
   GlFunctions* gl_ = nullptr;

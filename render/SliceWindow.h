@@ -4,9 +4,9 @@
 //
 // Why not QOpenGLWidget: a QOpenGLWidget draws into a framebuffer object that Qt then composes with
 // every other widget of its top-level window, on every frame. With Mesa's software renderer (llvmpipe,
-// what a machine without a GPU has) that composition costs about 20 ms of CPU per frame at 1280x720,
-// several times what the slices themselves cost, and it took half of a 2-core machine from the
-// computation (docs/PERFORMANCE.md, "The live view's cost"). A window of its own is presented alone.
+// what a machine without a GPU has) that composition costs several times what the slices themselves
+// cost, on every frame (measured in docs/PERFORMANCE.md, "The live view's cost"). A window of its own
+// is presented alone.
 #include <QWindow>
 
 namespace iso {

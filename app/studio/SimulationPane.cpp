@@ -30,7 +30,9 @@ QStringList counterLines(const ControllerStatus& s, double fps, CounterLayout la
 }
 
 SimulationPane::SimulationPane(QWidget* parent)
-    : QWidget(parent), controller_(std::make_unique<SimulationController>()) {
+    : QWidget(parent),
+      controller_(std::make_unique<SimulationController>()),
+      frameRateBesideHostSolver_(SliceView::kMaxFrameRate) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   view_ = new SliceView(this);
@@ -42,13 +44,6 @@ SimulationPane::SimulationPane(QWidget* parent)
       shownStep_ = pendingStep_;
       emit frameShown(shownStep_);
     }
-  });
-  // The context goes away with the buffers: nothing may write into them any more.
-  connect(view_, &SliceView::mappedBuffersLost, this, [this] {
-    if (!ring_) return;
-    ring_->close();
-    ring_.reset();
-    controller_->setSliceRing(nullptr, "the view's OpenGL context was re-created");
   });
   controller_->setSliceRing(nullptr, "until the view's mapped GL buffers are set up");
   connect(&slicePoll_, &QTimer::timeout, this, &SimulationPane::pollSlices);
@@ -134,14 +129,13 @@ void SimulationPane::setFrameRateBesideHostSolver(int framesPerSecond) {
 }
 
 void SimulationPane::applyFrameRate(int framesPerSecond) {
-  frameRate_ = std::clamp(framesPerSecond, 1, SliceView::kMaxFrameRate);
-  view_->setMaxFrameRate(frameRate_);
+  view_->setMaxFrameRate(framesPerSecond);
   if (slicePoll_.isActive()) slicePoll_.start(slicePollMs());
 }
 
 // A little more often than the view draws, so that no new slices wait a whole frame; slices taken
 // more often than they are drawn would only make the solver's thread extract them for nothing.
-int SimulationPane::slicePollMs() const { return std::max(1, 1000 / frameRate_ - 1); }
+int SimulationPane::slicePollMs() const { return std::max(1, 1000 / view_->maxFrameRate() - 1); }
 
 void SimulationPane::setHudCounters(bool on) {
   hudCounters_ = on;

@@ -81,8 +81,7 @@ class SimulationPane : public QWidget {
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
   bool hudCounters_ = true;
-  int frameRateBesideHostSolver_ = 60;  // SliceView::kMaxFrameRate
-  int frameRate_ = 60;                  // the view's, now
+  int frameRateBesideHostSolver_;  // SliceView::kMaxFrameRate until set
 };
 
 }  // namespace iso

@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   const bool haveDisplay = !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
   if (!haveDisplay && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  // The offscreen platform has no OpenGL (QOpenGLWidget crashes there), so GL tests need a display.
+  // The offscreen platform has no OpenGL, so GL tests need a display.
   g_display = haveDisplay && qgetenv("QT_QPA_PLATFORM") != "offscreen";
   QApplication app(argc, argv);
   return RUN_ALL_TESTS();

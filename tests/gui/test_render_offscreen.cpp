@@ -68,11 +68,14 @@ std::pair<int, int> countSigns(const QImage& image) {
 }
 
 TEST_F(RenderOffscreen, AtTheWindowsSizeItMatchesWhatTheWindowDraws) {
-  // Same size, scale 1: the image must be the window's own frame (one drawing code, not a copy).
+  // Same size, scale 1: the image must be the window's own frame (one drawing code, not a copy): the
+  // frame drawn into the native window's back buffer, read back.
   for (SliceView::Mode mode : {SliceView::Mode::Orthogonal3D, SliceView::Mode::PlaneXZ}) {
     view_->setMode(mode);
-    const QImage window = view_->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
-    const QImage image = render({window.size(), window.devicePixelRatio(), true, true, true});
+    const QImage window = view_->grabWindowFrame().convertToFormat(QImage::Format_RGB32);
+    ASSERT_EQ(window.size(), view_->size()) << "the window drew no frame";
+    test::saveScreenshot(window, mode == SliceView::Mode::PlaneXZ ? "render_window_frame_xz" : "render_window_frame_3d");
+    const QImage image = render({window.size(), 1.0, true, true, true});
     ASSERT_EQ(image.size(), window.size());
     long differing = 0;
     for (int y = 0; y < image.height(); ++y)

@@ -421,7 +421,7 @@ TEST(RenderViewOldGl, ShowsAMessageInsteadOfDrawing) {
   view.show();
   ASSERT_TRUE(waitExposed(&view));
   view.setSlices(test::makeSlices(16, 16, 16, 8, 8, 8, [](int, int, int) { return 1.0f; }));
-  view.grabFramebuffer();  // runs initializeGL and paintGL
+  view.grabFramebuffer();  // sets up the view's OpenGL and draws a frame
   QApplication::processEvents();  // the message widget is shown from the event loop
   const QImage image = view.grab().toImage();
   test::saveScreenshot(image, "render_old_gl_message");

@@ -9,7 +9,7 @@
 
 namespace iso::test {
 
-// QOpenGLWidget needs a real display (Xvfb here); Qt's offscreen platform has no OpenGL.
+// The view's OpenGL needs a real display (Xvfb here); Qt's offscreen platform has no OpenGL.
 inline bool haveDisplay() { return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY"); }
 
 // Runs the event loop until the condition holds; false after the timeout (generous: the machine is
