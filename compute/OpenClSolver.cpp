@@ -53,8 +53,9 @@ class KernelTime {
 }  // namespace
 
 std::string stageBuildOptions(const std::string& stage, const StageParamMap& p, bool damping, const Grid& grid) {
-  // Subnormal floats flushed to zero, as the CPU stages do (core/FlushDenormals.h): on a CPU device
-  // (PoCL) they would cost a microcode assist per operation, and GPUs flush them at no cost anyway.
+  // Subnormal floats may be flushed to zero, as the CPU stages do (core/FlushDenormals.h): on a CPU
+  // device (PoCL) they would cost a microcode assist per operation; a GPU handles either way at full
+  // speed, and the values are far below anything the solver shows.
   std::string o = "-cl-denorms-are-zero -DR=" + std::to_string(kHalfLength) +
                   " -DPML_M=" + std::to_string(kPmlHalfLength) + " -DDAMPING=" + (damping ? "1" : "0");
   if (const std::string own = openClStage(stage).buildOptions(p, grid); !own.empty()) o += " " + own;
@@ -104,6 +105,7 @@ struct OpenClSolver::Impl {
   // The absorbing layer: per axis ψ, ζ and the recursion coefficients (none for an axis without a layer).
   PmlProfile pml;
   Kernel pmlMemory[3], pmlCorrect[3];  // per axis
+  std::array<std::size_t, 2> layerGroup{32, 4};  // layerRange's work-group; {0, 0}: the driver's choice
   Buffer<float> pmlPsi[3], pmlZeta[3], pmlRecursion[3], pmlWeights;
 
   std::optional<PointInjection> source;
@@ -135,10 +137,11 @@ struct OpenClSolver::Impl {
   }
 
   // The layer's kernels in work-groups of 32 along dimension 0 (x, or for axis x the layer's cells along
-  // it) by 4 rows: whole warps over contiguous memory. The global size is rounded up to whole groups;
-  // the kernels skip the work-items past the ends.
-  static NDRange layerRange(const std::array<std::size_t, 3>& cells) {
-    NDRange r{3, cells, {32, 4, 1}};
+  // it) by 4 rows (layerGroup): whole warps over contiguous memory. The global size is rounded up to
+  // whole groups; the kernels skip the work-items past the ends.
+  NDRange layerRange(const std::array<std::size_t, 3>& cells) const {
+    if (layerGroup[0] == 0) return {3, cells, {0, 0, 0}};
+    NDRange r{3, cells, {layerGroup[0], layerGroup[1], 1}};
     for (int d = 0; d < 2; ++d) r.global[d] = (cells[d] + r.local[d] - 1) / r.local[d] * r.local[d];
     return r;
   }
@@ -269,6 +272,14 @@ OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, con
       const std::string axis(1, "xyz"[a]);
       m.pmlMemory[a] = m.program.kernel("pml_memory_" + axis);
       m.pmlCorrect[a] = m.program.kernel("pml_correct_" + axis);
+      // Fewer rows where a kernel allows fewer work-items (registers, a small device), or the driver's
+      // choice below one warp's width.
+      for (const Kernel* k : {&m.pmlMemory[a], &m.pmlCorrect[a]}) {
+        const std::size_t limit = k->maxWorkGroupSize(m.ctx);
+        if (limit < m.layerGroup[0] * m.layerGroup[1])
+          m.layerGroup = limit < m.layerGroup[0] ? std::array<std::size_t, 2>{0, 0}
+                                                 : std::array<std::size_t, 2>{m.layerGroup[0], limit / m.layerGroup[0]};
+      }
     }
     m.pmlWeights = Buffer<float>(m.ctx, kPmlHalfLength, CL_MEM_READ_ONLY, "absorbing-layer weights");
     m.pmlWeights.write(m.ctx, m.pml.firstDerivative.data(), kPmlHalfLength);

@@ -56,23 +56,24 @@ const std::vector<CpuStage>& cpuStages() {
   return stages;
 }
 
-const CpuStage& cpuStage(const std::string& stage) {
+const CpuStage* findCpuStage(const std::string& stage) {
   for (const CpuStage& s : cpuStages())
-    if (s.info.id == stage) return s;
-  throw std::invalid_argument("createCpuSolver: stage '" + stage +
-                              "' is not a CPU stage (expected 'cpu-serial' or 'cpu-parallel')");
+    if (s.info.id == stage) return &s;
+  return nullptr;
 }
 
 }  // namespace
 
 std::unique_ptr<WaveSolver> createCpuSolver(Problem problem, const std::string& stage, const StageParamMap& params) {
-  return cpuStage(stage).create(std::move(problem), params);
+  if (const CpuStage* s = findCpuStage(stage)) return s->create(std::move(problem), params);
+  std::string known;
+  for (const CpuStage& s : cpuStages()) known += (known.empty() ? "'" : "', '") + s.info.id;
+  throw std::invalid_argument("createCpuSolver: stage '" + stage + "' is not a CPU stage (CPU stages: " + known + "')");
 }
 
 std::vector<StageParamSpec> cpuStageParameterSpecs(const std::string& stage) {
-  for (const CpuStage& s : cpuStages())
-    if (s.info.id == stage) return s.parameters();
-  return {};
+  const CpuStage* s = findCpuStage(stage);
+  return s ? s->parameters() : std::vector<StageParamSpec>{};
 }
 
 std::vector<StageInfo> cpuStageInfos() {

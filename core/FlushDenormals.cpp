@@ -32,8 +32,9 @@ FlushDenormals::FlushDenormals() : saved_(readMode()) {
   if ((saved_ & kFlushBits) != kFlushBits) writeMode(saved_ | kFlushBits);
 }
 
+// Only the flush bits go back: exception flags raised in the scope stay raised, as they would without it.
 FlushDenormals::~FlushDenormals() {
-  if ((saved_ & kFlushBits) != kFlushBits) writeMode(saved_);
+  if ((saved_ & kFlushBits) != kFlushBits) writeMode((readMode() & ~kFlushBits) | (saved_ & kFlushBits));
 }
 
 bool FlushDenormals::active() { return kFlushBits != 0 && (readMode() & kFlushBits) == kFlushBits; }

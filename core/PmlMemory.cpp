@@ -119,10 +119,12 @@ void PmlMemory::apply(const float* prev, const float* vel, float* next, const We
 // Each chunk of kLanes cells is one vector: its lanes past a run's end compute with b = a = 0 (their
 // memory stays 0) and read cells beyond the run, which lie inside the padded arrays (every row is followed
 // by halo cells, and the rows of the y halo follow the last one). The correction adds 0 to the cells of
-// those lanes: cells of the same line or its halo, which no other thread touches during this pass.
+// those lanes: cells of the same line, its right halo or, past that, the left halo of the next row of
+// u^(n+1), which no other thread writes or reads during this pass.
 ISO_PML_CLONES void PmlMemory::linesAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs,
                                            int k0, int k1) {
   constexpr int L = kLanes;
+  static_assert(L - 1 <= 2 * kHalfLength, "a chunk's spare lanes reach at most into the next row's halo");
   const PmlAxis& ax = profile_.axes[0];
   const int n = ax.n, n2 = grid_.n2;
   const auto& w = profile_.firstDerivative;

@@ -64,7 +64,9 @@ class PmlMemory {
   Grid grid_;
   PmlProfile profile_;
   LineChunks xChunks_;
-  std::vector<float> psi_[3], zeta_[3];  // each of PmlProfile::memoryDims(axis), x fastest
+  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s padded layout, per line (save() and
+  // restore() convert it to and from memoryDims).
+  std::vector<float> psi_[3], zeta_[3];
   std::vector<float> zeroRow_;            // n1 zeros: the ψ row of a half point outside the layer
 };
 

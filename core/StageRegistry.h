@@ -2,8 +2,11 @@
 // The optimisation stages, in teaching order (docs/STAGES.md). Each stage describes itself where its
 // code lives: the CPU stages in core/CpuSolvers.cpp, each OpenCL stage in its descriptor in
 // compute/stages/. The registry starts with the CPU stages; the OpenCL stages join it while the program
-// starts, from compute/stages/OpenClStage.cpp, in every program linked with the compute library (core
-// cannot call compute). A program built on core alone knows the CPU stages only.
+// starts (static initialization), from compute/stages/OpenClStage.cpp, since core cannot call compute.
+// That file is linked into every program that can create an OpenCL solver (the solver reads the
+// descriptors there); a program that cannot (core alone, or one that never creates a solver) knows the
+// CPU stages only, and refuses an OpenCL stage as unknown. Nothing may read the registry during static
+// initialization.
 #include <map>
 #include <string>
 #include <vector>
@@ -21,8 +24,8 @@ struct StageParamSpec {
   std::string meaning;   // one line for tooltips and --help
 };
 
-// Written with designated initializers; the empty braces let an entry leave out what does not apply
-// (e.g. a stage that no oneAPI sample has).
+// Written with designated initializers, leaving out what does not apply (e.g. the oneAPI sample of a
+// stage that has none); the empty braces keep -Wmissing-field-initializers quiet about that.
 struct StageInfo {
   std::string id{};           // "cpu-serial", "gpu-slm", ...
   std::string title{};        // short label for tables and the GUI

@@ -392,6 +392,7 @@ void SimulationController::advanceBatch() {
       framesSkipped_.fetch_add(1, std::memory_order_relaxed);
     }
   } catch (const std::exception& e) {
+    if (turn.owns_lock()) turn.unlock();
     solverFailed(e);
     return;
   }

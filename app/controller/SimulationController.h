@@ -151,9 +151,10 @@ class SimulationController {
   // way may still finish, no later one starts with the old listener.
   void setPublishListener(std::function<void()> listener);
 
-  // Controllers given the same `turn` take turns: each holds it while its solver advances a batch, so
-  // that a stage's counters time its steps with the machine to itself, not shared with the others (a
-  // compare view). Null (the default): no turns. Any thread; from the next batch on.
+  // Controllers given the same `turn` compute one at a time: each holds it while its solver advances a
+  // batch, so that a stage's counters time its steps with the machine to itself, not shared with the
+  // others (a compare view; its lockstep gives each one batch per common step). The mutex is not fair:
+  // nothing here orders the controllers. Null (the default): no turn. Any thread; from the next batch on.
   void setComputeTurn(std::shared_ptr<std::mutex> turn);
 
   // GUI side. The triple buffer's sets are filled again in place: the reader keeps a copy() of front().

@@ -10,7 +10,6 @@
 #include <QLabel>
 #include <QMap>
 #include <QMouseEvent>
-#include <QPainter>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -58,11 +57,10 @@ CompareWindow::CompareWindow(const Scenario& base, const QStringList& stages, QW
   layout->setSpacing(2);
   sharingNote_ = new QLabel;
   sharingNote_->setWordWrap(true);
-  sharingNote_->setToolTip("Stages on one device run at the same time and split it: each counter divides its own\n"
-                           "steps by the time those steps took, so it measures that stage, but below what the stage\n"
-                           "reaches with the device to itself. In lockstep a fast stage waits for the slow ones between\n"
-                           "batches, so it shares the device for all of its steps and a slow one only for some:\n"
-                           "speed-ups between stages on one device come out lower than the stages' own ratio");
+  sharingNote_->setToolTip("The stages compute one at a time, a batch of steps each, whatever their devices: each\n"
+                           "counter divides its own steps by the time those steps took with no other stage computing,\n"
+                           "so it measures the stage as it runs alone (the view's drawing, on the GUI thread, still runs\n"
+                           "beside it). The common frame rate follows the sum of the stages' batch times.");
   layout->addWidget(sharingNote_);
   grid_ = new QWidget;
   gridLayout_ = new QGridLayout(grid_);
@@ -540,9 +538,10 @@ void CompareWindow::updateSharingNote() {
     parts << (it.key() == "host" ? QStringLiteral("%1 stages share %2 CPU cores").arg(it.value()).arg(ThreadPool::hardwareThreads())
                                  : QStringLiteral("%1 stages share %2").arg(it.value()).arg(it.key()));
   }
-  // The controllers take turns (computeTurn_), so sharing a device slows the common frames, not a counter.
+  // The controllers compute one at a time (computeTurn_), so sharing a device slows the common frames,
+  // not a counter.
   sharingNote_->setText((parts.isEmpty() ? QStringLiteral("Each stage has its device to itself") : parts.join("; ")) +
-                        ". The stages compute in turns, a batch of steps each: every counter times its own steps with "
+                        ". The stages compute one at a time, a batch of steps each: every counter times its own steps with "
                         "nothing else computing, and the common frame rate follows the sum of their times.");
 }
 

@@ -131,8 +131,8 @@ class CompareWindow : public QMainWindow {
   int autoFrames_ = 0;
   long stopStep_ = -1;
   QString notice_;
-  // Held by a viewport's controller while its solver advances: the stages compute in turns, so each
-  // counter times its own steps with no other stage computing.
+  // Held by a viewport's controller while its solver advances: the stages compute one at a time, so
+  // each counter times its own steps with no other stage computing.
   std::shared_ptr<std::mutex> computeTurn_ = std::make_shared<std::mutex>();
 
   QWidget* grid_ = nullptr;

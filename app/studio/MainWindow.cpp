@@ -66,9 +66,8 @@ QWidget* scrollable(QWidget* page) {
 MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrigin>& origin, QWidget* parent) : QMainWindow(parent) {
   setWindowTitle("iso3dfd studio");
   pane_ = new SimulationPane(this);
-  // On a machine without a GPU the solver and the software renderer share the cores: at 128^3 on two
-  // cores, 30 frames/s instead of ~50 gives the solver about 12 % more steps (docs/PERFORMANCE.md),
-  // and 30 frames/s still moves smoothly.
+  // Where the solver computes on the host's cores, each frame drawn (in software, without a GPU) is
+  // taken from it; 30 frames/s still moves smoothly (what it gives the solver: docs/PERFORMANCE.md).
   pane_->setFrameRateBesideHostSolver(30);
   setCentralWidget(pane_);
   form_ = new ScenarioForm(this);
@@ -371,7 +370,11 @@ void MainWindow::onRebuilt(const Scenario& active) {
                      .arg(file.isEmpty() ? QString() : " (" + QFileInfo(file).fileName() + ")"));
 }
 
-void MainWindow::setPlaying(bool playing) { playAction_->setChecked(playing); }
+void MainWindow::setPlaying(bool playing) {
+  playAction_->setChecked(playing);  // if that changes it: the icon and the controller (toggled)
+  // The button learns of a pause the run made by itself at the next status poll: tell the run anyway.
+  pane_->controller().setPlaying(playing);
+}
 
 CompareWindow* MainWindow::openCompareWindow() {
   if (!compareWindow_) {

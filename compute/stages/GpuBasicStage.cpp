@@ -12,8 +12,7 @@ const OpenClStage& gpuBasicStage() {
        .sampleName = "2_GPU_basic",
        .previous = "cpu-serial",
        .sourceFiles = {"resources/kernels/basic.cl"},
-       .explanationFile = "stages/gpu-basic.md"},
-      "basic.cl");
+       .explanationFile = "stages/gpu-basic.md"});
   return stage;
 }
 

@@ -12,8 +12,7 @@ const OpenClStage& gpuLinearStage() {
        .sampleName = "3_GPU_linear",
        .previous = "gpu-basic",
        .sourceFiles = {"resources/kernels/linear.cl"},
-       .explanationFile = "stages/gpu-linear.md"},
-      "linear.cl");
+       .explanationFile = "stages/gpu-linear.md"});
   return stage;
 }
 

@@ -1,6 +1,7 @@
 #include "compute/stages/OpenClStage.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <utility>
 
 namespace iso {
@@ -105,8 +106,8 @@ StageLaunch workGroupGrid(std::size_t wx, std::size_t wy, std::size_t a, std::si
 int chunkLength(int chunk, int n) { return chunk == 0 ? n : std::min(chunk, n); }
 
 
-CellPerWorkItemStage::CellPerWorkItemStage(StageInfo info, std::string kernelFile)
-    : OpenClStage(std::move(info)), kernelFile_(std::move(kernelFile)) {}
+CellPerWorkItemStage::CellPerWorkItemStage(StageInfo info)
+    : OpenClStage(std::move(info)), kernelFile_(std::filesystem::path(this->info().sourceFiles.at(0)).filename().string()) {}
 std::vector<StageParamSpec> CellPerWorkItemStage::parameters(const DeviceInfo&) const {
   return {workGroupX(32), workGroupY(4)};
 }

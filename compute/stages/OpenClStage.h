@@ -98,10 +98,10 @@ StageLaunch workGroupGrid(std::size_t wx, std::size_t wy, std::size_t a, std::si
 int chunkLength(int chunk, int n);
 
 // gpu-basic and gpu-linear: one cell per work-item over a 3D NDRange of wg_x x wg_y work-groups; the
-// two differ only in their kernel's index arithmetic.
+// two differ only in their kernel's index arithmetic. The kernel is the stage's one source file.
 class CellPerWorkItemStage : public OpenClStage {
  public:
-  CellPerWorkItemStage(StageInfo info, std::string kernelFile);
+  explicit CellPerWorkItemStage(StageInfo info);
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override;
   std::string kernelFile(const StageParamMap&) const override { return kernelFile_; }
   std::array<std::size_t, 2> workGroup(const StageParamMap& p) const override;

@@ -33,8 +33,7 @@ inline int pml_padded(int i, int j, int k, int n1, int n2) {
 // arrays indexed at run time, which a GPU compiler would put in slow per-thread memory); each axis has a
 // kernel of its own (pml_memory_x, ..., at the end) that passes it as a constant, so every index and
 // stride folds at compile time. With the short loops unrolled and no branch around a load, a CPU driver
-// (PoCL) vectorizes the kernels across x: gpu-basic with the layer at 96³ went from 78 to 145 Mpts/s
-// there, the layer's kernels from 70 % of the step's time to 45 %.
+// (PoCL) vectorizes the kernels across x (what that gained: docs/PERFORMANCE_LOG.md).
 
 // ψ^n = b ψ^(n−1) + a ∂u^n at the half points of the layer. Global size: the memory array's sizes.
 inline void pml_memory_on(__global const float* prev, __global float* psi, __global const float* rec,
@@ -84,7 +83,7 @@ inline void pml_correct_on(__global const float* prev, __global float* next, __g
   const int cell = pml_padded(i, j, k, n1, n2);
   // ζ where the cell has a slot. Computed on every cell of the reach from a valid slot and kept only in the
   // layer, so that the kernel has no branch around loads (the 2·PML_M cells past the layer compute it in
-  // vain): a CPU driver then vectorizes it across x, which it did not do with the branch.
+  // vain): a CPU driver vectorizes it across x only without a branch.
   const int slot = pml_zeta_slot(along, n, width), kept = max(slot, 0);
   const int s = pml_axis_stride(axis, n1, n2);
   __global const float* p = prev + cell;

@@ -2,9 +2,7 @@
 // the copy is the solver's state at the step it names, and the restored run goes on bit for bit.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <future>
-#include <thread>
 
 #include "app/controller/SimulationController.h"
 #include "tests/controller/WaitFor.h"

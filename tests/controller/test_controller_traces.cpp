@@ -2,9 +2,7 @@
 // kLiveTraceSamples of each receiver at most) and the run's end (stop, loop, or a new length).
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <future>
-#include <thread>
 
 #include "app/controller/SimulationController.h"
 #include "tests/controller/WaitFor.h"
