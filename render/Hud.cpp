@@ -24,6 +24,14 @@ std::vector<double> niceTicks(double lo, double hi, int target) {
   return ticks;
 }
 
+std::vector<double> colourBarTicks(double lo, double hi, double barHeight, double textHeight) {
+  // Two wanted ticks over a range symmetric about zero can give a step wider than half the range.
+  std::vector<double> ticks = niceTicks(lo, hi, std::max(2, int(barHeight / 40.0)));
+  for (int target = 3; ticks.size() < 3 && barHeight >= 3.0 * textHeight && target <= 6; ++target)
+    ticks = niceTicks(lo, hi, target);
+  return ticks;
+}
+
 QString formatTick(double value, double step) {
   if (std::abs(value) < 1e-12 * std::max(std::abs(step), 1e-300)) return "0";
   const double a = std::max(std::abs(value), std::abs(step));
@@ -112,7 +120,8 @@ QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTab
                      Qt::TextWordWrap | Qt::AlignLeft, caption);
 
   const bool constant = !(hi > lo);
-  const std::vector<double> ticks = constant ? std::vector<double>{lo} : niceTicks(lo, hi, std::max(2, int(bar.height() / 40.0)));
+  const std::vector<double> ticks =
+      constant ? std::vector<double>{lo} : colourBarTicks(lo, hi, bar.height(), metrics.height());
   const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : std::abs(hi - lo);
   painter.setRenderHint(QPainter::Antialiasing, true);
   for (double v : ticks) {

@@ -16,6 +16,9 @@ namespace iso {
 
 // "Nice" tick values (1, 2, 2.5, 5 × 10^n steps) inside [lo, hi], about `target` of them.
 std::vector<double> niceTicks(double lo, double hi, int target);
+// The labelled values of a colour bar `barHeight` px tall over [lo, hi] with labels `textHeight` px
+// tall: one per 40 px, and at least three where they fit (never 0 alone on a symmetric range).
+std::vector<double> colourBarTicks(double lo, double hi, double barHeight, double textHeight);
 // A compact label for a tick value: 3 significant digits, exponent only when needed, "0" for ~0.
 QString formatTick(double value, double step);
 // The wavefield bar's caption: the gain mode and how the range compares with the peak level, e.g.

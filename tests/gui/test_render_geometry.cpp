@@ -107,6 +107,11 @@ TEST(RenderGeometry, NiceTicksAndLabels) {
   EXPECT_DOUBLE_EQ(t.back(), 1250.0);
   const std::vector<double> s = niceTicks(-3e-4, 3e-4, 4);
   EXPECT_EQ(std::count(s.begin(), s.end(), 0.0), 1);
+  // A short bar over a symmetric range still labels both signs, not 0 alone.
+  EXPECT_EQ(niceTicks(-900.0, 900.0, 2), std::vector<double>{0.0});
+  EXPECT_EQ(colourBarTicks(-900.0, 900.0, 95.0, 15.0), (std::vector<double>{-500.0, 0.0, 500.0}));
+  EXPECT_EQ(colourBarTicks(-900.0, 900.0, 30.0, 15.0), std::vector<double>{0.0}) << "no room for three";
+  EXPECT_EQ(colourBarTicks(0.0, 1270.0, 400.0, 15.0).size(), niceTicks(0.0, 1270.0, 10).size());
   EXPECT_EQ(formatTick(0.0, 1e-4), "0");
   EXPECT_EQ(formatTick(250.0, 250.0), "250");
   EXPECT_EQ(formatTick(0.25, 0.05), "0.25");
