@@ -1,6 +1,8 @@
 #version 330 core
 // Colour-maps the wavefield u over the symmetric range [-clip, clip]; optionally blends the velocity
-// model over it, semi-transparently, in an earth-tone ramp from the slowest to the fastest rock.
+// model over it, semi-transparently, in an earth-tone ramp from the slowest to the fastest rock. The
+// model yields to the wave: at rest it shows at the overlay's opacity, under a wave at the clip not at
+// all, so that the wave keeps the colours of its colour bar where it is strong.
 in vec2 uv;
 uniform sampler2D field;          // R32F, u
 uniform sampler1D colormap;       // RGB lookup table, low to high
@@ -25,7 +27,8 @@ void main() {
     float v = texture(velocity, uv).r;
     float s = clamp((v - velocityRange.x) / max(velocityRange.y - velocityRange.x, 1e-3), 0.0, 1.0);
     vec3 rock = mix(vec3(0.22, 0.17, 0.13), vec3(0.95, 0.86, 0.66), s);
-    colour = mix(colour, rock, overlayOpacity);
+    float strength = isnan(u) || isinf(u) ? 1.0 : clamp(abs(u) / clip, 0.0, 1.0);
+    colour = mix(colour, rock, overlayOpacity * (1.0 - strength));
   }
   fragColour = vec4(colour, 1.0);
 }

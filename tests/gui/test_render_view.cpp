@@ -337,6 +337,24 @@ TEST_F(RenderView, VelocityOverlayTintsThePlanesWhenItMatches) {
   EXPECT_TRUE(isWhite(cellColour(view_->grabFramebuffer(), 32, 5, kN1)));
 }
 
+// The model yields to the wave: where u reaches the clip the colour is the colour bar's end, untinted;
+// where u is at rest the rock shows.
+TEST_F(RenderView, VelocityOverlayLeavesAStrongWaveItsOwnColour) {
+  view_->setAutoGain(false);
+  view_->setClip(1.0f);
+  view_->setMode(SliceView::Mode::PlaneXZ);
+  view_->setSlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int r) { return r < 20 ? 1.0f : 0.0f; }));
+  const QImage plain = view_->grabFramebuffer();
+  view_->setVelocitySlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int) { return 1500.0f; }));
+  view_->setVelocityOverlay(true, 0.5f);
+  const QImage tinted = grab("render_2d_velocity_overlay_wave");
+  const QColor wave = cellColour(tinted, 32, 5, kN1), waveAlone = cellColour(plain, 32, 5, kN1);
+  EXPECT_NEAR(wave.red(), waveAlone.red(), 3) << name(wave) << " against " << name(waveAlone);
+  EXPECT_NEAR(wave.green(), waveAlone.green(), 3) << name(wave) << " against " << name(waveAlone);
+  EXPECT_NEAR(wave.blue(), waveAlone.blue(), 3) << name(wave) << " against " << name(waveAlone);
+  EXPECT_FALSE(isWhite(cellColour(tinted, 32, 35, kN1))) << "the rock shows where the field is at rest";
+}
+
 TEST_F(RenderView, InconsistentSlicesAreRefusedAndBadSettingsIgnored) {
   view_->setAutoGain(false);
   view_->setClip(2.0f);
