@@ -226,10 +226,12 @@ TEST_F(CompareWindowTest, PauseStepAndResetActOnAll) {
   window_->setPlaying(true);
   ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() >= 10; })) << problems();
   window_->setPlaying(false);
-  // The pause lands on the next common step; then nothing moves.
+  // The pause lands on the next common step, which the controllers may still be on their way to (both
+  // at the last one and shown is not enough: they must have stopped); then nothing moves.
   ASSERT_TRUE(test::waitUntil([&] {
-    return window_->viewport(0)->pane()->controller().status().step == window_->viewport(1)->pane()->controller().status().step &&
-           window_->shownStep() == window_->viewport(0)->pane()->controller().status().step;
+    const ControllerStatus a = window_->viewport(0)->pane()->controller().status();
+    const ControllerStatus b = window_->viewport(1)->pane()->controller().status();
+    return !a.playing && !b.playing && a.step == b.step && window_->shownStep() == a.step;
   }));
   const long paused = window_->shownStep();
   EXPECT_EQ(paused % 5, 0);
