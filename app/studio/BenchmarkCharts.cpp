@@ -436,16 +436,17 @@ void RooflineChart::rebuild() {
 void RooflineChart::placeLabels() {
   if (chart()->series().isEmpty()) return;
   QAbstractSeries* any = chart()->series().constLast();
-  // Roof labels: right-aligned above their anchor, the lower ones pushed down clear of the ones above.
+  // Roof labels: right-aligned above their anchor, the higher ones pushed up clear of the ones below,
+  // so that no label sits on a roof line (two devices with one compute ceiling share its line).
   std::vector<std::pair<QPointF, QGraphicsSimpleTextItem*>> roofs;
   for (const PointLabel& l : roofLabels_) roofs.emplace_back(chart()->mapToPosition(l.value, any), l.item);
-  std::sort(roofs.begin(), roofs.end(), [](const auto& a, const auto& b) { return a.first.y() < b.first.y(); });
-  double below = -1e9;
+  std::sort(roofs.begin(), roofs.end(), [](const auto& a, const auto& b) { return a.first.y() > b.first.y(); });
+  double above = 1e9;  // the top of the label placed below
   for (auto& [pos, item] : roofs) {
     const QRectF box = item->boundingRect();
-    const double y = std::max(pos.y() - box.height() - 1.0, below);
+    const double y = std::min(pos.y(), above) - box.height() - 1.0;
     item->setPos(std::max(chart()->plotArea().left(), pos.x() - box.width() - 2.0), y);
-    below = y + box.height();
+    above = y;
   }
   // Every stage has the same intensity, so the labels stack beside one column of points: taken by
   // height, each goes to the side (right first, else left) where it needs to move least to clear the
