@@ -25,8 +25,7 @@ const std::vector<CpuStage>& cpuStages() {
         .title = "CPU serial",
         .description = "Scalar triple loop over the padded grid: the reference every other stage is checked against.",
         .sampleName = "1_CPU_only",
-        .sourceFiles = {"core/CpuSerialSolver.cpp"},
-        .explanationFile = "stages/cpu-serial.md"},
+        .sourceFiles = {"core/CpuSerialSolver.cpp"}},
        [] { return std::vector<StageParamSpec>{}; },
        [](Problem problem, const StageParamMap& params) -> std::unique_ptr<WaveSolver> {
          return std::make_unique<CpuSerialSolver>(std::move(problem), params);
@@ -36,8 +35,7 @@ const std::vector<CpuStage>& cpuStages() {
         .description = "All cores, SIMD over x, cache blocking in x/y and streaming along z: the fastest native "
                        "code here.",
         .previous = "cpu-serial",
-        .sourceFiles = {"core/CpuParallelSolver.cpp", "core/CpuStencilKernel.inc"},
-        .explanationFile = "stages/cpu-parallel.md"},
+        .sourceFiles = {"core/CpuParallelSolver.cpp", "core/CpuStencilKernel.inc"}},
        [] {
          return std::vector<StageParamSpec>{
              {"threads", ThreadPool::hardwareThreads(), 1, kMaxCpuThreads,

@@ -33,11 +33,11 @@ struct StageInfo {
   std::string sampleName{};   // the matching oneAPI guided-sample folder, e.g. "5_GPU_optimized"
   bool opencl = false;        // runs on an OpenCL device
   // Teaching material: the stage this one is compared with (its diff and speed-up; "" for the first),
-  // its source files relative to the repository root (kernels for OpenCL stages, C++ for CPU stages),
-  // and the learner's explanation (Markdown, relative to resources/).
+  // and its source files relative to the repository root (kernels for OpenCL stages, C++ for CPU stages).
   std::string previous{};
   std::vector<std::string> sourceFiles{};
-  std::string explanationFile{};
+  // The learner's explanation (Markdown, relative to resources/): stages/<id>.md for every stage.
+  std::string explanationFile() const { return "stages/" + id + ".md"; }
 };
 
 class StageRegistry {

@@ -14,7 +14,7 @@ std::optional<QString> readStageMaterial(const std::string& repoPath) {
 }
 
 std::optional<QString> readStageExplanation(const std::string& stageId) {
-  return readStageMaterial("resources/" + StageRegistry::get(stageId).explanationFile);
+  return readStageMaterial("resources/" + StageRegistry::get(stageId).explanationFile());
 }
 
 }  // namespace iso

@@ -11,7 +11,7 @@ namespace iso {
 // The file's text, or nullopt when it is not among the resources.
 std::optional<QString> readStageMaterial(const std::string& repoPath);
 
-// The stage's explanation (StageInfo::explanationFile, which is relative to resources/).
+// The stage's explanation (StageInfo::explanationFile(), which is relative to resources/).
 std::optional<QString> readStageExplanation(const std::string& stageId);
 
 }  // namespace iso

@@ -11,8 +11,7 @@ const OpenClStage& gpuBasicStage() {
        .description = "OpenCL, a 3D NDRange with one cell per work-item and 3D index arithmetic.",
        .sampleName = "2_GPU_basic",
        .previous = "cpu-serial",
-       .sourceFiles = {"resources/kernels/basic.cl"},
-       .explanationFile = "stages/gpu-basic.md"});
+       .sourceFiles = {"resources/kernels/basic.cl"}});
   return stage;
 }
 

@@ -11,8 +11,7 @@ const OpenClStage& gpuLinearStage() {
        .description = "One cell per work-item over a linear index: less index arithmetic than the 3D form.",
        .sampleName = "3_GPU_linear",
        .previous = "gpu-basic",
-       .sourceFiles = {"resources/kernels/linear.cl"},
-       .explanationFile = "stages/gpu-linear.md"});
+       .sourceFiles = {"resources/kernels/linear.cl"}});
   return stage;
 }
 

@@ -39,8 +39,7 @@ class GpuOptimizedStage final : public OpenClStage {
                          "Our best kernel for the device at hand (register blocking, prefetch of the next plane, "
                          "vector loads), with parameters from the tuning database.",
                      .previous = "gpu-slm",
-                     .sourceFiles = {"resources/kernels/optimized_gpu.cl", "resources/kernels/optimized_cpu.cl"},
-                     .explanationFile = "stages/gpu-optimized.md"}) {}
+                     .sourceFiles = {"resources/kernels/optimized_gpu.cl", "resources/kernels/optimized_cpu.cl"}}) {}
 
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {
     const Defaults d = defaultsFor(device);

@@ -18,8 +18,7 @@ class GpuPrivateXStage final : public OpenClStage {
                          "neighbouring addresses, so loads do not coalesce. The instructive slow variant.",
                      .sampleName = "4_GPU_private_memory_K",
                      .previous = "gpu-private-z",
-                     .sourceFiles = {"resources/kernels/private_x.cl"},
-                     .explanationFile = "stages/gpu-private-x.md"}) {}
+                     .sourceFiles = {"resources/kernels/private_x.cl"}}) {}
 
   std::vector<StageParamSpec> parameters(const DeviceInfo&) const override {
     return {workGroupX(32), workGroupY(4), chunk("x_chunk", 'x', 0)};

@@ -17,8 +17,7 @@ class GpuPrivateZStage final : public OpenClStage {
                          "registers.",
                      .sampleName = "4_GPU_private_memory_I",
                      .previous = "gpu-linear",
-                     .sourceFiles = {"resources/kernels/private_z.cl"},
-                     .explanationFile = "stages/gpu-private-z.md"}) {}
+                     .sourceFiles = {"resources/kernels/private_z.cl"}}) {}
 
   // CPU devices: chunks of 16 planes give every core work; GPUs: one chunk, the whole axis.
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {

@@ -17,8 +17,7 @@ class GpuSlmStage final : public OpenClStage {
                          "along z; tile and z-chunk are tunable.",
                      .sampleName = "5_GPU_optimized",
                      .previous = "gpu-private-z",
-                     .sourceFiles = {"resources/kernels/slm.cl"},
-                     .explanationFile = "stages/gpu-slm.md"}) {}
+                     .sourceFiles = {"resources/kernels/slm.cl"}}) {}
 
   // GPU tiles: the best of the H100 sweep (docs/GPU_NOTES.md); CPU devices: shorter chunks, more work-groups.
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {

@@ -58,8 +58,7 @@ class GpuTemporalStage final : public OpenClStage {
                          "on the tile and its halo and stays on chip, so memory moves 10 instead of 16 bytes per point "
                          "and step.",
                      .previous = "gpu-optimized",
-                     .sourceFiles = {"resources/kernels/temporal.cl"},
-                     .explanationFile = "stages/gpu-temporal.md"}) {}
+                     .sourceFiles = {"resources/kernels/temporal.cl"}}) {}
 
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {
     const Defaults d = defaultsFor(device);

@@ -1,11 +1,12 @@
 #pragma once
 // Everything about one OpenCL stage in one place (the CLBlast way): what the learner sees (title, oneAPI
-// sample, previous stage, source files, explanation), its parameters (names, defaults per device class,
-// ranges, meanings), the constraints between them, the kernel file and build options, work-group size,
-// local memory, launch geometry and extra kernel arguments, and tuning candidates. Each stage is one
-// descriptor in this folder; openClStages() lists them in teaching order, and the StageRegistry, the
-// menus, every --help, the tuner and the tests take the stages from there. The generic functions of
-// StageParams.h and OpenClSolver read the descriptors and never test a stage id.
+// sample, previous stage, source files; the explanation is resources/stages/<id>.md), its parameters
+// (names, defaults per device class, ranges, meanings), the constraints between them, the kernel file
+// and build options, work-group size, local memory, launch geometry and extra kernel arguments, and
+// tuning candidates. Each stage is one descriptor in this folder; openClStages() lists them in teaching
+// order, and the StageRegistry, the menus, every --help, the tuner and the tests take the stages from
+// there. The generic functions of StageParams.h and OpenClSolver read the descriptors and never test a
+// stage id.
 #include <array>
 #include <cstddef>
 #include <string>

@@ -14,8 +14,9 @@ out vec4 fragColour;
 
 void main() {
   float u = texture(field, uv).r;
+  bool blownUp = isnan(u) || isinf(u);
   vec3 colour;
-  if (isnan(u) || isinf(u)) {
+  if (blownUp) {
     colour = vec3(1.0, 0.0, 1.0);  // magenta: the solution has blown up here; never hide it
   } else {
     float t = clamp(0.5 + 0.5 * u / clip, 0.0, 1.0);
@@ -27,7 +28,7 @@ void main() {
     float v = texture(velocity, uv).r;
     float s = clamp((v - velocityRange.x) / max(velocityRange.y - velocityRange.x, 1e-3), 0.0, 1.0);
     vec3 rock = mix(vec3(0.22, 0.17, 0.13), vec3(0.95, 0.86, 0.66), s);
-    float strength = isnan(u) || isinf(u) ? 1.0 : clamp(abs(u) / clip, 0.0, 1.0);
+    float strength = blownUp ? 1.0 : clamp(abs(u) / clip, 0.0, 1.0);
     colour = mix(colour, rock, overlayOpacity * (1.0 - strength));
   }
   fragColour = vec4(colour, 1.0);

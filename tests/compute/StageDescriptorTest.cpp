@@ -58,7 +58,7 @@ TEST(StageDescriptors, OnePerOpenClStageOfTheRegistryInItsOrder) {
     EXPECT_EQ(registered.title, s->info().title) << s->id();
     EXPECT_EQ(registered.previous, s->info().previous) << s->id();
     EXPECT_EQ(registered.sourceFiles, s->info().sourceFiles) << s->id();
-    EXPECT_EQ(registered.explanationFile, "stages/" + s->id() + ".md") << s->id();
+    EXPECT_EQ(registered.explanationFile(), "stages/" + s->id() + ".md") << s->id();
   }
   for (const std::string& id : StageRegistry::ids(/*includeOpenCL=*/false))
     EXPECT_THROW(openClStage(id), ComputeError) << id << " is a CPU stage";

@@ -21,7 +21,7 @@ TEST(StageRegistry, StartsWithTheCpuStagesInTeachingOrder) {
     EXPECT_FALSE(s.opencl) << s.id;
     EXPECT_FALSE(s.title.empty()) << s.id;
     EXPECT_FALSE(s.sourceFiles.empty()) << s.id;
-    EXPECT_EQ(s.explanationFile, "stages/" + s.id + ".md");
+    EXPECT_EQ(s.explanationFile(), "stages/" + s.id + ".md");
   }
 }
 

@@ -169,7 +169,7 @@ TEST(StageMaterial, EveryStageHasSourcesExplanationAndParameters) {
       EXPECT_GT(materialLines(file).size(), 10u) << file;
     }
     const auto explanation = readStageExplanation(stage.id);
-    ASSERT_TRUE(explanation) << stage.explanationFile << " is not among the resources";
+    ASSERT_TRUE(explanation) << stage.explanationFile() << " is not among the resources";
     const std::string text = explanation->toStdString();
     EXPECT_LE(splitLines(text).size(), 80u) << "keep the explanation to one screen or two";
     EXPECT_NE(text.find("`" + stage.id + "`"), std::string::npos) << "the explanation names its stage";
@@ -208,10 +208,10 @@ TEST(StageMaterial, QuotedCodeIsInTheStagesSources) {
       ++quoted;
       const bool found = std::any_of(sourceLines.begin(), sourceLines.end(),
                                      [&](const std::string& s) { return s.find(code) != std::string::npos; });
-      EXPECT_TRUE(found) << stage.explanationFile << " quotes a line that is in none of its sources: " << code;
+      EXPECT_TRUE(found) << stage.explanationFile() << " quotes a line that is in none of its sources: " << code;
     }
-    EXPECT_FALSE(inCode) << stage.explanationFile << ": unterminated code block";
-    EXPECT_GT(quoted, 0) << stage.explanationFile << " points at no line of code";
+    EXPECT_FALSE(inCode) << stage.explanationFile() << ": unterminated code block";
+    EXPECT_GT(quoted, 0) << stage.explanationFile() << " points at no line of code";
   }
 }
 
