@@ -791,7 +791,8 @@ void SliceView::paintOverlay(QPainter& painter) {
 
   hud_.drawTextLines(painter, QPointF(8, 8), hudText(), area.width() - 16);
 
-  if (mode_ == Mode::Orthogonal3D && hasPicture && decorations_.hud) {
+  // The mouse's hint only on screen: a saved picture or a video cannot be dragged.
+  if (mode_ == Mode::Orthogonal3D && hasPicture && decorations_.hud && !canvas_) {
     painter.save();
     painter.setFont(hud_.smallFont());
     painter.setPen(QColor(170, 173, 180));
@@ -850,8 +851,7 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
   if (const QString e = drainGlErrors(gl_, "querying the framebuffer limits"); !e.isEmpty()) return error = e, QImage();
   // QPainter cannot draw with fewer than one pixel per logical pixel: a smaller scale is drawn at
   // scale 1 into a larger framebuffer, then reduced to the size asked for.
-  const double scale = options.scale > 0.0 ? options.scale
-                                           : std::max(0.5, std::min(size.width() / 1280.0, size.height() / 720.0));
+  const double scale = options.scale > 0.0 ? options.scale : ImageOptions::automaticScale(size);
   const double drawScale = std::max(scale, 1.0);
   const QSize drawn = scale < 1.0 ? QSize(int(std::lround(size.width() / scale)), int(std::lround(size.height() / scale))) : size;
   const int limitW = std::min<int>(maxRenderbuffer, maxViewport[0]), limitH = std::min<int>(maxRenderbuffer, maxViewport[1]);

@@ -9,6 +9,7 @@
 // and z down. See SliceGeometry.h. Mouse (3D): left drag orbits, right or middle drag pans, the wheel
 // zooms, a double click re-frames; a click without drag on a slice emits cellPicked in every mode
 // (cellShiftPicked with Shift held).
+#include <algorithm>
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -48,7 +49,8 @@ struct ImageOptions {
   // height/720)): a 4K image has the layout of a 1280x720 view with every part three times larger,
   // a 640x360 one the same layout at half size (below that the text would be unreadable).
   double scale = 0.0;
-  bool hud = true;         // counters and warnings (top left), the 3D mouse hint (bottom)
+  static double automaticScale(QSize size) { return std::max(0.5, std::min(size.width() / 1280.0, size.height() / 720.0)); }
+  bool hud = true;         // counters and warnings (top left); the 3D mouse hint is drawn on screen only
   bool colourBar = true;   // the colour bar(s) on the right
   bool labels = true;      // metre axes, headings, tick labels and the 2D source marker
 };

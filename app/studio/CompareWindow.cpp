@@ -13,13 +13,17 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QPainter>
 #include <QStyle>
+#include <QTextDocumentFragment>
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <cmath>
 #include <cstdio>
 
 #include "app/studio/CompareViewport.h"
+#include "app/studio/ExportActions.h"
+#include "app/studio/RecordingSession.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/SimulationPane.h"
 #include "render/SliceView.h"
@@ -87,6 +91,7 @@ CompareWindow::CompareWindow(const Scenario& base, const QStringList& stages, QW
 }
 
 CompareWindow::~CompareWindow() {
+  delete exportActions_;  // an unfinished recording is discarded while the viewports it pauses exist
   statusTimer_.stop();
   // Joined here, so no controller calls requestLockstepPoll on a window being destroyed.
   for (CompareViewport* v : viewports_) v->pane()->stop();
@@ -114,6 +119,11 @@ void CompareWindow::buildToolbar() {
   QAction* reset = tools->addAction(st->standardIcon(QStyle::SP_MediaSkipBackward), "&Reset", this, &CompareWindow::reset);
   reset->setShortcut(Qt::Key_R);
   reset->setToolTip("Restart every viewport from step 0 (R)");
+  exportActions_ = new ExportActions(this, this, playAction_);
+  connect(exportActions_, &ExportActions::message, this,
+          [this](const QString& text, bool error) { statusBar()->showMessage(text, error ? 0 : 10000); });
+  tools->addAction(exportActions_->recordAction());
+  tools->addAction(exportActions_->saveImageAction());
   tools->addSeparator();
 
   tools->addWidget(new QLabel(" Viewports "));
@@ -558,6 +568,56 @@ QImage CompareWindow::screenshot(bool wholeWindow) {
   return SliceView::grabWithViews(wholeWindow ? static_cast<QWidget&>(*this) : *centralWidget());
 }
 
+QSize CompareWindow::screenPixels() const { return grid_->size() * devicePixelRatioF(); }
+
+QMetaObject::Connection CompareWindow::connectImageStep(QObject* context, std::function<void(long)> slot) {
+  return connect(this, &CompareWindow::commonFrame, context, std::move(slot));
+}
+
+QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
+  // One or two rows of two, as on screen; every cell the same size, the remainder of odd sides left dark.
+  const int count = viewportCount(), columns = 2, rows = (count + 1) / 2;
+  const QSize cell(options.size.width() / columns, options.size.height() / rows);
+  if (cell.isEmpty()) {
+    error = QStringLiteral("%1x%2 is too small for %3 viewports").arg(options.size.width()).arg(options.size.height()).arg(count);
+    return {};
+  }
+  // Text and lines as large as in a single view of the whole picture's size, as on screen.
+  const double scale = options.scale > 0.0 ? options.scale : ImageOptions::automaticScale(options.size);
+  QImage out(options.size, QImage::Format_RGBX8888);
+  out.fill(QColor(30, 31, 34));
+  QPainter painter(&out);
+  for (int n = 0; n < count; ++n) {
+    const CompareViewport* v = viewports_[std::size_t(n)];
+    SliceView* view = v->pane()->view();
+    const QString caption = QStringLiteral("%1 · %2 · step %3").arg(n + 1).arg(v->spec()).arg(imageStep());
+    // The counters are rich text above each view on screen; in the picture, the view's HUD lines.
+    if (options.hud)
+      view->setHudLines(QStringList{caption} +
+                        QTextDocumentFragment::fromHtml(v->counters()).toPlainText().split('\n', Qt::SkipEmptyParts));
+    ImageOptions part = options;
+    part.size = cell;
+    part.scale = scale;
+    const QImage picture = view->renderImage(part, error);
+    view->setHudLines({});
+    if (picture.isNull()) return {};
+    const QPoint corner((n % columns) * cell.width(), (n / columns) * cell.height());
+    painter.drawImage(corner, picture);
+    if (!options.hud && options.labels) {
+      // Without the counters the stage's caption stays: a label, like the axes' headings.
+      QFont font = painter.font();
+      font.setPixelSize(std::max(9, int(std::lround(15 * scale))));
+      painter.setFont(font);
+      const int margin = int(std::lround(10 * scale));
+      const QRect text(corner + QPoint(margin, margin), painter.fontMetrics().size(0, caption));
+      painter.fillRect(text.adjusted(-4, -2, 4, 2), QColor(20, 21, 24, 200));
+      painter.setPen(QColor(230, 232, 236));
+      painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, caption);
+    }
+  }
+  return out;
+}
+
 QStringList CompareWindow::summary() const {
   QStringList out;
   for (std::size_t n = 0; n < viewports_.size(); ++n) {
@@ -678,8 +738,24 @@ int runCompareWindow(const StudioOptions& options) {
       });
     });
   }
+  // --record: from the first common frame (every solver built); the session runs the lockstep itself.
+  RecordingSession recording(&window);
+  if (!options.record.isEmpty()) {
+    QObject::connect(&window, &CompareWindow::commonFrame, &window, [&, started = false]() mutable {
+      if (started) return;
+      started = true;
+      recordFromCommandLine(recording, options, [&] {
+        double points = 0.0;
+        for (int n = 0; n < window.viewportCount(); ++n) {
+          const ControllerStatus s = window.viewport(n)->pane()->controller().status();
+          if (s.hasSolver) points += double(s.grid.interiorSize()) * double(s.step);
+        }
+        return points;
+      });
+    });
+  }
   window.show();
-  window.setPlaying(!options.startPaused);
+  window.setPlaying(!options.startPaused && options.record.isEmpty());
   return QApplication::exec();
 }
 

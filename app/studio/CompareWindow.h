@@ -15,8 +15,9 @@
 #include <mutex>
 #include <vector>
 
-#include "core/FieldCompare.h"
 #include "app/controller/LockstepCoordinator.h"
+#include "app/studio/RecordableView.h"
+#include "core/FieldCompare.h"
 #include "core/Scenario.h"
 
 class QAction;
@@ -28,9 +29,10 @@ class QSpinBox;
 namespace iso {
 
 class CompareViewport;
+class ExportActions;
 struct StudioOptions;
 
-class CompareWindow : public QMainWindow {
+class CompareWindow : public QMainWindow, public RecordableView {
   Q_OBJECT
  public:
   static constexpr int kMinViewports = 2, kMaxViewports = 4;
@@ -48,7 +50,7 @@ class CompareWindow : public QMainWindow {
   QStringList stages() const;
   void setBaseScenario(const Scenario& base);  // every viewport restarts on it at step 0
 
-  void setPlaying(bool playing);
+  void setPlaying(bool playing) override;
   void stepOnce();
   void reset();
   // Steps between two common frames; kAutoStepsPerFrame (the default) picks them as it runs: as many as
@@ -70,6 +72,15 @@ class CompareWindow : public QMainWindow {
   const LockstepCoordinator& coordinator() const { return coordinator_; }
   QString notice() const;  // the window's own message (e.g. too many stages), "" when none
   QImage screenshot(bool wholeWindow);  // the viewports (with the sharing note), or the whole window
+  ExportActions* exportActions() const { return exportActions_; }
+
+  // RecordableView: every viewport's picture in one image, in the grid they have on screen, each with
+  // its stage (and its counters with the HUD); the lockstep's common step.
+  QSize screenPixels() const override;
+  long imageStep() const override { return coordinator_.rendezvousStep(); }
+  QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
+  void setPauseAtStep(long step) override { setStopStep(step); }
+  QImage renderImage(const ImageOptions& options, QString& error) override;
 
   struct Agreement {
     bool compared = false;  // a common step was compared (false for the reference itself)
@@ -141,6 +152,7 @@ class CompareWindow : public QMainWindow {
   QAction *playAction_ = nullptr, *linkAction_ = nullptr;
   QSpinBox *count_ = nullptr, *stepsPerFrameBox_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
   QComboBox* mode_ = nullptr;
+  ExportActions* exportActions_ = nullptr;
 };
 
 // iso3dfd-studio --compare S1,S2[,S3[,S4]]: runs the compare window; with --steps N --screenshot F it

@@ -14,8 +14,6 @@
 
 #include "app/studio/ExportDialog.h"
 #include "app/studio/RecordingSession.h"
-#include "app/studio/SimulationPane.h"
-#include "render/SliceView.h"
 #include "app/studio/ViewImage.h"
 
 namespace iso {
@@ -35,12 +33,10 @@ QIcon recordIcon() {
   return QIcon(pixmap);
 }
 
-QSize viewPixels(const SliceView* view) { return view->size() * view->devicePixelRatioF(); }
-
 }  // namespace
 
-ExportActions::ExportActions(QMainWindow* window, SimulationPane* pane, QAction* playAction)
-    : QObject(window), window_(window), pane_(pane), playAction_(playAction), session_(new RecordingSession(pane, this)) {
+ExportActions::ExportActions(QMainWindow* window, RecordableView* view, QAction* playAction)
+    : QObject(window), window_(window), view_(view), playAction_(playAction), session_(new RecordingSession(view, this)) {
   record_ = new QAction(recordIcon(), "&Record…", this);
   record_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
   record_->setToolTip("Record a video or PNG frames of the view (Ctrl+R)");
@@ -82,7 +78,7 @@ void ExportActions::toggleRecording() {
     return;
   }
   if (session_->state() == RecordingSession::State::Finishing) return;  // the file is being completed
-  ExportDialog dialog(ExportDialog::Kind::Recording, lastRecordPath_, viewPixels(pane_->view()), window_);
+  ExportDialog dialog(ExportDialog::Kind::Recording, lastRecordPath_, view_->screenPixels(), window_);
   if (dialog.exec() != QDialog::Accepted) return;
   lastRecordPath_ = dialog.path();
   RecordingSettings settings;
@@ -134,26 +130,25 @@ void ExportActions::saveImage() {
     emit message("The previous image is still being written", true);
     return;
   }
-  SliceView* view = pane_->view();
   // The run waits while the dialog is open, so that the picture shows the step the user saw.
   const bool wasPlaying = playAction_->isChecked();
   playAction_->setChecked(false);
   const auto resume = qScopeGuard([&] { playAction_->setChecked(wasPlaying); });
   const auto nameFor = [](long step) { return QDir::home().filePath(QStringLiteral("iso3dfd-step%1.png").arg(step)); };
-  const QString suggested = nameFor(pane_->shownStep());
+  const QString suggested = nameFor(view_->imageStep());
   if (lastImagePath_.isEmpty() || QFileInfo(lastImagePath_).isDir()) lastImagePath_ = suggested;
-  ExportDialog dialog(ExportDialog::Kind::Image, lastImagePath_, viewPixels(view), window_);
+  ExportDialog dialog(ExportDialog::Kind::Image, lastImagePath_, view_->screenPixels(), window_);
   if (dialog.exec() != QDialog::Accepted) return;
   // A batch in flight when the run paused may have moved the view on: the suggested name follows it.
   QString path = dialog.path();
-  if (path == suggested) path = nameFor(pane_->shownStep());
+  if (path == suggested) path = nameFor(view_->imageStep());
   lastImagePath_ = path;
   ImageOptions options;
   options.size = dialog.resolution();
-  options.scale = options.size == viewPixels(view) ? view->devicePixelRatioF() : 0.0;
+  options.scale = options.size == view_->screenPixels() ? window_->devicePixelRatioF() : 0.0;
   options.hud = dialog.hud();
   QString error;
-  const QImage image = view->renderImage(options, error);
+  const QImage image = view_->renderImage(options, error);
   if (image.isNull()) {
     emit message("Image not saved: " + error, true);
     return;

@@ -1,6 +1,6 @@
 #pragma once
-// Record… (Ctrl+R) and Save image… (F12) for a window and its simulation pane, for the window's File
-// menu and toolbar: the dialogs, the recording session, and while recording an indicator in the status
+// Record… (Ctrl+R) and Save image… (F12) for a window and the view it shows (its simulation pane, or the
+// compare view's viewports together), for the window's menu and toolbar: the dialogs, the recording session, and while recording an indicator in the status
 // bar (frames, duration, file size) with a Stop button that finishes the file. Images are written on a
 // thread of their own; nothing here blocks the GUI on the encoder or the disk.
 #include <QObject>
@@ -16,15 +16,15 @@ class QWidget;
 
 namespace iso {
 
+class RecordableView;
 class RecordingSession;
-class SimulationPane;
 
 class ExportActions : public QObject {
   Q_OBJECT
  public:
   // Adds the recording indicator to the window's status bar (hidden until a recording starts).
   // playAction: the window's checkable Play action, which Save image unchecks while its dialog is open.
-  ExportActions(QMainWindow* window, SimulationPane* pane, QAction* playAction);
+  ExportActions(QMainWindow* window, RecordableView* view, QAction* playAction);
   ~ExportActions() override;  // discards an unfinished recording, waits for an image being written
 
   QAction* recordAction() const { return record_; }
@@ -42,7 +42,7 @@ class ExportActions : public QObject {
   void updateIndicator();
 
   QMainWindow* window_;
-  SimulationPane* pane_;
+  RecordableView* view_;
   QAction* playAction_;
   RecordingSession* session_;
   QAction *record_ = nullptr, *saveImage_ = nullptr;

@@ -135,7 +135,9 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
   applyScenario(initial, origin.value_or(originOf(initial)));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  delete exportActions_;  // an unfinished recording is discarded while the pane it pauses exists
+}
 
 void MainWindow::buildActions() {
   QStyle* st = style();

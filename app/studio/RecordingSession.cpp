@@ -1,25 +1,24 @@
 #include "app/studio/RecordingSession.h"
 
 #include <QFileInfo>
+#include <algorithm>
 #include <QImage>
 
-#include "app/studio/PngSequenceWriter.h"
-#include "app/studio/SimulationPane.h"
-#include "render/SliceView.h"
 #include "app/export/VideoEncoder.h"
+#include "app/studio/PngSequenceWriter.h"
 
 namespace iso {
 namespace {
 constexpr int kRoomPollMs = 2;  // while the writer's queue is full
 }
 
-RecordingSession::RecordingSession(SimulationPane* pane, QObject* parent) : QObject(parent), pane_(pane) {
+RecordingSession::RecordingSession(RecordableView* view, QObject* parent) : QObject(parent), view_(view) {
   connect(&roomPoll_, &QTimer::timeout, this, &RecordingSession::resumeWhenRoom);
 }
 
 RecordingSession::~RecordingSession() {
   if (finisher_.joinable()) finisher_.join();
-  if (state_ == State::Recording) pane_->controller().setPauseAtStep(-1);
+  if (state_ == State::Recording) view_->setPauseAtStep(-1);
   writer_.reset();  // discards an unfinished output
 }
 
@@ -47,11 +46,10 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   error_.clear();
   captured_ = 0;
   renderNanoseconds_ = waitNanoseconds_ = 0;
-  SliceView* view = pane_->view();
   const bool video = isVideoPath(settings.path);
   QSize size = settings.size;
   if (size.isEmpty()) {
-    size = view->size() * view->devicePixelRatioF();
+    size = view_->screenPixels();
     if (video) size = QSize(size.width() & ~1, size.height() & ~1);  // yuv420p needs even sides
   }
   settings_.size = size;
@@ -82,15 +80,14 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   }
   state_ = State::Recording;
   // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).
-  const long shown = view->slices() ? view->slices()->step : 0;
+  const long shown = std::max(view_->imageStep(), 0L);
   target_ = (shown + settings.every - 1) / settings.every * settings.every;
-  slicesConnection_ = connect(view, &SliceView::slicesChanged, this, &RecordingSession::onSlices);
-  SimulationController& controller = pane_->controller();
-  controller.setPauseAtStep(target_);
-  if (view->slices() && view->slices()->step == target_)
+  slicesConnection_ = view_->connectImageStep(this, [this](long step) { onSlices(step); });
+  view_->setPauseAtStep(target_);
+  if (view_->imageStep() == target_)
     capture(target_);  // the run rests on that step already: no new slices will come for it
   else
-    controller.setPlaying(true);
+    view_->setPlaying(true);
   return true;
 }
 
@@ -100,43 +97,35 @@ void RecordingSession::onSlices(long step) {
   if (step > target_ || step < target_ - settings_.every) {
     // Someone else moved the run (a reset, a new scenario): go on from the next multiple.
     target_ = (step + settings_.every - 1) / settings_.every * settings_.every;
-    pane_->controller().setPauseAtStep(target_);
+    view_->setPauseAtStep(target_);
     if (step == target_) return capture(step);
   }
   // Slices short of the frame's step: the run may rest there (it had already passed the pause step
   // asked for when the recording began, or stopped at an earlier one), so send it on to the frame's
   // step, unless it is held back for the writer.
-  if (!roomPoll_.isActive()) pane_->controller().setPlaying(true);
+  if (!roomPoll_.isActive()) view_->setPlaying(true);
 }
 
 void RecordingSession::capture(long step) {
   QElapsedTimer clock;
   clock.start();
   const bool last = settings_.frames > 0 && captured_ + 1 >= settings_.frames;
-  SimulationController& controller = pane_->controller();
   target_ = step + settings_.every;
   // The next batch runs while this frame is drawn and encoded (the view keeps its own copy).
   if (!last) {
-    controller.setPauseAtStep(target_);
+    view_->setPauseAtStep(target_);
     if (writer_->hasRoom()) {
-      controller.setPlaying(true);
+      view_->setPlaying(true);
     } else {
       waiting_.start();
       roomPoll_.start(kRoomPollMs);
     }
   }
-  // The counters of exactly this step, not of wherever the run is by now.
-  if (settings_.hud) {
-    ControllerStatus status = pane_->lastStatus();
-    status.step = step;
-    status.time = double(step) * status.dt;
-    pane_->view()->setHudLines(counterLines(status, pane_->framesPerSecond()));
-  }
   ImageOptions options;
   options.size = settings_.size;
   options.hud = settings_.hud;
   QString problem;
-  const QImage image = pane_->view()->renderImage(options, problem);
+  const QImage image = view_->renderImage(options, problem);
   if (image.isNull()) return fail("drawing frame " + QString::number(captured_) + ": " + problem);
   try {
     writer_->push(image.constBits(), image.bytesPerLine());
@@ -154,7 +143,7 @@ void RecordingSession::resumeWhenRoom() {
   if (!writer_->hasRoom()) return;
   roomPoll_.stop();
   waitNanoseconds_ += waiting_.nsecsElapsed();
-  pane_->controller().setPlaying(true);
+  view_->setPlaying(true);
 }
 
 void RecordingSession::stop() {
@@ -162,7 +151,7 @@ void RecordingSession::stop() {
   state_ = State::Finishing;
   roomPoll_.stop();
   disconnect(slicesConnection_);
-  pane_->controller().setPauseAtStep(-1);
+  view_->setPauseAtStep(-1);
   // Encoding what is queued and writing the trailer can take a while: not on the GUI thread.
   finisher_ = std::thread([this] {
     QString message;
@@ -181,7 +170,7 @@ void RecordingSession::stop() {
 void RecordingSession::fail(const QString& message) {
   roomPoll_.stop();
   disconnect(slicesConnection_);
-  pane_->controller().setPauseAtStep(-1);
+  view_->setPauseAtStep(-1);
   writer_->abort();
   settle(false, message);
 }

@@ -1,5 +1,5 @@
 #pragma once
-// Records what the view shows: frame i is drawn (off screen, at the chosen size) from the slices of
+// Records what a view shows (the main window's or the whole compare view): frame i is drawn (off screen, at the chosen size) from the slices of
 // step first + every·i exactly. The simulation is told to pause at each such step; once the view holds
 // that step's slices the next pause step is set and the run resumes at once, so the next batch computes
 // while this frame is drawn and encoded. When the writer's queue is full the run is resumed only once
@@ -14,14 +14,13 @@
 #include <thread>
 
 #include "app/export/FrameWriter.h"
+#include "app/studio/RecordableView.h"
 
 namespace iso {
 
-class SimulationPane;
-
 struct RecordingSettings {
   QString path;       // .mp4 / .mkv / .mov: a video; no extension: a folder of numbered PNG frames
-  QSize size;         // pixels; empty: the view's size in device pixels (made even for video)
+  QSize size;         // pixels; empty: the view's size on screen in device pixels (made even for video)
   int fps = 30;
   int every = 4;      // time steps between frames
   long frames = 0;    // stop after this many (0: until stop())
@@ -33,7 +32,7 @@ class RecordingSession : public QObject {
  public:
   enum class State { Idle, Recording, Finishing, Finished, Failed };
 
-  RecordingSession(SimulationPane* pane, QObject* parent = nullptr);
+  RecordingSession(RecordableView* view, QObject* parent = nullptr);
   ~RecordingSession() override;  // an unfinished recording is discarded
 
   // Whether `path` names a video (.mp4, .mkv, .mov) rather than a frame folder (no extension).
@@ -68,7 +67,7 @@ class RecordingSession : public QObject {
   void fail(const QString& message);
   void settle(bool ok, const QString& message);
 
-  SimulationPane* pane_;
+  RecordableView* view_;
   RecordingSettings settings_;
   State state_ = State::Idle;
   QString error_;

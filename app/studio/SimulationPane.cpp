@@ -176,4 +176,23 @@ void SimulationPane::pollStatus() {
   emit statusUpdated(status_);
 }
 
+QSize SimulationPane::screenPixels() const { return view_->size() * view_->devicePixelRatioF(); }
+
+long SimulationPane::imageStep() const { return view_->slices() ? view_->slices()->step : -1; }
+
+QMetaObject::Connection SimulationPane::connectImageStep(QObject* context, std::function<void(long)> slot) {
+  return connect(view_, &SliceView::slicesChanged, context, std::move(slot));
+}
+
+QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) {
+  if (options.hud && hudCounters_ && imageStep() >= 0) {
+    // The counters of exactly the step drawn, not of wherever the run is by now.
+    ControllerStatus status = status_;
+    status.step = imageStep();
+    status.time = double(status.step) * status.dt;
+    view_->setHudLines(counterLines(status, framesPerSecond_));
+  }
+  return view_->renderImage(options, error);
+}
+
 }  // namespace iso

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "app/controller/SimulationController.h"
+#include "app/studio/RecordableView.h"
 
 namespace iso {
 
@@ -22,7 +23,7 @@ class SliceView;
 QStringList counterLines(const ControllerStatus& status, double framesPerSecond,
                          CounterLayout layout = CounterLayout::Overlay);
 
-class SimulationPane : public QWidget {
+class SimulationPane : public QWidget, public RecordableView {
   Q_OBJECT
  public:
   explicit SimulationPane(QWidget* parent = nullptr);
@@ -54,6 +55,14 @@ class SimulationPane : public QWidget {
   enum class SlicePath { Mapped, Host };
   void setSlicePath(SlicePath path, const QString& reason = {});
   std::size_t mappedSlotFloats() const;  // floats per slot of the mapped buffers in use, 0 on the host path
+
+  // RecordableView: the view, and the run of its controller.
+  QSize screenPixels() const override;
+  long imageStep() const override;
+  QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
+  void setPauseAtStep(long step) override { controller_->setPauseAtStep(step); }
+  void setPlaying(bool playing) override { controller_->setPlaying(playing); }
+  QImage renderImage(const ImageOptions& options, QString& error) override;
 
  signals:
   void statusUpdated(const iso::ControllerStatus& status);  // a few times a second

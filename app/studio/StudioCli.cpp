@@ -77,7 +77,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption compare("compare", "Run 2 to 4 stages side by side in lockstep on the scenario, e.g.\n"
                                     "cpu-serial,gpu-basic (stage@device picks an OpenCL device). With --steps N\n"
                                     "--screenshot FILE: exit status 1 when a stage disagrees with cpu-serial (or the\n"
-                                    "first stage) beyond relative L2 1e-5.", "S1,S2[,S3[,S4]]");
+                                    "first stage) beyond relative L2 1e-5. With --record PATH --frames N: a video of them all.", "S1,S2[,S3[,S4]]");
   const QCommandLineOption drag("drag", "With --compare --steps N --screenshot FILE: drag viewport 1's camera (an orbit, as the left\n"
                                  "mouse button does) throughout the run, and report how often the views redraw meanwhile.");
   const QCommandLineOption wholeWindow("whole-window", "With --screenshot: capture the whole window, not only the view.");
@@ -86,7 +86,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       "record",
       "Record, then quit (exit status 0 once the output is complete): PATH ending in .mp4, .mkv or .mov is an H.264 "
       "video; PATH without an extension is a folder of PNG frames 000000.png, 000001.png, ... (new or empty). "
-      "Needs --frames.",
+      "Needs --frames. With --compare, every viewport in one picture.",
       "PATH");
   const QCommandLineOption frames("frames", "With --record: the number of frames (1 to 1000000).", "N");
   const QCommandLineOption every("every", "With --record: time steps between frames; frame i shows step K*i (1 to 100000, default 4).", "K");
@@ -349,6 +349,45 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   return o;
 }
 
+void recordFromCommandLine(RecordingSession& recording, const StudioOptions& options,
+                           std::function<double()> pointsComputed) {
+  RecordingSettings settings;
+  settings.path = options.record;
+  settings.size = options.resolution;
+  settings.fps = options.recordFps;
+  settings.every = options.recordEvery;
+  settings.frames = options.recordFrames;
+  settings.hud = options.hud;
+  auto clock = std::make_shared<QElapsedTimer>();
+  clock->start();
+  const double pointsBefore = pointsComputed();
+  QObject::connect(&recording, &RecordingSession::finished, &recording,
+                   [&recording, &options, clock, pointsBefore, pointsComputed](bool ok, const QString& message) {
+    if (!ok) {
+      printError(message);
+      QApplication::exit(1);
+      return;
+    }
+    const double wall = clock->elapsed() / 1000.0;
+    const QSize size = recording.frameSize();
+    const long frames = recording.framesCaptured();
+    std::printf("recorded %ld frames (%dx%d, every %d steps, %d fps) to %s in %.2f s\n", frames, size.width(),
+                size.height(), options.recordEvery, options.recordFps, qPrintable(message), wall);
+    std::printf("simulation: %.1f Mpts/s over the recording (wall time)\n",
+                wall > 0 ? (pointsComputed() - pointsBefore) / wall / 1e6 : 0.0);
+    std::printf("drawing: %.1f ms per frame; writer: %.1f frames/s of its own time; run held for the writer %.2f s\n",
+                frames ? 1e3 * recording.renderSeconds() / double(frames) : 0.0,
+                recording.writerBusySeconds() > 0 ? double(frames) / recording.writerBusySeconds() : 0.0,
+                recording.waitSeconds());
+    std::fflush(stdout);
+    QApplication::exit(0);
+  });
+  if (!recording.start(settings)) {
+    printError(recording.error());
+    QApplication::exit(1);
+  }
+}
+
 int runStudio(const StudioOptions& options) {
   if (!options.compareStages.isEmpty()) return runCompareWindow(options);
   if (options.benchPanel) return runBenchmarkPanel(options);
@@ -448,46 +487,14 @@ int runStudio(const StudioOptions& options) {
   }
   // Recording: starts once the solver is built (the session sets the pause steps and plays).
   RecordingSession recording(pane);
-  QElapsedTimer recordingClock;
-  long recordingFirstStep = 0;
   if (!options.record.isEmpty()) {
     QObject::connect(pane, &SimulationPane::rebuilt, &window, [&, started = false]() mutable {
       if (started) return;
       started = true;
-      RecordingSettings settings;
-      settings.path = options.record;
-      settings.size = options.resolution;
-      settings.fps = options.recordFps;
-      settings.every = options.recordEvery;
-      settings.frames = options.recordFrames;
-      settings.hud = options.hud;
-      recordingClock.start();
-      recordingFirstStep = controller.status().step;
-      if (!recording.start(settings)) {
-        printError(recording.error());
-        QApplication::exit(1);
-      }
-    });
-    QObject::connect(&recording, &RecordingSession::finished, &window, [&](bool ok, const QString& message) {
-      if (!ok) {
-        printError(message);
-        QApplication::exit(1);
-        return;
-      }
-      const double wall = recordingClock.elapsed() / 1000.0;
-      const ControllerStatus s = controller.status();
-      const double steps = double(s.step - recordingFirstStep);
-      const QSize size = recording.frameSize();
-      std::printf("recorded %ld frames (%dx%d, every %d steps, %d fps) to %s in %.2f s\n", recording.framesCaptured(),
-                  size.width(), size.height(), options.recordEvery, options.recordFps, qPrintable(message), wall);
-      std::printf("simulation: %.1f Mpts/s over the recording (%ld steps, wall time)\n",
-                  wall > 0 ? double(s.grid.interiorSize()) * steps / wall / 1e6 : 0.0, long(steps));
-      std::printf("drawing: %.1f ms per frame; writer: %.1f frames/s of its own time; run held for the writer %.2f s\n",
-                  recording.framesCaptured() ? 1e3 * recording.renderSeconds() / recording.framesCaptured() : 0.0,
-                  recording.writerBusySeconds() > 0 ? recording.framesCaptured() / recording.writerBusySeconds() : 0.0,
-                  recording.waitSeconds());
-      std::fflush(stdout);
-      QApplication::exit(0);
+      recordFromCommandLine(recording, options, [&] {
+        const ControllerStatus s = controller.status();
+        return double(s.grid.interiorSize()) * double(s.step);
+      });
     });
   }
   window.setViewMode(options.viewMode);

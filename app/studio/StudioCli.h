@@ -5,6 +5,7 @@
 #include <QSize>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <optional>
 
 #include "core/Scenario.h"
@@ -48,6 +49,14 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
 // The default scenario for this machine: presetScenario("default") at 128³ on the CPU, or 256³ on the
 // first GPU when OpenCL offers one.
 Scenario defaultScenarioForThisMachine();
+
+class RecordingSession;
+
+// --record: starts `recording` with the command line's settings (once the run is built); when the output
+// is complete, prints what was written and how fast the run went meanwhile (pointsComputed(): the grid
+// points updated so far, over all solvers) and quits with 0; on failure prints why and quits with 1.
+void recordFromCommandLine(RecordingSession& recording, const StudioOptions& options,
+                           std::function<double()> pointsComputed);
 
 // Runs the application (needs a QApplication); returns the exit status.
 int runStudio(const StudioOptions& options);

@@ -93,6 +93,29 @@ TEST(StudioExport, RecordedFramesFolderHasOnePngPerFrameShowingItsStep) {
   EXPECT_GT(changed, 5000) << "the wave should have changed a large part of the plane";
 }
 
+TEST(StudioExport, RecordedCompareViewHoldsEveryViewport) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const fs::path video = test::scratchPath("compare.mp4");
+  const StudioRun r = runStudio({"--size", "48,48,48", "--compare", "cpu-serial,cpu-parallel", "--mode", "xz", "--record",
+                                 q(video), "--frames", "4", "--every", "100", "--resolution", "640x360"});
+  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const test::DecodedVideo decoded = test::decodeVideo(video);
+  ASSERT_EQ(decoded.error, "");
+  EXPECT_EQ(decoded.frames, 4);
+  ASSERT_EQ(decoded.width, 640);
+  ASSERT_EQ(decoded.height, 360);
+  // The last frame (step 300): the wave in both halves, one per stage.
+  for (int half = 0; half < 2; ++half) {
+    std::vector<std::uint8_t> pixels;
+    for (int y = 0; y < 360; ++y) {
+      const auto row = decoded.lastFrameRgba.begin() + (std::ptrdiff_t(y) * 640 + half * 320) * 4;
+      pixels.insert(pixels.end(), row, row + 320 * 4);
+    }
+    const auto [red, blue] = test::countSigns(pixels);
+    EXPECT_GT(red + blue, 300) << "viewport " << half + 1 << " shows no wave";
+  }
+}
+
 TEST(StudioExport, A4KScreenshotHasThatSize) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   const fs::path shot = test::scratchPath("4k.png");

@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "tests/ScratchDir.h"
+#include "app/studio/CompareWindow.h"
 #include "app/studio/ExportActions.h"
 #include "app/studio/MainWindow.h"
+#include "app/studio/PngSequenceWriter.h"
 #include "app/studio/RecordingSession.h"
 #include "core/ScenarioResize.h"
 #include "app/studio/SimulationPane.h"
@@ -71,6 +73,47 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   const long after = pane->lastStatus().step;
   window.setPlaying(true);
   EXPECT_TRUE(test::waitUntil([&] { return pane->lastStatus().step > after + 10; }));
+}
+
+TEST(StudioExportSession, RecordsTheWholeCompareViewEachFrameAtItsCommonStep) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  CompareWindow window(resizedScenario(presetScenario("default"), 40, 40, 40), {"cpu-serial", "cpu-parallel"});
+  window.resize(1000, 640);
+  window.show();
+  RecordingSession& session = *window.exportActions()->recording();
+  std::vector<long> steps;  // the common step on screen as each frame was drawn
+  QObject::connect(&session, &RecordingSession::frameCaptured, [&] { steps.push_back(window.imageStep()); });
+  bool done = false, ok = false;
+  QString message;
+  QObject::connect(&session, &RecordingSession::finished, [&](bool success, const QString& text) {
+    done = true, ok = success, message = text;
+  });
+  const std::filesystem::path folder = test::scratchPath("compare-frames");
+  RecordingSettings settings;
+  settings.path = QString::fromStdString(folder.string());
+  settings.size = QSize(640, 360);
+  settings.every = 40;
+  settings.frames = 4;
+  ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
+  ASSERT_TRUE(test::waitUntil([&] { return done; }, 60000));
+  ASSERT_TRUE(ok) << message.toStdString();
+  EXPECT_EQ(steps, (std::vector<long>{0, 40, 80, 120}));
+  std::set<std::string> expected;
+  for (int i = 0; i < 4; ++i) expected.insert(PngSequenceWriter::frameName(i));
+  ASSERT_EQ(test::filesIn(folder), expected);
+
+  // The last frame holds both viewports side by side, each showing the wave (the blue of its negative
+  // part) in about the same amount: the same field computed by two stages.
+  const QImage last = QImage(QString::fromStdString((folder / PngSequenceWriter::frameName(3)).string()))
+                          .convertToFormat(QImage::Format_RGBA8888);
+  ASSERT_EQ(last.size(), QSize(640, 360));
+  const auto blueIn = [&](int x0) {
+    const QImage half = last.copy(x0, 0, 320, 360);
+    return test::countSigns(std::vector<std::uint8_t>(half.constBits(), half.constBits() + half.sizeInBytes())).second;
+  };
+  const long left = blueIn(0), right = blueIn(320);
+  EXPECT_GT(left, 300);
+  EXPECT_NEAR(double(right), double(left), 0.1 * double(left));
 }
 
 TEST(StudioExportSession, BadSettingsAreRefusedWithoutWritingAnything) {

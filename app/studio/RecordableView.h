@@ -1,0 +1,34 @@
+#pragma once
+// What Record… and Save image… act on: a picture of the step on screen that can be drawn off screen at
+// any size, and the run behind it, which a recording pauses at each frame's step. The main window's
+// simulation pane (one view) and the compare view (every viewport in one picture) are the two.
+#include <QImage>
+#include <QMetaObject>
+#include <QSize>
+#include <QString>
+#include <functional>
+
+#include "render/SliceView.h"
+
+class QObject;
+
+namespace iso {
+
+class RecordableView {
+ public:
+  virtual ~RecordableView() = default;
+
+  // The picture's size on screen, in device pixels: the default size of images and recordings.
+  virtual QSize screenPixels() const = 0;
+  // The step renderImage draws: the slices on screen (−1 before the first).
+  virtual long imageStep() const = 0;
+  // Calls `slot(step)` on context's thread each time the picture holds the slices of another step.
+  virtual QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) = 0;
+  virtual void setPauseAtStep(long step) = 0;  // the run stops there (< 0: nowhere)
+  virtual void setPlaying(bool playing) = 0;
+  // The picture of imageStep() at options.size, its counters those of that step; a null image and
+  // `error` on failure.
+  virtual QImage renderImage(const ImageOptions& options, QString& error) = 0;
+};
+
+}  // namespace iso
