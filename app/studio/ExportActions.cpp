@@ -52,6 +52,8 @@ ExportActions::ExportActions(QMainWindow* window, RecordableView* view, QAction*
   auto* dot = new QLabel;
   dot->setPixmap(recordIcon().pixmap(14, 14));
   indicatorText_ = new QLabel;
+  indicatorText_->setToolTip("Frames recorded, the video's length at its frame rate and the output's size so far.\n"
+                             "No frame is dropped: when the encoder falls behind, the simulation waits for it.");
   stop_ = new QToolButton;
   stop_->setText("Stop");
   stop_->setToolTip("Stop recording and finish the file (Ctrl+R)");
@@ -117,11 +119,17 @@ void ExportActions::showRecording(bool on) {
 void ExportActions::updateIndicator() {
   const RecordingSession& s = *session_;
   const bool finishing = s.state() == RecordingSession::State::Finishing;
-  indicatorText_->setText(QStringLiteral("%1 %2 frames · %3 s · %4")
-                              .arg(finishing ? "finishing" : "REC")
-                              .arg(s.framesCaptured())
-                              .arg(s.seconds(), 0, 'f', 1)
-                              .arg(QLocale().formattedDataSize(qint64(s.bytesWritten()))));
+  QString text = QStringLiteral("%1 %2 frames · %3 s · %4")
+                     .arg(finishing ? "finishing" : "REC")
+                     .arg(s.framesCaptured())
+                     .arg(s.seconds(), 0, 'f', 1)
+                     .arg(QLocale().formattedDataSize(qint64(s.bytesWritten())));
+  // No frame is dropped: when the encoder falls behind, the run waits for it, and says so.
+  if (s.waitingForWriter())
+    text += " · run waiting for the encoder";
+  else if (s.waitSeconds() >= 0.1)
+    text += QStringLiteral(" · run held %1 s for the encoder").arg(s.waitSeconds(), 0, 'f', 1);
+  indicatorText_->setText(text);
   stop_->setEnabled(!finishing);
 }
 

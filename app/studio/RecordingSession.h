@@ -55,6 +55,7 @@ class RecordingSession : public QObject {
   // Wall time spent drawing frames and waiting for the writer (for the measurements), seconds.
   double renderSeconds() const { return renderNanoseconds_ * 1e-9; }
   double waitSeconds() const { return waitNanoseconds_ * 1e-9; }
+  bool waitingForWriter() const { return roomPoll_.isActive(); }  // the run is held until the writer has room
 
  signals:
   void frameCaptured(long frames);
