@@ -24,6 +24,7 @@
 #include "app/studio/CompareViewport.h"
 #include "app/studio/ExportActions.h"
 #include "app/studio/RecordingSession.h"
+#include "app/studio/ViewImage.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/SimulationPane.h"
 #include "render/SliceView.h"
@@ -47,6 +48,9 @@ QStringList defaultStages() {
 }
 
 QString figure(double v) { return QString::number(v, 'e', 1); }
+
+// Lines of a viewport's counters (updateCounters): rates; speed-up and agreement; the slices' path.
+constexpr int kCounterLines = 3;
 
 }  // namespace
 
@@ -578,42 +582,39 @@ QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
   // One or two rows of two, as on screen; every cell the same size, the remainder of odd sides left dark.
   const int count = viewportCount(), columns = 2, rows = (count + 1) / 2;
   const QSize cell(options.size.width() / columns, options.size.height() / rows);
-  if (cell.isEmpty()) {
+  // Text and lines as large as in a single view of the whole picture's size, as on screen.
+  const double scale = options.scale > 0.0 ? options.scale : ImageOptions::automaticScale(options.size);
+  QFont font = this->font();
+  font.setPixelSize(std::max(9, int(std::lround(13 * scale))));
+  const QFontMetrics metrics(font);
+  // As on screen, each view has its stage and step above it (a label) and its counters (the HUD).
+  const int captionLines = (options.labels || options.hud ? 1 : 0) + (options.hud ? kCounterLines : 0);
+  const int pad = int(std::lround(4 * scale));
+  const int band = captionLines > 0 ? captionLines * metrics.lineSpacing() + 2 * pad : 0;
+  if (cell.width() < 1 || cell.height() <= band) {
     error = QStringLiteral("%1x%2 is too small for %3 viewports").arg(options.size.width()).arg(options.size.height()).arg(count);
     return {};
   }
-  // Text and lines as large as in a single view of the whole picture's size, as on screen.
-  const double scale = options.scale > 0.0 ? options.scale : ImageOptions::automaticScale(options.size);
   QImage out(options.size, QImage::Format_RGBX8888);
   out.fill(QColor(30, 31, 34));
   QPainter painter(&out);
+  painter.setFont(font);
+  painter.setPen(QColor(225, 227, 232));
   for (int n = 0; n < count; ++n) {
     const CompareViewport* v = viewports_[std::size_t(n)];
-    SliceView* view = v->pane()->view();
-    const QString caption = QStringLiteral("%1 · %2 · step %3").arg(n + 1).arg(v->spec()).arg(imageStep());
-    // The counters are rich text above each view on screen; in the picture, the view's HUD lines.
-    if (options.hud)
-      view->setHudLines(QStringList{caption} +
-                        QTextDocumentFragment::fromHtml(v->counters()).toPlainText().split('\n', Qt::SkipEmptyParts));
     ImageOptions part = options;
-    part.size = cell;
+    part.size = QSize(cell.width(), cell.height() - band);
     part.scale = scale;
-    const QImage picture = view->renderImage(part, error);
-    view->setHudLines({});
+    const QImage picture = v->pane()->view()->renderImage(part, error);
     if (picture.isNull()) return {};
     const QPoint corner((n % columns) * cell.width(), (n / columns) * cell.height());
-    painter.drawImage(corner, picture);
-    if (!options.hud && options.labels) {
-      // Without the counters the stage's caption stays: a label, like the axes' headings.
-      QFont font = painter.font();
-      font.setPixelSize(std::max(9, int(std::lround(15 * scale))));
-      painter.setFont(font);
-      const int margin = int(std::lround(10 * scale));
-      const QRect text(corner + QPoint(margin, margin), painter.fontMetrics().size(0, caption));
-      painter.fillRect(text.adjusted(-4, -2, 4, 2), QColor(20, 21, 24, 200));
-      painter.setPen(QColor(230, 232, 236));
-      painter.drawText(text, Qt::AlignLeft | Qt::AlignTop, caption);
-    }
+    painter.drawImage(corner + QPoint(0, band), picture);
+    QStringList lines;
+    if (captionLines > 0) lines << QStringLiteral("%1 · %2 · step %3").arg(n + 1).arg(v->spec()).arg(imageStep());
+    if (options.hud) lines += QTextDocumentFragment::fromHtml(v->counters()).toPlainText().split('\n', Qt::SkipEmptyParts);
+    for (int line = 0; line < std::min(int(lines.size()), captionLines); ++line)
+      painter.drawText(corner + QPoint(pad, pad + line * metrics.lineSpacing() + metrics.ascent()),
+                       metrics.elidedText(lines[line], Qt::ElideRight, cell.width() - 2 * pad));
   }
   return out;
 }
@@ -729,9 +730,24 @@ int runCompareWindow(const StudioOptions& options) {
         }
         for (const QString& line : window.summary()) std::printf("%s\n", qPrintable(line));
         std::fflush(stdout);
-        const QImage image = window.screenshot(options.screenshotWindow);
-        const bool saved = !image.isNull() && image.save(options.screenshot, "PNG");
-        if (!saved) std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s\n", qPrintable(options.screenshot));
+        // The window as it is, unless the picture was given a size or fewer decorations: then drawn for it.
+        const bool drawn = !options.resolution.isEmpty() || !options.hud || !options.colourBar || !options.labels;
+        QString problem;
+        QImage image;
+        if (drawn) {
+          ImageOptions picture;
+          picture.size = options.resolution.isEmpty() ? window.screenPixels() : options.resolution;
+          picture.hud = options.hud;
+          picture.colourBar = options.colourBar;
+          picture.labels = options.labels;
+          image = window.renderImage(picture, problem);
+        } else {
+          image = window.screenshot(options.screenshotWindow);
+        }
+        const bool saved = !image.isNull() && writeImageFile(image, options.screenshot, problem);
+        if (!saved)
+          std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s%s%s\n", qPrintable(options.screenshot),
+                       problem.isEmpty() ? "" : ": ", qPrintable(problem));
         if (!agree) std::fprintf(stderr, "iso3dfd-studio: a viewport failed or disagrees with the reference beyond relative L2 %g\n",
                                  CompareWindow::kAgreementTolerance);
         QApplication::exit(saved && agree ? 0 : 1);

@@ -89,6 +89,8 @@ void ExportActions::toggleRecording() {
   settings.fps = dialog.fps();
   settings.every = dialog.every();
   settings.hud = dialog.hud();
+  settings.colourBar = dialog.colourBar();
+  settings.labels = dialog.labels();
   if (!session_->start(settings)) {
     emit message("Recording not started: " + session_->error(), true);
     return;
@@ -155,6 +157,8 @@ void ExportActions::saveImage() {
   options.size = dialog.resolution();
   options.scale = options.size == view_->screenPixels() ? window_->devicePixelRatioF() : 0.0;
   options.hud = dialog.hud();
+  options.colourBar = dialog.colourBar();
+  options.labels = dialog.labels();
   QString error;
   const QImage image = view_->renderImage(options, error);
   if (image.isNull()) {

@@ -54,9 +54,19 @@ ExportDialog::ExportDialog(Kind kind, const QString& path, QSize viewSize, QWidg
     every_->setToolTip("Frame i shows the step first + i × this; the simulation waits for each frame, none is dropped");
     form->addRow("One frame every:", every_);
   }
-  hud_ = new QCheckBox("Counters (HUD) in the picture");
-  hud_->setChecked(true);
-  form->addRow(hud_);
+  hud_ = new QCheckBox("Counters (HUD)");
+  hud_->setToolTip("The live counters and warnings at the top left (in the compare view, each viewport's)");
+  colourBar_ = new QCheckBox("Colour bars");
+  colourBar_->setToolTip("The wavefield's colour bar (and the velocity model's) on the right");
+  labels_ = new QCheckBox("Axes and labels");
+  labels_->setToolTip("Metre axes, their headings and tick labels, the 2D source marker (and the compare view's stage captions)");
+  auto* decorations = new QHBoxLayout;
+  for (QCheckBox* box : {hud_, colourBar_, labels_}) {
+    box->setChecked(true);
+    decorations->addWidget(box);
+  }
+  decorations->addStretch(1);
+  form->addRow("In the picture:", decorations);
 
   problem_ = new QLabel;
   problem_->setStyleSheet("color: rgb(200, 60, 50);");
@@ -80,6 +90,8 @@ QSize ExportDialog::resolution() const {
 }
 
 bool ExportDialog::hud() const { return hud_->isChecked(); }
+bool ExportDialog::colourBar() const { return colourBar_->isChecked(); }
+bool ExportDialog::labels() const { return labels_->isChecked(); }
 int ExportDialog::fps() const { return fps_ ? fps_->value() : 0; }
 int ExportDialog::every() const { return every_ ? every_->value() : 0; }
 void ExportDialog::setEvery(int steps) {

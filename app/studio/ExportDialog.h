@@ -1,7 +1,7 @@
 #pragma once
 // The settings of a recording (File ▸ Record…) or a saved image (File ▸ Save image…): output path,
-// resolution (the view's size, 720p, 1080p, 4K), HUD on or off; for a recording also the frame rate and
-// the time steps between frames.
+// resolution (the view's size, 720p, 1080p, 4K), HUD, colour bars and labels on or off; for a recording
+// also the frame rate and the time steps between frames.
 #include <QDialog>
 #include <QSize>
 
@@ -24,6 +24,8 @@ class ExportDialog : public QDialog {
   QString path() const;
   QSize resolution() const;  // pixels (the view's size made even for a video)
   bool hud() const;
+  bool colourBar() const;
+  bool labels() const;
   int fps() const;
   int every() const;
   void setEvery(int steps);
@@ -36,7 +38,7 @@ class ExportDialog : public QDialog {
   QSize viewSize_;
   QLineEdit* path_ = nullptr;
   QComboBox* resolution_ = nullptr;
-  QCheckBox* hud_ = nullptr;
+  QCheckBox *hud_ = nullptr, *colourBar_ = nullptr, *labels_ = nullptr;
   QSpinBox *fps_ = nullptr, *every_ = nullptr;
   QLabel* problem_ = nullptr;
   QDialogButtonBox* buttons_ = nullptr;

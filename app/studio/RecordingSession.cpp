@@ -124,6 +124,8 @@ void RecordingSession::capture(long step) {
   ImageOptions options;
   options.size = settings_.size;
   options.hud = settings_.hud;
+  options.colourBar = settings_.colourBar;
+  options.labels = settings_.labels;
   QString problem;
   const QImage image = view_->renderImage(options, problem);
   if (image.isNull()) return fail("drawing frame " + QString::number(captured_) + ": " + problem);

@@ -24,7 +24,8 @@ struct RecordingSettings {
   int fps = 30;
   int every = 4;      // time steps between frames
   long frames = 0;    // stop after this many (0: until stop())
-  bool hud = true;    // counters over the picture (the colour bar and axes stay)
+  bool hud = true;    // counters over the picture
+  bool colourBar = true, labels = true;  // the colour bars; axes, headings and tick labels
 };
 
 class RecordingSession : public QObject {

@@ -96,6 +96,8 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
                                       "default: the view's size).",
                                       "WxH");
   const QCommandLineOption noHud("no-hud", "With --screenshot or --record: leave the counters out of the picture.");
+  const QCommandLineOption noColourBar("no-colour-bar", "With --screenshot or --record: leave the colour bars out of the picture.");
+  const QCommandLineOption noLabels("no-labels", "With --screenshot or --record: leave the axes, headings and tick labels out.");
   const QCommandLineOption benchPanel(
       "bench-panel",
       "Open the benchmark panel alone on the scenario (--size N: a cube N³; --steps S: steps per stage, default 20). "
@@ -105,7 +107,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
   const QCommandLineOption benchJson("json", "With --bench-panel: write the results there (iso3dfd-bench/1, as iso3dfd bench --json).", "FILE");
   const QCommandLineOption benchLoad("load", "With --bench-panel: show the results in FILE (iso3dfd bench --json) next to the run; repeatable.", "FILE");
   parser.addOptions({preset, steps, screenshot, stage, size, device, threads, stepsPerFrame, benchmark, slicePath, paused, wholeWindow,
-                     mode, compare, stagesWindow, record, frames, every, fps, resolution, noHud, benchPanel, benchStages,
+                     mode, compare, stagesWindow, record, frames, every, fps, resolution, noHud, noColourBar, noLabels, benchPanel, benchStages,
                      benchJson, benchLoad, drag});
   parser.process(arguments);  // exits for --help, --version and unknown options
 
@@ -253,13 +255,13 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
         return std::nullopt;
       }
   }
-  if (parser.isSet(resolution) || parser.isSet(noHud)) {
+  if (parser.isSet(resolution) || parser.isSet(noHud) || parser.isSet(noColourBar) || parser.isSet(noLabels)) {
     if (o.screenshot.isEmpty() && o.record.isEmpty()) {
-      error = "--resolution and --no-hud go with --screenshot or --record";
+      error = "--resolution, --no-hud, --no-colour-bar and --no-labels go with --screenshot or --record";
       return std::nullopt;
     }
     if (o.screenshotWindow) {
-      error = "--resolution and --no-hud apply to the view's picture, not to --whole-window";
+      error = "--resolution, --no-hud, --no-colour-bar and --no-labels apply to the view's picture, not to --whole-window";
       return std::nullopt;
     }
   }
@@ -277,6 +279,8 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     }
   }
   o.hud = !parser.isSet(noHud);
+  o.colourBar = !parser.isSet(noColourBar);
+  o.labels = !parser.isSet(noLabels);
   o.startPaused = parser.isSet(paused);
   o.screenshotWindow = parser.isSet(wholeWindow);
   if (parser.isSet(mode)) {
@@ -358,6 +362,8 @@ void recordFromCommandLine(RecordingSession& recording, const StudioOptions& opt
   settings.every = options.recordEvery;
   settings.frames = options.recordFrames;
   settings.hud = options.hud;
+  settings.colourBar = options.colourBar;
+  settings.labels = options.labels;
   auto clock = std::make_shared<QElapsedTimer>();
   clock->start();
   const double pointsBefore = pointsComputed();
@@ -440,6 +446,8 @@ int runStudio(const StudioOptions& options) {
           image.size = options.resolution.isEmpty() ? view->size() * view->devicePixelRatioF() : options.resolution;
           image.scale = options.resolution.isEmpty() ? view->devicePixelRatioF() : 0.0;
           image.hud = options.hud;
+          image.colourBar = options.colourBar;
+          image.labels = options.labels;
           saved = saveViewImage(*view, options.screenshot, image, problem);
         }
         if (!saved) printError(problem);

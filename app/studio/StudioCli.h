@@ -26,6 +26,7 @@ struct StudioOptions {
   int recordFps = 30;
   QSize resolution;             // pixels of the screenshot or the recording; empty: the view's size
   bool hud = true;              // counters over the saved picture
+  bool colourBar = true, labels = true;  // its colour bars; its axes, headings and tick labels
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
   int stepsPerFrame = 4;
   bool stepsPerFrameGiven = false;  // --steps-per-frame was given (the compare view's default is auto)

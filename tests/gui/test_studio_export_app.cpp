@@ -116,6 +116,29 @@ TEST(StudioExport, RecordedCompareViewHoldsEveryViewport) {
   }
 }
 
+TEST(StudioExport, NoColourBarLeavesTheColourBarOut) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  // At step 1 the field is still ~0 (white): in the right-hand strip, where the bar stands, strong red is
+  // the top of the colour bar.
+  const auto strongRed = [](const fs::path& path) {
+    const QImage image(q(path));
+    long count = 0;
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = image.width() * 85 / 100; x < image.width(); ++x) {
+        const QColor c = image.pixelColor(x, y);
+        count += c.red() > 150 && c.green() < 60 && c.blue() < 60;
+      }
+    return count;
+  };
+  const fs::path with = test::scratchPath("bar.png"), without = test::scratchPath("nobar.png");
+  for (const auto& [path, extra] : {std::pair{with, QStringList{}}, std::pair{without, QStringList{"--no-colour-bar"}}}) {
+    const StudioRun r = runStudio(kSmallRun + QStringList{"--steps", "1", "--screenshot", q(path), "--resolution", "640x360"} + extra);
+    ASSERT_EQ(r.exitCode, 0) << r.output;
+  }
+  EXPECT_GT(strongRed(with), 100);
+  EXPECT_EQ(strongRed(without), 0);
+}
+
 TEST(StudioExport, A4KScreenshotHasThatSize) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   const fs::path shot = test::scratchPath("4k.png");
