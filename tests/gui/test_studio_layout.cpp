@@ -10,11 +10,13 @@
 #include <QSettings>
 #include <QTabBar>
 
+#include "app/studio/ExportDialog.h"
 #include "app/studio/MainWindow.h"
 #include "app/studio/SimulationPane.h"
 #include "app/studio/ViewControls.h"
 #include "core/Scenario.h"
 #include "render/SliceView.h"
+#include "tests/gui/test_render_support.h"
 #include "tests/gui/test_studio_support.h"
 
 namespace iso {
@@ -84,6 +86,18 @@ TEST_F(StudioLayout, NoTextIsClippedAt1280x720InAnyViewModeOrPanel) {
     QCoreApplication::processEvents();
     const QStringList clipped = clippedTexts(window_.get());
     EXPECT_TRUE(clipped.isEmpty()) << dock->windowTitle().toStdString() << ":\n" << clipped.join('\n').toStdString();
+  }
+}
+
+TEST_F(StudioLayout, NoTextIsClippedInTheRecordAndSaveImageDialogs) {
+  for (const ExportDialog::Kind kind : {ExportDialog::Kind::Recording, ExportDialog::Kind::Image}) {
+    ExportDialog dialog(kind, "/home/user/iso3dfd.mp4", QSize(1024, 600), window_.get());
+    dialog.show();
+    ASSERT_TRUE(test::waitUntil([&] { return dialog.isVisible(); }));
+    test::saveScreenshot(dialog.grab().toImage(), kind == ExportDialog::Kind::Recording ? "record_dialog" : "image_dialog");
+    const QStringList clipped = clippedTexts(&dialog);
+    EXPECT_TRUE(clipped.isEmpty()) << clipped.join('\n').toStdString();
+    EXPECT_LE(dialog.width(), 1280);
   }
 }
 
