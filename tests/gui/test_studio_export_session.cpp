@@ -116,6 +116,33 @@ TEST(StudioExportSession, RecordsTheWholeCompareViewEachFrameAtItsCommonStep) {
   EXPECT_NEAR(double(right), double(left), 0.1 * double(left));
 }
 
+// Closing a window while it records discards the unfinished file (nothing under its name or beside it),
+// with the view the session pauses still there while the session winds down.
+template <class Window, class... Args>
+void closeMidRecording(const std::string& name, Args&&... args) {
+  const std::filesystem::path dir = test::scratchPath(name);
+  std::filesystem::create_directories(dir);
+  auto window = std::make_unique<Window>(std::forward<Args>(args)...);
+  window->resize(800, 500);
+  window->show();
+  RecordingSession& session = *window->exportActions()->recording();
+  RecordingSettings settings;
+  settings.path = QString::fromStdString((dir / "clip.mp4").string());
+  settings.size = QSize(320, 180);
+  settings.every = 2;
+  ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
+  ASSERT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= 3; }));
+  window.reset();
+  EXPECT_TRUE(test::filesIn(dir).empty());
+}
+
+TEST(StudioExportSession, ClosingAWindowWhileItRecordsDiscardsTheFile) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const Scenario small = resizedScenario(presetScenario("default"), 40, 40, 40);
+  closeMidRecording<MainWindow>("close-main", small);
+  closeMidRecording<CompareWindow>("close-compare", small, QStringList{"cpu-serial", "cpu-parallel"});
+}
+
 TEST(StudioExportSession, BadSettingsAreRefusedWithoutWritingAnything) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   MainWindow window(presetScenario("default"));
