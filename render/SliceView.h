@@ -52,7 +52,7 @@ struct ImageOptions {
   static double automaticScale(QSize size) { return std::max(0.5, std::min(size.width() / 1280.0, size.height() / 720.0)); }
   bool hud = true;         // counters and warnings (top left); the 3D mouse hint is drawn on screen only
   bool colourBar = true;   // the colour bar(s) on the right
-  bool labels = true;      // metre axes, headings, tick labels and the 2D source marker
+  bool labels = true;      // metre axes, headings, tick labels; the source, receivers and absorbing layer marked
 };
 
 class SliceView : public QWidget {

@@ -10,10 +10,10 @@
 #include <QLabel>
 #include <QMap>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStatusBar>
-#include <QPainter>
 #include <QStyle>
 #include <QTextDocumentFragment>
 #include <QToolBar>
@@ -731,15 +731,12 @@ int runCompareWindow(const StudioOptions& options) {
         for (const QString& line : window.summary()) std::printf("%s\n", qPrintable(line));
         std::fflush(stdout);
         // The window as it is, unless the picture was given a size or fewer decorations: then drawn for it.
-        const bool drawn = !options.resolution.isEmpty() || !options.hud || !options.colourBar || !options.labels;
+        ImageOptions picture = options.picture;
+        const bool drawn = !picture.size.isEmpty() || !picture.hud || !picture.colourBar || !picture.labels;
         QString problem;
         QImage image;
         if (drawn) {
-          ImageOptions picture;
-          picture.size = options.resolution.isEmpty() ? window.screenPixels() : options.resolution;
-          picture.hud = options.hud;
-          picture.colourBar = options.colourBar;
-          picture.labels = options.labels;
+          if (picture.size.isEmpty()) picture.size = window.screenPixels();
           image = window.renderImage(picture, problem);
         } else {
           image = window.screenshot(options.screenshotWindow);

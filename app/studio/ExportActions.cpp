@@ -85,12 +85,9 @@ void ExportActions::toggleRecording() {
   lastRecordPath_ = dialog.path();
   RecordingSettings settings;
   settings.path = dialog.path();
-  settings.size = dialog.resolution();
+  settings.picture = dialog.picture();
   settings.fps = dialog.fps();
   settings.every = dialog.every();
-  settings.hud = dialog.hud();
-  settings.colourBar = dialog.colourBar();
-  settings.labels = dialog.labels();
   if (!session_->start(settings)) {
     emit message("Recording not started: " + session_->error(), true);
     return;
@@ -153,12 +150,8 @@ void ExportActions::saveImage() {
   QString path = dialog.path();
   if (path == suggested) path = nameFor(view_->imageStep());
   lastImagePath_ = path;
-  ImageOptions options;
-  options.size = dialog.resolution();
+  ImageOptions options = dialog.picture();
   options.scale = options.size == view_->screenPixels() ? window_->devicePixelRatioF() : 0.0;
-  options.hud = dialog.hud();
-  options.colourBar = dialog.colourBar();
-  options.labels = dialog.labels();
   QString error;
   const QImage image = view_->renderImage(options, error);
   if (image.isNull()) {

@@ -1,8 +1,9 @@
 #pragma once
 // Record… (Ctrl+R) and Save image… (F12) for a window and the view it shows (its simulation pane, or the
-// compare view's viewports together), for the window's menu and toolbar: the dialogs, the recording session, and while recording an indicator in the status
-// bar (frames, duration, file size) with a Stop button that finishes the file. Images are written on a
-// thread of their own; nothing here blocks the GUI on the encoder or the disk.
+// compare view's viewports together), for the window's menu and toolbar: the dialogs, the recording
+// session, and while recording an indicator in the status bar (frames, duration, file size, the run
+// waiting for the encoder) with a Stop button that finishes the file. Images are written on a thread of
+// their own; nothing here blocks the GUI on the encoder or the disk.
 #include <QObject>
 #include <QString>
 #include <QTimer>

@@ -59,7 +59,8 @@ ExportDialog::ExportDialog(Kind kind, const QString& path, QSize viewSize, QWidg
   colourBar_ = new QCheckBox("Colour bars");
   colourBar_->setToolTip("The wavefield's colour bar (and the velocity model's) on the right");
   labels_ = new QCheckBox("Axes and labels");
-  labels_->setToolTip("Metre axes, their headings and tick labels, the 2D source marker (and the compare view's stage captions)");
+  labels_->setToolTip("Metre axes with their headings and tick labels, the source, the receivers and the absorbing layer\n"
+                      "marked (and in the compare view each viewport's stage and step)");
   auto* decorations = new QHBoxLayout;
   for (QCheckBox* box : {hud_, colourBar_, labels_}) {
     box->setChecked(true);
@@ -83,15 +84,16 @@ ExportDialog::ExportDialog(Kind kind, const QString& path, QSize viewSize, QWidg
 
 QString ExportDialog::path() const { return path_->text().trimmed(); }
 
-QSize ExportDialog::resolution() const {
-  QSize size = resolution_->currentData().toSize();
-  if (kind_ == Kind::Recording && RecordingSession::isVideoPath(path())) size = QSize(size.width() & ~1, size.height() & ~1);
-  return size;
+ImageOptions ExportDialog::picture() const {
+  ImageOptions picture;
+  picture.size = resolution_->currentData().toSize();
+  if (kind_ == Kind::Recording && RecordingSession::isVideoPath(path()))
+    picture.size = QSize(picture.size.width() & ~1, picture.size.height() & ~1);
+  picture.hud = hud_->isChecked();
+  picture.colourBar = colourBar_->isChecked();
+  picture.labels = labels_->isChecked();
+  return picture;
 }
-
-bool ExportDialog::hud() const { return hud_->isChecked(); }
-bool ExportDialog::colourBar() const { return colourBar_->isChecked(); }
-bool ExportDialog::labels() const { return labels_->isChecked(); }
 int ExportDialog::fps() const { return fps_ ? fps_->value() : 0; }
 int ExportDialog::every() const { return every_ ? every_->value() : 0; }
 void ExportDialog::setEvery(int steps) {

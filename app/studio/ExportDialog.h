@@ -5,6 +5,8 @@
 #include <QDialog>
 #include <QSize>
 
+#include "render/SliceView.h"
+
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
@@ -22,10 +24,8 @@ class ExportDialog : public QDialog {
   ExportDialog(Kind kind, const QString& path, QSize viewSize, QWidget* parent = nullptr);
 
   QString path() const;
-  QSize resolution() const;  // pixels (the view's size made even for a video)
-  bool hud() const;
-  bool colourBar() const;
-  bool labels() const;
+  // The size in pixels (the view's size made even for a video) and the decorations chosen.
+  ImageOptions picture() const;
   int fps() const;
   int every() const;
   void setEvery(int steps);

@@ -1,8 +1,8 @@
 #include "app/studio/RecordingSession.h"
 
 #include <QFileInfo>
-#include <algorithm>
 #include <QImage>
+#include <algorithm>
 
 #include "app/export/VideoEncoder.h"
 #include "app/studio/PngSequenceWriter.h"
@@ -28,7 +28,7 @@ bool RecordingSession::isVideoPath(const QString& path) {
 }
 
 QSize RecordingSession::frameSize() const {
-  return writer_ ? QSize(writer_->width(), writer_->height()) : settings_.size;
+  return writer_ ? QSize(writer_->width(), writer_->height()) : settings_.picture.size;
 }
 
 long RecordingSession::framesWritten() const { return writer_ ? writer_->framesWritten() : 0; }
@@ -47,12 +47,12 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   captured_ = 0;
   renderNanoseconds_ = waitNanoseconds_ = 0;
   const bool video = isVideoPath(settings.path);
-  QSize size = settings.size;
+  QSize size = settings.picture.size;
   if (size.isEmpty()) {
     size = view_->screenPixels();
     if (video) size = QSize(size.width() & ~1, size.height() & ~1);  // yuv420p needs even sides
   }
-  settings_.size = size;
+  settings_.picture.size = size;
   if (settings.every < 1 || settings.frames < 0) {
     error_ = QStringLiteral("every %1 steps, %2 frames: expected at least 1 step between frames and a frame count of 0 or more")
                  .arg(settings.every).arg(settings.frames);
@@ -121,13 +121,8 @@ void RecordingSession::capture(long step) {
       roomPoll_.start(kRoomPollMs);
     }
   }
-  ImageOptions options;
-  options.size = settings_.size;
-  options.hud = settings_.hud;
-  options.colourBar = settings_.colourBar;
-  options.labels = settings_.labels;
   QString problem;
-  const QImage image = view_->renderImage(options, problem);
+  const QImage image = view_->renderImage(settings_.picture, problem);
   if (image.isNull()) return fail("drawing frame " + QString::number(captured_) + ": " + problem);
   try {
     writer_->push(image.constBits(), image.bytesPerLine());

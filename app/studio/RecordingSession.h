@@ -20,12 +20,12 @@ namespace iso {
 
 struct RecordingSettings {
   QString path;       // .mp4 / .mkv / .mov: a video; no extension: a folder of numbered PNG frames
-  QSize size;         // pixels; empty: the view's size on screen in device pixels (made even for video)
+  // Each frame's size (empty: the view's size on screen in device pixels, made even for video) and what
+  // it shows.
+  ImageOptions picture;
   int fps = 30;
   int every = 4;      // time steps between frames
   long frames = 0;    // stop after this many (0: until stop())
-  bool hud = true;    // counters over the picture
-  bool colourBar = true, labels = true;  // the colour bars; axes, headings and tick labels
 };
 
 class RecordingSession : public QObject {

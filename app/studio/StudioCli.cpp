@@ -97,7 +97,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
                                       "WxH");
   const QCommandLineOption noHud("no-hud", "With --screenshot or --record: leave the counters out of the picture.");
   const QCommandLineOption noColourBar("no-colour-bar", "With --screenshot or --record: leave the colour bars out of the picture.");
-  const QCommandLineOption noLabels("no-labels", "With --screenshot or --record: leave the axes, headings and tick labels out.");
+  const QCommandLineOption noLabels("no-labels", "With --screenshot or --record: leave out the axes, their labels and the source, receiver and layer marks.");
   const QCommandLineOption benchPanel(
       "bench-panel",
       "Open the benchmark panel alone on the scenario (--size N: a cube N³; --steps S: steps per stage, default 20). "
@@ -266,21 +266,21 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     }
   }
   if (parser.isSet(resolution)) {
-    o.resolution = parseResolution(parser.value(resolution), error);
-    if (o.resolution.isEmpty()) return std::nullopt;
+    o.picture.size = parseResolution(parser.value(resolution), error);
+    if (o.picture.size.isEmpty()) return std::nullopt;
     const QSize most = SliceView::kMaxImageSize;
-    if (o.resolution.width() > most.width() || o.resolution.height() > most.height()) {
+    if (o.picture.size.width() > most.width() || o.picture.size.height() > most.height()) {
       error = QStringLiteral("--resolution %1: at most %2x%3 pixels").arg(parser.value(resolution)).arg(most.width()).arg(most.height());
       return std::nullopt;
     }
-    if (RecordingSession::isVideoPath(o.record) && (o.resolution.width() % 2 || o.resolution.height() % 2)) {
+    if (RecordingSession::isVideoPath(o.record) && (o.picture.size.width() % 2 || o.picture.size.height() % 2)) {
       error = "--resolution " + parser.value(resolution) + ": a video (H.264, yuv420p) needs an even width and height";
       return std::nullopt;
     }
   }
-  o.hud = !parser.isSet(noHud);
-  o.colourBar = !parser.isSet(noColourBar);
-  o.labels = !parser.isSet(noLabels);
+  o.picture.hud = !parser.isSet(noHud);
+  o.picture.colourBar = !parser.isSet(noColourBar);
+  o.picture.labels = !parser.isSet(noLabels);
   o.startPaused = parser.isSet(paused);
   o.screenshotWindow = parser.isSet(wholeWindow);
   if (parser.isSet(mode)) {
@@ -357,13 +357,10 @@ void recordFromCommandLine(RecordingSession& recording, const StudioOptions& opt
                            std::function<double()> pointsComputed) {
   RecordingSettings settings;
   settings.path = options.record;
-  settings.size = options.resolution;
+  settings.picture = options.picture;
   settings.fps = options.recordFps;
   settings.every = options.recordEvery;
   settings.frames = options.recordFrames;
-  settings.hud = options.hud;
-  settings.colourBar = options.colourBar;
-  settings.labels = options.labels;
   auto clock = std::make_shared<QElapsedTimer>();
   clock->start();
   const double pointsBefore = pointsComputed();
@@ -442,12 +439,11 @@ int runStudio(const StudioOptions& options) {
           saved = SliceView::grabWithViews(window).save(options.screenshot, "PNG");
         } else {
           SliceView* view = pane->view();
-          ImageOptions image;
-          image.size = options.resolution.isEmpty() ? view->size() * view->devicePixelRatioF() : options.resolution;
-          image.scale = options.resolution.isEmpty() ? view->devicePixelRatioF() : 0.0;
-          image.hud = options.hud;
-          image.colourBar = options.colourBar;
-          image.labels = options.labels;
+          ImageOptions image = options.picture;
+          if (image.size.isEmpty()) {
+            image.size = view->size() * view->devicePixelRatioF();
+            image.scale = view->devicePixelRatioF();
+          }
           saved = saveViewImage(*view, options.screenshot, image, problem);
         }
         if (!saved) printError(problem);

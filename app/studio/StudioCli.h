@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/Scenario.h"
+#include "render/SliceView.h"
 
 namespace iso {
 
@@ -24,9 +25,8 @@ struct StudioOptions {
   long recordFrames = 0;        // with record: frames to write
   int recordEvery = 4;          // with record: time steps between frames (frame i shows step every·i)
   int recordFps = 30;
-  QSize resolution;             // pixels of the screenshot or the recording; empty: the view's size
-  bool hud = true;              // counters over the saved picture
-  bool colourBar = true, labels = true;  // its colour bars; its axes, headings and tick labels
+  // The screenshot's or the recording's picture: its size (empty: the view's) and what it shows.
+  ImageOptions picture;
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
   int stepsPerFrame = 4;
   bool stepsPerFrameGiven = false;  // --steps-per-frame was given (the compare view's default is auto)

@@ -42,7 +42,7 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   const std::filesystem::path video = test::scratchPath("session.mp4");
   RecordingSettings settings;
   settings.path = QString::fromStdString(video.string());
-  settings.size = QSize(320, 180);
+  settings.picture.size = QSize(320, 180);
   settings.fps = 10;
   settings.every = 3;
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
@@ -91,7 +91,7 @@ TEST(StudioExportSession, RecordsTheWholeCompareViewEachFrameAtItsCommonStep) {
   const std::filesystem::path folder = test::scratchPath("compare-frames");
   RecordingSettings settings;
   settings.path = QString::fromStdString(folder.string());
-  settings.size = QSize(640, 360);
+  settings.picture.size = QSize(640, 360);
   settings.every = 40;
   settings.frames = 4;
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
@@ -128,7 +128,7 @@ void closeMidRecording(const std::string& name, Args&&... args) {
   RecordingSession& session = *window->exportActions()->recording();
   RecordingSettings settings;
   settings.path = QString::fromStdString((dir / "clip.mp4").string());
-  settings.size = QSize(320, 180);
+  settings.picture.size = QSize(320, 180);
   settings.every = 2;
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
   ASSERT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= 3; }));
@@ -151,7 +151,7 @@ TEST(StudioExportSession, BadSettingsAreRefusedWithoutWritingAnything) {
   const std::filesystem::path dir = test::scratchPath("session-bad");
   std::filesystem::create_directories(dir);
   RecordingSettings settings;
-  settings.size = QSize(320, 180);
+  settings.picture.size = QSize(320, 180);
   for (const QString& path : {QString::fromStdString((dir / "clip.avi").string()), QString::fromStdString((dir / "x" / "clip.mp4").string())}) {
     settings.path = path;
     EXPECT_FALSE(session.start(settings)) << path.toStdString();
@@ -159,7 +159,7 @@ TEST(StudioExportSession, BadSettingsAreRefusedWithoutWritingAnything) {
     EXPECT_EQ(session.state(), RecordingSession::State::Idle);
   }
   settings.path = QString::fromStdString((dir / "clip.mp4").string());
-  settings.size = QSize(321, 180);
+  settings.picture.size = QSize(321, 180);
   EXPECT_FALSE(session.start(settings));
   EXPECT_NE(session.error().indexOf("even width"), -1) << session.error().toStdString();
   EXPECT_TRUE(test::filesIn(dir).empty());
