@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compute/ClError.h"
+#include "core/Format.h"
 #include "compute/TuningDatabase.h"
 #include "compute/stages/OpenClStage.h"
 
@@ -31,9 +32,7 @@ std::string stageParamsOrigin(const std::string& stage, const DeviceInfo& device
   const std::optional<TunedParams> tuned = useDatabase ? lookupTuning(stage, device, grid) : std::nullopt;
   std::string origin = tuned ? tuned->origin : "built-in defaults for a " + device.type;
   if (!overrides.empty()) {
-    std::string keys;
-    for (const auto& [k, v] : overrides) keys += (keys.empty() ? "" : ", ") + k;
-    origin = keys + " set by you, the rest from " + origin;
+    origin = commaList(overrides, [](const auto& kv) { return kv.first; }) + " set by you, the rest from " + origin;
   }
   return origin;
 }
@@ -54,9 +53,8 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
   StageParamMap p = useDatabase ? defaultStageParams(stage, device, grid) : builtinStageDefaults(stage, device);
   for (const auto& [key, value] : overrides) {
     if (!p.count(key)) {
-      std::string known;
-      for (const auto& spec : specs) known += (known.empty() ? "" : ", ") + spec.name;
-      throw stageParamError(stage, "unknown parameter '" + key + "' (this stage takes: " + known + ")");
+      throw stageParamError(stage, "unknown parameter '" + key + "' (this stage takes: " +
+                                       commaList(specs, [](const StageParamSpec& s) { return s.name; }) + ")");
     }
     p[key] = value;
   }

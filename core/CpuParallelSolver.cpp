@@ -6,6 +6,7 @@
 
 #include "core/CpuSolvers.h"
 #include "core/FlushDenormals.h"
+#include "core/Format.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -113,9 +114,8 @@ CpuParallelConfig parseCpuParallelConfig(const StageParamMap& params, const Grid
   const std::vector<StageParamSpec> specs = cpuStageParameterSpecs("cpu-parallel");
   for (const auto& [name, value] : params) {
     if (std::none_of(specs.begin(), specs.end(), [&](const StageParamSpec& s) { return s.name == name; })) {
-      std::string list;
-      for (const auto& s : specs) list += (list.empty() ? "" : ", ") + s.name;
-      throw std::invalid_argument("cpu-parallel: unknown parameter '" + name + "' (known: " + list + ")");
+      throw std::invalid_argument("cpu-parallel: unknown parameter '" + name + "' (known: " +
+                                  commaList(specs, [](const StageParamSpec& s) { return s.name; }) + ")");
     }
   }
   std::map<std::string, int> value;

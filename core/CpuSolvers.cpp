@@ -5,6 +5,7 @@
 
 #include "core/CpuParallelSolver.h"
 #include "core/CpuSerialSolver.h"
+#include "core/Format.h"
 #include "core/ThreadPool.h"
 
 namespace iso {
@@ -64,9 +65,8 @@ const CpuStage* findCpuStage(const std::string& stage) {
 
 std::unique_ptr<WaveSolver> createCpuSolver(Problem problem, const std::string& stage, const StageParamMap& params) {
   if (const CpuStage* s = findCpuStage(stage)) return s->create(std::move(problem), params);
-  std::string known;
-  for (const CpuStage& s : cpuStages()) known += (known.empty() ? "'" : "', '") + s.info.id;
-  throw std::invalid_argument("createCpuSolver: stage '" + stage + "' is not a CPU stage (CPU stages: " + known + "')");
+  throw std::invalid_argument("createCpuSolver: stage '" + stage + "' is not a CPU stage (CPU stages: " +
+                              commaList(cpuStages(), [](const CpuStage& s) { return s.info.id; }) + ")");
 }
 
 std::vector<StageParamSpec> cpuStageParameterSpecs(const std::string& stage) {

@@ -11,6 +11,21 @@
 
 namespace iso {
 
+// A list in a message, "a, b, c": the text nameOf(item) of each item (the item itself by default).
+template <class Range, class NameOf>
+std::string commaList(const Range& items, NameOf nameOf) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += nameOf(item);
+  }
+  return out;
+}
+template <class Range>
+std::string commaList(const Range& items) {
+  return commaList(items, [](const auto& item) { return std::string(item); });
+}
+
 // Six significant digits, shortest form (0.5, 100000, 1e+30): values as the user typed them.
 inline std::string shortNumber(double x) {
   std::ostringstream os;

@@ -113,12 +113,10 @@ std::string enumToString(const EnumName<E> (&names)[N], E value) {
 
 template <class E, std::size_t N>
 E enumFromString(const EnumName<E> (&names)[N], const std::string& text, const char* what) {
-  std::string known;
-  for (const auto& n : names) {
+  for (const auto& n : names)
     if (text == n.name) return n.value;
-    known += (known.empty() ? "" : ", ") + std::string(n.name);
-  }
-  throw ScenarioError("unknown " + std::string(what) + " '" + excerpt(text) + "' (known: " + known + ")");
+  throw ScenarioError("unknown " + std::string(what) + " '" + excerpt(text) +
+                      "' (known: " + commaList(names, [](const auto& n) { return std::string(n.name); }) + ")");
 }
 
 // Reads the keys of one JSON object into a struct: every key asked for is optional (absent keeps the
@@ -182,9 +180,7 @@ class ObjectReader {
   void finish() const {
     for (const auto& [key, value] : j_.items()) {
       if (known_.count(key)) continue;
-      std::string list;
-      for (const auto& k : known_) list += (list.empty() ? "" : ", ") + k;
-      throw ScenarioError("unknown scenario key '" + keyPath(key) + "' (known keys here: " + list + ")");
+      throw ScenarioError("unknown scenario key '" + keyPath(key) + "' (known keys here: " + commaList(known_) + ")");
     }
   }
 
@@ -415,9 +411,7 @@ Scenario presetScenario(const std::string& name) {
     s.boundary.kind = BoundaryKind::Reflecting;
     return s;
   }
-  std::string known;
-  for (const auto& n : presetNames()) known += (known.empty() ? "" : ", ") + n;
-  throw ScenarioError("unknown preset '" + excerpt(name) + "' (known presets: " + known + ")");
+  throw ScenarioError("unknown preset '" + excerpt(name) + "' (known presets: " + commaList(presetNames()) + ")");
 }
 
 void validateScenario(const Scenario& s) {

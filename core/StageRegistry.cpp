@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/CpuSolvers.h"
+#include "core/Format.h"
 
 namespace iso {
 
@@ -30,9 +31,7 @@ const StageInfo* StageRegistry::find(const std::string& id) {
 
 const StageInfo& StageRegistry::get(const std::string& id) {
   if (const auto* s = find(id)) return *s;
-  std::string known;
-  for (const auto& s : all()) known += (known.empty() ? "" : ", ") + s.id;
-  throw std::invalid_argument("unknown stage '" + id + "' (known stages: " + known + ")");
+  throw std::invalid_argument("unknown stage '" + id + "' (known stages: " + commaList(ids()) + ")");
 }
 
 std::vector<std::string> StageRegistry::ids(bool includeOpenCL) {

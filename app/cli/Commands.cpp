@@ -54,11 +54,6 @@ void printHeader(const Problem& p) {
   std::printf("Stability: %s\n", p.stability.summary().c_str());
 }
 
-std::string joined(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
 
 struct OutputPath {
   std::string option;
@@ -100,8 +95,8 @@ void checkDeviceUse(const ScenarioOptions& opts, const std::vector<std::string>&
   for (const auto& info : StageRegistry::all())
     if (info.opencl) openCl.push_back(info.id);
   throw UsageError("--device " + *opts.device + " selects an OpenCL device, but " +
-                   (stages.size() == 1 ? "stage " + stages.front() + " runs" : "stages " + joined(stages) + " run") +
-                   " on the host CPU: drop --device, or choose an OpenCL stage (" + joined(openCl) + ")");
+                   (stages.size() == 1 ? "stage " + stages.front() + " runs" : "stages " + commaList(stages) + " run") +
+                   " on the host CPU: drop --device, or choose an OpenCL stage (" + commaList(openCl) + ")");
 }
 
 std::vector<int> parseIntegerList(const std::string& text, const std::string& what) {
@@ -189,7 +184,7 @@ std::vector<std::string> expandStages(const std::vector<std::string>& names) {
       for (const auto& s : availableStages()) out.push_back(s);
       continue;
     }
-    if (!StageRegistry::find(n)) throw UsageError("unknown stage '" + n + "' (known stages: " + joined(StageRegistry::ids()) + ")");
+    if (!StageRegistry::find(n)) throw UsageError("unknown stage '" + n + "' (known stages: " + commaList(StageRegistry::ids()) + ")");
     out.push_back(n);
   }
   return out;
@@ -544,7 +539,7 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   for (const auto& stage : tune.stages) {
     if (!StageRegistry::find(stage) || !StageRegistry::get(stage).opencl ||
         std::find(kTunedStages.begin(), kTunedStages.end(), stage) == kTunedStages.end())
-      throw UsageError("--stage " + stage + ": only " + joined(kTunedStages) + " have parameters to tune");
+      throw UsageError("--stage " + stage + ": only " + commaList(kTunedStages) + " have parameters to tune");
   }
   const bool tunesOptimized = std::find(tune.stages.begin(), tune.stages.end(), "gpu-optimized") != tune.stages.end();
   if (!tune.sweeps.empty() && !tunesOptimized) throw UsageError("--sweep sets gpu-optimized's candidates: add --stage gpu-optimized");

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "core/Format.h"
 #include "core/ScenarioResize.h"
 
 namespace iso::cli {
@@ -29,11 +30,7 @@ void ScenarioOptions::addTo(CLI::App& cmd, bool withStage) {
   cmd.add_option("sizes", sizes, "n1 n2 n3 [iterations]: interior grid size (x fastest) and time steps")
       ->expected(0, 4);
   cmd.add_option("--scenario", scenario,
-                 "preset (" + [] {
-                   std::string s;
-                   for (const auto& n : presetNames()) s += (s.empty() ? "" : ", ") + n;
-                   return s;
-                 }() + ") or a scenario .json file")
+                 "preset (" + commaList(presetNames()) + ") or a scenario .json file")
       ->capture_default_str();
   if (withStage) cmd.add_option("--stage", stage, "stage id, e.g. cpu-serial, cpu-parallel, gpu-slm (`iso3dfd stages` lists them with their parameters)");
   cmd.add_option("--device", device, "OpenCL device: gpu, cpu, P:D, N, or a name substring");

@@ -10,6 +10,7 @@
 
 #include "app/studio/BenchmarkPanel.h"
 #include "app/studio/CompareWindow.h"
+#include "core/Format.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/MainWindow.h"
 #include "app/studio/RecordingSession.h"
@@ -29,11 +30,7 @@ namespace {
 
 void printError(const QString& text) { std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(text)); }
 
-QString knownStageIds() {
-  std::string ids;
-  for (const auto& id : StageRegistry::ids()) ids += (ids.empty() ? "" : ", ") + id;
-  return QString::fromStdString(ids);
-}
+QString knownStageIds() { return QString::fromStdString(commaList(StageRegistry::ids())); }
 
 }  // namespace
 

@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <utility>
 
+#include "core/Format.h"
+
 namespace iso {
 
 // The descriptors, one per file of this folder.
@@ -29,12 +31,10 @@ const std::vector<const OpenClStage*>& openClStages() {
 }();
 
 const OpenClStage& openClStage(const std::string& stage) {
-  std::string known;
-  for (const OpenClStage* s : openClStages()) {
+  for (const OpenClStage* s : openClStages())
     if (s->id() == stage) return *s;
-    known += (known.empty() ? "" : ", ") + s->id();
-  }
-  throw stageParamError(stage, "not an OpenCL stage (OpenCL stages: " + known + ")");
+  throw stageParamError(stage, "not an OpenCL stage (OpenCL stages: " +
+                                   commaList(openClStages(), [](const OpenClStage* s) { return s->id(); }) + ")");
 }
 
 std::vector<std::string> tunableOpenClStages() {
