@@ -610,7 +610,13 @@ QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
     const QPoint corner((n % columns) * cell.width(), (n / columns) * cell.height());
     painter.drawImage(corner + QPoint(0, band), picture);
     QStringList lines;
-    if (captionLines > 0) lines << QStringLiteral("%1 · %2 · step %3").arg(n + 1).arg(v->spec()).arg(imageStep());
+    if (captionLines > 0)
+      lines << QStringLiteral("%1 · %2 · %3")
+                   .arg(n + 1)
+                   .arg(v->spec())
+                   .arg(coordinator_.active(std::size_t(n)) ? QStringLiteral("step %1").arg(imageStep())
+                        : v->hasProblem()                  ? v->problem()
+                                                           : QStringLiteral("not running"));
     if (options.hud) lines += QTextDocumentFragment::fromHtml(v->counters()).toPlainText().split('\n', Qt::SkipEmptyParts);
     for (int line = 0; line < std::min(int(lines.size()), captionLines); ++line)
       painter.drawText(corner + QPoint(pad, pad + line * metrics.lineSpacing() + metrics.ascent()),
