@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "compute/ClError.h"
-#include "core/Format.h"
 #include "compute/TuningDatabase.h"
 #include "compute/stages/OpenClStage.h"
+#include "core/Format.h"
 
 namespace iso {
 

@@ -54,7 +54,6 @@ void printHeader(const Problem& p) {
   std::printf("Stability: %s\n", p.stability.summary().c_str());
 }
 
-
 struct OutputPath {
   std::string option;
   std::optional<std::string> path;
