@@ -178,7 +178,6 @@ void SliceView::setMode(Mode mode) {
 
 void SliceView::setMaxFrameRate(int framesPerSecond) {
   maxFrameRate_ = std::clamp(framesPerSecond, 1, kMaxFrameRate);
-  frameIntervalMs_ = (1000 + maxFrameRate_ - 1) / maxFrameRate_;
 }
 
 QStringList SliceView::colormapNames() { return Colormap::names(); }
@@ -333,8 +332,9 @@ void SliceView::doneCurrent() { context_->doneCurrent(); }
 
 void SliceView::requestFrame() {
   if (frameTimer_.isActive()) return;
-  const qint64 since = sinceFrame_.isValid() ? sinceFrame_.elapsed() : frameIntervalMs_;
-  frameTimer_.start(int(std::clamp<qint64>(frameIntervalMs_ - since, 0, frameIntervalMs_)));
+  const qint64 interval = (1000 + maxFrameRate_ - 1) / maxFrameRate_;  // whole milliseconds, rounded up
+  const qint64 since = sinceFrame_.isValid() ? sinceFrame_.elapsed() : interval;
+  frameTimer_.start(int(std::clamp<qint64>(interval - since, 0, interval)));
 }
 
 QSize SliceView::drawWindowFrame() {

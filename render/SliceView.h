@@ -49,7 +49,9 @@ struct ImageOptions {
   // height/720)): a 4K image has the layout of a 1280x720 view with every part three times larger,
   // a 640x360 one the same layout at half size (below that the text would be unreadable).
   double scale = 0.0;
-  static double automaticScale(QSize size) { return std::max(0.5, std::min(size.width() / 1280.0, size.height() / 720.0)); }
+  static double automaticScale(QSize size) {
+    return std::max(0.5, std::min(size.width() / 1280.0, size.height() / 720.0));
+  }
   bool hud = true;         // counters and warnings (top left); the 3D mouse hint is drawn on screen only
   bool colourBar = true;   // the colour bar(s) on the right
   bool labels = true;      // metre axes, headings, tick labels; the source, receivers and absorbing layer marked
@@ -170,7 +172,7 @@ class SliceView : public QWidget {
   bool makeCurrent();  // on the offscreen surface; false (and a warning) when it cannot
   void doneCurrent();
   QOpenGLContext* context() const { return context_.get(); }
-  void requestFrame();  // a paint of the window soon, at most one per frameIntervalMs_
+  void requestFrame();  // a paint of the window soon, at most maxFrameRate_ a second
   void paintWindow();   // draws and presents a frame in the window, if it is exposed
   QSize drawWindowFrame();  // draws one into the window's back buffer; its size in pixels, empty if not
   void releaseGl();
@@ -210,7 +212,6 @@ class SliceView : public QWidget {
   QTimer frameTimer_;                  // the next paint, single shot
   QElapsedTimer sinceFrame_;           // since the last paint
   int maxFrameRate_ = kMaxFrameRate;
-  int frameIntervalMs_ = (1000 + kMaxFrameRate - 1) / kMaxFrameRate;
 
   // GL state (valid between initializeGL and releaseGl).
   GlFunctions* gl_ = nullptr;
