@@ -740,14 +740,14 @@ int runCompareWindow(const StudioOptions& options) {
         ImageOptions picture = options.picture;
         const bool drawn = !picture.size.isEmpty() || !picture.hud || !picture.colourBar || !picture.labels;
         QString problem;
-        QImage image;
+        bool saved = false;
         if (drawn) {
           if (picture.size.isEmpty()) picture.size = window.screenPixels();
-          image = window.renderImage(picture, problem);
+          saved = saveViewImage(window, options.screenshot, picture, problem);
         } else {
-          image = window.screenshot(options.screenshotWindow);
+          const QImage image = window.screenshot(options.screenshotWindow);
+          saved = !image.isNull() && writeImageFile(image, options.screenshot, problem);
         }
-        const bool saved = !image.isNull() && writeImageFile(image, options.screenshot, problem);
         if (!saved)
           std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s%s%s\n", qPrintable(options.screenshot),
                        problem.isEmpty() ? "" : ": ", qPrintable(problem));

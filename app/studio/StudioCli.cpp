@@ -441,7 +441,7 @@ int runStudio(const StudioOptions& options) {
             image.size = view->size() * view->devicePixelRatioF();
             image.scale = view->devicePixelRatioF();
           }
-          saved = saveViewImage(*view, options.screenshot, image, problem);
+          saved = saveViewImage(*pane, options.screenshot, image, problem);
         }
         if (!saved) printError(problem);
         QApplication::exit(saved ? 0 : 1);

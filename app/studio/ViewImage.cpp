@@ -7,7 +7,7 @@
 
 namespace iso {
 
-bool saveViewImage(SliceView& view, const QString& path, const ImageOptions& options, QString& error) {
+bool saveViewImage(RecordableView& view, const QString& path, const ImageOptions& options, QString& error) {
   const QImage image = view.renderImage(options, error);
   return !image.isNull() && writeImageFile(image, path, error);
 }

@@ -1,15 +1,15 @@
 #pragma once
-// Saving the view as an image file at a chosen size (SliceView::renderImage), whole or not at all.
+// Saving a view as an image file at a chosen size (RecordableView::renderImage), whole or not at all.
 #include <QString>
 
-#include "render/SliceView.h"
+#include "app/studio/RecordableView.h"
 
 namespace iso {
 
 // Renders `view` with `options` and writes it to `path` (format from the extension: .png, .jpg, ...)
 // through a temporary file renamed when complete: on failure nothing is left under `path` and an older
 // file there is kept. False with `error` set on failure.
-bool saveViewImage(SliceView& view, const QString& path, const ImageOptions& options, QString& error);
+bool saveViewImage(RecordableView& view, const QString& path, const ImageOptions& options, QString& error);
 // The writing half of saveViewImage, for any thread: `image` to `path`, whole or not at all.
 bool writeImageFile(const QImage& image, const QString& path, QString& error);
 
