@@ -373,8 +373,12 @@ void MainWindow::onRebuilt(const Scenario& active) {
 }
 
 void MainWindow::setPlaying(bool playing) {
-  playAction_->setChecked(playing);  // if that changes it: the icon and the controller (toggled)
-  // The button learns of a pause the run made by itself at the next status poll: tell the run anyway.
+  if (playAction_->isChecked() != playing) {
+    playAction_->setChecked(playing);  // toggled: the icon and the controller
+    return;
+  }
+  // The button learns of a pause the run made by itself only at the next status poll: tell the run anyway.
+  // Only once: a second Play that reaches the run after it has stopped at its end would start it again.
   pane_->controller().setPlaying(playing);
 }
 
