@@ -47,8 +47,8 @@ struct StudioOptions {
 // `error` to a message naming the option and its limits. --help and --version exit from inside.
 std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QString& error);
 
-// The default scenario for this machine: presetScenario("default") at 128³ on the CPU, or 256³ on the
-// first GPU when OpenCL offers one.
+// The default scenario for this machine: presetScenario("default") at its own size (96³) on the CPU, or
+// resized to 256³ on the first GPU when OpenCL offers one.
 Scenario defaultScenarioForThisMachine();
 
 class RecordingSession;

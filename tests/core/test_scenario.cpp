@@ -120,7 +120,7 @@ TEST(Scenario, OneApiPresetIsTheSample) {
 
 TEST(Scenario, DefaultPresetIsLayeredWithSaltAndWellSampled) {
   const Scenario s = presetScenario("default");
-  EXPECT_EQ(s.n1, 128);
+  EXPECT_EQ(s.n1, 96);
   EXPECT_EQ(s.dx, 10.0);
   EXPECT_EQ(s.model.kind, ModelKind::Layered);
   EXPECT_GE(s.model.layers.size(), 3u);
