@@ -283,8 +283,9 @@ QDockWidget* MainWindow::addPanel(const QString& title, const QString& objectNam
 }
 
 void MainWindow::buildDocks() {
-  // Parameters on the left (the stage as a tab behind the scenario), view controls on the right: the view
-  // in the middle keeps most of the width.
+  // Every panel is a tab on the left (scenario, stage, traces, view controls): the view keeps the rest of
+  // the width, most of it at 1280×720, and a lecturer's picture is as large as the window allows. The
+  // view's most used controls are also in the View menu and on the keys 1–4.
   // Rows whose field does not fit beside its label go below it: a narrow form leaves the view the width.
   for (QWidget* page : {form_->physicsPage(), form_->stagePage()})
     for (QFormLayout* rows : page->findChildren<QFormLayout*>()) rows->setRowWrapPolicy(QFormLayout::WrapLongRows);
@@ -303,10 +304,10 @@ void MainWindow::buildDocks() {
   connect(viewControls_, &ViewControls::modeChanged, this, [this](int n) {
     if (QAction* a = modeActions_->actions().value(n)) a->setChecked(true);  // the View menu follows
   });
-  QDockWidget* viewDock = addPanel("View", "viewDock", viewControls_, Qt::RightDockWidgetArea);
+  QDockWidget* viewDock = addPanel("View", "viewDock", viewControls_, Qt::LeftDockWidgetArea);
   for (QFormLayout* rows : viewControls_->findChildren<QFormLayout*>()) rows->setRowWrapPolicy(QFormLayout::WrapLongRows);
-  viewDock->setMaximumWidth(280);  // short controls: leave the width to the view
-  resizeDocks({scenario, viewDock}, {formWidth, 240}, Qt::Horizontal);
+  tabifyDockWidget(traces, viewDock);
+  resizeDocks({scenario}, {formWidth}, Qt::Horizontal);
 
   messages_ = new QListWidget;
   messages_->setToolTip("Errors and notices; double-click one for its details (e.g. a kernel build log)");

@@ -64,7 +64,7 @@ class StudioLayout : public ::testing::Test {
 
 TEST_F(StudioLayout, TheViewTakesTheLargestShareOfTheWidth) {
   const int view = window_->pane()->view()->width();
-  EXPECT_GE(view, window_->width() * 45 / 100) << "view " << view << " px of " << window_->width();
+  EXPECT_GT(view, window_->width() * 60 / 100) << "view " << view << " px of " << window_->width();
   for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) {
     if (dock->isVisible() && !dock->isFloating() && dock->height() > window_->height() / 2) {
       EXPECT_LT(dock->width(), view) << dock->windowTitle().toStdString() << " is wider than the view";
