@@ -30,9 +30,11 @@ float OrbitCamera::fieldOfViewY(float aspect) {
   return 2.0f * std::atan(std::tan(0.5f * kFieldOfViewY) / std::max(aspect, 1e-3f));
 }
 
+void OrbitCamera::setCoveredTop(float fraction) { coveredTop_ = std::clamp(fraction, 0.0f, 0.5f); }
+
 void OrbitCamera::pan(float dxPixels, float dyPixels, int viewportWidth, int viewportHeight) {
   // Move the target so that the point under the cursor follows it (at the target's depth).
-  const float h = float(std::max(viewportHeight, 1));
+  const float h = float(std::max(viewportHeight, 1)) * (1.0f - coveredTop_);
   const float fov = fieldOfViewY(float(std::max(viewportWidth, 1)) / h);
   const float worldPerPixel = 2.0f * distance_ * std::tan(0.5f * fov) / h;
   const glm::mat4 v = view();
@@ -56,7 +58,11 @@ float OrbitCamera::nearPlane() const { return std::max(distance_ - 2.0f * radius
 float OrbitCamera::farPlane() const { return distance_ + 2.0f * radius_; }
 
 glm::mat4 OrbitCamera::projection(float aspect) const {
-  return glm::perspective(fieldOfViewY(aspect), std::max(aspect, 1e-3f), nearPlane(), farPlane());
+  // The perspective of the uncovered part, then squeezed into it: y_ndc' = (1 − f)·y_ndc − f.
+  const float shown = std::max(aspect, 1e-3f) / (1.0f - coveredTop_);
+  const glm::mat4 below = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, -coveredTop_, 0.0f)) *
+                          glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, 1.0f - coveredTop_, 1.0f));
+  return below * glm::perspective(fieldOfViewY(shown), shown, nearPlane(), farPlane());
 }
 
 OrbitCamera::Ray OrbitCamera::ray(float px, float py, int width, int height) const {

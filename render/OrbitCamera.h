@@ -21,6 +21,10 @@ class OrbitCamera {
   void pan(float dxPixels, float dyPixels, int viewportWidth, int viewportHeight);
   void zoom(float wheelSteps);  // > 0 moves closer
 
+  // The top `fraction` of the viewport is covered (by the HUD's text): the scene is framed, projected,
+  // picked and panned in the rest below it, as if the viewport began there. 0 by default; at most 0.5.
+  void setCoveredTop(float fraction);
+
   glm::vec3 eye() const;
   glm::mat4 view() const;
   glm::mat4 projection(float aspect) const;
@@ -45,6 +49,7 @@ class OrbitCamera {
   float radius_ = 1.0f;
   float yaw_ = 0.0f, pitch_ = 0.0f;  // radians; pitch > 0 looks from above
   float distance_ = 3.0f;
+  float coveredTop_ = 0.0f;
   static constexpr float kFieldOfViewY = 0.61f;  // 35 degrees
 };
 

@@ -36,6 +36,7 @@ constexpr std::chrono::seconds kMappedReleaseWait{2};
 
 // Room around a 2D plane for its heading, metre axes and the colour bar (logical pixels).
 constexpr double kMarginLeft = 96, kMarginRight = 118, kMarginTop = 36, kMarginBottom = 54;
+constexpr double kHudInset = 8;  // the HUD's text from the view's top left corner
 
 SlicePlane planeOf(SliceView::Mode mode) {
   switch (mode) {
@@ -710,6 +711,12 @@ void SliceView::drawPlane2D(const PlaneLayout& layout) {
 
 void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   const bool draw3D = mode_ == Mode::Orthogonal3D;
+  if (draw3D) {
+    // The HUD's text covers the top of the view: the volume is framed below it, never under it.
+    const int lines = int(hudText().size());
+    const double covered = lines > 0 ? kHudInset + hud_.textLinesHeight(lines) + 4.0 : 0.0;
+    camera_.setCoveredTop(float(covered / std::max(canvas().height(), 1.0)));
+  }
   std::optional<PlaneLayout> layout;
   if (ready_) {
     retireUploads();
@@ -789,7 +796,7 @@ void SliceView::paintOverlay(QPainter& painter) {
     }
   }
 
-  hud_.drawTextLines(painter, QPointF(8, 8), hudText(), area.width() - 16);
+  hud_.drawTextLines(painter, QPointF(kHudInset, kHudInset), hudText(), area.width() - 2 * kHudInset);
 
   // The mouse's hint only on screen: a saved picture or a video cannot be dragged.
   if (mode_ == Mode::Orthogonal3D && hasPicture && decorations_.hud && !canvas_) {

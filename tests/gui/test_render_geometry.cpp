@@ -65,6 +65,36 @@ TEST(RenderGeometry, CameraRayThroughAProjectedCellPicksThatCell) {
   EXPECT_FALSE(g.pick(sky.origin, sky.direction).has_value());
 }
 
+TEST(RenderGeometry, ACoveredTopBandKeepsTheVolumeBelowItAndPicksWhereItIsDrawn) {
+  const SliceGeometry g{{40, 30, 20}, {10, 12, 5}};
+  OrbitCamera camera;
+  camera.frame(glm::vec3(0.0f), g.boundingRadius());
+  camera.setCoveredTop(0.25f);  // a HUD over the top 150 px of a 1000 × 600 view, wide enough that height limits
+  const int w = 1000, h = 600;
+  for (int c = 0; c < 8; ++c) {
+    const glm::vec3 corner = g.toWorld({c & 1 ? 40.0f : 0.0f, c & 2 ? 30.0f : 0.0f, c & 4 ? 20.0f : 0.0f});
+    const auto at = camera.project(corner, w, h);
+    ASSERT_TRUE(at.has_value());
+    EXPECT_GT(at->y, 150.0f) << "corner " << c << " under the HUD";
+    EXPECT_LT(at->y, float(h));
+  }
+  // The picture is squeezed in y only by the band's height: a cell still picks itself.
+  const glm::vec3 centre = g.toWorld({30.5f, 25.5f, 5.5f});
+  const auto at = camera.project(centre, w, h);
+  ASSERT_TRUE(at.has_value());
+  const OrbitCamera::Ray ray = camera.ray(at->x, at->y, w, h);
+  EXPECT_EQ(g.pick(ray.origin, ray.direction), std::optional<Cell>(Cell{30, 25, 5}));
+  // The volume's shape on screen is the same as in a viewport of the uncovered part alone.
+  OrbitCamera plain;
+  plain.frame(glm::vec3(0.0f), g.boundingRadius());
+  const auto a = camera.project(g.toWorld({0, 0, 0}), w, h), b = camera.project(g.toWorld({40, 30, 20}), w, h);
+  const auto pa = plain.project(g.toWorld({0, 0, 0}), w, h - 150), pb = plain.project(g.toWorld({40, 30, 20}), w, h - 150);
+  ASSERT_TRUE(a && b && pa && pb);
+  EXPECT_NEAR(b->x - a->x, pb->x - pa->x, 0.5f);
+  EXPECT_NEAR(b->y - a->y, pb->y - pa->y, 0.5f);
+  EXPECT_NEAR(a->y, pa->y + 150.0f, 0.5f);
+}
+
 TEST(RenderGeometry, CameraOrbitPanZoomMoveTheEye) {
   OrbitCamera camera;
   camera.frame(glm::vec3(0.0f), 10.0f);
