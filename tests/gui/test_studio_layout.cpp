@@ -62,7 +62,7 @@ class StudioLayout : public ::testing::Test {
   std::unique_ptr<MainWindow> window_;
 };
 
-TEST_F(StudioLayout, TheViewTakesTheLargestShareOfTheWidth) {
+TEST_F(StudioLayout, TheViewTakesMostOfTheWidth) {
   const int view = window_->pane()->view()->width();
   EXPECT_GT(view, window_->width() * 60 / 100) << "view " << view << " px of " << window_->width();
   for (QDockWidget* dock : window_->findChildren<QDockWidget*>()) {
