@@ -717,7 +717,6 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
     const double covered = lines > 0 ? kHudInset + hud_.textLinesHeight(lines) + 4.0 : 0.0;
     camera_.setCoveredTop(float(covered / std::max(canvas().height(), 1.0)));
   }
-  std::optional<PlaneLayout> layout;
   if (ready_) {
     retireUploads();
     deleteReleasedBuffers();
@@ -731,8 +730,7 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
         drawSlices3D(int(std::lround(sceneWidth() * pixelRatio)), heightPx);
         gl_->glViewport(0, 0, widthPx, heightPx);
       } else {
-        layout = planeLayout();
-        drawPlane2D(*layout);
+        drawPlane2D(planeLayout());
       }
     }
     if (const QString e = drainGlErrors(gl_, "drawing the frame"); !e.isEmpty()) failGl(e);
@@ -750,11 +748,19 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   QPainter painter(&overlay.begin(widthPx, heightPx, pixelRatio));
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setRenderHint(QPainter::TextAntialiasing, true);
+  paintDecorations(painter);
+  painter.end();
+  gl_->glViewport(0, 0, widthPx, heightPx);
+  if (!overlay.draw(gl_, imageRowsDown_)) failGl(overlay.lastError());
+}
+
+void SliceView::paintDecorations(QPainter& painter) {
   if (slices_ && fieldTextures_.hasData() && decorations_.labels) {
-    if (layout) {
-      paintAbsorbingLayer(painter, *layout);
-      overlays_.paint2D(painter, *layout, fieldTextures_.geometry(), dx_, sourceInGrid(), hud_);
-      Overlays::paintReceivers2D(painter, *layout, fieldTextures_.geometry(), receivers_, hud_);
+    if (mode_ != Mode::Orthogonal3D) {
+      const PlaneLayout layout = planeLayout();
+      paintAbsorbingLayer(painter, layout);
+      overlays_.paint2D(painter, layout, fieldTextures_.geometry(), dx_, sourceInGrid(), hud_);
+      Overlays::paintReceivers2D(painter, layout, fieldTextures_.geometry(), receivers_, hud_);
     } else {
       const int height = int(std::lround(canvas().height()));
       overlays_.paintLabels3D(painter, camera_, sceneWidth(), height, hud_);
@@ -762,9 +768,6 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
     }
   }
   paintOverlay(painter);
-  painter.end();
-  gl_->glViewport(0, 0, widthPx, heightPx);
-  if (!overlay.draw(gl_, imageRowsDown_)) failGl(overlay.lastError());
 }
 
 void SliceView::paintOverlay(QPainter& painter) {

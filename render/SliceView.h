@@ -127,6 +127,10 @@ class SliceView : public QWidget {
   // Where the plane is drawn in a 2D mode (logical pixels; cell (col, row) covers a square of
   // planeRect().width() / columns pixels); empty in 3D or without data.
   QRectF planeRect() const;
+  // Paints what the view draws over its planes (axes and their labels, marks, colour bars, HUD, the
+  // mouse's hint) onto `painter` in the view's logical pixels, placed as in the last frame: every frame
+  // paints its overlay with it, and a test can read the text it gets.
+  void paintDecorations(QPainter& painter);
 
   // The view as it would be drawn (same mode, camera, range, colormap, overlays) into a framebuffer
   // object of options.size pixels, not a scaled grab of the window. GUI thread, after GL initialised.
