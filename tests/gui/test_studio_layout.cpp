@@ -1,6 +1,7 @@
-// The window a new user opens, at 1280x720: the view takes the largest share of the width, and no label,
-// button or group title is drawn narrower or shorter than its text needs (clipped or cut off), in any
-// view mode. Needs an X display with OpenGL: run under xvfb-run.
+// The window a new user opens, at 1280x720: the view takes most of the width; no label, button or group
+// title is drawn narrower or shorter than its text needs (clipped or cut off), and no text the view
+// paints leaves it, is cut short or lies on other text, in any view mode. Needs an X display with
+// OpenGL: run under xvfb-run.
 #include <gtest/gtest.h>
 
 #include <QAbstractButton>
