@@ -37,6 +37,7 @@ constexpr std::chrono::seconds kMappedReleaseWait{2};
 // Room around a 2D plane for its heading, metre axes and the colour bar (logical pixels).
 constexpr double kMarginLeft = 96, kMarginRight = 118, kMarginTop = 36, kMarginBottom = 54;
 constexpr double kHudInset = 8;  // the HUD's text from the view's top left corner
+constexpr double kTwoColourBarsHeight = 260;  // below it, a view shows the wavefield's colour bar alone
 
 SlicePlane planeOf(SliceView::Mode mode) {
   switch (mode) {
@@ -777,8 +778,9 @@ void SliceView::paintOverlay(QPainter& painter) {
   // Colour bars on the right: the wavefield, and the velocity when it is overlaid.
   if (hasPicture && decorations_.colourBar) {
     if (const ColourTable* table = Colormap::table(colormapName_)) {
-      const bool velocityBar = overlayOn_ && velocityMatches();
       const double top = contentTop(), bottom = area.height() - kMarginBottom;
+      // The velocity's bar only where both bars keep room for their ticks; the wavefield's comes first.
+      const bool velocityBar = overlayOn_ && velocityMatches() && bottom - top >= kTwoColourBarsHeight;
       const double split = velocityBar ? top + 0.58 * (bottom - top) : bottom;
       hud_.drawColourBar(painter, QRectF(area.width() - kMarginRight + 14, top, kMarginRight - 18, split - top),
                          *table, -clip_, clip_, fieldLabel_, gainCaption(gain_));

@@ -157,6 +157,15 @@ void CompareWindow::buildToolbar() {
   mode_->setToolTip("What the views show (keys 1–4)");
   connect(mode_, &QComboBox::activated, this, [this](int mode) { setViewMode(mode); });
   tools->addWidget(mode_);
+  velocityAction_ = tools->addAction("&Velocity");
+  velocityAction_->setObjectName("velocityAction");
+  velocityAction_->setCheckable(true);
+  velocityAction_->setShortcut(Qt::Key_V);
+  velocityAction_->setToolTip("Tint every view's slices with the velocity model (V); its colour bar shows where a view\n"
+                              "has room for two. Off at first: the wavefields are what the stages compare");
+  connect(velocityAction_, &QAction::toggled, this, [this](bool on) {
+    for (CompareViewport* v : viewports_) v->pane()->view()->setVelocityOverlay(on);
+  });
   for (int n = 0; n < 4; ++n) {
     auto* a = new QAction(this);
     a->setShortcut(QKeySequence(Qt::Key_1 + n));
@@ -258,6 +267,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
     connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
     pane->view()->installEventFilter(this);
     pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
+    pane->view()->setVelocityOverlay(velocityAction_->isChecked());
   }
   for (int n = 0; n < viewportCount(); ++n) {
     viewports_[std::size_t(n)]->setSpec(specs[n]);

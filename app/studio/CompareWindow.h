@@ -149,7 +149,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
   QWidget* grid_ = nullptr;
   QGridLayout* gridLayout_ = nullptr;
   QLabel *sharingNote_ = nullptr, *stepLabel_ = nullptr;
-  QAction *playAction_ = nullptr, *linkAction_ = nullptr;
+  QAction *playAction_ = nullptr, *linkAction_ = nullptr, *velocityAction_ = nullptr;
   QSpinBox *count_ = nullptr, *stepsPerFrameBox_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
   QComboBox* mode_ = nullptr;
   ExportActions* exportActions_ = nullptr;

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QImage>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <chrono>
@@ -18,6 +19,8 @@
 #include "core/ScenarioResize.h"
 #include "app/studio/SimulationPane.h"
 #include "render/SliceView.h"
+#include "tests/gui/test_painted_text.h"
+#include "tests/gui/test_render_support.h"
 #include "tests/gui/test_studio_support.h"
 
 namespace iso {
@@ -285,6 +288,44 @@ TEST_F(CompareWindowTest, LinkedViewsShareModeAndCamera) {
   window_->setViewMode(3);  // acts on the current viewport only (the first)
   EXPECT_EQ(first->mode(), SliceView::Mode::PlaneYZ);
   EXPECT_EQ(second->mode(), SliceView::Mode::Orthogonal3D);
+}
+
+// The velocity tint, off at first, for every view; a view too short for two colour bars keeps the
+// wavefield's with its ticks and leaves the velocity's out.
+TEST_F(CompareWindowTest, VelocityTintsEveryViewAndTheWavefieldsBarKeepsItsTicks) {
+  QAction* velocity = window_->findChild<QAction*>("velocityAction");
+  ASSERT_NE(velocity, nullptr);
+  EXPECT_FALSE(velocity->isChecked());
+  const QRegularExpression number("^[-−]?\\d+(\\.\\d+)?(e[-+]?\\d+)?$");
+  // In each view: the wavefield bar's numeric ticks (right of the plane area), and whether the velocity bar shows.
+  const auto bars = [&](SliceView* view) {
+    int ticks = 0;
+    bool velocityBar = false;
+    for (const test::PaintedText& t : test::paintedTexts(*view)) {
+      if (t.text == "v (m/s)") velocityBar = true;
+      if (!velocityBar && t.box.left() > view->width() - 118 && number.match(t.text).hasMatch()) ++ticks;
+    }
+    return std::make_pair(ticks, velocityBar);
+  };
+  for (const int count : {4, 2}) {
+    window_->setStages(count == 4 ? QStringList{"cpu-serial", "cpu-parallel", "cpu-serial", "cpu-parallel"}
+                                  : QStringList{"cpu-serial", "cpu-parallel"});
+    window_->setStopStep(40);
+    window_->setPlaying(true);
+    velocity->setChecked(false);
+    ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() == 40; })) << problems();
+    SliceView* view = window_->viewport(count - 1)->pane()->view();
+    const QImage plain = view->grabFramebuffer();
+    velocity->setChecked(true);
+    for (int n = 0; n < count; ++n) {
+      SliceView* v = window_->viewport(n)->pane()->view();
+      const auto [ticks, velocityBar] = bars(v);
+      EXPECT_GE(ticks, 2) << count << " views, view " << n << " (" << v->height() << " px tall)";
+      EXPECT_EQ(velocityBar, count == 2) << count << " views, view " << n << " (" << v->height() << " px tall)";
+    }
+    EXPECT_NE(view->grabFramebuffer(), plain) << "the tint changes the picture";
+    test::saveScreenshot(SliceView::grabWithViews(*window_), QStringLiteral("compare_velocity_%1").arg(count));
+  }
 }
 
 TEST(CompareFromMainWindow, OpensOnTheActiveScenarioAndPausesTheMainRun) {

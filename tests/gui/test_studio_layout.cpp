@@ -8,8 +8,6 @@
 #include <QDockWidget>
 #include <QGroupBox>
 #include <QLabel>
-#include <QPaintEngine>
-#include <QPainter>
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTabBar>
@@ -20,6 +18,7 @@
 #include "app/studio/ViewControls.h"
 #include "core/Scenario.h"
 #include "render/SliceView.h"
+#include "tests/gui/test_painted_text.h"
 #include "tests/gui/test_render_support.h"
 #include "tests/gui/test_studio_support.h"
 
@@ -51,71 +50,14 @@ QStringList clippedTexts(QWidget* window) {
   return clipped;
 }
 
-// A paint device that keeps every text drawn on it, with its box in device pixels: the pen position, the
-// advance, the font's ascent and descent, through the painter's transform (rotated titles included).
-class TextRecorder : public QPaintDevice {
- public:
-  struct Text {
-    QString text;
-    QRectF box;
-  };
-  explicit TextRecorder(QSize size) : size_(size) {}
-  QPaintEngine* paintEngine() const override { return &engine_; }
-  const std::vector<Text>& texts() const { return engine_.texts; }
-
- protected:
-  int metric(PaintDeviceMetric metric) const override {
-    switch (metric) {
-      case PdmWidth: return size_.width();
-      case PdmHeight: return size_.height();
-      case PdmDpiX: case PdmDpiY: case PdmPhysicalDpiX: case PdmPhysicalDpiY: return 96;
-      case PdmDepth: return 32;
-      case PdmDevicePixelRatio: return 1;
-      case PdmDevicePixelRatioScaled: return int(devicePixelRatioFScale());
-      default: return 0;
-    }
-  }
-
- private:
-  // Every feature claimed, so that the painter hands over text as text and the transform as state.
-  struct Engine : QPaintEngine {
-    Engine() : QPaintEngine(AllFeatures) {}
-    bool begin(QPaintDevice*) override { return true; }
-    bool end() override { return true; }
-    Type type() const override { return User; }
-    void updateState(const QPaintEngineState& state) override {
-      if (state.state() & DirtyTransform) transform = state.transform();
-    }
-    void drawTextItem(const QPointF& at, const QTextItem& item) override {
-      const QRectF box(at.x(), at.y() - item.ascent(), item.width(), item.ascent() + item.descent());
-      texts.push_back({item.text(), transform.mapRect(box)});
-    }
-    // Shapes and pictures leave no text.
-    void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
-    void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override {}
-    void drawPath(const QPainterPath&) override {}
-    void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
-    void drawPolygon(const QPoint*, int, PolygonDrawMode) override {}
-    QTransform transform;
-    std::vector<Text> texts;
-  };
-  QSize size_;
-  mutable Engine engine_;
-};
-
 // The view's painted text (axes, ticks, titles, marks, colour bars, HUD, hints) that leaves the view, is
 // cut short with an ellipsis, or lies on other text (receivers' numbers may crowd each other in 3D).
 QStringList misplacedPaintedTexts(SliceView& view) {
-  TextRecorder recorder(view.size());
-  {
-    QPainter painter(&recorder);
-    view.paintDecorations(painter);
-  }
-  const std::vector<TextRecorder::Text>& texts = recorder.texts();
+  const std::vector<test::PaintedText> texts = test::paintedTexts(view);
   QStringList found;
   if (texts.size() < 10) found << QStringLiteral("only %1 texts painted").arg(texts.size());
   const QRectF area = QRectF(QPointF(0, 0), QSizeF(view.size())).adjusted(-0.5, -0.5, 0.5, 0.5);
-  const auto describe = [](const TextRecorder::Text& t) {
+  const auto describe = [](const test::PaintedText& t) {
     return QStringLiteral("'%1' at (%2, %3, %4 x %5)").arg(t.text).arg(t.box.x(), 0, 'f', 0).arg(t.box.y(), 0, 'f', 0)
         .arg(t.box.width(), 0, 'f', 0).arg(t.box.height(), 0, 'f', 0);
   };
