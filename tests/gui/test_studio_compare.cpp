@@ -297,7 +297,8 @@ TEST_F(CompareWindowTest, VelocityTintsEveryViewAndTheWavefieldsBarKeepsItsTicks
   ASSERT_NE(velocity, nullptr);
   EXPECT_FALSE(velocity->isChecked());
   const QRegularExpression number("^[-−]?\\d+(\\.\\d+)?(e[-+]?\\d+)?$");
-  // In each view: the wavefield bar's numeric ticks (right of the plane area), and whether the velocity bar shows.
+  // In each view: the wavefield bar's numeric ticks (in the bars' column, the view's right 118 px), and
+  // whether the velocity bar shows.
   const auto bars = [&](SliceView* view) {
     int ticks = 0;
     bool velocityBar = false;
