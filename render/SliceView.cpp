@@ -615,11 +615,13 @@ QStringList SliceView::hudText() const {
   return lines;
 }
 
-double SliceView::contentTop() const {
-  // Below the HUD panel, so that the HUD and the plane's heading never hide each other.
+double SliceView::hudHeight() const {
   const int lines = int(hudText().size());
-  return kMarginTop + (lines > 0 ? hud_.textLinesHeight(lines) + 4.0 : 0.0);
+  return lines > 0 ? hud_.textLinesHeight(lines) + 4.0 : 0.0;
 }
+
+// Below the HUD panel, so that the HUD and the plane's heading never hide each other.
+double SliceView::contentTop() const { return kMarginTop + hudHeight(); }
 
 PlaneLayout SliceView::planeLayout() const {
   const double top = contentTop();
@@ -714,9 +716,8 @@ void SliceView::drawFrame(int widthPx, int heightPx, double pixelRatio) {
   const bool draw3D = mode_ == Mode::Orthogonal3D;
   if (draw3D) {
     // The HUD's text covers the top of the view: the volume is framed below it, never under it.
-    const int lines = int(hudText().size());
-    const double covered = lines > 0 ? kHudInset + hud_.textLinesHeight(lines) + 4.0 : 0.0;
-    camera_.setCoveredTop(float(covered / std::max(canvas().height(), 1.0)));
+    const double hud = hudHeight();
+    camera_.setCoveredTop(float((hud > 0.0 ? kHudInset + hud : 0.0) / std::max(canvas().height(), 1.0)));
   }
   if (ready_) {
     retireUploads();

@@ -198,6 +198,7 @@ class SliceView : public QWidget {
   void paintOverlay(QPainter& painter);
   PlaneLayout planeLayout() const;
   QStringList hudText() const;  // the HUD lines plus the view's own warnings
+  double hudHeight() const;   // the HUD panel's height (its lines and margin), 0 without lines
   double contentTop() const;  // top of the plane and colour bars, below the HUD
   int sceneWidth() const;     // logical pixels of the 3D scene, left of the colour bar
   std::optional<Cell> sourceInGrid() const;
