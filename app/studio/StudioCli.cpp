@@ -430,16 +430,16 @@ int runStudio(const StudioOptions& options) {
       // frameShown comes from inside a paint: grab after it returns (grabbing paints again).
       QTimer::singleShot(0, &window, [&] {
         pane->pollStatus();  // the counters of this very step in the picture
-        QString problem = "could not save the screenshot to " + options.screenshot;
+        QString problem = "could not save the screenshot to " + options.screenshot;  // unless told why
         bool saved = false;
         if (options.screenshotWindow) {
-          saved = SliceView::grabWithViews(window).save(options.screenshot, "PNG");
+          const QImage image = SliceView::grabWithViews(window);
+          saved = !image.isNull() && writeImageFile(image, options.screenshot, problem);
         } else {
-          SliceView* view = pane->view();
           ImageOptions image = options.picture;
           if (image.size.isEmpty()) {
-            image.size = view->size() * view->devicePixelRatioF();
-            image.scale = view->devicePixelRatioF();
+            image.size = pane->screenPixels();
+            image.scale = pane->view()->devicePixelRatioF();
           }
           saved = saveViewImage(*pane, options.screenshot, image, problem);
         }
