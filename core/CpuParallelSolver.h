@@ -1,9 +1,9 @@
 #pragma once
 // cpu-parallel: the fastest native code here. A persistent thread pool takes tiles of the interior
 // (blocked in x and y, streaming along z so the planes a tile reads stay in L2) from a shared counter;
-// each tile runs a SIMD kernel over segments of a row (several vectors summed together, neighbour
-// distance outermost), chosen at run time: AVX-512, AVX2+FMA, or a portable 4-wide fallback (SSE2 on
-// x86-64), so the binary runs on any x86-64. Kernels: CpuStencilKernel.inc; measurements:
+// each tile runs a SIMD kernel, chosen at run time: AVX-512 (vector columns of 4 planes), AVX2+FMA or a
+// portable 4-wide fallback (SSE2 on x86-64; both over segments of a row, several vectors summed
+// together, neighbour distance outermost), so the binary runs on any x86-64. Kernels: CpuStencilKernel.inc; measurements:
 // docs/PERFORMANCE.md, and the kernels tried: docs/PERFORMANCE_LOG.md.
 //
 // Stage parameters (threads, block_x/y/z, simd_width), all optional: cpuStageParameterSpecs() in
@@ -20,10 +20,12 @@
 
 namespace iso {
 
+// The parameters resolved against a grid (blocks in cells, never 0): parseCpuParallelConfig fills every
+// field from the specs' defaults and the given values.
 struct CpuParallelConfig {
-  int threads = 1;
-  int blockX = 0, blockY = 16, blockZ = 0;
-  int simdWidth = 4;
+  int threads = 0;
+  int blockX = 0, blockY = 0, blockZ = 0;
+  int simdWidth = 0;
 };
 
 // Reads and validates the stage parameters; throws std::invalid_argument naming the bad parameter,
