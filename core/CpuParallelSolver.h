@@ -3,8 +3,8 @@
 // (blocked in x and y, streaming along z so the planes a tile reads stay in L2) from a shared counter;
 // each tile runs a SIMD kernel, chosen at run time: AVX-512 (vector columns of 4 planes), AVX2+FMA or a
 // portable 4-wide fallback (SSE2 on x86-64; both over segments of a row, several vectors summed
-// together, neighbour distance outermost), so the binary runs on any x86-64. Kernels: CpuStencilKernel.inc; measurements:
-// docs/PERFORMANCE.md, and the kernels tried: docs/PERFORMANCE_LOG.md.
+// together, neighbour distance outermost), so the binary runs on any x86-64. Kernels:
+// CpuStencilKernel.inc; measurements: docs/PERFORMANCE.md, and the kernels tried: docs/PERFORMANCE_LOG.md.
 //
 // Stage parameters (threads, block_x/y/z, simd_width), all optional: cpuStageParameterSpecs() in
 // CpuSolvers.cpp gives their defaults, ranges and meanings.
