@@ -89,6 +89,10 @@ CpuParallelSolver::TileKernel selectKernel(int simdWidth, bool damped) {
   return damped ? &portable::stencilTile<true> : &portable::stencilTile<false>;
 }
 
+// The smallest block_y or block_z that the defaults shrink to for more threads: below it a tile's
+// y-halo rows and z warm-up planes outweigh its own cells.
+constexpr int kMinDefaultBlock = 16;
+
 // The value of spec's parameter (its default when absent), checked against the spec's range.
 int readParam(const StageParamMap& params, const StageParamSpec& spec) {
   const auto it = params.find(spec.name);
@@ -127,6 +131,22 @@ CpuParallelConfig parseCpuParallelConfig(const StageParamMap& params, const Grid
   cfg.blockX = block(value["block_x"], grid.n1);
   cfg.blockY = block(value["block_y"], grid.n2);
   cfg.blockZ = block(value["block_z"], grid.n3);
+  // Default blocks shrink until every thread has two tiles to take (tiles differ in cost at the grid's
+  // ends), halving the taller of the two and neither below kMinDefaultBlock; a block given stays.
+  const bool defaultY = !params.contains("block_y"), defaultZ = !params.contains("block_z");
+  const auto tiles = [&] {
+    const auto count = [](int n, int b) { return (n + b - 1) / b; };
+    return count(grid.n1, cfg.blockX) * count(grid.n2, cfg.blockY) * count(grid.n3, cfg.blockZ);
+  };
+  while (tiles() < 2 * cfg.threads) {
+    const bool canY = defaultY && cfg.blockY > kMinDefaultBlock, canZ = defaultZ && cfg.blockZ > kMinDefaultBlock;
+    if (canZ && (cfg.blockZ >= cfg.blockY || !canY))
+      cfg.blockZ = std::max(kMinDefaultBlock, (cfg.blockZ + 1) / 2);
+    else if (canY)
+      cfg.blockY = std::max(kMinDefaultBlock, (cfg.blockY + 1) / 2);
+    else
+      break;
+  }
   const int widest = widestSupportedSimdWidth();
   cfg.simdWidth = value["simd_width"] == 0 ? widest : value["simd_width"];
   if (cfg.simdWidth != 4 && cfg.simdWidth != 8 && cfg.simdWidth != 16)

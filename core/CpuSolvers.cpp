@@ -42,8 +42,11 @@ const std::vector<CpuStage>& cpuStages() {
              {"threads", ThreadPool::hardwareThreads(), 1, kMaxCpuThreads,
               "worker threads (default: one per hardware thread)"},
              {"block_x", 0, 0, kMaxAxisCells, "tile width along x in cells; 0 = the whole row"},
-             {"block_y", 64, 1, kMaxAxisCells, "tile height along y in cells"},
-             {"block_z", 64, 0, kMaxAxisCells, "planes along z one tile streams through; 0 = the whole axis"},
+             {"block_y", 64, 1, kMaxAxisCells,
+              "tile height along y in cells (by default fewer when the threads would have under two tiles each)"},
+             {"block_z", 64, 0, kMaxAxisCells,
+              "planes along z one tile streams through; 0 = the whole axis (by default fewer when the threads "
+              "would have under two tiles each)"},
              {"simd_width", 0, 0, 16,
               "floats per SIMD vector: 0 = the widest this CPU runs, or 4, 8 (AVX2), 16 (AVX-512)"},
          };

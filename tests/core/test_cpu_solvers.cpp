@@ -293,6 +293,45 @@ std::string invalidArgumentMessage(const std::function<void()>& f) {
 
 Problem smallProblem() { return buildProblem(testing::rickerScenario(9, 8, 7, 2000.0, 10.0, 0.0, 20.0)); }
 
+// The default tiles give every thread two to take, shrinking no block below 16 cells; blocks that
+// are given stay as given.
+TEST(CpuParallelConfig, DefaultTilesShrinkUntilEveryThreadHasTwo) {
+  const auto tiles = [](const CpuParallelConfig& c, const Grid& g) {
+    const auto count = [](int n, int b) { return (n + b - 1) / b; };
+    return count(g.n1, c.blockX) * count(g.n2, c.blockY) * count(g.n3, c.blockZ);
+  };
+  const Grid cube(96, 96, 96);
+  CpuParallelConfig c = parseCpuParallelConfig({{"threads", 2}}, cube);
+  EXPECT_EQ(c.blockX, 96);
+  EXPECT_EQ(c.blockY, 64);  // 4 tiles: already two per thread
+  EXPECT_EQ(c.blockZ, 64);
+
+  c = parseCpuParallelConfig({{"threads", 16}}, cube);
+  EXPECT_GE(tiles(c, cube), 32);
+  EXPECT_GE(c.blockY, 16);
+  EXPECT_GE(c.blockZ, 16);
+
+  const Grid big(256, 256, 256);
+  c = parseCpuParallelConfig({{"threads", 16}}, big);
+  EXPECT_EQ(tiles(c, big), 32);  // 4 rows of tiles × 8 chunks of z
+  EXPECT_EQ(c.blockY, 64);
+  EXPECT_EQ(c.blockZ, 32);
+
+  // Given blocks stay, the other one shrinks alone, and never below 16.
+  c = parseCpuParallelConfig({{"threads", 16}, {"block_y", 64}}, cube);
+  EXPECT_EQ(c.blockY, 64);
+  EXPECT_EQ(c.blockZ, 16);
+  c = parseCpuParallelConfig({{"threads", 64}, {"block_y", 64}, {"block_z", 0}}, cube);
+  EXPECT_EQ(c.blockY, 64);
+  EXPECT_EQ(c.blockZ, 96);
+
+  // A grid too small for that many tiles stops at 16-cell blocks.
+  const Grid small(40, 33, 20);
+  c = parseCpuParallelConfig({{"threads", 32}}, small);
+  EXPECT_EQ(c.blockY, 16);
+  EXPECT_EQ(c.blockZ, 16);
+}
+
 TEST(CpuSolverErrors, NonCpuStageIsRejectedByName) {
   const std::string msg = invalidArgumentMessage([] { createCpuSolver(smallProblem(), "gpu-basic"); });
   EXPECT_NE(msg.find("gpu-basic"), std::string::npos) << msg;
