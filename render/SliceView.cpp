@@ -236,6 +236,12 @@ void SliceView::setHudLines(const QStringList& lines) {
   requestFrame();
 }
 
+void SliceView::setScreenNotice(const QString& line) {
+  if (line == screenNotice_) return;
+  screenNotice_ = line;
+  requestFrame();
+}
+
 void SliceView::setFieldLabel(const QString& label) {
   fieldLabel_ = label;
   requestFrame();
@@ -599,6 +605,7 @@ int SliceView::sceneWidth() const {
 QStringList SliceView::hudText() const {
   if (!decorations_.hud) return {};
   QStringList lines = hudLines_;
+  if (!canvas_ && !screenNotice_.isEmpty()) lines << screenNotice_;  // renderImage sets canvas_
   if (overlayOn_ && velocity_ && !velocityMatches())
     lines << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
   if (const auto source = sourceInGrid()) {

@@ -112,6 +112,10 @@ class SliceView : public QWidget {
   float clip() const;                                    // the range in use
   void setVelocityOverlay(bool on, float opacity = 0.35f);
   void setHudLines(const QStringList& lines);            // text drawn over the view (counters, path)
+  // One more HUD line on screen only, never in renderImage's pictures (a recording's state, which a
+  // video should not show); empty removes it.
+  void setScreenNotice(const QString& line);
+  QString screenNotice() const { return screenNotice_; }
 
   Mode mode() const { return mode_; }
   GainMode gainMode() const { return gain_.mode(); }
@@ -259,6 +263,7 @@ class SliceView : public QWidget {
   QString colormapName_ = "seismic";
   QString fieldLabel_ = "u (arb. units)";
   QStringList hudLines_;
+  QString screenNotice_;
   double dx_ = 10.0;
   Cell source_{-1, -1, -1};
   std::vector<Cell> receivers_;

@@ -588,6 +588,10 @@ QMetaObject::Connection CompareWindow::connectImageStep(QObject* context, std::f
   return connect(this, &CompareWindow::commonFrame, context, std::move(slot));
 }
 
+void CompareWindow::setRecordingNotice(const QString& line) {
+  if (viewportCount() > 0) viewport(0)->pane()->setRecordingNotice(line);
+}
+
 QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
   // One or two rows of two, as on screen; every cell the same size, the remainder of odd sides left dark.
   const int count = viewportCount(), columns = 2, rows = (count + 1) / 2;
@@ -768,7 +772,7 @@ int runCompareWindow(const StudioOptions& options) {
     });
   }
   // --record: from the first common frame (every solver built); the session runs the lockstep itself.
-  RecordingSession recording(&window);
+  RecordingSession& recording = *window.exportActions()->recording();  // shown as the Record button's
   if (!options.record.isEmpty()) {
     QObject::connect(&window, &CompareWindow::commonFrame, &window, [&, started = false]() mutable {
       if (started) return;

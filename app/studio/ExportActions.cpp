@@ -65,6 +65,7 @@ ExportActions::ExportActions(QMainWindow* window, RecordableView* view, QAction*
   indicator_->hide();
 
   connect(&indicatorTimer_, &QTimer::timeout, this, &ExportActions::updateIndicator);
+  connect(session_, &RecordingSession::started, this, [this] { showRecording(true); });
   connect(session_, &RecordingSession::finished, this, &ExportActions::onRecordingFinished);
   lastRecordPath_ = QDir::home().filePath("iso3dfd.mp4");
 }
@@ -88,11 +89,7 @@ void ExportActions::toggleRecording() {
   settings.picture = dialog.picture();
   settings.fps = dialog.fps();
   settings.every = dialog.every();
-  if (!session_->start(settings)) {
-    emit message("Recording not started: " + session_->error(), true);
-    return;
-  }
-  showRecording(true);
+  if (!session_->start(settings)) emit message("Recording not started: " + session_->error(), true);
 }
 
 void ExportActions::onRecordingFinished(bool ok, const QString& text) {
@@ -112,24 +109,29 @@ void ExportActions::showRecording(bool on) {
     indicatorTimer_.start(kIndicatorMs);
   } else {
     indicatorTimer_.stop();
+    view_->setRecordingNotice({});
   }
 }
 
 void ExportActions::updateIndicator() {
   const RecordingSession& s = *session_;
   const bool finishing = s.state() == RecordingSession::State::Finishing;
-  QString text = QStringLiteral("%1 %2 frames · %3 s · %4")
-                     .arg(finishing ? "finishing" : "REC")
-                     .arg(s.framesCaptured())
-                     .arg(s.seconds(), 0, 'f', 1)
-                     .arg(QLocale().formattedDataSize(qint64(s.bytesWritten())));
   // No frame is dropped: when the encoder falls behind, the run waits for it, and says so.
+  QString wait;
   if (s.waitingForWriter())
-    text += " · run waiting for the encoder";
+    wait = " · run waiting for the encoder";
   else if (s.waitSeconds() >= 0.1)
-    text += QStringLiteral(" · run held %1 s for the encoder").arg(s.waitSeconds(), 0, 'f', 1);
-  indicatorText_->setText(text);
+    wait = QStringLiteral(" · run held %1 s for the encoder").arg(s.waitSeconds(), 0, 'f', 1);
+  indicatorText_->setText(QStringLiteral("%1 %2 frames · %3 s · %4")
+                              .arg(finishing ? "finishing" : "REC")
+                              .arg(s.framesCaptured())
+                              .arg(s.seconds(), 0, 'f', 1)
+                              .arg(QLocale().formattedDataSize(qint64(s.bytesWritten()))) +
+                          wait);
   stop_->setEnabled(!finishing);
+  // The same over the view, where the user watches the run (on screen only: not in the video).
+  view_->setRecordingNotice(finishing ? QStringLiteral("recording: finishing the file")
+                                      : QStringLiteral("recording: %1 frames").arg(s.framesCaptured()) + wait);
 }
 
 void ExportActions::saveImage() {

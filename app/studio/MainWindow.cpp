@@ -24,6 +24,7 @@
 #include <QToolBar>
 
 #include "app/studio/BenchmarkPanel.h"
+#include "app/studio/ElidedLabel.h"
 #include "app/studio/CompareWindow.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/DataExportActions.h"
@@ -87,7 +88,8 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
   connect(progress_, &RunProgress::runEndChanged, this, [this](RunEnd end) { pane_->controller().setRunEnd(end); });
   connect(progress_, &RunProgress::stepsEdited, form_, &ScenarioForm::setSteps);
   pane_->controller().setRunEnd(progress_->runEnd());
-  counters_ = new QLabel;
+  counters_ = new ElidedLabel;
+  counters_->setObjectName("counters");
   counters_->setToolTip("Live counters of the running stage: Mpts/s = interior points × steps / s; GFLOP/s at\n"
                         "61 flops per point; GB/s at 12 B/pt (the oneAPI sample's figure) and 16 B/pt (the\n"
                         "least traffic a step needs); % of the measured copy bandwidth; frames drawn per second");
@@ -486,8 +488,9 @@ void MainWindow::onControllerEvent(const ControllerEvent& e) {
 }
 
 void MainWindow::onStatus(const ControllerStatus& s) {
-  counters_->setText(counterLines(s, pane_->framesPerSecond(), CounterLayout::StatusLine).join("  "));
-  progress_->showStatus(s);
+  const ControllerStatus shown = pane_->shownStatus();
+  counters_->setText(counterLines(shown, pane_->framesPerSecond(), CounterLayout::StatusLine).join("  "));
+  progress_->showStatus(shown);
   // An open stage explorer quotes the running stage's live figures (every few seconds: it re-renders).
   if (stageExplorer_ && stageExplorer_->isVisible() && s.hasSolver && s.throughput.mpts > 0.0 &&
       (!explorerFigures_.isValid() || explorerFigures_.hasExpired(3000))) {

@@ -26,6 +26,7 @@ class QMenu;
 namespace iso {
 
 class DataExportActions;
+class ElidedLabel;
 class ExportActions;
 class CompareWindow;
 class RunProgress;
@@ -117,7 +118,7 @@ class MainWindow : public QMainWindow {
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
   QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *viewMenu_ = nullptr;
   QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
-  QLabel* counters_ = nullptr;
+  ElidedLabel* counters_ = nullptr;
   QLabel* probe_ = nullptr;  // the value under the pointer
   QElapsedTimer explorerFigures_;  // since the stage explorer last got live figures
 };

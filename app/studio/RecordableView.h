@@ -29,6 +29,8 @@ class RecordableView {
   // The picture of imageStep() at options.size, its counters those of that step; a null image and
   // `error` on failure.
   virtual QImage renderImage(const ImageOptions& options, QString& error) = 0;
+  // A line over the picture on screen only, never in renderImage's: the recording's state (empty: none).
+  virtual void setRecordingNotice(const QString& line) = 0;
 };
 
 }  // namespace iso

@@ -79,6 +79,7 @@ bool RecordingSession::start(const RecordingSettings& settings) {
     return false;
   }
   state_ = State::Recording;
+  emit started();
   // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).
   const long shown = std::max(view_->imageStep(), 0L);
   target_ = (shown + settings.every - 1) / settings.every * settings.every;

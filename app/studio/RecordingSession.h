@@ -59,6 +59,7 @@ class RecordingSession : public QObject {
   bool waitingForWriter() const { return roomPoll_.isActive(); }  // the run is held until the writer has room
 
  signals:
+  void started();  // start() succeeded: frames are being taken
   void frameCaptured(long frames);
   void finished(bool ok, const QString& message);  // message: the file written, or the error
 

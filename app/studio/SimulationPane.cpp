@@ -172,11 +172,19 @@ void SimulationPane::pollStatus() {
     framesPerSecond_ = framesPerSecond_ > 0.0 ? 0.5 * framesPerSecond_ + 0.5 * fps : fps;
   }
   framesInWindow_ = 0;
-  if (hudCounters_) view_->setHudLines(counterLines(status_, framesPerSecond_));
+  if (hudCounters_) view_->setHudLines(counterLines(shownStatus(), framesPerSecond_));
   emit statusUpdated(status_);
 }
 
+ControllerStatus SimulationPane::shownStatus() const {
+  ControllerStatus s = status_;
+  if (pauseStep_ >= 0 && s.step == pauseStep_) s.playing = true;
+  return s;
+}
+
 QSize SimulationPane::screenPixels() const { return view_->size() * view_->devicePixelRatioF(); }
+
+void SimulationPane::setRecordingNotice(const QString& line) { view_->setScreenNotice(line); }
 
 long SimulationPane::imageStep() const { return view_->slices() ? view_->slices()->step : -1; }
 
@@ -190,6 +198,9 @@ QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) 
     ControllerStatus status = status_;
     status.step = imageStep();
     status.time = double(status.step) * status.dt;
+    // A recording's frames: the run plays, held at each frame's step only while the frame is taken (the
+    // last status polled may be from such a hold at an earlier frame).
+    if (pauseStep_ >= 0) status.playing = true;
     view_->setHudLines(counterLines(status, framesPerSecond_));
   }
   return view_->renderImage(options, error);

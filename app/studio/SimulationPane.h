@@ -32,6 +32,9 @@ class SimulationPane : public QWidget, public RecordableView {
   SimulationController& controller() { return *controller_; }
   SliceView* view() const { return view_; }
   const ControllerStatus& lastStatus() const { return status_; }
+  // lastStatus() as counters show it: a run that a recording holds at a frame's step, only while the
+  // frame is taken, reads as playing.
+  ControllerStatus shownStatus() const;
   double framesPerSecond() const { return framesPerSecond_; }
   long shownStep() const { return shownStep_; }  // step of the slices in the last drawn frame
 
@@ -60,9 +63,13 @@ class SimulationPane : public QWidget, public RecordableView {
   QSize screenPixels() const override;
   long imageStep() const override;
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
-  void setPauseAtStep(long step) override { controller_->setPauseAtStep(step); }
+  void setPauseAtStep(long step) override {
+    pauseStep_ = step;
+    controller_->setPauseAtStep(step);
+  }
   void setPlaying(bool playing) override { controller_->setPlaying(playing); }
   QImage renderImage(const ImageOptions& options, QString& error) override;
+  void setRecordingNotice(const QString& line) override;
 
  signals:
   void statusUpdated(const iso::ControllerStatus& status);  // a few times a second
@@ -89,6 +96,7 @@ class SimulationPane : public QWidget, public RecordableView {
   int framesInWindow_ = 0;
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
+  long pauseStep_ = -1;  // set by a recording, which holds the run at each frame's step
   bool hudCounters_ = true;
   int frameRateBesideHostSolver_;  // SliceView::kMaxFrameRate until set
 };

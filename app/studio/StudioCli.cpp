@@ -12,6 +12,7 @@
 #include "app/studio/CompareWindow.h"
 #include "core/Format.h"
 #include "compute/DeviceRegistry.h"
+#include "app/studio/ExportActions.h"
 #include "app/studio/MainWindow.h"
 #include "app/studio/RecordingSession.h"
 #include "core/ScenarioResize.h"
@@ -486,8 +487,9 @@ int runStudio(const StudioOptions& options) {
     });
     benchmarkTick.start(20);
   }
-  // Recording: starts once the solver is built (the session sets the pause steps and plays).
-  RecordingSession recording(pane);
+  // Recording: starts once the solver is built (the session sets the pause steps and plays). The
+  // window's own session, so that the window shows it as it shows one started from its Record button.
+  RecordingSession& recording = *window.exportActions()->recording();
   if (!options.record.isEmpty()) {
     QObject::connect(pane, &SimulationPane::rebuilt, &window, [&, started = false]() mutable {
       if (started) return;

@@ -5,9 +5,11 @@
 #include <QElapsedTimer>
 #include <QImageReader>
 #include <QWindow>
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include "render/SliceView.h"
+#include "tests/gui/test_painted_text.h"
 #include "tests/gui/test_render_support.h"
 
 namespace iso {
@@ -130,6 +132,26 @@ TEST_F(RenderOffscreen, WithoutTheHudTheHudsCornerIsEmpty) {
   // Without the colour bar that column is background.
   const QImage bare = render({size, 0.0, false, false, true});
   EXPECT_LT(countNotBackground(bare, bar), countNotBackground(without, bar) / 20);
+}
+
+TEST_F(RenderOffscreen, TheScreenNoticeIsPaintedOnScreenAndLeftOutOfPictures) {
+  const QString notice = "recording: 12 frames \u00b7 run waiting for the encoder";
+  for (SliceView::Mode mode : {SliceView::Mode::Orthogonal3D, SliceView::Mode::PlaneXY}) {
+    view_->setMode(mode);
+    const ImageOptions options{QSize(640, 400), 1.0, true, true, true};
+    view_->setScreenNotice({});
+    const QImage before = render(options);
+    view_->setScreenNotice(notice);
+    const QImage after = render(options);
+    EXPECT_EQ(before, after) << "mode " << int(mode) << ": the notice reached the picture";
+    // On screen it is the HUD's last line.
+    const std::vector<test::PaintedText> texts = test::paintedTexts(*view_);
+    EXPECT_TRUE(std::any_of(texts.begin(), texts.end(), [&](const test::PaintedText& t) { return t.text == notice; }))
+        << "mode " << int(mode) << ": the notice is not painted on screen";
+  }
+  view_->setScreenNotice({});
+  const std::vector<test::PaintedText> texts = test::paintedTexts(*view_);
+  EXPECT_TRUE(std::none_of(texts.begin(), texts.end(), [&](const test::PaintedText& t) { return t.text == notice; }));
 }
 
 TEST_F(RenderOffscreen, RefusesSizesOutOfRangeWithAClearError) {

@@ -47,11 +47,14 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   settings.every = 3;
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
   ASSERT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= 6; }));
+  // The view says it records (and, when the encoder holds the run, that it waits), on screen only.
+  EXPECT_TRUE(pane->view()->screenNotice().startsWith("recording: ")) << pane->view()->screenNotice().toStdString();
   stopping = true;
   session.stop();
   ASSERT_TRUE(test::waitUntil([&] { return done; }));
   ASSERT_TRUE(ok) << message.toStdString();
   EXPECT_EQ(session.state(), RecordingSession::State::Finished);
+  EXPECT_EQ(pane->view()->screenNotice(), "");
 
   const test::DecodedVideo decoded = test::decodeVideo(video);
   ASSERT_EQ(decoded.error, "");

@@ -12,6 +12,7 @@
 #include <QSettings>
 #include <QTabBar>
 
+#include "app/studio/ElidedLabel.h"
 #include "app/studio/ExportDialog.h"
 #include "app/studio/MainWindow.h"
 #include "app/studio/SimulationPane.h"
@@ -41,6 +42,9 @@ QStringList clippedTexts(QWidget* window) {
     const QSize needed = l->wordWrap() ? QSize(0, l->heightForWidth(l->width())) : l->minimumSizeHint();
     check(l, l->text(), needed);
   }
+  // The status bar's counters end in "…" where room is short (while recording); at the default size they
+  // must fit whole.
+  for (ElidedLabel* e : window->findChildren<ElidedLabel*>()) check(e, e->text(), QSize(e->sizeHint().width(), 0));
   for (QAbstractButton* b : window->findChildren<QAbstractButton*>())
     if (!qobject_cast<QTabBar*>(b->parentWidget())) check(b, b->text(), b->minimumSizeHint());
   for (QGroupBox* g : window->findChildren<QGroupBox*>()) {
