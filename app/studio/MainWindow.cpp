@@ -24,10 +24,10 @@
 #include <QToolBar>
 
 #include "app/studio/BenchmarkPanel.h"
-#include "app/studio/ElidedLabel.h"
 #include "app/studio/CompareWindow.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/DataExportActions.h"
+#include "app/studio/ElidedLabel.h"
 #include "app/studio/ExportActions.h"
 #include "app/studio/ReceiverEditor.h"
 #include "app/studio/RunProgress.h"
