@@ -589,7 +589,8 @@ QMetaObject::Connection CompareWindow::connectImageStep(QObject* context, std::f
 }
 
 void CompareWindow::setRecordingNotice(const QString& line) {
-  if (viewportCount() > 0) viewport(0)->pane()->setRecordingNotice(line);
+  // Over every viewport: a HUD line moves the 3D box below it, and the linked boxes should stay level.
+  for (CompareViewport* v : viewports_) v->pane()->setRecordingNotice(line);
 }
 
 QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {

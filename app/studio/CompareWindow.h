@@ -81,7 +81,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
   void setPauseAtStep(long step) override { setStopStep(step); }
   QImage renderImage(const ImageOptions& options, QString& error) override;
-  void setRecordingNotice(const QString& line) override;  // over the first viewport
+  void setRecordingNotice(const QString& line) override;  // over every viewport
 
   struct Agreement {
     bool compared = false;  // a common step was compared (false for the reference itself)
