@@ -760,8 +760,7 @@ int runCompareWindow(const StudioOptions& options) {
           if (picture.size.isEmpty()) picture.size = window.screenPixels();
           saved = saveViewImage(window, options.screenshot, picture, problem);
         } else {
-          const QImage image = window.screenshot(options.screenshotWindow);
-          saved = !image.isNull() && writeImageFile(image, options.screenshot, problem);
+          saved = writeImageFile(window.screenshot(options.screenshotWindow), options.screenshot, problem);
         }
         if (!saved)
           std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s%s%s\n", qPrintable(options.screenshot),

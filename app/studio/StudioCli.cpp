@@ -434,8 +434,7 @@ int runStudio(const StudioOptions& options) {
         QString problem = "could not save the screenshot to " + options.screenshot;  // unless told why
         bool saved = false;
         if (options.screenshotWindow) {
-          const QImage image = SliceView::grabWithViews(window);
-          saved = !image.isNull() && writeImageFile(image, options.screenshot, problem);
+          saved = writeImageFile(SliceView::grabWithViews(window), options.screenshot, problem);
         } else {
           ImageOptions image = options.picture;
           if (image.size.isEmpty()) {

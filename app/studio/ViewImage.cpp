@@ -13,6 +13,10 @@ bool saveViewImage(RecordableView& view, const QString& path, const ImageOptions
 }
 
 bool writeImageFile(const QImage& image, const QString& path, QString& error) {
+  if (image.isNull()) {  // a grab or a drawing that failed: nothing to write, and no file touched
+    error = QStringLiteral("cannot write %1: no picture was drawn").arg(path);
+    return false;
+  }
   const QByteArray suffix = QFileInfo(path).suffix().toLower().toLatin1();
   const QByteArray format = suffix.isEmpty() ? QByteArray("png") : suffix;
   if (!QImageWriter::supportedImageFormats().contains(format)) {

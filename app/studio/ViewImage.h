@@ -10,7 +10,8 @@ namespace iso {
 // through a temporary file renamed when complete: on failure nothing is left under `path` and an older
 // file there is kept. False with `error` set on failure.
 bool saveViewImage(RecordableView& view, const QString& path, const ImageOptions& options, QString& error);
-// The writing half of saveViewImage, for any thread: `image` to `path`, whole or not at all.
+// The writing half of saveViewImage, for any thread: `image` to `path`, whole or not at all; a null
+// image (a grab or a drawing that failed) is refused without touching `path`.
 bool writeImageFile(const QImage& image, const QString& path, QString& error);
 
 // "1920x1080" → QSize; an empty QSize (with `error` set) for anything else or sides below 1.

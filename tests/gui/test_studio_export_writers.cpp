@@ -12,6 +12,7 @@
 #include <random>
 
 #include "app/studio/PngSequenceWriter.h"
+#include "app/studio/ViewImage.h"
 #include "tests/ScratchDir.h"
 #include "app/export/VideoEncoder.h"
 #include "tests/gui/test_studio_export_support.h"
@@ -105,6 +106,15 @@ TEST(ExportWriters, BadVideoSettingsAreRefusedAndLeaveTheOlderFile) {
   VideoOptions badPreset;
   badPreset.preset = "warp-speed";
   refused(320, 240, 30, badPreset, "opening the encoder libx264");
+}
+
+TEST(ExportWriters, AnImageThatWasNotDrawnIsRefusedAndLeavesTheOlderFile) {
+  const fs::path target = folderWithOlderFile("null-image", "shot.png");
+  QString error;
+  EXPECT_FALSE(writeImageFile(QImage(), QString::fromStdString(target.string()), error));
+  EXPECT_TRUE(error.contains("no picture was drawn")) << error.toStdString();
+  EXPECT_TRUE(error.contains("shot.png")) << error.toStdString();
+  expectOnlyTheOlderFile(target);
 }
 
 TEST(ExportWriters, UnwritableFoldersAreRefused) {
