@@ -114,8 +114,7 @@ void CompareWindow::buildToolbar() {
   playAction_->setToolTip("Play / pause every viewport (Space); a pause takes effect at the next common step");
   connect(playAction_, &QAction::toggled, this, [this](bool on) {
     showPlaying(on);
-    coordinator_.setPlaying(on);
-    requestLockstepPoll();  // every viewport may be waiting at the target already
+    if (!exportActions_->steerRun(on)) setRunPlaying(on);
   });
   QAction* step = tools->addAction(st->standardIcon(QStyle::SP_MediaSkipForward), "&Step", this, &CompareWindow::stepOnce);
   step->setShortcuts({Qt::Key_S, Qt::Key_Right});
@@ -314,6 +313,13 @@ void CompareWindow::setBaseScenario(const Scenario& base) {
 
 void CompareWindow::setPlaying(bool playing) { playAction_->setChecked(playing); }
 
+bool CompareWindow::playButtonChecked() const { return playAction_->isChecked(); }
+
+void CompareWindow::setRunPlaying(bool playing) {
+  coordinator_.setPlaying(playing);
+  requestLockstepPoll();  // every viewport may be waiting at the target already
+}
+
 void CompareWindow::stepOnce() {
   setPlaying(false);
   coordinator_.stepOnce();
@@ -443,11 +449,14 @@ void CompareWindow::pollLockstep() {
   compareWithReference();
   const long step = coordinator_.rendezvousStep();
   adaptStepsPerFrame();
-  if (stopStep_ >= 0 && step >= stopStep_ && playAction_->isChecked()) {
-    const QSignalBlocker block(playAction_);
-    playAction_->setChecked(false);
-    showPlaying(false);
+  if (stopStep_ >= 0 && step >= stopStep_ && coordinator_.playing()) {
     coordinator_.setPlaying(false);
+    // A recording's stop steps are its frames: the button goes on saying what the user asked for.
+    if (!exportActions_->steersRun()) {
+      const QSignalBlocker block(playAction_);
+      playAction_->setChecked(false);
+      showPlaying(false);
+    }
     showStatus();  // the step the run rests on, at once
   }
   emit commonFrame(step);

@@ -50,7 +50,8 @@ class CompareWindow : public QMainWindow, public RecordableView {
   QStringList stages() const;
   void setBaseScenario(const Scenario& base);  // every viewport restarts on it at step 0
 
-  void setPlaying(bool playing) override;
+  void setPlaying(bool playing);  // as the Play button does
+  bool playButtonChecked() const;
   void stepOnce();
   void reset();
   // Steps between two common frames; kAutoStepsPerFrame (the default) picks them as it runs: as many as
@@ -80,6 +81,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
   long imageStep() const override { return coordinator_.rendezvousStep(); }
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
   void setPauseAtStep(long step) override { setStopStep(step); }
+  void setRunPlaying(bool playing) override;
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;  // over every viewport
 

@@ -65,13 +65,28 @@ ExportActions::ExportActions(QMainWindow* window, RecordableView* view, QAction*
   indicator_->hide();
 
   connect(&indicatorTimer_, &QTimer::timeout, this, &ExportActions::updateIndicator);
-  connect(session_, &RecordingSession::started, this, [this] { showRecording(true); });
+  connect(session_, &RecordingSession::started, this, [this] {
+    showRecording(true);
+    if (steersRun()) playAction_->setChecked(true);  // (a recording of one frame is over already)
+  });
+  connect(session_, &RecordingSession::frameCaptured, this, [this](long frames) {
+    const long wanted = session_->settings().frames;
+    if (wanted > 0 && frames >= wanted) playAction_->setChecked(false);  // the run rests on the last frame
+  });
   connect(session_, &RecordingSession::finished, this, &ExportActions::onRecordingFinished);
   lastRecordPath_ = QDir::home().filePath("iso3dfd.mp4");
 }
 
 ExportActions::~ExportActions() {
   if (imageWriter_.joinable()) imageWriter_.join();
+}
+
+bool ExportActions::steersRun() const { return session_->state() == RecordingSession::State::Recording; }
+
+bool ExportActions::steerRun(bool playing) {
+  if (!steersRun()) return false;
+  session_->setUserPlaying(playing);
+  return true;
 }
 
 void ExportActions::toggleRecording() {

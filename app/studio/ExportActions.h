@@ -25,12 +25,19 @@ class ExportActions : public QObject {
  public:
   // Adds the recording indicator to the window's status bar (hidden until a recording starts).
   // playAction: the window's checkable Play action, which Save image unchecks while its dialog is open.
+  // It says what the user asked for: a recording checks it as it starts the run and unchecks it when
+  // it leaves the run on its last frame, but not while it holds the run at each frame.
   ExportActions(QMainWindow* window, RecordableView* view, QAction* playAction);
   ~ExportActions() override;  // discards an unfinished recording, waits for an image being written
 
   QAction* recordAction() const { return record_; }
   QAction* saveImageAction() const { return saveImage_; }
   RecordingSession* recording() const { return session_; }
+
+  // While a recording runs it plays and holds the run itself: the window's Play and Pause go through
+  // steerRun (true: taken), and the window leaves its button alone when the run stops at a frame.
+  bool steersRun() const;
+  bool steerRun(bool playing);
 
  signals:
   void message(const QString& text, bool error);  // for the window's message panel

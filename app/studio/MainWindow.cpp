@@ -149,7 +149,7 @@ void MainWindow::buildActions() {
   playAction_->setToolTip("Play / pause the simulation (Space)");
   connect(playAction_, &QAction::toggled, this, [this](bool on) {
     showPlaying(on);
-    pane_->controller().setPlaying(on);
+    playRun(on);
   });
   stepAction_ = new QAction(st->standardIcon(QStyle::SP_MediaSkipForward), "&Step", this);
   stepAction_->setShortcuts({Qt::Key_S, Qt::Key_Right});
@@ -382,7 +382,13 @@ void MainWindow::setPlaying(bool playing) {
   }
   // The button learns of a pause the run made by itself only at the next status poll: tell the run anyway.
   // Only once: a second Play that reaches the run after it has stopped at its end would start it again.
-  pane_->controller().setPlaying(playing);
+  playRun(playing);
+}
+
+bool MainWindow::playButtonChecked() const { return playAction_->isChecked(); }
+
+void MainWindow::playRun(bool playing) {
+  if (!exportActions_->steerRun(playing)) pane_->controller().setPlaying(playing);
 }
 
 CompareWindow* MainWindow::openCompareWindow() {
@@ -498,9 +504,10 @@ void MainWindow::onStatus(const ControllerStatus& s) {
     explorerFigures_.start();
   }
   if (s.selfPauses != selfPauses_) {
-    // The controller paused on its own (a requested step reached, or a solver failure).
+    // The controller paused on its own (a requested step reached, or a solver failure); a recording's
+    // holds at its frames are not pauses the button shows.
     selfPauses_ = s.selfPauses;
-    if (!s.playing) {
+    if (!s.playing && !exportActions_->steersRun()) {
       const QSignalBlocker block(playAction_);
       playAction_->setChecked(false);
       showPlaying(false);

@@ -68,6 +68,7 @@ class MainWindow : public QMainWindow {
   // Shows the checkpoint's scenario in the form and continues the run from its state.
   void restoreCheckpoint(Checkpoint checkpoint);
   void setPlaying(bool playing);
+  bool playButtonChecked() const;  // what the Play button says the user asked for
   void setViewMode(int mode);  // an index of viewModes() (keys 1–4)
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
   // Teach ▸ Stages: the stage explorer on the running stage, with its live throughput.
@@ -91,6 +92,7 @@ class MainWindow : public QMainWindow {
   void addRecentFile(const QString& path);
   void updateRecentMenu();
   void showPlaying(bool playing);  // the play action's icon and text
+  void playRun(bool playing);      // the controller's, or through a recording that holds the run
   void showProbe(int i, int j, int k);  // the cell under the pointer in the status bar; i < 0 clears it
 
   // A scenario sent to the controller, with where it comes from.

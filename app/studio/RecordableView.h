@@ -25,7 +25,8 @@ class RecordableView {
   // Calls `slot(step)` on context's thread each time the picture holds the slices of another step.
   virtual QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) = 0;
   virtual void setPauseAtStep(long step) = 0;  // the run stops there (< 0: nowhere)
-  virtual void setPlaying(bool playing) = 0;
+  // Plays or holds the run itself, leaving the window's Play button as the user set it.
+  virtual void setRunPlaying(bool playing) = 0;
   // The picture of imageStep() at options.size, its counters those of that step; a null image and
   // `error` on failure.
   virtual QImage renderImage(const ImageOptions& options, QString& error) = 0;

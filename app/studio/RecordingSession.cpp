@@ -79,7 +79,7 @@ bool RecordingSession::start(const RecordingSettings& settings) {
     return false;
   }
   state_ = State::Recording;
-  emit started();
+  userPlaying_ = true;
   // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).
   const long shown = std::max(view_->imageStep(), 0L);
   target_ = (shown + settings.every - 1) / settings.every * settings.every;
@@ -88,7 +88,8 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   if (view_->imageStep() == target_)
     capture(target_);  // the run rests on that step already: no new slices will come for it
   else
-    view_->setPlaying(true);
+    resumeRun();
+  emit started();
   return true;
 }
 
@@ -103,8 +104,8 @@ void RecordingSession::onSlices(long step) {
   }
   // Slices short of the frame's step: the run may rest there (it had already passed the pause step
   // asked for when the recording began, or stopped at an earlier one), so send it on to the frame's
-  // step, unless it is held back for the writer.
-  if (!roomPoll_.isActive()) view_->setPlaying(true);
+  // step, unless it is held back for the writer or by the user.
+  resumeRun();
 }
 
 void RecordingSession::capture(long step) {
@@ -116,7 +117,7 @@ void RecordingSession::capture(long step) {
   if (!last) {
     view_->setPauseAtStep(target_);
     if (writer_->hasRoom()) {
-      view_->setPlaying(true);
+      resumeRun();
     } else {
       waiting_.start();
       roomPoll_.start(kRoomPollMs);
@@ -133,7 +134,7 @@ void RecordingSession::capture(long step) {
   ++captured_;
   renderNanoseconds_ += clock.nsecsElapsed();
   emit frameCaptured(captured_);
-  if (last) stop();
+  if (last) finish();  // the run rests on the last frame's step
 }
 
 void RecordingSession::resumeWhenRoom() {
@@ -141,11 +142,30 @@ void RecordingSession::resumeWhenRoom() {
   if (!writer_->hasRoom()) return;
   roomPoll_.stop();
   waitNanoseconds_ += waiting_.nsecsElapsed();
-  view_->setPlaying(true);
+  resumeRun();
+}
+
+void RecordingSession::setUserPlaying(bool playing) {
+  userPlaying_ = playing;
+  if (state_ != State::Recording) return;
+  if (playing)
+    resumeRun();
+  else
+    view_->setRunPlaying(false);
+}
+
+void RecordingSession::resumeRun() {
+  if (userPlaying_ && !roomPoll_.isActive()) view_->setRunPlaying(true);
 }
 
 void RecordingSession::stop() {
   if (state_ != State::Recording) return;
+  const bool resume = userPlaying_;  // the run may be held for the writer: it goes on as the user has it
+  finish();
+  if (resume) view_->setRunPlaying(true);
+}
+
+void RecordingSession::finish() {
   state_ = State::Finishing;
   roomPoll_.stop();
   disconnect(slicesConnection_);
@@ -169,6 +189,7 @@ void RecordingSession::fail(const QString& message) {
   roomPoll_.stop();
   disconnect(slicesConnection_);
   view_->setPauseAtStep(-1);
+  if (userPlaying_) view_->setRunPlaying(true);  // it may have been held for the writer
   writer_->abort();
   settle(false, message);
 }

@@ -4,7 +4,7 @@
 // that step's slices the next pause step is set and the run resumes at once, so the next batch computes
 // while this frame is drawn and encoded. When the writer's queue is full the run is resumed only once
 // it has room again: the simulation waits, no frame is dropped, and the GUI thread never blocks on the
-// encoder (finishing runs on a thread of its own too).
+// encoder (finishing runs on a thread of its own too). A pause by the user holds the run until Play.
 #include <QElapsedTimer>
 #include <QObject>
 #include <QSize>
@@ -41,8 +41,12 @@ class RecordingSession : public QObject {
 
   // Opens the output and starts; false with error() set (nothing written) on bad settings.
   bool start(const RecordingSettings& settings);
-  // Finishes the output (completes and renames it) in the background; finished() follows.
+  // Finishes the output (completes and renames it) in the background; finished() follows. The run goes
+  // on if the user has it playing.
   void stop();
+  // The user's Play and Pause while recording. Paused, the run stays held (a frame is still taken when
+  // the run reaches its step, e.g. by single steps); playing, it goes on once the writer has room.
+  void setUserPlaying(bool playing);
 
   State state() const { return state_; }
   const QString& error() const { return error_; }
@@ -59,7 +63,7 @@ class RecordingSession : public QObject {
   bool waitingForWriter() const { return roomPoll_.isActive(); }  // the run is held until the writer has room
 
  signals:
-  void started();  // start() succeeded: frames are being taken
+  void started();  // start() succeeded: frames are being taken (emitted as it returns)
   void frameCaptured(long frames);
   void finished(bool ok, const QString& message);  // message: the file written, or the error
 
@@ -67,6 +71,8 @@ class RecordingSession : public QObject {
   void onSlices(long step);
   void capture(long step);
   void resumeWhenRoom();
+  void resumeRun();  // unless the user paused it or the writer has no room
+  void finish();
   void fail(const QString& message);
   void settle(bool ok, const QString& message);
 
@@ -80,6 +86,7 @@ class RecordingSession : public QObject {
   QMetaObject::Connection slicesConnection_;
   long target_ = 0;  // step of the next frame
   long captured_ = 0;
+  bool userPlaying_ = true;
   qint64 renderNanoseconds_ = 0, waitNanoseconds_ = 0;
   QElapsedTimer waiting_;
 };

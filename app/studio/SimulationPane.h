@@ -67,7 +67,7 @@ class SimulationPane : public QWidget, public RecordableView {
     pauseStep_ = step;
     controller_->setPauseAtStep(step);
   }
-  void setPlaying(bool playing) override { controller_->setPlaying(playing); }
+  void setRunPlaying(bool playing) override { controller_->setPlaying(playing); }
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;
 

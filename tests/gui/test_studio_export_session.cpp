@@ -119,6 +119,72 @@ TEST(StudioExportSession, RecordsTheWholeCompareViewEachFrameAtItsCommonStep) {
   EXPECT_NEAR(double(right), double(left), 0.1 * double(left));
 }
 
+RecordableView& recordableOf(MainWindow& window) { return *window.pane(); }
+RecordableView& recordableOf(CompareWindow& window) { return window; }
+
+// The Play button says what the user asked for while a recording holds the run at each frame: checked
+// as the recording starts the run, a pause holds run and recording alike until Play, Stop lets the run
+// go on, and a recording of a set number of frames leaves the run, unchecked, on its last frame's step.
+template <class Window, class... Args>
+void playButtonFollowsTheUser(const std::string& name, Args&&... args) {
+  Window window(std::forward<Args>(args)...);
+  window.resize(800, 500);
+  window.show();
+  RecordableView& view = recordableOf(window);
+  RecordingSession& session = *window.exportActions()->recording();
+  bool done = false;
+  QObject::connect(&session, &RecordingSession::finished, [&] { done = true; });
+  RecordingSettings settings;
+  settings.path = QString::fromStdString(test::scratchPath(name + "-held").string());
+  settings.picture.size = QSize(160, 90);
+  settings.every = 2;
+  ASSERT_FALSE(window.playButtonChecked());
+  ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
+  EXPECT_TRUE(window.playButtonChecked());
+  bool everUnchecked = false;
+  ASSERT_TRUE(test::waitUntil([&] {
+    everUnchecked = everUnchecked || !window.playButtonChecked();
+    return session.framesCaptured() >= 8;
+  }));
+  EXPECT_FALSE(everUnchecked) << "the button showed Play while the recording ran";
+
+  window.setPlaying(false);
+  test::runEventsFor(500);  // a batch under way ends (its frame is still taken)
+  const long frames = session.framesCaptured(), step = view.imageStep();
+  test::runEventsFor(500);
+  EXPECT_EQ(session.framesCaptured(), frames) << "frames taken while paused";
+  EXPECT_EQ(view.imageStep(), step) << "the run went on while paused";
+  EXPECT_FALSE(window.playButtonChecked());
+  window.setPlaying(true);
+  EXPECT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= frames + 3; }));
+  EXPECT_TRUE(window.playButtonChecked());
+
+  session.stop();
+  ASSERT_TRUE(test::waitUntil([&] { return done; }));
+  EXPECT_TRUE(window.playButtonChecked());
+  const long stopped = view.imageStep();
+  EXPECT_TRUE(test::waitUntil([&] { return view.imageStep() > stopped + 10; })) << "the run stood after Stop";
+
+  done = false;
+  settings.path = QString::fromStdString(test::scratchPath(name + "-counted").string());
+  settings.frames = 3;
+  ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
+  ASSERT_TRUE(test::waitUntil([&] { return done; }));
+  EXPECT_EQ(session.state(), RecordingSession::State::Finished);
+  EXPECT_FALSE(window.playButtonChecked());
+  const long rest = view.imageStep();
+  test::runEventsFor(500);
+  EXPECT_EQ(view.imageStep(), rest);
+  EXPECT_EQ(rest % settings.every, 0);
+}
+
+TEST(StudioExportSession, ThePlayButtonSaysWhatTheUserAskedForWhileARecordingHoldsTheRun) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const Scenario small = resizedScenario(presetScenario("default"), 40, 40, 40);
+  playButtonFollowsTheUser<MainWindow>("play-main", small);
+  playButtonFollowsTheUser<CompareWindow>("play-compare", small, QStringList{"cpu-serial", "cpu-parallel"});
+}
+
 // Closing a window while it records discards the unfinished file (nothing under its name or beside it),
 // with the view the session pauses still there while the session winds down.
 template <class Window, class... Args>

@@ -27,4 +27,14 @@ bool waitUntil(Condition condition, int timeoutMs = 20000) {
   return true;
 }
 
+// Runs the event loop for `ms` milliseconds (not scaled: for "nothing happens meanwhile" checks).
+inline void runEventsFor(int ms) {
+  QElapsedTimer clock;
+  clock.start();
+  while (clock.elapsed() < ms) {
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
+    QThread::msleep(2);
+  }
+}
+
 }  // namespace iso::test
