@@ -12,9 +12,10 @@ namespace {
 
 constexpr int M = kPmlHalfLength;
 
-// The row loops in wide vectors where the CPU has them. No FMA contraction here (ISO C++ mode), so every
-// clone computes the same bits as the portable one. Not under the sanitizers: the clones' ifunc resolvers
-// run while the program is being loaded, before ThreadSanitizer's runtime, which then crashes.
+// The row loops in wide vectors where the CPU has them. No FMA contraction here (-ffp-contract=off for
+// the whole library), so every clone computes the same bits as the portable one. Not under the
+// sanitizers: the clones' ifunc resolvers run while the program is being loaded, before
+// ThreadSanitizer's runtime, which then crashes.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_THREAD__) && \
     !defined(__SANITIZE_ADDRESS__)
 #define ISO_PML_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
