@@ -149,7 +149,7 @@ void playButtonFollowsTheUser(const std::string& name, Args&&... args) {
   EXPECT_FALSE(everUnchecked) << "the button showed Play while the recording ran";
 
   window.setPlaying(false);
-  test::runEventsFor(500);  // a batch under way ends (its frame is still taken)
+  test::runEventsFor(500 * test::timeoutScale());  // a batch under way ends (its frame is still taken)
   const long frames = session.framesCaptured(), step = view.imageStep();
   test::runEventsFor(500);
   EXPECT_EQ(session.framesCaptured(), frames) << "frames taken while paused";
