@@ -112,6 +112,7 @@ class SliceView : public QWidget {
   float clip() const;                                    // the range in use
   void setVelocityOverlay(bool on, float opacity = 0.35f);
   void setHudLines(const QStringList& lines);            // text drawn over the view (counters, path)
+  const QStringList& hudLines() const { return hudLines_; }
   // One more HUD line on screen only, never in renderImage's pictures (a recording's state, which a
   // video should not show); empty removes it.
   void setScreenNotice(const QString& line);

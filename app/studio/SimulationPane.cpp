@@ -199,8 +199,8 @@ QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) 
     status.step = imageStep();
     status.time = double(status.step) * status.dt;
     // A recording's frames: the run plays, held at each frame's step only while the frame is taken (the
-    // last status polled may be from such a hold at an earlier frame).
-    if (pauseStep_ >= 0) status.playing = true;
+    // last status polled may be from such a hold at an earlier frame), unless the user paused it.
+    if (pauseStep_ >= 0) status.playing = recordingPlays_;
     view_->setHudLines(counterLines(status, framesPerSecond_));
   }
   return view_->renderImage(options, error);

@@ -67,7 +67,10 @@ class SimulationPane : public QWidget, public RecordableView {
     pauseStep_ = step;
     controller_->setPauseAtStep(step);
   }
-  void setRunPlaying(bool playing) override { controller_->setPlaying(playing); }
+  void setRunPlaying(bool playing) override {
+    recordingPlays_ = playing;
+    controller_->setPlaying(playing);
+  }
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;
 
@@ -97,6 +100,7 @@ class SimulationPane : public QWidget, public RecordableView {
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
   long pauseStep_ = -1;  // set by a recording, which holds the run at each frame's step
+  bool recordingPlays_ = true;  // what a recording last asked of the run: its frames' HUD says so
   bool hudCounters_ = true;
   int frameRateBesideHostSolver_;  // SliceView::kMaxFrameRate until set
 };

@@ -122,6 +122,15 @@ TEST(StudioExportSession, RecordsTheWholeCompareViewEachFrameAtItsCommonStep) {
 RecordableView& recordableOf(MainWindow& window) { return *window.pane(); }
 RecordableView& recordableOf(CompareWindow& window) { return window; }
 
+// The first line of the counters a recorded frame of the main window carries ("… · playing").
+QString recordedStateLine(MainWindow& window) {
+  ImageOptions options;
+  options.size = QSize(160, 90);
+  QString error;
+  if (window.pane()->renderImage(options, error).isNull()) return "no picture: " + error;
+  return window.pane()->view()->hudLines().value(0);
+}
+
 // The Play button says what the user asked for while a recording holds the run at each frame: checked
 // as the recording starts the run, a pause holds run and recording alike until Play, Stop lets the run
 // go on, and a recording of a set number of frames leaves the run, unchecked, on its last frame's step.
@@ -155,9 +164,15 @@ void playButtonFollowsTheUser(const std::string& name, Args&&... args) {
   EXPECT_EQ(session.framesCaptured(), frames) << "frames taken while paused";
   EXPECT_EQ(view.imageStep(), step) << "the run went on while paused";
   EXPECT_FALSE(window.playButtonChecked());
+  if constexpr (std::is_same_v<Window, MainWindow>) {  // and the frames say so
+    EXPECT_TRUE(recordedStateLine(window).endsWith("paused")) << recordedStateLine(window).toStdString();
+  }
   window.setPlaying(true);
   EXPECT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= frames + 3; }));
   EXPECT_TRUE(window.playButtonChecked());
+  if constexpr (std::is_same_v<Window, MainWindow>) {
+    EXPECT_TRUE(recordedStateLine(window).endsWith("playing")) << recordedStateLine(window).toStdString();
+  }
 
   session.stop();
   ASSERT_TRUE(test::waitUntil([&] { return done; }));
