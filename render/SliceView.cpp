@@ -871,7 +871,7 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
   if (const QString e = drainGlErrors(gl_, "querying the framebuffer limits"); !e.isEmpty()) return error = e, QImage();
   // QPainter cannot draw with fewer than one pixel per logical pixel: a smaller scale is drawn at
   // scale 1 into a larger framebuffer, then reduced to the size asked for.
-  const double scale = options.scale > 0.0 ? options.scale : ImageOptions::automaticScale(size);
+  const double scale = options.scaleFor(size);
   const double drawScale = std::max(scale, 1.0);
   const QSize drawn = scale < 1.0 ? QSize(int(std::lround(size.width() / scale)), int(std::lround(size.height() / scale))) : size;
   const int limitW = std::min<int>(maxRenderbuffer, maxViewport[0]), limitH = std::min<int>(maxRenderbuffer, maxViewport[1]);

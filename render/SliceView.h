@@ -49,8 +49,9 @@ struct ImageOptions {
   // height/720)): a 4K image has the layout of a 1280x720 view with every part three times larger,
   // a 640x360 one the same layout at half size (below that the text would be unreadable).
   double scale = 0.0;
-  static double automaticScale(QSize size) {
-    return std::max(0.5, std::min(size.width() / 1280.0, size.height() / 720.0));
+  // The scale a picture of `size` is drawn at: `scale`, or the automatic one.
+  double scaleFor(QSize size) const {
+    return scale > 0.0 ? scale : std::max(0.5, std::min(size.width() / 1280.0, size.height() / 720.0));
   }
   bool hud = true;         // counters and warnings (top left); the 3D mouse hint is drawn on screen only
   bool colourBar = true;   // the colour bar(s) on the right

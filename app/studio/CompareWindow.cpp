@@ -607,7 +607,7 @@ QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
   const int count = viewportCount(), columns = 2, rows = (count + 1) / 2;
   const QSize cell(options.size.width() / columns, options.size.height() / rows);
   // Text and lines as large as in a single view of the whole picture's size, as on screen.
-  const double scale = options.scale > 0.0 ? options.scale : ImageOptions::automaticScale(options.size);
+  const double scale = options.scaleFor(options.size);
   QFont font = this->font();
   font.setPixelSize(std::max(9, int(std::lround(13 * scale))));
   const QFontMetrics metrics(font);
