@@ -17,6 +17,17 @@
 namespace iso {
 namespace {
 
+// What a session's finished() said, once it has.
+struct SessionOutcome {
+  explicit SessionOutcome(RecordingSession& session) {
+    QObject::connect(&session, &RecordingSession::finished, [this](bool success, const QString& text) {
+      done = true, ok = success, message = text;
+    });
+  }
+  bool done = false, ok = false;
+  QString message;
+};
+
 TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheFile) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   Scenario scenario = resizedScenario(presetScenario("default"), 40, 40, 40);
@@ -34,11 +45,7 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   QObject::connect(pane->view(), &SliceView::slicesChanged, [&](long step) {
     if (session.state() == RecordingSession::State::Recording && !stopping) steps.push_back(step);
   });
-  bool done = false, ok = false;
-  QString message;
-  QObject::connect(&session, &RecordingSession::finished, [&](bool success, const QString& text) {
-    done = true, ok = success, message = text;
-  });
+  SessionOutcome outcome(session);
   const std::filesystem::path video = test::scratchPath("session.mp4");
   RecordingSettings settings;
   settings.path = QString::fromStdString(video.string());
@@ -51,8 +58,8 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   EXPECT_TRUE(pane->view()->screenNotice().startsWith("recording: ")) << pane->view()->screenNotice().toStdString();
   stopping = true;
   session.stop();
-  ASSERT_TRUE(test::waitUntil([&] { return done; }));
-  ASSERT_TRUE(ok) << message.toStdString();
+  ASSERT_TRUE(test::waitUntil([&] { return outcome.done; }));
+  ASSERT_TRUE(outcome.ok) << outcome.message.toStdString();
   EXPECT_EQ(session.state(), RecordingSession::State::Finished);
   EXPECT_EQ(pane->view()->screenNotice(), "");
 
@@ -86,11 +93,7 @@ TEST(StudioExportSession, RecordsTheWholeCompareViewEachFrameAtItsCommonStep) {
   RecordingSession& session = *window.exportActions()->recording();
   std::vector<long> steps;  // the common step on screen as each frame was drawn
   QObject::connect(&session, &RecordingSession::frameCaptured, [&] { steps.push_back(window.imageStep()); });
-  bool done = false, ok = false;
-  QString message;
-  QObject::connect(&session, &RecordingSession::finished, [&](bool success, const QString& text) {
-    done = true, ok = success, message = text;
-  });
+  SessionOutcome outcome(session);
   const std::filesystem::path folder = test::scratchPath("compare-frames");
   RecordingSettings settings;
   settings.path = QString::fromStdString(folder.string());
@@ -98,8 +101,8 @@ TEST(StudioExportSession, RecordsTheWholeCompareViewEachFrameAtItsCommonStep) {
   settings.every = 40;
   settings.frames = 4;
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
-  ASSERT_TRUE(test::waitUntil([&] { return done; }, 60000));
-  ASSERT_TRUE(ok) << message.toStdString();
+  ASSERT_TRUE(test::waitUntil([&] { return outcome.done; }, 60000));
+  ASSERT_TRUE(outcome.ok) << outcome.message.toStdString();
   EXPECT_EQ(steps, (std::vector<long>{0, 40, 80, 120}));
   std::set<std::string> expected;
   for (int i = 0; i < 4; ++i) expected.insert(PngSequenceWriter::frameName(i));
@@ -141,8 +144,7 @@ void playButtonFollowsTheUser(const std::string& name, Args&&... args) {
   window.show();
   RecordableView& view = recordableOf(window);
   RecordingSession& session = *window.exportActions()->recording();
-  bool done = false;
-  QObject::connect(&session, &RecordingSession::finished, [&] { done = true; });
+  SessionOutcome outcome(session);
   RecordingSettings settings;
   settings.path = QString::fromStdString(test::scratchPath(name + "-held").string());
   settings.picture.size = QSize(160, 90);
@@ -175,16 +177,16 @@ void playButtonFollowsTheUser(const std::string& name, Args&&... args) {
   }
 
   session.stop();
-  ASSERT_TRUE(test::waitUntil([&] { return done; }));
+  ASSERT_TRUE(test::waitUntil([&] { return outcome.done; }));
   EXPECT_TRUE(window.playButtonChecked());
   const long stopped = view.imageStep();
   EXPECT_TRUE(test::waitUntil([&] { return view.imageStep() > stopped + 10; })) << "the run stood after Stop";
 
-  done = false;
+  outcome.done = false;
   settings.path = QString::fromStdString(test::scratchPath(name + "-counted").string());
   settings.frames = 3;
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
-  ASSERT_TRUE(test::waitUntil([&] { return done; }));
+  ASSERT_TRUE(test::waitUntil([&] { return outcome.done; }));
   EXPECT_EQ(session.state(), RecordingSession::State::Finished);
   EXPECT_FALSE(window.playButtonChecked());
   const long rest = view.imageStep();
