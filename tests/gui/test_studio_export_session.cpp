@@ -19,11 +19,14 @@ namespace {
 
 // What a session's finished() said, once it has.
 struct SessionOutcome {
-  explicit SessionOutcome(RecordingSession& session) {
-    QObject::connect(&session, &RecordingSession::finished, [this](bool success, const QString& text) {
-      done = true, ok = success, message = text;
-    });
-  }
+  explicit SessionOutcome(RecordingSession& session)
+      : connection(QObject::connect(&session, &RecordingSession::finished, [this](bool success, const QString& text) {
+          done = true, ok = success, message = text;
+        })) {}
+  ~SessionOutcome() { QObject::disconnect(connection); }
+  SessionOutcome(const SessionOutcome&) = delete;
+  SessionOutcome& operator=(const SessionOutcome&) = delete;
+  QMetaObject::Connection connection;
   bool done = false, ok = false;
   QString message;
 };
