@@ -103,7 +103,10 @@ void SimulationController::reset() {
   queue([](Commands& c) { c.reset = true; });
 }
 void SimulationController::setPlaying(bool playing) {
-  queue([=](Commands& c) { c.playing = playing; });
+  queue([&](Commands& c) {
+    c.playing = playing;
+    c.playRequest = ++playRequests_;
+  });
 }
 void SimulationController::singleStep(int steps) {
   queue([=](Commands& c) { c.singleSteps += std::max(0, steps); });
@@ -145,6 +148,11 @@ void SimulationController::setComputeTurn(std::shared_ptr<std::mutex> turn) {
 
 void SimulationController::setSliceRing(std::shared_ptr<SliceRing> ring, std::string hostReason) {
   queue([&](Commands& c) { c.slicePath = Commands::SlicePath{std::move(ring), std::move(hostReason)}; });
+}
+
+long SimulationController::playRequests() const {
+  std::lock_guard lock(commandMutex_);
+  return playRequests_;
 }
 
 // ---- GUI side ----
@@ -251,6 +259,7 @@ void SimulationController::apply(Commands& c) {
   for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
   std::lock_guard lock(statusMutex_);
   status_.playing = playing_;
+  if (c.playRequest) status_.playRequestsApplied = c.playRequest;
   status_.runEnd = runEnd_;
 }
 

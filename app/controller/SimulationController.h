@@ -95,6 +95,9 @@ struct ControllerStatus {
                                // until a step is timed, ceilingGBs set from the build on
   long generation = 0;         // increments on every successful rebuild or reset
   long selfPauses = 0;         // increments when the controller pauses by itself (pause step, failure)
+  // The setPlaying calls applied so far: while it is below playRequests(), a later Play or Pause is
+  // still on its way and `playing` (and a self-pause) predates it.
+  long playRequestsApplied = 0;
   long runLength = 0;          // the running scenario's `steps`
   RunEnd runEnd = RunEnd::RunOn;
   long loops = 0;              // restarts at the end of the run (RunEnd::Loop)
@@ -125,6 +128,7 @@ class SimulationController {
   void setScenario(const Scenario& scenario);  // rebuild; on failure the running solver stays
   void reset();                                // rebuild from the active scenario, back to step 0
   void setPlaying(bool playing);
+  long playRequests() const;                   // setPlaying calls so far (see playRequestsApplied)
   void singleStep(int steps = 1);              // while paused
   void setStepsPerFrame(int steps);            // steps between published slices (a batch may do fewer)
   void setSlicePoint(int i, int j, int k);     // clamped to the grid; -1: through the source (else centre)
@@ -185,6 +189,7 @@ class SimulationController {
     std::optional<Scenario> scenario;
     bool reset = false;
     std::optional<bool> playing;
+    long playRequest = 0;  // the number of the setPlaying call that set `playing`
     int singleSteps = 0;
     std::optional<int> stepsPerFrame;
     std::optional<std::array<int, 3>> slicePoint;
@@ -239,6 +244,7 @@ class SimulationController {
   mutable std::mutex commandMutex_;
   std::condition_variable commandReady_;
   Commands pending_;
+  long playRequests_ = 0;  // under commandMutex_
 
   std::mutex listenerMutex_;  // guards publishListener_ (the call itself is made outside it) and computeTurn_
   std::shared_ptr<const std::function<void()>> publishListener_;

@@ -504,10 +504,10 @@ void MainWindow::onStatus(const ControllerStatus& s) {
     explorerFigures_.start();
   }
   if (s.selfPauses != selfPauses_) {
-    // The controller paused on its own (a requested step reached, or a solver failure); a recording's
-    // holds at its frames are not pauses the button shows.
+    // The controller paused on its own (a requested step reached, or a solver failure). Not shown: a
+    // recording's holds at its frames, and a pause that a later Play (or Pause) has already overtaken.
     selfPauses_ = s.selfPauses;
-    if (!s.playing && !exportActions_->steersRun()) {
+    if (!s.playing && !exportActions_->steersRun() && s.playRequestsApplied == pane_->controller().playRequests()) {
       const QSignalBlocker block(playAction_);
       playAction_->setChecked(false);
       showPlaying(false);

@@ -177,6 +177,30 @@ TEST(StudioController, PausesExactlyAtTheRequestedStep) {
   EXPECT_NEAR(c.status().throughput.mpts, 960.0 / 50e-6 / 1e6, 1e-6);
 }
 
+// A status tells whether it already reflects every Play and Pause asked for: a self-pause it shows may
+// have been overtaken by a Play still on its way (the window then leaves its button alone).
+TEST(StudioController, StatusSaysWhichPlayRequestsItReflects) {
+  SimulationController c(fakeBuilder(50us));
+  c.setScenario(smallScenario());
+  c.setPauseAtStep(40);
+  EXPECT_EQ(c.playRequests(), 0);
+  c.setPlaying(true);
+  c.setPlaying(true);  // coalesced with the first: the later number is the one applied
+  EXPECT_EQ(c.playRequests(), 2);
+  EXPECT_EQ(c.status().playRequestsApplied, 0) << "nothing applied before the thread starts";
+  c.start();
+  ASSERT_TRUE(eventually([&] { return c.status().step == 40 && !c.status().playing; }));
+  const ControllerStatus rested = c.status();
+  EXPECT_EQ(rested.selfPauses, 1);
+  EXPECT_EQ(rested.playRequestsApplied, 2) << "the self-pause came after every request: it is the state";
+  c.setPauseAtStep(-1);
+  c.setPlaying(true);
+  EXPECT_EQ(c.playRequests(), 3);
+  ASSERT_TRUE(eventually([&] { return c.status().playRequestsApplied == 3; }));
+  EXPECT_TRUE(c.status().playing);
+  EXPECT_EQ(c.status().selfPauses, 1);
+}
+
 TEST(StudioController, FailedRebuildReportsAndKeepsTheRunningSolver) {
   SimulationController c(fakeBuilder(100us));
   c.setScenario(smallScenario("good"));
