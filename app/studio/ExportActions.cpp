@@ -69,9 +69,9 @@ ExportActions::ExportActions(QMainWindow* window, RecordableView* view, QAction*
     showRecording(true);
     if (steersRun()) playAction_->setChecked(true);  // (a recording of one frame is over already)
   });
-  connect(session_, &RecordingSession::frameCaptured, this, [this](long frames) {
-    const long wanted = session_->settings().frames;
-    if (wanted > 0 && frames >= wanted) playAction_->setChecked(false);  // the run rests on the last frame
+  connect(session_, &RecordingSession::frameCaptured, this, [this] {
+    // The recording's last frame (it is finishing): the run rests on that frame's step.
+    if (session_->state() == RecordingSession::State::Finishing) playAction_->setChecked(false);
   });
   connect(session_, &RecordingSession::finished, this, &ExportActions::onRecordingFinished);
   lastRecordPath_ = QDir::home().filePath("iso3dfd.mp4");

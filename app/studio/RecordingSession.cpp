@@ -133,8 +133,8 @@ void RecordingSession::capture(long step) {
   }
   ++captured_;
   renderNanoseconds_ += clock.nsecsElapsed();
-  emit frameCaptured(captured_);
   if (last) finish();  // the run rests on the last frame's step
+  emit frameCaptured(captured_);
 }
 
 void RecordingSession::resumeWhenRoom() {

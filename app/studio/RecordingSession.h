@@ -64,7 +64,7 @@ class RecordingSession : public QObject {
 
  signals:
   void started();  // start() succeeded: frames are being taken (emitted as it returns)
-  void frameCaptured(long frames);
+  void frameCaptured(long frames);  // the last one (of settings().frames) with state() Finishing already
   void finished(bool ok, const QString& message);  // message: the file written, or the error
 
  private:

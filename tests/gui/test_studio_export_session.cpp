@@ -170,13 +170,15 @@ void playButtonFollowsTheUser(const std::string& name, Args&&... args) {
   EXPECT_EQ(view.imageStep(), step) << "the run went on while paused";
   EXPECT_FALSE(window.playButtonChecked());
   if constexpr (std::is_same_v<Window, MainWindow>) {  // and the frames say so
-    EXPECT_TRUE(recordedStateLine(window).endsWith("paused")) << recordedStateLine(window).toStdString();
+    const QString line = recordedStateLine(window);
+    EXPECT_TRUE(line.endsWith("paused")) << line.toStdString();
   }
   window.setPlaying(true);
   EXPECT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= frames + 3; }));
   EXPECT_TRUE(window.playButtonChecked());
   if constexpr (std::is_same_v<Window, MainWindow>) {
-    EXPECT_TRUE(recordedStateLine(window).endsWith("playing")) << recordedStateLine(window).toStdString();
+    const QString line = recordedStateLine(window);
+    EXPECT_TRUE(line.endsWith("playing")) << line.toStdString();
   }
 
   session.stop();
