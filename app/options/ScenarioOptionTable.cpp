@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/Format.h"
+#include "core/CpuSolvers.h"
 #include "core/Grid.h"
 #include "core/StageRegistry.h"
 
@@ -61,6 +62,16 @@ std::pair<std::string, int> parseParam(const std::string& text) {
   return {text.substr(0, eq), parseInteger(std::string_view(text).substr(eq + 1), expected)};
 }
 
+// --threads: cpu-parallel's threads parameter, in its range.
+int parseThreads(const std::string& text) {
+  const int n = parseInteger(text, "expected an integer");
+  for (const StageParamSpec& spec : cpuStageParameterSpecs("cpu-parallel"))
+    if (spec.name == "threads" && (n < spec.minValue || n > spec.maxValue))
+      throw ScenarioError("expected a number of threads from " + std::to_string(spec.minValue) + " to " +
+                          std::to_string(spec.maxValue));
+  return n;
+}
+
 std::string knownStage(const std::string& id) {
   try {
     StageRegistry::get(id);
@@ -91,7 +102,7 @@ std::vector<ScenarioOption> runOptions() {
       {"param", "", "KEY=VALUE", "stage parameter, e.g. tile_x=32 (repeatable; `iso3dfd stages` lists each stage's)", true,
        [](O& o, V v) { o.params.push_back(parseParam(v)); }},
       {"threads", "", "N", "threads of the cpu-parallel stage, the same as --param threads=N (default: one per hardware thread)", false,
-       [](O& o, V v) { o.params.emplace_back("threads", parseInteger(v, "expected an integer")); }},
+       [](O& o, V v) { o.params.emplace_back("threads", parseThreads(v)); }},
   };
 }
 

@@ -86,6 +86,7 @@ TEST(ScenarioOptions, BadValuesAreRefusedNamingTheOptionAndTheValue) {
       {{"param", "=3"}, "--param =3: expected key=integer"},
       {{"param", "tile_x=3.5"}, "--param tile_x=3.5: expected key=integer"},
       {{"threads", "two"}, "--threads two: expected an integer"},
+      {{"threads", "0"}, "--threads 0: expected a number of threads from 1 to "},
       {{"receiver", "1,2"}, "--receiver 1,2: expected a cell i,j,k"},
       {{"source-pos", "1,2,3,4"}, "--source-pos 1,2,3,4: expected a cell i,j,k"},
       {{"model", "marble"}, "--model marble: unknown model"},

@@ -96,7 +96,7 @@ TEST(StudioOptions, BothProgramsRefuseABadValueWithTheSameMessage) {
       {"--size", "0,64,64"}, {"--size", "7,7"},      {"--dx", "ten"},       {"--dt", "soon"},
       {"--param", "tile_x"}, {"--receiver", "1,2"},  {"--model", "marble"}, {"--boundary", "open"},
       {"--stage", "gpu-warp"}, {"--preset", "nope"}, {"--dx", "1", "--dx", "2"}, {"--dx", "-5"},
-      {"--scenario", "/nonexistent/run.json"},
+      {"--scenario", "/nonexistent/run.json"}, {"--threads", "0"},
   };
   for (const QStringList& words : cases) {
     const QString message = QString::fromStdString(sharedRefusal(words));
