@@ -56,8 +56,8 @@ Setter integer(const QString& name, Integer StudioOptions::*member, long min, lo
   };
 }
 
-Setter flag(bool StudioOptions::*member, bool value = true) {
-  return [=](StudioOptions& o, const QString&, QString&) { return (o.*member = value, true); };
+Setter flag(bool StudioOptions::*member) {
+  return [=](StudioOptions& o, const QString&, QString&) { return (o.*member = true, true); };
 }
 
 Setter text(QString StudioOptions::*member) {
