@@ -389,10 +389,79 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
   return all.anyFailed() ? kFailureExit : 0;
 }
 
+namespace {
+
+// One line of `verify`: a stage as a user runs it, or (a candidate) with exactly these parameters.
+struct VerifyCheck {
+  std::string stage;
+  std::optional<StageParamMap> params;  // a candidate's exact parameters (no tuning database)
+};
+
+// What `verify` runs: each stage as a user runs it, then (--candidates, --sweep) every parameter set the
+// tuner may pick.
+std::vector<VerifyCheck> verifyChecks(const Scenario& s, const std::vector<std::string>& stages,
+                                      const VerifyOptions& verify) {
+  std::vector<VerifyCheck> checks;
+  for (const auto& stage : stages) checks.push_back({stage, std::nullopt});
+  if (!verify.candidates && verify.sweeps.empty()) return checks;
+  const DeviceInfo device = selectDevice(s.device);
+  const Grid grid = buildProblem(s).grid;
+  if (!verify.sweeps.empty()) {
+    for (const auto& c : sweepCandidates(verify.sweeps, device, grid)) checks.push_back({"gpu-optimized", c});
+    return checks;
+  }
+  for (const auto& stage : kTunedStages)
+    for (const auto& c : tuningCandidates(stage, device, grid)) checks.push_back({stage, c});
+  return checks;
+}
+
+// Runs one check against the reference and prints its line; false when it fails (or cannot run).
+bool runVerifyCheck(const Scenario& s, const VerifyCheck& check, const SolverOutput& reference,
+                    const VerifyOptions& verify) {
+  const std::string params = check.params ? formatStageParams(*check.params) : "(as run)";
+  Problem p = buildProblem(s);
+  ExecutionConfig config = stageConfig(s, check.stage);
+  if (check.params) config.params = *check.params;
+  std::unique_ptr<WaveSolver> solver;
+  OpenClSolver* openCl = nullptr;
+  if (StageRegistry::get(check.stage).opencl) {
+    OpenClSolverOptions options;
+    options.guardElements = kGuardElements;
+    options.guardValue = std::nanf("");
+    options.useTuningDatabase = !check.params;
+    const DeviceInfo device = selectDevice(config.device);
+    try {
+      auto built = std::make_unique<OpenClSolver>(p, config.stage, config.params, device, options);
+      openCl = built.get();
+      solver = std::move(built);
+    } catch (const ComputeError& e) {
+      if (!check.params) throw;
+      // A candidate the device refuses (limits, compiler) is skipped here as the tuner skips it.
+      std::printf("%-14s skipped (%s): %s; params %s\n", check.stage.c_str(), toString(e.status()), e.what(),
+                  params.c_str());
+      return true;
+    }
+  } else {
+    solver = createSolver(std::move(p), config);
+  }
+  const ReferenceAgreement a = compareWithReference(runCompared(*solver, s.steps), reference);
+  const std::size_t guards = openCl ? changedGuards(*openCl) : 0;
+  const double tolerance = verify.tolerance.value_or(stageTolerance(check.stage));
+  const bool ok = a.withinTolerance(tolerance) && guards == 0;
+  const std::string shownParams = openCl ? formatStageParams(openCl->parameters()) : params;
+  const std::string result = ok ? "ok" : a.field.nonFinite || a.traces.nonFinite ? "FAIL (NaN/Inf)" : "FAIL";
+  std::printf("%-14s %-26.26s %11.4g %11.4g %6ld %11.4g %9.3g %-8s %-15s %s\n", check.stage.c_str(),
+              solver->deviceName().c_str(), a.field.maxAbs, a.field.relativeL2, a.worstStep, a.traces.relativeL2,
+              tolerance, openCl ? (guards ? "WRITTEN" : "intact") : "-", result.c_str(), shownParams.c_str());
+  return ok;
+}
+
+}  // namespace
+
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   Scenario s = opts.resolve();
-  // Without an iteration count, long enough to be past the default source's onset, short enough that the
-  // relative difference still measures the stages rather than a field the absorbing layer has drained.
+  // Without an iteration count, long enough to be past the default source's onset and to see the wave
+  // reach the layer, short enough to stay quick on cpu-serial.
   if (opts.sizes.size() < 4 && s.steps > kVerifyDefaultSteps) {
     std::printf("verifying the first %d of the scenario's %d steps (give an iteration count for more)\n",
                 kVerifyDefaultSteps, s.steps);
@@ -402,79 +471,31 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   std::erase(stages, std::string("cpu-serial"));
   if (stages.empty()) throw UsageError("nothing to verify: cpu-serial is the reference itself");
   checkDeviceUse(opts, stages);
-  const bool sweep = !verify.sweeps.empty();
-  if ((verify.candidates || sweep) && listDevices().empty())
+  if ((verify.candidates || !verify.sweeps.empty()) && listDevices().empty())
     throw UsageError("--candidates and --sweep check OpenCL stages, and this machine has no OpenCL device");
-
-  // What runs: each stage as a user runs it, then (--candidates) every parameter set the tuner may pick.
-  struct Check {
-    std::string stage;
-    std::optional<StageParamMap> params;  // a candidate's exact parameters (no tuning database)
-  };
-  std::vector<Check> checks;
-  for (const auto& stage : stages) checks.push_back({stage, std::nullopt});
-  if (verify.candidates || sweep) {
-    const DeviceInfo device = selectDevice(s.device);
-    const Grid grid = buildProblem(s).grid;
-    const auto optimized = sweep ? sweepCandidates(verify.sweeps, device, grid) : tuningCandidates("gpu-optimized", device, grid);
-    for (const auto& c : optimized) checks.push_back({"gpu-optimized", c});
-    if (!sweep)
-      for (const auto& stage : kTunedStages)
-        if (stage != "gpu-optimized")
-          for (const auto& c : tuningCandidates(stage, device, grid)) checks.push_back({stage, c});
-  }
+  const std::vector<VerifyCheck> checks = verifyChecks(s, stages, verify);
   printHeader(buildProblem(s));
   const SolverOutput reference = runReference(buildProblem(s), s.steps);
-  std::printf("%-14s %-26s %11s %11s %11s %-8s %-15s %s\n", "stage", "device", "max|diff|", "relL2", "traces",
-              "guards", "result", "params");
+  std::printf("%-14s %-26s %11s %11s %6s %11s %9s %-8s %-15s %s\n", "stage", "device", "max|diff|", "error",
+              "at", "traces", "tolerance", "guards", "result", "params");
   bool allGood = true;
-  for (const Check& check : checks) {
-    const std::string params = check.params ? formatStageParams(*check.params) : "(as run)";
+  for (const VerifyCheck& check : checks) {
     try {
-      Problem p = buildProblem(s);
-      ExecutionConfig config = stageConfig(s, check.stage);
-      if (check.params) config.params = *check.params;
-      std::unique_ptr<WaveSolver> solver;
-      OpenClSolver* openCl = nullptr;
-      if (StageRegistry::get(check.stage).opencl) {
-        OpenClSolverOptions options;
-        options.guardElements = kGuardElements;
-        options.guardValue = std::nanf("");
-        options.useTuningDatabase = !check.params;
-        const DeviceInfo device = selectDevice(config.device);
-        try {
-          auto built = std::make_unique<OpenClSolver>(p, config.stage, config.params, device, options);
-          openCl = built.get();
-          solver = std::move(built);
-        } catch (const ComputeError& e) {
-          if (!check.params) throw;
-          // A candidate the device refuses (limits, compiler) is skipped here as the tuner skips it.
-          std::printf("%-14s skipped (%s): %s; params %s\n", check.stage.c_str(), toString(e.status()), e.what(),
-                      params.c_str());
-          continue;
-        }
-      } else {
-        solver = createSolver(std::move(p), config);
-      }
-      solver->advance(s.steps);
-      const ReferenceAgreement a = compareWithReference(readSolverOutput(*solver), reference);
-      const std::size_t guards = openCl ? changedGuards(*openCl) : 0;
-      const bool ok = a.withinTolerance(verify.tolerance) && guards == 0;
-      allGood = allGood && ok;
-      const std::string shownParams = openCl ? formatStageParams(openCl->parameters()) : params;
-      std::printf("%-14s %-26.26s %11.4g %11.4g %11.4g %-8s %-15s %s\n", check.stage.c_str(),
-                  solver->deviceName().c_str(), a.field.maxAbs, a.field.relativeL2, a.traces.relativeL2,
-                  openCl ? (guards ? "WRITTEN" : "intact") : "-",
-                  ok ? "ok" : (a.field.nonFinite || a.traces.nonFinite ? "FAIL (NaN/Inf)" : "FAIL"), shownParams.c_str());
+      allGood = runVerifyCheck(s, check, reference, verify) && allGood;
     } catch (const std::exception& e) {
       allGood = false;
-      std::printf("%-14s error: %s; params %s\n", check.stage.c_str(), e.what(), params.c_str());
+      std::printf("%-14s error: %s; params %s\n", check.stage.c_str(), e.what(),
+                  check.params ? formatStageParams(*check.params).c_str() : "(as run)");
     }
     std::fflush(stdout);
   }
-  std::printf("tolerance: relative L2 <= %g of the field u^%d and of the traces against cpu-serial; guards: NaN "
-              "regions around every OpenCL buffer, checked after the run\n",
-              verify.tolerance, s.steps);
+  std::string steps;
+  for (const long step : comparedSteps(s.steps)) steps += (steps.empty() ? "" : ", ") + std::to_string(step);
+  std::printf("error: the largest L2 difference of the field u^n from cpu-serial's at steps %s, each over the "
+              "largest L2 norm cpu-serial's field had up to that step ('at': the step); traces: relative L2 of "
+              "the receivers' whole records; both within the tolerance (the stage's own unless --tolerance) to "
+              "pass. guards: NaN regions around every OpenCL buffer, checked after the run\n",
+              steps.c_str());
   return allGood ? 0 : kFailureExit;
 }
 

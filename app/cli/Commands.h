@@ -39,7 +39,7 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench);
 
 struct VerifyOptions {
   std::vector<std::string> stages{"all"};
-  double tolerance = 1e-5;
+  std::optional<double> tolerance;   // for every stage; default: each stage's own (StageInfo)
   bool candidates = false;           // also every tuning candidate of the tunable OpenCL stages
   std::vector<std::string> sweeps;   // gpu-optimized candidates "key=v1,v2;key=v3" instead of the tuner's
 };

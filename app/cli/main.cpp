@@ -49,14 +49,14 @@ int main(int argc, char** argv) {
                                                  "OpenCL buffers run inside NaN guard regions that are checked");
   verifyOpts.addTo(*verifyCmd, false);
   verifyCmd->add_option("--stage", verify.stages, "stages to check, or 'all'")->delimiter(',')->capture_default_str();
-  verifyCmd->add_option("--tolerance", verify.tolerance, "largest relative L2 difference that passes")
+  verifyCmd->add_option("--tolerance", verify.tolerance,
+                        "largest error that passes, for every stage (default: each stage's own; docs/NUMERICS.md)")
       ->check(CLI::Validator(
           [](std::string& text) -> std::string {
             const double v = std::strtod(text.c_str(), nullptr);
             return std::isfinite(v) && v >= 0.0 ? "" : "the tolerance must be a finite number >= 0, got " + text;
           },
-          "TOLERANCE >= 0"))
-      ->capture_default_str();
+          "TOLERANCE >= 0"));
   verifyCmd->add_flag("--candidates", verify.candidates, "also check every tuning candidate of the tunable "
                                                          "OpenCL stages on the device");
   verifyCmd->add_option("--sweep", verify.sweeps, "check these gpu-optimized candidates instead: the products of "
