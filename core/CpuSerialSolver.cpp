@@ -42,6 +42,7 @@ void CpuSerialSolver::computeStencil() {
       }
     }
   }
+  correctLayer({0, g.n1, 0, g.n2, 0, g.n3});
 }
 
 }  // namespace iso

@@ -64,10 +64,13 @@ double CpuSolverBase::advance(int steps) {
   const FlushDenormals flush;  // this thread's share of the steps (core/FlushDenormals.h says why)
   const auto start = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) {
-    computeStencil();
-    if (pml_)
-      pml_->apply(prev_.data(), vel_.data(), next_.data(), problem_.coeffs,
-                  [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); });
+    if (pml_) {
+      const PsiPass pass = psiPass();
+      pml_->advancePsi(prev_.data(), [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); },
+                       !pass.x, pass.across);
+    }
+    computeStencil();  // with the layer's corrections
+    if (pml_) pml_->finishStep();
     if (problem_.source) next_[problem_.source->index] += problem_.source->valueForStep(step_);
     for (std::size_t r : receivers) traces_.push_back(next_[r]);
     std::swap(prev_, next_);  // prev_ is now u^(n+1): the current field is always prev_

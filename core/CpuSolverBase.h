@@ -32,8 +32,25 @@ class CpuSolverBase : public WaveSolver {
   explicit CpuSolverBase(Problem problem);
 
   // Overwrites the interior of next_ (u^(n-1) on entry) with u^(n+1) computed from prev_ (u^n),
-  // with the damping layer when problem_.damping is enabled. The halo is never written.
+  // with the damping layer when problem_.damping is enabled, and with the absorbing layer's terms:
+  // correctLayer once on every cell after writing it (whole boxes at a time), or the same arithmetic of
+  // its own (layer()). The halo is never written.
   virtual void computeStencil() = 0;
+  // The absorbing layer's terms (PmlMemory::correct) on the interior cells of `box`, whose plain
+  // stencil is in next_; nothing without the layer. ψ has been advanced to this step before
+  // computeStencil() is called.
+  void correctLayer(const PmlMemory::Box& box) {
+    if (pml_) pml_->correct(prev_.data(), vel_.data(), next_.data(), problem_.coeffs, box);
+  }
+  // Which axes' ψ the pass before computeStencil() advances (PmlMemory::advancePsi): x's unless
+  // computeStencil() calls correctLayer on whole rows of x only (then correct() advances it), y's and z's
+  // unless computeStencil() computes them itself (PmlMemory::rowTerms).
+  struct PsiPass {
+    bool x, across;
+  };
+  virtual PsiPass psiPass() const { return {false, true}; }
+  // The absorbing layer's memory (null without the layer), for a stage that computes its terms itself.
+  PmlMemory* layer() { return pml_ ? &*pml_ : nullptr; }
 
   // Calls body(begin, end) over ranges covering [0, count) and returns when all are done (the absorbing
   // layer's pass); serial here, on the stage's threads in cpu-parallel.
