@@ -107,10 +107,10 @@ bool Decorations::update3D(GlFunctions* gl, const SliceGeometry& grid, bool slic
 }
 
 void Decorations::paint3D(QPainter& painter, const OrbitCamera& camera, const FrameTarget& target,
-                          const SliceGeometry& grid) const {
+                          const SliceGeometry& grid, bool receiversOnSlicesOnly) const {
   const int width = sceneWidth(target), height = int(std::lround(target.canvas.height()));
   lines_.paintLabels3D(painter, camera, width, height, hud_);
-  Overlays::paintReceivers3D(painter, camera, width, height, grid, receivers_, hud_);
+  Overlays::paintReceivers3D(painter, camera, width, height, grid, receivers_, hud_, receiversOnSlicesOnly);
 }
 
 // ---- 2D --------------------------------------------------------------------------------------------

@@ -72,9 +72,11 @@ class Decorations {
   void draw3D(GlFunctions* gl, const glm::mat4& viewProjection) { lines_.draw3D(gl, viewProjection); }
 
   // ---- Painting, in the frame's logical pixels. ----
-  // The labels of the 3D lines, the source's ring and the receivers on the slices of `grid` (the grid
-  // of the last update3D), seen through `camera` in the scene's part of the frame.
-  void paint3D(QPainter& painter, const OrbitCamera& camera, const FrameTarget& target, const SliceGeometry& grid) const;
+  // The labels of the 3D lines, the source's ring and the receivers in `grid` (the grid of the last
+  // update3D; with `receiversOnSlicesOnly`, those on its three slices), seen through `camera` in the
+  // scene's part of the frame.
+  void paint3D(QPainter& painter, const OrbitCamera& camera, const FrameTarget& target, const SliceGeometry& grid,
+               bool receiversOnSlicesOnly) const;
   // The plane's frame, axes, heading, the other slices' traces, the absorbing layer, source and receivers.
   void paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& grid) const;
   // A colour bar: `table` from `lo` (bottom) to `hi` (top), `title` above it and `caption` below it.

@@ -477,7 +477,8 @@ void Overlays::paintReceivers2D(QPainter& painter, const PlaneLayout& layout, co
 }
 
 void Overlays::paintReceivers3D(QPainter& painter, const OrbitCamera& camera, int width, int height,
-                                const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud) {
+                                const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud,
+                                bool onSlicesOnly) {
   if (receivers.empty() || geometry.empty()) return;
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing, true);
@@ -489,7 +490,7 @@ void Overlays::paintReceivers3D(QPainter& painter, const OrbitCamera& camera, in
       onSlice = onSlice || cell[a] == geometry.point[a];
       inside = inside && cell[a] >= 0 && cell[a] < geometry.size[a];
     }
-    if (!onSlice || !inside) continue;
+    if ((onSlicesOnly && !onSlice) || !inside) continue;
     const glm::vec3 centre(cell[0] + 0.5f, cell[1] + 0.5f, cell[2] + 0.5f);
     if (const auto at = camera.project(geometry.toWorld(centre), width, height)) marks.draw(QPointF(at->x, at->y), int(r));
   }

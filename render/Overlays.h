@@ -1,10 +1,10 @@
 #pragma once
-// Lines and labels that give the slices their frame of reference: in 3D the bounding box (and the inner
-// faces of the absorbing layer), the x/y/z
-// axes with metre ticks along three edges from the origin corner, the outlines of the three slices
-// and a source marker (GL lines, labels painted afterwards); in 2D the plane's frame, metre axes,
-// the traces of the other two slices and the source marker (all painted with QPainter). Receivers are
-// numbered triangles, in 2D and 3D, on the slices they lie on.
+// Lines and labels that give the wavefield its frame of reference: in 3D the bounding box (and the inner
+// faces of the absorbing layer), the x/y/z axes with metre ticks along three edges from the origin
+// corner, the outlines of the three slices (for a renderer of slices) and a source marker (GL lines,
+// labels painted afterwards); in 2D the plane's frame, metre axes, heading, the traces of the other two
+// slices and the source marker (all painted with QPainter). Receivers are numbered triangles, in 2D on
+// the plane shown, in 3D on the slices or anywhere in the grid. Decorations places them in a frame.
 #include <array>
 #include <memory>
 #include <optional>
@@ -77,11 +77,13 @@ class Overlays {
   void paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,
                const std::optional<Cell>& source, const Hud& hud) const;
 
-  // Receivers (numbered by their index) that lie on the plane shown, or in 3D on any of the three slices.
+  // Receivers (numbered by their index) that lie on the plane shown, or in 3D inside the grid: on any of
+  // the three slices with `onSlicesOnly`, anywhere otherwise (a volume).
   static void paintReceivers2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry,
                                const std::vector<Cell>& receivers, const Hud& hud);
   static void paintReceivers3D(QPainter& painter, const OrbitCamera& camera, int width, int height,
-                               const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud);
+                               const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud,
+                               bool onSlicesOnly);
 
  private:
   struct Vertex {

@@ -362,7 +362,7 @@ void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& targe
   const SliceGeometry& shown = fieldTextures_.geometry();
   if (hasPicture() && target.labels) {
     if (mode_ == Mode::Orthogonal3D)
-      decorations_.paint3D(painter, camera_.camera(), target, shown);
+      decorations_.paint3D(painter, camera_.camera(), target, shown, true);
     else
       decorations_.paint2D(painter, planeLayout(target), shown);
   }
