@@ -35,6 +35,15 @@ ControllerEvent errorEvent(const std::string& prefix, const std::string& what) {
 
 }  // namespace
 
+// OpenCL–OpenGL sharing (cl_khr_gl_sharing) would let the view take the slices from the device's own
+// buffer; a device without it (NVIDIA's OpenCL lists none, whatever OpenGL context exists in the
+// process) sends them through host memory.
+std::string deviceResidentNote(const DeviceInfo& device) {
+  if (device.hasExtension("cl_khr_gl_sharing"))
+    return device.name + " offers cl_khr_gl_sharing; the view still takes the slices through host memory";
+  return device.name + " offers no cl_khr_gl_sharing: the slices cross host memory";
+}
+
 BuiltSimulation buildSimulation(const Scenario& scenario) {
   BuiltSimulation built;
   built.velocity = buildVelocityModel(scenario);  // kept exact: the overlay, the probe and checkpoints use it
@@ -46,6 +55,7 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   const ExecutionConfig config = executionConfig(scenario);
   const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
   built.onHostCores = !device || device->type == "CPU";
+  if (device && !built.onHostCores) built.deviceResidentNote = deviceResidentNote(*device);
   if (device) {
     try {  // measured once per device and cached on disk; the run does not depend on it
       built.ceilingGBs = copyBandwidthGBs(*device);
@@ -333,6 +343,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.device = sim_.solver->deviceName();
       s.ceilingName = sim_.ceilingName;
       s.onHostCores = sim_.onHostCores;
+      s.deviceResidentNote = sim_.deviceResidentNote;
       s.stability = sim_.stability;
       s.absorbingCells = sim_.absorbingCells;
       s.throughput = Throughput{};
