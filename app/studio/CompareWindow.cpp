@@ -594,6 +594,8 @@ QImage CompareWindow::screenshot(bool wholeWindow) {
 
 QSize CompareWindow::screenPixels() const { return grid_->size() * devicePixelRatioF(); }
 
+QString CompareWindow::glInfo() const { return viewports_.empty() ? QString() : viewports_.front()->pane()->glInfo(); }
+
 QMetaObject::Connection CompareWindow::connectImageStep(QObject* context, std::function<void(long)> slot) {
   return connect(this, &CompareWindow::commonFrame, context, std::move(slot));
 }
