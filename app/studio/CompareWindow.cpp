@@ -43,8 +43,9 @@ const char* kGeometryKey = "compare/geometry";
 // The first and last CPU stages, and with an OpenCL device (any runs the GPU stages) the first and last
 // GPU ones: the whole optimisation story in four viewports.
 QStringList defaultStages() {
-  if (listDevices().empty()) return {"cpu-serial", "cpu-parallel"};
-  return {"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-optimized"};
+  QStringList ids;
+  for (const std::string& id : StageRegistry::ladderEnds(/*includeOpenCL=*/!listDevices().empty())) ids << QString::fromStdString(id);
+  return ids;
 }
 
 QString figure(double v) { return QString::number(v, 'e', 1); }

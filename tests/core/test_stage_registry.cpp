@@ -1,5 +1,6 @@
 // The stage registry of a program built on core alone: the CPU stages, described in core/CpuSolvers.cpp,
-// in teaching order; registering a stage twice, or one compared with a stage not registered before it,
+// which its main() registers (CoreTestMain.cpp), in teaching order; registering a stage twice, one
+// compared with a stage not registered before it, or one that does not state its bytes per point-step,
 // is refused and leaves the registry as it was.
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@
 namespace iso {
 namespace {
 
-TEST(StageRegistry, StartsWithTheCpuStagesInTeachingOrder) {
+TEST(StageRegistry, HoldsTheRegisteredCpuStagesInTeachingOrder) {
   const std::vector<std::string> cpu = {"cpu-serial", "cpu-parallel"};
   EXPECT_EQ(StageRegistry::ids(/*includeOpenCL=*/false), cpu);
   EXPECT_EQ(StageRegistry::ids(), cpu) << "core alone registers no OpenCL stage";
@@ -22,7 +23,10 @@ TEST(StageRegistry, StartsWithTheCpuStagesInTeachingOrder) {
     EXPECT_FALSE(s.title.empty()) << s.id;
     EXPECT_FALSE(s.sourceFiles.empty()) << s.id;
     EXPECT_EQ(s.explanationFile(), "stages/" + s.id + ".md");
+    EXPECT_EQ(s.bytesPerPointStep, 16.0) << s.id << " reads prev, vel and next and writes next once per step";
   }
+  registerCpuStages();  // a second call changes nothing
+  EXPECT_EQ(StageRegistry::ids(), cpu);
 }
 
 TEST(StageRegistry, RefusesADuplicateOrAnUnregisteredPreviousStage) {
@@ -36,8 +40,22 @@ TEST(StageRegistry, RefusesADuplicateOrAnUnregisteredPreviousStage) {
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("cpu-quantum"), std::string::npos) << e.what();
   }
+  StageInfo silent{.id = "cpu-silent", .title = "CPU silent", .previous = "cpu-serial"};
+  try {
+    StageRegistry::add(silent);
+    FAIL() << "a stage without its bytes per point-step was registered";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("bytes per point-step"), std::string::npos) << e.what();
+  }
   EXPECT_EQ(StageRegistry::all().size(), before);
   EXPECT_EQ(StageRegistry::find("cpu-fancy"), nullptr);
+  EXPECT_EQ(StageRegistry::find("cpu-silent"), nullptr);
+}
+
+// The ends of the ladder: the first and last stage of each kind, here the two CPU stages.
+TEST(StageRegistry, TheLadderEndsAreTheFirstAndLastOfEachKind) {
+  EXPECT_EQ(StageRegistry::ladderEnds(), (std::vector<std::string>{"cpu-serial", "cpu-parallel"}));
+  EXPECT_EQ(StageRegistry::ladderEnds(/*includeOpenCL=*/false), (std::vector<std::string>{"cpu-serial", "cpu-parallel"}));
 }
 
 TEST(StageRegistry, AnUnknownStageNamesTheKnownOnes) {
