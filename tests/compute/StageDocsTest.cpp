@@ -4,6 +4,7 @@
 // message prints the row the stage needs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -85,7 +86,11 @@ TEST(StageDocs, TheStagesTableGivesEachStageItsTitleSampleAndParameters) {
   const auto rows = stageRows("docs/STAGES.md", "");
   std::vector<std::string> documented;
   for (const auto& row : rows) documented.push_back(idOf(row));
-  ASSERT_EQ(documented, registeredIds()) << "docs/STAGES.md: one row per stage, in the order of `iso3dfd stages`";
+  std::string missing;
+  for (const Stage* s : allStages())
+    if (std::find(documented.begin(), documented.end(), s->id()) == documented.end()) missing += "\n" + expectedRow(*s);
+  ASSERT_EQ(documented, registeredIds()) << "docs/STAGES.md: one row per stage, in the order of `iso3dfd stages`"
+                                         << (missing.empty() ? "" : "; missing:" + missing);
   for (const auto& row : rows) {
     const Stage& stage = resolveStage(idOf(row));
     const std::string needed = "docs/STAGES.md needs a row like\n" + expectedRow(stage);
