@@ -35,6 +35,7 @@ const std::vector<CpuStage>& cpuStages() {
         .description = "All cores, SIMD over x, cache blocking in x/y and streaming along z: the fastest native "
                        "code here.",
         .bytesPerPointStep = 16,
+        .preferred = true,
         .previous = "cpu-serial",
         .sourceFiles = {"core/CpuParallelSolver.cpp", "core/CpuStencilKernel.inc"}},
        cpuParallelParameterSpecs,

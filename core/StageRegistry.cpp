@@ -31,6 +31,10 @@ void StageRegistry::add(StageInfo stage) {
                            "', which is not registered before it");
   if (!(stage.bytesPerPointStep > 0.0))
     throw std::logic_error("stage '" + stage.id + "' does not state its bytes per point-step");
+  if (stage.preferred)
+    for (const StageInfo& s : stages())
+      if (s.preferred && s.opencl == stage.opencl)
+        throw std::logic_error("stage '" + stage.id + "' is preferred on its kind of device, and so is '" + s.id + "'");
   stages().push_back(std::move(stage));
 }
 
@@ -56,12 +60,12 @@ std::vector<std::string> StageRegistry::ladderEnds(bool includeOpenCL) {
   std::vector<std::string> out;
   for (const bool opencl : {false, true}) {
     if (opencl && !includeOpenCL) break;
-    std::vector<std::string> kind;
-    for (const auto& s : all())
-      if (s.opencl == opencl) kind.push_back(s.id);
-    if (kind.empty()) continue;
-    out.push_back(kind.front());
-    if (kind.size() > 1) out.push_back(kind.back());
+    const StageInfo* first = nullptr;
+    for (const auto& s : all()) {
+      if (s.opencl != opencl) continue;
+      if (!first) out.push_back((first = &s)->id);
+      if (s.preferred && &s != first) out.push_back(s.id);
+    }
   }
   return out;
 }

@@ -38,6 +38,9 @@ struct StageInfo {
   // (61 flop over these bytes) follow from it (docs/METRICS.md). Every stage states it (registration
   // refuses 0).
   double bytesPerPointStep = 0.0;
+  // The stage the program runs by default on its kind of device (at most one per kind): the best it has
+  // there, where the optimisation story ends.
+  bool preferred = false;
   // Teaching material: the stage this one is compared with (its diff and speed-up; "" for the first),
   // and its source files relative to the repository root (kernels for OpenCL stages, C++ for CPU stages).
   std::string previous{};
@@ -54,13 +57,14 @@ class StageRegistry {
   static const StageInfo* find(const std::string& id);  // nullptr when unknown
   static const StageInfo& get(const std::string& id);   // throws std::invalid_argument naming the ids
   static std::vector<std::string> ids(bool includeOpenCL = true);
-  // The first and last stage of each kind (CPU, and with includeOpenCL OpenCL), in teaching order: the
-  // whole optimisation story in a few viewports.
+  // The first stage of each kind (CPU, and with includeOpenCL OpenCL) and its preferred one, in teaching
+  // order: the whole optimisation story, from the reference to the best, in a few viewports.
   static std::vector<std::string> ladderEnds(bool includeOpenCL = true);
 
   // Appends a stage after those registered so far; for start-up only (references handed out by all(),
   // find() and get() stay valid only while nothing is added). Throws std::logic_error for an id that is
-  // already registered, a stage whose `previous` is not, or one without its bytes per point-step.
+  // already registered, a stage whose `previous` is not, one without its bytes per point-step, or a
+  // second preferred stage of a kind.
   static void add(StageInfo stage);
 
  private:

@@ -41,8 +41,8 @@ const char* kStagesKey = "compare/stages";
 const char* kLinkedKey = "compare/linked";
 const char* kGeometryKey = "compare/geometry";
 
-// The first and last CPU stages, and with an OpenCL device (any runs the GPU stages) the first and last
-// GPU ones: the whole optimisation story in four viewports.
+// The first and the preferred CPU stage, and with an OpenCL device (any runs the GPU stages) the first
+// and the preferred GPU one: the whole optimisation story in four viewports.
 QStringList defaultStages() {
   QStringList ids;
   for (const std::string& id : StageRegistry::ladderEnds(/*includeOpenCL=*/!listDevices().empty())) ids << QString::fromStdString(id);

@@ -39,6 +39,7 @@ class GpuOptimizedStage final : public OpenClStage {
                          "Our best kernel for the device at hand (register blocking, prefetch of the next plane, "
                          "vector loads), with parameters from the tuning database.",
                      .bytesPerPointStep = 16,
+                     .preferred = true,
                      .previous = "gpu-slm",
                      .sourceFiles = {"resources/kernels/optimized_gpu.cl", "resources/kernels/optimized_cpu.cl"}}) {}
 

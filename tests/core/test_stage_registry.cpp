@@ -51,8 +51,12 @@ TEST(StageRegistry, RefusesADuplicateAnUnregisteredPreviousStageOrNoBytesPerPoin
   EXPECT_EQ(StageRegistry::find("cpu-silent"), nullptr);
 }
 
-// The ends of the ladder: the first and last stage of each kind, here the two CPU stages.
-TEST(StageRegistry, TheLadderEndsAreTheFirstAndLastOfEachKind) {
+// The ends of the ladder: the first and the preferred stage of each kind, here the two CPU stages; one
+// preferred stage per kind.
+TEST(StageRegistry, TheLadderEndsAreTheFirstAndThePreferredOfEachKind) {
+  EXPECT_TRUE(StageRegistry::get("cpu-parallel").preferred);
+  const std::string second = refusal({.id = "cpu-best", .title = "CPU best", .bytesPerPointStep = 16, .preferred = true});
+  EXPECT_NE(second.find("'cpu-parallel'"), std::string::npos) << second;
   EXPECT_EQ(StageRegistry::ladderEnds(), (std::vector<std::string>{"cpu-serial", "cpu-parallel"}));
   EXPECT_EQ(StageRegistry::ladderEnds(/*includeOpenCL=*/false), (std::vector<std::string>{"cpu-serial", "cpu-parallel"}));
 }
