@@ -77,6 +77,8 @@ const std::vector<Layer>& layers() {
       {"core", {"compute/", "render/", "app/"}},
       {"compute", {"render/", "app/"}},
       {"app/controller", {"render/", "app/studio/", "app/cli/"}},
+      {"app/options", {"compute/", "render/", "app/controller/", "app/studio/", "app/cli/"}},
+      {"app/studio", {"app/cli/"}},
   };
   return all;
 }
