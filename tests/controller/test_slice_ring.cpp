@@ -14,7 +14,7 @@
 
 #include "app/controller/SimulationController.h"
 #include "app/controller/SliceRing.h"
-#include "tests/controller/FakeSolver.h"
+#include "tests/support/FakeSolver.h"
 
 namespace iso {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "app/controller/SimulationController.h"
 #include "app/controller/TripleBuffer.h"
-#include "tests/controller/FakeSolver.h"
+#include "tests/support/FakeSolver.h"
 #include "tests/gui/test_timeout_scale.h"
 
 namespace iso {
