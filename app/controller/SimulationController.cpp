@@ -4,10 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "compute/Bandwidth.h"
-#include "compute/DeviceRegistry.h"
-#include "core/HostBandwidth.h"
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
+#include "core/VelocityModel.h"
 
 namespace iso {
 namespace {
@@ -52,22 +50,14 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.dx = problem.dx;
   built.stability = problem.stability;
   built.absorbingCells = boundaryLayerCells(problem);
-  const ExecutionConfig config = executionConfig(scenario);
-  const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
+  const Stage& stage = resolveStage(scenario.stage);
+  const std::optional<DeviceInfo> device = stage.device(scenario.device);  // once: the solver runs on this one
   built.onHostCores = !device || device->type == "CPU";
   if (device && !built.onHostCores) built.deviceResidentNote = deviceResidentNote(*device);
-  if (device) {
-    try {  // measured once per device and cached on disk; the run does not depend on it
-      built.ceilingGBs = copyBandwidthGBs(*device);
-      built.ceilingName = "device copy bandwidth";
-    } catch (const std::exception&) {
-      built.ceilingGBs = 0.0;  // the counters then say the ceiling is unknown
-    }
-  } else {
-    built.ceilingGBs = hostCopyBandwidthGBs();
-    built.ceilingName = "host memcpy bandwidth";
-  }
-  built.solver = createSolver(std::move(problem), config, device);
+  const RooflineCeiling ceiling = stage.rooflineCeiling(device);  // 0 when unknown: the counters say so
+  built.ceilingGBs = ceiling.gbs;
+  built.ceilingName = ceiling.name;
+  built.solver = stage.createSolver(std::move(problem), scenario.stageParams, device);
   return built;
 }
 
