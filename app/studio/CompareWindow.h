@@ -82,6 +82,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
   void setRunPlaying(bool playing) override;
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;  // over every viewport
+  QString glInfo() const override;  // the first viewport's: every viewport draws with the same OpenGL
 
   // A viewport's slices against the reference's at every common step since the start, each difference
   // over the largest norm the reference's slices have had (core/FieldCompare.h, as `iso3dfd verify`).
