@@ -43,6 +43,7 @@ struct VerifyOptions {
   std::optional<double> tolerance;   // for every stage; default: each stage's own (StageInfo)
   bool candidates = false;           // also every tuning candidate of the tunable OpenCL stages
   std::vector<std::string> sweeps;   // check these sets instead of the tuner's candidates
+  bool analytic = false;             // against the exact solution (core/AnalyticCheck.h) instead
 };
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
 

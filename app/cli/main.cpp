@@ -59,6 +59,9 @@ int main(int argc, char** argv) {
             return std::isfinite(v) && v >= 0.0 ? "" : "the tolerance must be a finite number >= 0, got " + text;
           },
           "TOLERANCE >= 0"));
+  verifyCmd->add_flag("--analytic", verify.analytic,
+                      "check the stages against the exact solution of a point source in a constant medium instead "
+                      "(receivers at 100, 200 and 300 m; the scenario's stage parameters and device apply)");
   verifyCmd->add_flag("--candidates", verify.candidates, "also check every tuning candidate of the tunable "
                                                          "OpenCL stages on the device");
   verifyCmd->add_option("--sweep", verify.sweeps, "check these parameter sets of the stages given that take their "
