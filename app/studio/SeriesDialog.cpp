@@ -33,8 +33,10 @@ SeriesDialog::SeriesDialog(const QString& folder, std::array<int, 3> grid, QWidg
   form->addRow("One frame every:", every_);
   stride_ = new QSpinBox;
   stride_->setRange(1, 64);
-  stride_->setToolTip("Keep every S-th point along each axis (1: the whole grid); the spacing grows S times");
-  form->addRow("Every n-th point:", stride_);
+  stride_->setPrefix("one point in ");
+  stride_->setSpecialValueText("none: every point");
+  stride_->setToolTip("Keep every n-th point along each axis, from the first: frames n³ times smaller, n times the spacing");
+  form->addRow("Decimation:", stride_);
   frame_ = new QLabel;
   form->addRow(frame_);
   problem_ = new QLabel;
