@@ -303,8 +303,8 @@ class SeriesDump {
     const double drain = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const SeriesStats st = writer_.stats();
     const auto size = writer_.frameSize();
-    std::printf("wrote %ld frames of u (%d x %d x %d points, every %d steps, %s) and %s\n", st.frames, size[0], size[1],
-                size[2], every_, megabytes(st.bytes).c_str(), writer_.collectionPath().c_str());
+    std::printf("wrote %ld frames of u (%d x %d x %d points, every %d steps, %.1f MB) and %s\n", st.frames, size[0],
+                size[1], size[2], every_, double(st.bytes) / (1024.0 * 1024.0), writer_.collectionPath().c_str());
     std::printf("with the series: %d steps in %.3f s wall, %.1f Mpts/s; reading u took %.3f s, waiting for the "
                 "writer %.3f s; the writer's thread wrote for %.3f s and finished %.3f s after the last step\n",
                 steps, loopSeconds, loopSeconds > 0.0 ? points * steps / loopSeconds * 1e-6 : 0.0, readSeconds_,

@@ -16,12 +16,16 @@ deb=("$scratch"/out/iso3dfd-studio_"$version"_*.deb)
 deb=${deb[0]}
 
 # Dependencies: the libraries the binaries link (dpkg-shlibdeps) and the Qt platform plugins, which apt
-# can resolve on this machine (a simulation: nothing is installed).
+# resolves from this machine's archives as on a fresh system: a simulation against an empty list of
+# installed packages, so every dependency down to libc must be found (nothing is installed).
 depends=$(dpkg-deb --field "$deb" Depends)
 for needed in libqt6widgets6 libqt6opengl6 libqscintilla2-qt6 libsegyio1 libavcodec ocl-icd-libopencl1 qt6-qpa-plugins; do
   [[ $depends == *"$needed"* ]] || fail "Depends lacks $needed: $depends"
 done
-apt-get install --simulate --no-install-recommends "$deb" >"$scratch/apt.log" 2>&1 || { cat "$scratch/apt.log"; fail "apt cannot install $deb"; }
+: >"$scratch/no-packages"
+apt-get install --simulate --no-install-recommends -o Dir::State::Status="$scratch/no-packages" "$deb" >"$scratch/apt.log" 2>&1 ||
+  { cat "$scratch/apt.log"; fail "apt cannot install $deb on a system without packages"; }
+grep -q "^Inst iso3dfd-studio " "$scratch/apt.log" || { cat "$scratch/apt.log"; fail "apt's plan does not install iso3dfd-studio"; }
 
 root=$scratch/root
 dpkg-deb --extract "$deb" "$root"
@@ -51,4 +55,5 @@ done
 "$root/usr/bin/iso3dfd-studio" --steps 10 --screenshot "$scratch/shot.png" >"$scratch/studio.log" 2>&1 ||
   { cat "$scratch/studio.log"; fail "iso3dfd-studio --steps 10 --screenshot"; }
 file "$scratch/shot.png" | grep -q "PNG image data" || fail "the studio's screenshot is not a PNG"
-echo "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB, dependencies resolvable, both programs run from /usr/bin"
+echo "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB; on a fresh system apt installs it with" \
+  "$(grep -c '^Inst' "$scratch/apt.log") packages; both programs run from its /usr/bin"
