@@ -61,6 +61,12 @@ VtiSeriesWriter::~VtiSeriesWriter() {
   if (thread_.joinable()) thread_.join();
 }
 
+std::size_t VtiSeriesWriter::defaultCapacity(const SeriesGeometry& g) {
+  constexpr std::size_t kFrames = 4, kBytes = std::size_t(1) << 30;
+  const std::size_t frameBytes = std::size_t(std::max(g.size[0], 1)) * std::max(g.size[1], 1) * std::max(g.size[2], 1) * sizeof(float);
+  return std::clamp<std::size_t>(kBytes / frameBytes, 1, kFrames);
+}
+
 std::string VtiSeriesWriter::frameName(long step) {
   char name[48];
   std::snprintf(name, sizeof name, "wavefield_%06ld.vti", step);

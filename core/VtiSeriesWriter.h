@@ -38,8 +38,11 @@ class VtiSeriesWriter {
   // Creates `folder` when it does not exist (its parent must). Files of the same names there are
   // replaced. `done` (optional) is called on the writer's thread when it ends: after close() or
   // finish() once every queued frame is written, or at the first error (then with it).
-  VtiSeriesWriter(std::string folder, SeriesGeometry geometry, std::size_t capacity = 4,
+  VtiSeriesWriter(std::string folder, SeriesGeometry geometry, std::size_t capacity,
                   std::function<void(const SeriesStats&, std::exception_ptr)> done = {});
+  // The queue's length for fields of this geometry: 4 frames, fewer where they would hold more than
+  // 1 GiB (the queue holds whole fields; the stride is applied on the writer's thread), at least 1.
+  static std::size_t defaultCapacity(const SeriesGeometry& geometry);
   ~VtiSeriesWriter();  // close() and wait for the thread
   VtiSeriesWriter(const VtiSeriesWriter&) = delete;
   VtiSeriesWriter& operator=(const VtiSeriesWriter&) = delete;

@@ -241,6 +241,15 @@ Scenario restartScenario(const ScenarioOptions& opts, const Scenario& saved) {
   return s;
 }
 
+// The receivers' traces in the format the name asks for (CSV, .npy, SEG-Y), with what SEG-Y rounded.
+void writeTracesFile(const std::string& path, const std::vector<float>& traces, const Scenario& s, double dt,
+                     const std::vector<float>& initial) {
+  for (const std::string& note : saveTraces(path, traces, s, dt, initial)) std::printf("note: %s\n", note.c_str());
+  const bool segy = traceFormatOf(path) == TraceFormat::Segy;  // SEG-Y adds u^0 at t = 0
+  std::printf("wrote %zu traces of %zu samples to %s%s\n", s.receivers.size(), traces.size() / s.receivers.size() + segy,
+              path.c_str(), segy ? " (a SEG-Y shot gather, the first sample at t = 0)" : "");
+}
+
 // --dump-every K DIR: K and the folder, checked before anything runs.
 struct SeriesRequest {
   int every = 0;
@@ -264,14 +273,15 @@ std::optional<SeriesRequest> seriesRequest(const RunOptions& run) {
     throw UsageError("--dump-every K DIR: K must be a whole number of steps >= 1 (got '" + every + "')");
   if (run.dumpStride < 1) throw UsageError("--dump-stride must be >= 1 (got " + std::to_string(run.dumpStride) + ")");
   request.folder = run.dumpEvery[1];
-  std::error_code ec;
   if (request.folder.empty()) throw UsageError("--dump-every K DIR needs a folder name (got an empty one)");
-  if (fs::exists(request.folder, ec) && !fs::is_directory(request.folder, ec))
+  std::error_code ec;
+  fs::path folder = fs::absolute(request.folder, ec).lexically_normal();
+  if (!folder.has_filename()) folder = folder.parent_path();  // "series/"
+  if (fs::exists(folder, ec) && !fs::is_directory(folder, ec))
     throw UsageError("--dump-every: " + request.folder + " is a file, not a folder");
-  const fs::path parent = fs::absolute(request.folder, ec).parent_path();
-  if (!fs::is_directory(request.folder, ec) && !fs::is_directory(parent, ec))
-    throw UsageError("--dump-every: the folder " + parent.string() + " that would hold " + request.folder + " does not exist");
-  const fs::path writable = fs::is_directory(request.folder, ec) ? fs::path(request.folder) : parent;
+  const fs::path writable = fs::is_directory(folder, ec) ? folder : folder.parent_path();
+  if (!fs::is_directory(writable, ec))
+    throw UsageError("--dump-every: the folder " + writable.string() + " that would hold " + request.folder + " does not exist");
   if (::access(writable.c_str(), W_OK) != 0) throw UsageError("--dump-every: the folder " + writable.string() + " is not writable");
   return request;
 }
@@ -280,8 +290,8 @@ std::optional<SeriesRequest> seriesRequest(const RunOptions& run) {
 // series writer's own, so the run goes on while they are written; the figures say what it cost.
 class SeriesDump {
  public:
-  SeriesDump(const SeriesRequest& request, int stride, const Grid& grid, double dx, double dt)
-      : every_(request.every), dt_(dt), writer_(request.folder, {{grid.n1, grid.n2, grid.n3}, dx, stride}) {}
+  SeriesDump(const SeriesRequest& request, const SeriesGeometry& geometry, double dt)
+      : every_(request.every), dt_(dt), writer_(request.folder, geometry, VtiSeriesWriter::defaultCapacity(geometry)) {}
 
   int stepsToNext(int done) const { return every_ - done % every_; }
   bool due(int done) const { return done % every_ == 0; }
@@ -389,7 +399,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     std::printf("wrote the state at step %ld to %s\n", solver->currentStep(), run.checkpoint->c_str());
   };
   std::optional<SeriesDump> series;
-  if (seriesRequested) series.emplace(*seriesRequested, run.dumpStride, grid, dx, dt);
+  if (seriesRequested) series.emplace(*seriesRequested, SeriesGeometry{{grid.n1, grid.n2, grid.n3}, dx, run.dumpStride}, dt);
   // Checkpoints and series frames every k steps split the run into chunks; each is timed like a whole
   // run (the first step of the first one a warm-up), and the figures below sum them.
   const auto loopStart = std::chrono::steady_clock::now();
@@ -428,14 +438,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     writeGridFile(*run.dump, "u", field, grid, dx, keepModel ? &model : &velocity);
   }
   if (run.dumpModel) writeGridFile(*run.dumpModel, "velocity (m/s)", model, grid, dx, nullptr);
-  if (run.traces) {
-    const std::string& path = *run.traces;
-    const std::vector<float> traces = solver->traces();
-    for (const std::string& note : saveTraces(path, traces, s, dt, initialTraces)) std::printf("note: %s\n", note.c_str());
-    const bool segy = traceFormatOf(path) == TraceFormat::Segy;  // SEG-Y adds u^0 at t = 0
-    std::printf("wrote %zu traces of %zu samples to %s%s\n", s.receivers.size(), traces.size() / s.receivers.size() + segy,
-                path.c_str(), segy ? " (a SEG-Y shot gather, the first sample at t = 0)" : "");
-  }
+  if (run.traces) writeTracesFile(*run.traces, solver->traces(), s, dt, initialTraces);
   return 0;
 }
 

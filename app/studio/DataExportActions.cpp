@@ -275,8 +275,8 @@ void DataExportActions::startSeries(const QString& folder, int every, int stride
   };
   try {
     const Grid& g = status.grid;
-    series->writer = std::make_unique<VtiSeriesWriter>(folder.toStdString(), SeriesGeometry{{g.n1, g.n2, g.n3}, status.dx, stride},
-                                                       4, done);
+    const SeriesGeometry geometry{{g.n1, g.n2, g.n3}, status.dx, stride};
+    series->writer = std::make_unique<VtiSeriesWriter>(folder.toStdString(), geometry, VtiSeriesWriter::defaultCapacity(geometry), done);
   } catch (const std::exception& e) {
     emit finished(false, "No series written: " + QString::fromStdString(e.what()));
     emit message("No series written: " + QString::fromStdString(e.what()), true);
@@ -287,7 +287,7 @@ void DataExportActions::startSeries(const QString& folder, int every, int stride
       {every,
        [series](long step, double time, std::vector<float> field) {
          try {
-           series->writer->push(step, time, std::move(field));  // waits while the writer is 4 frames behind
+           series->writer->push(step, time, std::move(field));  // waits while the writer's queue is full
            return true;
          } catch (const std::exception& e) {  // the writer's own error reaches its report anyway
            std::lock_guard lock(series->mutex);

@@ -112,13 +112,19 @@ TEST(VtiSeries, AFailedWriteStopsTheSeriesAndTheCollectionListsWholeFramesOnly) 
 TEST(VtiSeries, RefusesAFolderItCannotUseAndFramesOfAnotherSize) {
   const auto file = test::scratchPath("series-is-a-file");
   std::ofstream(file.string()) << "x";
-  EXPECT_THROW(VtiSeriesWriter(file.string(), {{2, 2, 2}, 1.0, 1}), FileWriteError);
-  EXPECT_THROW(VtiSeriesWriter((test::scratchPath("no-parent") / "series").string(), {{2, 2, 2}, 1.0, 1}), FileWriteError);
-  EXPECT_THROW(VtiSeriesWriter(test::scratchPath("s0").string(), {{2, 2, 2}, 1.0, 0}), std::invalid_argument);
-  VtiSeriesWriter writer(test::scratchPath("series-size").string(), {{2, 2, 2}, 1.0, 1});
+  EXPECT_THROW(VtiSeriesWriter(file.string(), {{2, 2, 2}, 1.0, 1}, 1), FileWriteError);
+  EXPECT_THROW(VtiSeriesWriter((test::scratchPath("no-parent") / "series").string(), {{2, 2, 2}, 1.0, 1}, 1), FileWriteError);
+  EXPECT_THROW(VtiSeriesWriter(test::scratchPath("s0").string(), {{2, 2, 2}, 1.0, 0}, 1), std::invalid_argument);
+  VtiSeriesWriter writer(test::scratchPath("series-size").string(), {{2, 2, 2}, 1.0, 1}, 1);
   EXPECT_THROW(writer.push(0, 0.0, std::vector<float>(7)), std::invalid_argument);
   writer.close();
   EXPECT_THROW(writer.push(0, 0.0, std::vector<float>(8)), std::logic_error);
+}
+
+TEST(VtiSeries, TheQueueHoldsFourFramesOrAGibibyte) {
+  EXPECT_EQ(VtiSeriesWriter::defaultCapacity({{96, 96, 96}, 1.0, 1}), 4u);
+  EXPECT_EQ(VtiSeriesWriter::defaultCapacity({{512, 512, 512}, 1.0, 4}), 2u);  // 512 MiB fields, whatever the stride
+  EXPECT_EQ(VtiSeriesWriter::defaultCapacity({{1024, 1024, 1024}, 1.0, 1}), 1u);
 }
 
 }  // namespace
