@@ -25,8 +25,9 @@ std::size_t sampleCount(const std::vector<float>& traces, std::size_t receiverCo
 }
 
 std::string printed(const char* format, auto... values) {
-  char text[160];
-  std::snprintf(text, sizeof text, format, values...);
+  const int length = std::snprintf(nullptr, 0, format, values...);
+  std::string text(std::size_t(std::max(length, 0)), '\0');
+  std::snprintf(text.data(), text.size() + 1, format, values...);  // the terminator goes into text's own
   return text;
 }
 
@@ -47,7 +48,7 @@ std::vector<std::string> segyDescription(const Scenario& s, const SegyPosition& 
     lines.push_back(printed("Ricker wavelet: peak frequency %g Hz, amplitude %g", s.source.frequency, s.source.amplitude));
   for (const std::string& line :
        {printed("%zu receivers, one trace each, in the order of the scenario", s.receivers.size()),
-        printed("%zu samples per trace, dt %.9g s, the first at t = 0 (u^0)", samples, dt),
+        printed("%zu samples per trace, dt %.9g s, the first at t = 0 (before step 1)", samples, dt),
         std::string("Values: the wavefield u at each receiver's cell, 4-byte IEEE floats"),
         std::string("Positions: metres from the first interior cell, x and y horizontal,"),
         std::string("depth down (elevation = -depth). Offset: the signed horizontal distance"),

@@ -27,7 +27,6 @@ struct DataExportActions::Link {
 
 struct DataExportActions::Series {
   int id = 0;
-  QString folder;
   int every = 0;
   std::unique_ptr<VtiSeriesWriter> writer;
   std::mutex mutex;
@@ -258,7 +257,6 @@ void DataExportActions::startSeries(const QString& folder, int every, int stride
   }
   auto series = std::make_shared<Series>();
   series->id = ++seriesCount_;
-  series->folder = folder;
   series->every = every;
   const auto done = [link = link_, id = series->id](const SeriesStats& stats, std::exception_ptr error) {
     QString problem;
@@ -270,7 +268,7 @@ void DataExportActions::startSeries(const QString& folder, int every, int stride
     std::lock_guard lock(link->mutex);
     if (DataExportActions* target = link->target)
       QMetaObject::invokeMethod(
-          target, [target, id, frames = stats.frames, mb = double(stats.bytes) / 1e6, problem] { target->seriesDone(id, frames, mb, problem); },
+          target, [target, id, frames = stats.frames, mb = double(stats.bytes) / (1024.0 * 1024.0), problem] { target->seriesDone(id, frames, mb, problem); },
           Qt::QueuedConnection);
   };
   try {

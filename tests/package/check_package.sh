@@ -36,16 +36,18 @@ for file in usr/bin/iso3dfd usr/bin/iso3dfd-studio usr/share/man/man1/iso3dfd.1.
   [ -s "$root/$file" ] || fail "the package does not hold /$file"
 done
 for size in 16 24 32 48 64 128 256; do
-  file "$share/icons/hicolor/${size}x$size/apps/$id.png" | grep -q "PNG image data, $size x $size" ||
+  [[ $(file "$share/icons/hicolor/${size}x$size/apps/$id.png") == *"PNG image data, $size x $size"* ]] ||
     fail "no ${size}x$size PNG icon"
 done
 desktop-file-validate "$share/applications/$id.desktop"
 appstreamcli validate --no-net "$share/metainfo/$id.metainfo.xml"
 grep -q "^Icon=$id$" "$share/applications/$id.desktop" || fail "the desktop entry names another icon"
+# (Whole texts are compared, not piped into grep -q: its early exit would fail the pipe under pipefail.)
 for page in "iso3dfd dump-every" "iso3dfd-studio screenshot"; do  # a page and an option its --help lists
   set -- $page
-  zcat "$share/man/man1/$1.1.gz" | grep -q "^\.TH \"\?${1^^}\"\? \"\?1\"\?" || fail "$1.1 has no .TH 1 header"
-  zcat "$share/man/man1/$1.1.gz" | sed 's/\\-/-/g' | grep -q -- "--$2" || fail "$1.1 lacks --$2 of its --help"
+  text=$(zcat "$share/man/man1/$1.1.gz")
+  [[ $text == *".TH ${1^^} \"1\""* ]] || fail "$1.1 has no .TH header of section 1"
+  [[ ${text//\\-/-} == *"--$2"* ]] || fail "$1.1 lacks --$2 of its --help"
 done
 
 # The programs from the installed paths.
@@ -54,6 +56,6 @@ done
 "$root/usr/bin/iso3dfd" run 24 20 16 10 --stage cpu-parallel >"$scratch/run.log" || { cat "$scratch/run.log"; fail "iso3dfd run"; }
 "$root/usr/bin/iso3dfd-studio" --steps 10 --screenshot "$scratch/shot.png" >"$scratch/studio.log" 2>&1 ||
   { cat "$scratch/studio.log"; fail "iso3dfd-studio --steps 10 --screenshot"; }
-file "$scratch/shot.png" | grep -q "PNG image data" || fail "the studio's screenshot is not a PNG"
+[[ $(file "$scratch/shot.png") == *"PNG image data"* ]] || fail "the studio's screenshot is not a PNG"
 echo "$(basename "$deb"): $(du -k "$deb" | cut -f1) KiB; on a fresh system apt installs it with" \
   "$(grep -c '^Inst' "$scratch/apt.log") packages; both programs run from its /usr/bin"

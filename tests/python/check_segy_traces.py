@@ -61,6 +61,8 @@ with segyio.open(segy_path, ignore_geometry=True) as f:
     expect("card 1", cards[0].rstrip(), f"C 1 iso3dfd studio {version}: shot gather of a 3D acoustic wave simulation")
     expect("card 39", cards[38].rstrip(), "C39 SEG Y REV1")
     expect("card 40", cards[39].rstrip(), "C40 END TEXTUAL HEADER")
+    if "?" in text:  # what EBCDIC's common characters cannot hold is written as '?'
+        failures.append(f"the textual header has characters SEG-Y could not hold:\n{text}")
     if f"dt {dt:g} s" not in text:
         failures.append(f"the textual header does not give dt {dt:g} s:\n{text}")
 
