@@ -153,11 +153,13 @@ TEST(Cli, VerifyWithoutAnIterationCountPassesOnTheDefaultScenario) {
   EXPECT_NE(r.output.find("verifying the first 500 of the scenario's"), std::string::npos) << r.output;
 }
 
+// A sweep applies to the stages given that take its keys (here gpu-temporal, not gpu-basic, which runs
+// as a user runs it), each set merged over the stage's defaults.
 TEST(Cli, VerifyChecksSweptCandidatesInsideGuardRegions) {
   if (runCli("devices").output.find("No OpenCL") != std::string::npos) GTEST_SKIP() << "no OpenCL device";
-  const Result r = runCli("verify 19 13 11 4 --stage gpu-basic --sweep \"tile_x=32;y_per_item=1,2\"");
+  const Result r = runCli("verify 19 13 11 4 --stage gpu-basic,gpu-temporal --sweep \"tile_x=8,16\"");
   ASSERT_EQ(r.status, 0) << r.output;
-  for (const char* key : {"gpu-basic", "y_per_item=1 ", "y_per_item=2 ", "intact", "traces"})
+  for (const char* key : {"gpu-basic", "wg_x=32", "gpu-temporal", " tile_x=8 ", " tile_x=16 ", "intact", "traces"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
   EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
 }
@@ -213,6 +215,7 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
       {"bench 10 10 10 2 --sizes 0", "--sizes"},
       {"tune 10 10 10 --stage cpu-serial", "only gpu-slm, gpu-optimized"},
       {"tune 10 10 10 --ptx-dir /tmp", "--ptx-dir goes with --ptxas"},
+      {"tune 10 10 10 --stage gpu-slm --sweep \"y_per_item=1,2\"", "no OpenCL stage among gpu-slm takes"},
       {"verify 10 10 10 2 --stage cpu-serial", "nothing to verify"},
       {"run 10 10 10 2 --stage gpu-warp", "unknown stage"},
       {"run 10 10 10 2 --stage gpu-basic --device no-such-device-xyz", "no OpenCL device matches"},

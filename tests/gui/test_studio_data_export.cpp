@@ -16,6 +16,7 @@
 #include "core/CpuSolvers.h"
 #include "core/Npy.h"
 #include "core/Problem.h"
+#include "core/VelocityModel.h"
 #include "core/ScenarioResize.h"
 #include "core/VtiSeriesWriter.h"
 #include "core/VtiWriter.h"
