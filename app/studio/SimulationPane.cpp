@@ -1,7 +1,8 @@
 #include "app/studio/SimulationPane.h"
 
-#include <algorithm>
+#include <QPointer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "render/SliceView.h"
 
@@ -187,6 +188,17 @@ ControllerStatus SimulationPane::shownStatus() const {
   ControllerStatus s = status_;
   if (pauseStep_ >= 0 && s.step == pauseStep_) s.playing = true;
   return s;
+}
+
+void SimulationPane::setPauseAtStep(long step) {
+  const bool wasPausing = pauseStep_ >= 0;
+  pauseStep_ = step;
+  controller_->setPauseAtStep(step);
+  if (wasPausing == (step >= 0)) return;
+  if (step < 0) return controller_->setPublishListener(nullptr);
+  controller_->setPublishListener([pane = QPointer<SimulationPane>(this)] {
+    QMetaObject::invokeMethod(pane, [pane] { if (pane) pane->pollSlices(); }, Qt::QueuedConnection);
+  });
 }
 
 QSize SimulationPane::screenPixels() const { return view_->size() * view_->devicePixelRatioF(); }

@@ -66,10 +66,10 @@ class SimulationPane : public QWidget, public RecordableView {
   QString glInfo() const override;
   long imageStep() const override;
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
-  void setPauseAtStep(long step) override {
-    pauseStep_ = step;
-    controller_->setPauseAtStep(step);
-  }
+  // While the run is to pause at a step (a recording's frames), the pane takes each publication of
+  // slices as it comes instead of at its display poll: the run rests at each frame's step only until the
+  // GUI thread gets to it, not until the next poll, up to a display period later.
+  void setPauseAtStep(long step) override;
   void setRunPlaying(bool playing) override {
     recordingPlays_ = playing;
     controller_->setPlaying(playing);
