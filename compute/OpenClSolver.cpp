@@ -25,9 +25,6 @@ constexpr int kMaxFieldBuffers = 4;
 // steps one advance() runs.
 constexpr std::size_t kEventsPerBatch = 256;
 
-std::size_t roundUp(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
-
-
 // The summed profiling time of a stream of kernel launches. Events are kept until two batches are
 // pending, then the older batch is waited for (it has normally finished by then, so the queue never
 // drains) and folded into the sum.

@@ -86,10 +86,14 @@ print("device:", dev.group(1) if dev else "?", "| copy bandwidth:", bw.group(1) 
 v = read("verify.log")
 print(f"verify: {len(re.findall(r' ok ', v))} ok, {len(re.findall(r'FAIL', v))} FAIL, "
       f"{len(re.findall(r'skipped', v))} skipped, {len(re.findall(r'error:', v)) - v.count('error: the largest')} errors")
+section = ""
 for line in v.splitlines():
-    if line.startswith("gpu-half") and "storage=" in line and "--candidates" not in line:
-        f = line.split()
-        print("  ", f[0], [p for p in f if p.startswith("storage=")][0], "error", f[4], "traces", f[6], f[-1] if False else "")
+    if line.startswith("===="): section = line; continue
+    # A row: stage (14 characters), device (26), then max|diff|, error, at, traces, tolerance, guards, result.
+    if line.startswith("gpu-half ") and "storage=" in line and "--candidates" not in section:
+        f = line[42:].split()
+        storage = [p for p in f if p.startswith("storage=")][0]
+        print(f"   gpu-half {storage} {section.split()[3]}-wide: error {f[1]} (step {f[2]}), traces {f[3]}, {f[6]}")
 for line in read("analytic.log").splitlines():
     if line.startswith("gpu-"): print("analytic:", re.sub(r"\s+", " ", line)[:150])
 for e in read("tuning-entries.json").splitlines(): print("shipped entry:", e)

@@ -424,17 +424,18 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
       for (int d = 0; d < R; ++d) lap[b][d] += coef[R - d] * u[b][R];
     }
     // Plane k's own Laplacian, while it is one of this chunk's: x/y sums, then its z terms so far.
+    // ROW_WINDOW(w, b): row b's window of 2RV+1 vectors of the tile t, i.e. points x-R .. x+XV-1+R, as
+    // the scalars w[0 .. XV+2R-1].
+#define ROW_WINDOW(w, b)                                                                                \
+  _Pragma("unroll") for (int wv = 0; wv <= 2 * RV; ++wv) {                                              \
+    const vec we = TILE_AT(t, loc[b] - RV + wv);                                                        \
+    _Pragma("unroll") for (int wl = 0; wl < XV; ++wl)(w)[wv * XV + wl] = VLANE(we, wl);                 \
+  }
     if (k < z1) {
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
-        // x: the row's window of 2RV+1 vectors, i.e. points x-R .. x+XV-1+R, as scalars.
-        float w[XV + 2 * R];
-#pragma unroll
-        for (int j = 0; j <= 2 * RV; ++j) {
-          const vec v = TILE_AT(t, loc[b] - RV + j);
-#pragma unroll
-          for (int l = 0; l < XV; ++l) w[j * XV + l] = VLANE(v, l);
-        }
+        float w[XV + 2 * R];  // x: the row's window
+        ROW_WINDOW(w, b);
         lap[b][R] = coef[0] * u[b][R];
 #pragma unroll
         for (int r = 1; r <= R; ++r) lap[b][R] += coef[r] * (VMAKE(w, R + r) + VMAKE(w, R - r));
@@ -461,12 +462,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
         for (int b = 0; b < YB; ++b) {
           const int j = y0 + ty * YB + b - R;
           float xw[XV + 2 * R];
-#pragma unroll
-          for (int v = 0; v <= 2 * RV; ++v) {
-            const vec e = TILE_AT(t, loc[b] - RV + v);
-#pragma unroll
-            for (int l = 0; l < XV; ++l) xw[v * XV + l] = VLANE(e, l);
-          }
+          ROW_WINDOW(xw, b);
           float extra[XV];
 #pragma unroll
           for (int l = 0; l < XV; ++l) {

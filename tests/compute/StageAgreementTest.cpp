@@ -84,6 +84,19 @@ TEST(StageAgreementOneApi, EveryStageMatchesCpuSerialOnTheOneApiPreset) {
   }
 }
 
+// gpu-half's scale follows the source: amplitudes that half could not hold unscaled (1e20 overflows its
+// 65504, 1e-20 is below its smallest subnormal) agree with cpu-serial as the default's does.
+TEST(StageAgreementHalf, TheScaleFollowsTheSourcesAmplitude) {
+  ISO_REQUIRE_DEVICE();
+  for (const float amplitude : {1e-20f, 1.0f, 1e20f}) {
+    Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
+    s.source.amplitude = amplitude;
+    const SolverOutput ref = runReference(s);
+    OpenClSolver solver(buildProblem(s), openClStage("gpu-half"), {}, *device);
+    expectStageAgrees(runSolver(solver, s.steps), ref, "gpu-half", "gpu-half, amplitude " + std::to_string(amplitude));
+  }
+}
+
 // Long enough that advance() folds its profiling events in several batches.
 TEST(StageAgreementOneApi, AdvanceInSeveralCallsEqualsOneCall) {
   ISO_REQUIRE_DEVICE();
