@@ -50,12 +50,16 @@ class CpuParallelSolver final : public CpuSolverBase {
   using TileKernel = void (*)(const StencilArgs& args, const Tile& tile);
 
  protected:
-  void computeStencil() override;
+  void computeStencil(int z0, int z1) override;
   void runRanges(int count, const std::function<void(int, int)>& body) override;
 
  private:
+  // The tiles of padded planes [z0, z1): blocks of the configured sizes from z0 (kept per range: a slab
+  // steps through the same two or three ranges every step).
+  const std::vector<Tile>& tilesOf(int z0, int z1);
+
   CpuParallelConfig config_;
-  std::vector<Tile> tiles_;
+  std::map<std::pair<int, int>, std::vector<Tile>> tiles_;
   TileKernel kernel_ = nullptr;
   std::atomic<std::size_t> nextTile_{0};
   ThreadPool pool_;

@@ -25,15 +25,25 @@ class CpuSolverBase : public WaveSolver {
   SolverState saveState() override;
   void restoreState(const SolverState& state) override;
 
+  // As a slab (WaveSolver): the same code as advance(), a range of planes at a time; copies are
+  // plain copies, complete on return. Throw std::logic_error out of order, std::out_of_range for planes
+  // outside the padded grid.
+  bool runsAsSlab() const override { return true; }
+  void beginStep(std::span<const PlaneRange> first) override;
+  void finishStep() override;
+  void startPlaneRead(int plane, int count, std::span<float> out) override;
+  void startPlaneWrite(int plane, int count, std::span<const float> in) override;
+
  protected:
   // Validates the problem's arrays against its grid (std::invalid_argument naming what is wrong) and
   // takes vel and initialPrev out of it (copied into aligned storage, each freed in the Problem as soon
   // as it is copied), so the solver holds exactly three grid-sized arrays.
   explicit CpuSolverBase(Problem problem);
 
-  // Overwrites the interior of next_ (u^(n-1) on entry) with u^(n+1) computed from prev_ (u^n),
-  // with the damping layer when problem_.damping is enabled. The halo is never written.
-  virtual void computeStencil() = 0;
+  // Overwrites the interior of next_ (u^(n-1) on entry) with u^(n+1) computed from prev_ (u^n) on the
+  // padded planes [z0, z1) (inside the interior), with the damping layer when problem_.damping is
+  // enabled. The halo is never written.
+  virtual void computeStencil(int z0, int z1) = 0;
 
   // Calls body(begin, end) over ranges covering [0, count) and returns when all are done (the absorbing
   // layer's pass); serial here, on the stage's threads in cpu-parallel.
@@ -43,6 +53,16 @@ class CpuSolverBase : public WaveSolver {
   FieldArray vel_, prev_, next_;
 
  private:
+  // u^(n+1) on interior planes `planes`, complete but for the receivers; the first call of a step
+  // advances the absorbing layer's memory of z, which the corrections of every plane read.
+  void computePlanes(PlaneRange planes);
+  // The receivers' samples of u^(n+1), then u^(n+1) becomes the current field.
+  void finishLevel();
+  // The `count` padded planes of `field` from interior plane `plane` (checked against the padded grid).
+  std::span<float> planesOf(FieldArray& field, int plane, int count);
+
+  std::vector<PlaneRange> begun_;  // the planes beginStep computed, until finishStep
+  bool inStep_ = false, zMemoryAdvanced_ = false;
   long step_ = 0;
   std::optional<PmlMemory> pml_;  // the absorbing layer's memory, when the problem has one
   std::vector<float> traces_;  // traces_[n*R + r], R = receivers

@@ -34,9 +34,10 @@ std::size_t volume(const std::array<int, 3>& d) { return std::size_t(d[0]) * std
 PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profile_(std::move(profile)) {
   const int sizes[3] = {grid.n1, grid.n2, grid.n3};
   for (int a = 0; a < 3; ++a) {
-    if (profile_.axes[a].n != sizes[a])
-      throw std::invalid_argument("absorbing layer: axis " + std::to_string(a) + " has " +
-                                  std::to_string(profile_.axes[a].n) + " cells, the grid " + std::to_string(sizes[a]));
+    const int held = a == 2 ? profile_.zCells : profile_.axes[a].n;
+    if (held != sizes[a])
+      throw std::invalid_argument("absorbing layer: axis " + std::to_string(a) + " has " + std::to_string(held) +
+                                  " cells, the grid " + std::to_string(sizes[a]));
     std::size_t psiFloats = volume(profile_.memoryDims(a)), zetaFloats = psiFloats;
     if (a == 0) {
       xChunks_ = planLineChunks(profile_.axes[0]);
@@ -86,29 +87,33 @@ PmlMemory::LineChunks PmlMemory::planLineChunks(const PmlAxis& ax) {
   return plan;
 }
 
-void PmlMemory::apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run) {
+void PmlMemory::applyToPlanes(const float* prev, const float* vel, float* next, const Weights& coeffs,
+                              const RangeRunner& run, int k0, int k1, bool advanceZMemory) {
   const PmlAxis &x = profile_.axes[0], &y = profile_.axes[1], &z = profile_.axes[2];
-  const int planes = grid_.n3;
+  const int planes = k1 - k0;
+  const auto [slot0, slot1] = advanceZMemory ? profile_.zPsiSlots() : std::pair{0, 0};
   // Two passes, so that the threads wait for each other twice per step. First everything that reads
   // only u^n: x's lines (ψ and correction along a line need only that line) and y's ψ, one z plane per
   // unit, and z's ψ, one slot per unit.
-  run(planes + z.memorySlots(), [&](int begin, int end) {
+  run(planes + slot1 - slot0, [&](int begin, int end) {
     for (int u = begin; u < end; ++u) {
       if (u >= planes) {
-        psiRows(2, prev, u - planes, u - planes + 1);
+        const int slot = slot0 + u - planes;
+        psiRows(2, prev, slot, slot + 1);
         continue;
       }
-      if (x.width > 0) linesAlongX(prev, vel, next, coeffs, u, u + 1);
-      if (y.width > 0) psiRows(1, prev, u, u + 1);
+      if (x.width > 0) linesAlongX(prev, vel, next, coeffs, k0 + u, k0 + u + 1);
+      if (y.width > 0) psiRows(1, prev, k0 + u, k0 + u + 1);
     }
   });
   // Then the corrections of y and z, which read ψ up to kPmlHalfLength slots away, plane by plane: a
   // cell gets the terms of x, y and z in that order however the planes are shared out.
   if (y.width == 0 && z.width == 0) return;
   run(planes, [&](int begin, int end) {
-    for (int k = begin; k < end; ++k) {
+    for (int k = k0 + begin; k < k0 + end; ++k) {
       if (y.width > 0) correctRows(1, prev, vel, next, coeffs, k, k + 1);
-      if (const int r = z.width > 0 ? z.reachIndex(k) : -1; r >= 0) correctRows(2, prev, vel, next, coeffs, r, r + 1);
+      if (const int r = z.width > 0 ? z.reachIndex(profile_.zFirst + k) : -1; r >= 0)
+        correctRows(2, prev, vel, next, coeffs, r, r + 1);
     }
   });
 }
@@ -208,8 +213,8 @@ ISO_PML_CLONES void PmlMemory::psiRows(int a, const float* prev, int c2Begin, in
   for (int c2 = c2Begin; c2 < c2End; ++c2)
     for (int c1 = 0; c1 < dims[1]; ++c1) {
       const int t = a == 1 ? c1 : c2;  // the slot; the other index is z (axis y) or y (axis z)
-      const int m = ax.psiPoint(t);
-      const float* p = prev + (a == 1 ? grid_.interiorIndex(0, m, c2) : grid_.interiorIndex(0, c1, m));
+      const int m = ax.psiPoint(t);      // of the whole axis: z's plane is m − zFirst here
+      const float* p = prev + (a == 1 ? grid_.interiorIndex(0, m, c2) : grid_.interiorIndex(0, c1, m - profile_.zFirst));
       float* psi = psi_[a].data() + (std::size_t(c2) * dims[1] + c1) * std::size_t(n1);
       const float decay = ax.psiDecay[t], gain = ax.psiGain[t];
 #pragma GCC ivdep
@@ -244,7 +249,8 @@ ISO_PML_CLONES void PmlMemory::correctRows(int a, const float* prev, const float
       const float* above[M];
       const float* below[M];
       for (int q = 0; q < M; ++q) above[q] = rowOf(psi_[a], ax.psiSlot(i + q)), below[q] = rowOf(psi_[a], ax.psiSlot(i - q - 1));
-      const std::size_t cell = a == 1 ? grid_.interiorIndex(0, i, other) : grid_.interiorIndex(0, other, i);
+      const std::size_t cell =
+          a == 1 ? grid_.interiorIndex(0, i, other) : grid_.interiorIndex(0, other, i - profile_.zFirst);
       const float* p = prev + cell;
       const float* v = vel + cell;
       float* out = next + cell;

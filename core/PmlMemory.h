@@ -23,7 +23,15 @@ class PmlMemory {
 
   // next holds u^(n+1) from the plain stencil (source not yet added), prev u^n, both padded; vel v²dt².
   // Advances ψ and ζ to step n and adds v²dt²·(∂ψ + ζ) of every axis to next in the layer.
-  void apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run);
+  void apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run) {
+    applyToPlanes(prev, vel, next, coeffs, run, 0, grid_.n3, true);
+  }
+  // The same on the interior planes [k0, k1) only, so that a step can finish some planes before the
+  // others (a slab's planes next to a cut, core/DecomposedSolver.h). ψ of z is advanced by the call with
+  // `advanceZMemory`, which must come first in a step (its corrections read ψ of z beyond their planes);
+  // every other value belongs to one plane. Calls covering each plane once give apply()'s bits.
+  void applyToPlanes(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run,
+                     int k0, int k1, bool advanceZMemory);
 
   // Every memory variable, in PmlProfile::memoryFloats order (for checkpoints).
   std::vector<float> save() const;

@@ -1,11 +1,14 @@
 #pragma once
 // The one interface every stage implements (CPU and OpenCL), so that the CLI, the compute thread and
 // the compare view drive any stage the same way.
+#include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/Grid.h"
+#include "core/PlaneRange.h"
 #include "core/SliceSet.h"
 
 namespace iso {
@@ -18,6 +21,13 @@ struct SolverState {
   std::vector<float> current, previous;  // Grid::paddedSize() floats each
   std::vector<float> traces;             // WaveSolver::traces()'s layout
   std::vector<float> boundaryMemory;     // PmlProfile::memoryFloats() (empty without the absorbing layer)
+};
+
+// Host memory for planes of a field, as fast to copy to and from the solver's device as it can be made
+// (page-locked on OpenCL devices); `owner` keeps it alive.
+struct HostPlanes {
+  std::span<float> floats;
+  std::shared_ptr<void> owner;
 };
 
 class WaveSolver {
@@ -64,6 +74,43 @@ class WaveSolver {
   // Continues from `state`, taken from a solver of the same problem (any stage). Throws
   // std::invalid_argument when its sizes do not fit this solver's grid and receivers.
   virtual void restoreState(const SolverState& state) = 0;
+
+  // ---- As a slab of a grid cut along z (core/DecomposedSolver.h) ----
+  // Planes are numbered as in grid(): interior planes 0 .. n3-1 and the R halo planes on each side,
+  // -R .. -1 and n3 .. n3+R-1, which on a cut side hold the neighbour's planes (ghost planes). A step
+  // is split so that the planes the neighbours read are computed first and copied out while the rest
+  // is computed; the arithmetic of every cell is advance()'s:
+  //   beginStep(first)    u^(n+1) on the interior planes `first` (stencil, absorbing layer, source);
+  //   startPlaneRead      copies of those planes into host memory begin;
+  //   finishStep()        the other interior planes, then the receivers: u^(n+1) is the current field;
+  //   startPlaneWrite     copies from host memory into planes of the current field (its ghost planes)
+  //                       begin; the next step's computation waits for them;
+  //   waitPlaneCopies()   every copy begun has completed and its host memory may be reused.
+  // Stages that cannot run as a slab (runsAsSlab() false) throw std::logic_error from these calls.
+  virtual bool runsAsSlab() const { return false; }
+  virtual void beginStep(std::span<const PlaneRange> first) {
+    (void)first;
+    throw notASlab();
+  }
+  virtual void finishStep() { throw notASlab(); }
+  // `count` planes from `plane` into out (count planes of grid().planeSize() floats, halo included).
+  virtual void startPlaneRead(int plane, int count, std::span<float> out) {
+    (void)plane, (void)count, (void)out;
+    throw notASlab();
+  }
+  virtual void startPlaneWrite(int plane, int count, std::span<const float> in) {
+    (void)plane, (void)count, (void)in;
+    throw notASlab();
+  }
+  virtual void waitPlaneCopies() {}
+  // Memory for the planes that startPlaneRead and startPlaneWrite copy.
+  virtual HostPlanes allocateHostPlanes(std::size_t floats) {
+    auto memory = std::make_shared_for_overwrite<float[]>(floats);
+    return {{memory.get(), floats}, memory};
+  }
+
+ private:
+  std::logic_error notASlab() const { return std::logic_error("stage '" + stage() + "' cannot run as a slab of a decomposed grid"); }
 };
 
 }  // namespace iso

@@ -1,0 +1,43 @@
+#pragma once
+// The processes of a run, as a decomposed solver needs them (core/DecomposedSolver.h): ranks 0 .. size-1
+// that move floats to each other and agree. Several processes, possibly on several hosts, are MPI ranks
+// (mpi/MpiCommunicator.h), which core/ knows only through this interface; one process alone needs none.
+// Collective calls are made by every rank in the same order.
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace iso {
+
+class Communicator {
+ public:
+  virtual ~Communicator() = default;
+
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // This rank's place among the ranks of its host (0 .. ranks on the host - 1): which device it takes.
+  virtual int localRank() const = 0;
+  // One line for reports, e.g. "2 ranks (Open MPI 4.1.4)".
+  virtual std::string describe() const = 0;
+
+  // Point to point, non-blocking: the memory stays untouched (send) or unread (receive) until
+  // waitTransfers() returns. A receive takes exactly the floats a matching send (same tag) sends.
+  virtual void startSend(int to, int tag, std::span<const float> data) = 0;
+  virtual void startReceive(int from, int tag, std::span<float> data) = 0;
+  virtual void waitTransfers() = 0;
+
+  // Point to point, blocking, of any length (the receiver learns it).
+  virtual void sendFloats(int to, int tag, std::span<const float> data) = 0;
+  virtual std::vector<float> receiveFloats(int from, int tag) = 0;
+
+  // Collective: every rank's text, in rank order, on every rank.
+  virtual std::vector<std::string> allGather(const std::string& mine) = 0;
+  // Collective: the largest of every rank's value.
+  virtual double maximum(double mine) = 0;
+  // Collective: the error of the lowest rank that has one (nullopt when none has), on every rank, so
+  // that all ranks fail together instead of waiting for one that failed.
+  virtual std::optional<std::string> firstError(const std::optional<std::string>& mine) = 0;
+};
+
+}  // namespace iso
