@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "compute/ClError.h"
@@ -132,7 +133,80 @@ std::string deviceKey(const DeviceInfo& device) {
   return device.name + " | " + device.platformName + " | " + device.driverVersion;
 }
 
-DeviceInfo selectDevice(const std::string& selector) {
+namespace {
+
+std::vector<std::string> listItems(const std::string& selector) {
+  std::vector<std::string> items;
+  if (selector.empty()) return {""};  // the default device
+  std::stringstream ss(selector);
+  for (std::string item; std::getline(ss, item, ',');) items.push_back(item);
+  if (!selector.empty() && selector.back() == ',') items.push_back("");
+  return items;
+}
+
+DeviceInfo selectOneDevice(const std::string& selector);
+DeviceInfo localRankDevice(int localRank);
+
+}  // namespace
+
+bool namesSeveralDevices(const std::string& selector) {
+  return selector.find(',') != std::string::npos || lower(selector) == kAllGpus;
+}
+
+std::vector<std::vector<DeviceInfo>> gpusByPlatform() {
+  std::vector<std::vector<DeviceInfo>> platforms;
+  for (const DeviceInfo& d : listDevices()) {
+    if (d.type != "GPU") continue;
+    if (platforms.empty() || platforms.back().front().platformIndex != d.platformIndex) platforms.emplace_back();
+    platforms.back().push_back(d);
+  }
+  return platforms;
+}
+
+std::vector<DeviceInfo> selectDevices(const std::string& selector) {
+  if (lower(selector) == kAllGpus) {
+    const auto platforms = gpusByPlatform();
+    if (platforms.empty())
+      throw ComputeError(ComputeStatus::UnknownDevice, std::string(kAllGpus) + " names every GPU of a platform, and "
+                                                       "there is none; devices:\n" + deviceList(listDevices()));
+    const auto several = std::find_if(platforms.begin(), platforms.end(), [](const auto& p) { return p.size() > 1; });
+    return several != platforms.end() ? *several : platforms.front();
+  }
+  std::vector<DeviceInfo> out;
+  for (const std::string& item : listItems(selector)) {
+    if (item.empty() && namesSeveralDevices(selector))
+      throw ComputeError(ComputeStatus::UnknownDevice, "the device list '" + selector + "' has an empty entry");
+    out.push_back(selectOneDevice(item));
+  }
+  return out;
+}
+
+namespace {
+
+// The device of the MPI rank at place `localRank` on its host, for "local-rank".
+DeviceInfo localRankDevice(int localRank) {
+  const auto platforms = gpusByPlatform();
+  if (platforms.empty()) return selectOneDevice("cpu");
+  const auto& gpus = *std::max_element(platforms.begin(), platforms.end(),
+                                       [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  return gpus[std::size_t(localRank) % gpus.size()];
+}
+
+}  // namespace
+
+DeviceInfo selectDevice(const std::string& selector) { return selectDevices(selector).front(); }
+
+namespace {
+
+// The rank's place on its host as the MPI launchers tell their processes (Open MPI, MPICH, Slurm), else 0.
+int localRankOfProcess() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char* value = std::getenv(name)) return std::max(0, std::atoi(value));
+  return 0;
+}
+
+DeviceInfo selectOneDevice(const std::string& selector) {
+  if (lower(selector) == kLocalRankDevice) return localRankDevice(localRankOfProcess());
   const std::vector<DeviceInfo> all = listDevices();
   const std::string sel = lower(selector);
   auto firstOfType = [&](const std::string& type) -> const DeviceInfo* {
@@ -163,9 +237,12 @@ DeviceInfo selectDevice(const std::string& selector) {
   }
   if (!found)
     throw ComputeError(ComputeStatus::UnknownDevice, "no OpenCL device matches '" + selector +
-                                                    "' (use '', gpu, cpu, an index N, P:D or a name substring); "
+                                                    "' (use '', gpu, cpu, an index N, P:D, a name substring, or for "
+                                                    "slabs on several devices a list P:D,P:D, all-gpus or local-rank); "
                                                     "devices:\n" + deviceList(all));
   return *found;
 }
+
+}  // namespace
 
 }  // namespace iso

@@ -5,11 +5,13 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "core/Format.h"
 #include "compute/ClHost.h"
 #include "compute/KernelSources.h"
+#include "compute/OpenClPlaneCopies.h"
 #include "compute/stages/OpenClStage.h"
 
 namespace iso {
@@ -17,8 +19,8 @@ namespace iso {
 namespace {
 
 constexpr int kTraceRowsPerFlush = 256;  // receiver rows kept on the device before a read-back
-constexpr int kStencilArgs = 10;         // STENCIL_ARGS in common.cl; a stage's extra arguments follow
-constexpr int kMultiStepArgs = 15;       // a multi-step kernel's (stages/OpenClStage.h), then the extras
+constexpr int kStencilArgs = 12;         // STENCIL_ARGS in common.cl; a stage's extra arguments follow
+constexpr int kMultiStepArgs = 17;       // a multi-step kernel's (stages/OpenClStage.h), then the extras
 constexpr int kMaxFieldBuffers = 4;
 // Profiling events held before their times are summed: bounded, so that memory stays flat however many
 // steps one advance() runs.
@@ -117,6 +119,16 @@ struct OpenClSolver::Impl {
   Buffer<float> sliceBuffer;  // xy | xz | yz, read in one piece
   Event sliceRead;            // the read of startSlices, until finishSlices
 
+  // As a slab (WaveSolver::beginStep .. synchronize): the copies, the step under way and its kernels' times.
+  std::unique_ptr<OpenClPlaneCopies> copies;
+  bool stepOpen = false, layerMemoryAdvanced = false;
+  int target = -1;                  // the buffer u^(n+1) is written into
+  std::vector<PlaneRange> begun;    // the planes beginStep computed
+  Event firstPlanesDone;            // a marker after them, which their reads wait for
+  std::map<int, StageLaunch> rangeLaunches;  // the stage's launch per count of planes
+  KernelTime slabStencilTime, slabOtherTime;
+  int slabSteps = 0;                // since the last synchronize
+
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
 
   // The field buffers that hold neither u^n nor u^(n-1), in order.
@@ -148,18 +160,53 @@ struct OpenClSolver::Impl {
 
   // Adds the layer's terms of step n to u^(n+1) in `next`, u^n being `prev` (after the stencil).
   void correctForLayer(const Buffer<float>& prev, const Buffer<float>& next, const Grid& g, KernelTime& time) {
+    advanceLayerMemory(prev, g, time);
+    correctLayer(prev, next, g, {0, g.n3}, time);
+  }
+
+  // Advances ψ of every axis to step n (from u^n alone): before any correction of the step. Of z, the
+  // slots the planes held need (all of them on a whole grid: PmlProfile::zPsiSlots).
+  void advanceLayerMemory(const Buffer<float>& prev, const Grid& g, KernelTime& time) {
     for (int a = 0; a < 3; ++a) {
       const PmlAxis& axis = pml.axes[a];
       if (axis.width == 0) continue;
       const auto dims = pml.memoryDims(a);
-      pmlMemory[a].args(prev, pmlPsi[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, axis.width);
-      time.add(pmlMemory[a].launch(ctx, layerRange({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])})));
-      std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(g.n3)};
-      reach[a] = std::size_t(axis.reachCells());
+      const auto [first, end] = a == 2 ? pml.zPsiSlots() : std::pair{0, dims[2]};
+      if (first >= end) continue;
+      pmlMemory[a].args(prev, pmlPsi[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, axis.width, pml.axes[2].n,
+                        pml.zFirst, first);
+      time.add(pmlMemory[a].launch(ctx, layerRange({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(end - first)})));
+    }
+  }
+
+  // Adds the layer's terms to u^(n+1) on the interior planes `planes` (after advanceLayerMemory).
+  void correctLayer(const Buffer<float>& prev, const Buffer<float>& next, const Grid& g, PlaneRange planes,
+                    KernelTime& time) {
+    for (int a = 0; a < 3; ++a) {
+      const PmlAxis& axis = pml.axes[a];
+      if (axis.width == 0) continue;
+      // Dimension 2: the planes (x and y), or z's reach indices whose cells are the planes.
+      const auto [first, end] = a == 2 ? pml.zReach(planes.begin, planes.end) : std::pair{planes.begin, planes.end};
+      if (first >= end) continue;
+      std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(end - first)};
+      if (a < 2) reach[a] = std::size_t(axis.reachCells());
       pmlCorrect[a].args(prev, next, vel, coef, pmlPsi[a], pmlZeta[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3,
-                      axis.width);
+                         axis.width, pml.axes[2].n, pml.zFirst, first);
       time.add(pmlCorrect[a].launch(ctx, layerRange(reach)));
     }
+  }
+
+  // The source term of `step` into `level`, and the receivers' samples of a new level.
+  void injectSource(const Buffer<float>& level, long step, KernelTime& time) {
+    inject.args(level, int(source->index), source->valueForStep(step));
+    time.add(inject.launch(ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
+  }
+  void recordReceivers(const Buffer<float>& level, KernelTime& time) {
+    if (receiverCount == 0) return;
+    if (traceRowsOnDevice == kTraceRowsPerFlush) flushTraces();
+    record.args(level, receiverIndex, traceRows, receiverCount, traceRowsOnDevice);
+    time.add(record.launch(ctx, NDRange{1, {std::size_t(receiverCount), 1, 1}, {0, 0, 0}}));
+    ++traceRowsOnDevice;
   }
 
   // Calls copy(buffer, offset) for ψ then ζ of x, y and z: their places in PmlProfile::memoryFloats order.
@@ -337,18 +384,9 @@ double OpenClSolver::advance(int steps) {
   Impl& m = *impl_;
   const Grid& g = grid_;
   KernelTime stencilTime, otherTime;
-  // The source term of `step` into u^(step+1), and the receivers' samples of a new level.
-  const auto inject = [&](const Buffer<float>& level, long step) {
-    m.inject.args(level, int(m.source->index), m.source->valueForStep(step));
-    otherTime.add(m.inject.launch(m.ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
-  };
-  const auto record = [&](const Buffer<float>& level) {
-    if (m.receiverCount == 0) return;
-    if (m.traceRowsOnDevice == kTraceRowsPerFlush) m.flushTraces();
-    m.record.args(level, m.receiverIndex, m.traceRows, m.receiverCount, m.traceRowsOnDevice);
-    otherTime.add(m.record.launch(m.ctx, NDRange{1, {std::size_t(m.receiverCount), 1, 1}, {0, 0, 0}}));
-    ++m.traceRowsOnDevice;
-  };
+  if (m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "advance: a slab's step is under way");
+  const auto inject = [&](const Buffer<float>& level, long step) { m.injectSource(level, step, otherTime); };
+  const auto record = [&](const Buffer<float>& level) { m.recordReceivers(level, otherTime); };
   const auto setExtraArgs = [&](int first) {
     for (std::size_t a = 0; a < m.stencilExtraArgs.size(); ++a) m.stencil.setArg(cl_uint(first + a), m.stencilExtraArgs[a]);
   };
@@ -356,7 +394,8 @@ double OpenClSolver::advance(int steps) {
     if (m.stepsPerPass == 1) {
       // In place: u^(n+1) over u^(n-1).
       const Buffer<float>& next = m.field[m.old];
-      m.stencil.args(m.field[m.cur], next, m.vel, m.coef, m.gx, m.gy, m.gz, g.n1, g.n2, g.n3);
+      m.stencil.args(m.field[m.cur], next, m.vel, m.coef, m.gx, m.gy, m.gz, g.n1, g.n2, g.n3, kHalfLength,
+                     g.n3 + kHalfLength);
       setExtraArgs(kStencilArgs);
       stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
       if (m.pml.enabled()) m.correctForLayer(m.field[m.cur], next, g, otherTime);
@@ -374,7 +413,7 @@ double OpenClSolver::advance(int steps) {
     const auto [first, second] = m.freeFields();
     m.stencil.args(m.field[m.old], m.field[m.cur], m.field[first], m.field[second], m.vel, m.coef, m.gx, m.gy, m.gz,
                    g.n1, g.n2, g.n3, m.source ? int(m.source->index) : -1,
-                   m.source ? m.source->valueForStep(step_) : 0.0f, n);
+                   m.source ? m.source->valueForStep(step_) : 0.0f, n, kHalfLength, g.n3 + kHalfLength);
     setExtraArgs(kMultiStepArgs);
     stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
     if (m.pml.enabled()) m.correctForLayer(m.field[m.cur], m.field[first], g, otherTime);
@@ -502,6 +541,126 @@ std::vector<float> OpenClSolver::readRawBuffer(int which) {
   std::vector<float> out(b.size());
   b.read(m.ctx, out.data(), out.size());
   return out;
+}
+
+void OpenClSolver::computePlanes(PlaneRange planes) {
+  Impl& m = *impl_;
+  const Grid& g = grid_;
+  auto launch = m.rangeLaunches.find(planes.count());
+  if (launch == m.rangeLaunches.end())
+    launch = m.rangeLaunches.emplace(planes.count(), openClStage(stage_).launch(params_, Grid(g.n1, g.n2, planes.count()))).first;
+  const StageLaunch& l = launch->second;
+  const int zBegin = planes.begin + kHalfLength, zEnd = planes.end + kHalfLength;
+  const bool source = m.source && planes.contains(int(m.source->index / g.planeSize()) - kHalfLength);
+  int extraArgs = kStencilArgs;
+  if (m.stepsPerPass == 1) {
+    m.stencil.args(m.field[m.cur], m.field[m.target], m.vel, m.coef, m.gx, m.gy, m.gz, g.n1, g.n2, g.n3, zBegin, zEnd);
+  } else {  // one step of the multi-step kernel, which adds the source term itself
+    m.stencil.args(m.field[m.old], m.field[m.cur], m.field[m.target], m.field[m.freeFields()[1]], m.vel, m.coef, m.gx,
+                   m.gy, m.gz, g.n1, g.n2, g.n3, source ? int(m.source->index) : -1,
+                   source ? m.source->valueForStep(step_) : 0.0f, 1, zBegin, zEnd);
+    extraArgs = kMultiStepArgs;
+  }
+  for (std::size_t a = 0; a < l.extraArgs.size(); ++a) m.stencil.setArg(cl_uint(extraArgs + int(a)), l.extraArgs[a]);
+  m.slabStencilTime.add(m.stencil.launch(m.ctx, NDRange{3, l.global, l.local}));
+  if (m.pml.enabled()) {
+    if (!m.layerMemoryAdvanced) m.advanceLayerMemory(m.field[m.cur], g, m.slabOtherTime);
+    m.layerMemoryAdvanced = true;
+    m.correctLayer(m.field[m.cur], m.field[m.target], g, planes, m.slabOtherTime);
+  }
+  if (source && m.stepsPerPass == 1) m.injectSource(m.field[m.target], step_, m.slabOtherTime);
+}
+
+void OpenClSolver::beginStep(std::span<const PlaneRange> first) {
+  Impl& m = *impl_;
+  if (m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "beginStep: the previous step is not finished");
+  for (std::size_t r = 0; r < first.size(); ++r)
+    if (first[r].begin < 0 || first[r].end > grid_.n3 || first[r].empty() || (r > 0 && first[r].begin < first[r - 1].end))
+      throw ComputeError(ComputeStatus::InvalidParameter, "beginStep: plane ranges must be ascending, disjoint and inside "
+                                                          "the " + std::to_string(grid_.n3) + " interior planes");
+  if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
+  m.copies->makeWaitForWrites(m.ctx.queue());  // this step reads the ghost planes written after the last one
+  m.target = m.stepsPerPass == 1 ? m.old : m.freeFields()[0];
+  m.begun.assign(first.begin(), first.end());
+  m.layerMemoryAdvanced = false;
+  m.stepOpen = true;
+  for (const PlaneRange& planes : m.begun) computePlanes(planes);
+  cl_event marker = nullptr;
+  checkCl(clEnqueueMarkerWithWaitList(m.ctx.queue(), 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
+  m.firstPlanesDone = Event(marker);
+  checkCl(clFlush(m.ctx.queue()), "clFlush", "submitting a slab's first planes");
+}
+
+void OpenClSolver::finishStep() {
+  Impl& m = *impl_;
+  if (!m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "finishStep: no step was begun");
+  int k = 0;
+  for (const PlaneRange& done : m.begun) {  // the planes between the ranges beginStep computed
+    if (done.begin > k) computePlanes({k, done.begin});
+    k = done.end;
+  }
+  if (k < grid_.n3) computePlanes({k, grid_.n3});
+  m.recordReceivers(m.field[m.target], m.slabOtherTime);
+  m.old = m.cur;
+  m.cur = m.target;
+  m.stepOpen = false;
+  ++step_;
+  ++m.slabSteps;
+  checkCl(clFlush(m.ctx.queue()), "clFlush", "submitting a slab's step");
+}
+
+std::pair<std::size_t, std::size_t> OpenClSolver::planeFloats(int plane, int count, std::size_t memory) const {
+  const std::size_t floats = std::size_t(count) * grid_.planeSize();
+  if (count < 0 || plane < -kHalfLength || plane + count > grid_.n3 + kHalfLength || memory < floats)
+    throw ComputeError(ComputeStatus::InvalidParameter,
+                       "planes [" + std::to_string(plane) + ", " + std::to_string(plane + count) + ") are outside the padded "
+                       "grid's planes or larger than the " + std::to_string(memory) + " floats given");
+  return {std::size_t(plane + kHalfLength) * grid_.planeSize(), floats};
+}
+
+void OpenClSolver::startPlaneRead(int plane, int count, std::span<float> out) {
+  Impl& m = *impl_;
+  if (!m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "startPlaneRead: planes of u^(n+1) are read "
+                                                                       "between beginStep and finishStep");
+  const auto [offset, floats] = planeFloats(plane, count, out.size());
+  m.copies->startRead(m.field[m.target], offset, floats, out.data(), m.firstPlanesDone);
+}
+
+void OpenClSolver::startPlaneWrite(int plane, int count, std::span<const float> in) {
+  Impl& m = *impl_;
+  if (m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "startPlaneWrite: planes of the current field "
+                                                                      "are written after finishStep");
+  const auto [offset, floats] = planeFloats(plane, count, in.size());
+  if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
+  m.copies->startWrite(m.field[m.cur], offset, floats, in.data());
+}
+
+void OpenClSolver::waitPlaneCopies() {
+  Impl& m = *impl_;
+  if (m.copies) m.copies->waitAll();
+}
+
+void OpenClSolver::synchronize() {
+  Impl& m = *impl_;
+  waitPlaneCopies();
+  m.ctx.finish();
+  const double stencil = m.slabStencilTime.total(), other = m.slabOtherTime.total();
+  m.slabStencilTime = {};
+  m.slabOtherTime = {};
+  counters_.steps += m.slabSteps;
+  counters_.stencilSeconds += stencil;
+  counters_.kernelSeconds += stencil + other;
+  counters_.lastAdvanceSeconds = stencil + other;
+  counters_.lastAdvanceSteps = m.slabSteps;
+  counters_.planeCopySeconds = m.copies ? m.copies->seconds() : 0.0;
+  counters_.planeCopyBytes = m.copies ? m.copies->bytes() : 0;
+  m.slabSteps = 0;
+}
+
+HostPlanes OpenClSolver::allocateHostPlanes(std::size_t floats) {
+  Impl& m = *impl_;
+  if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
+  return m.copies->allocate(floats);
 }
 
 void OpenClSolver::buildForTest(const DeviceInfo& device, const std::string& source, const std::string& options) {

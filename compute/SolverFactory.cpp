@@ -1,6 +1,10 @@
 #include "compute/SolverFactory.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "compute/Bandwidth.h"
+#include "core/DecomposedSolver.h"
 
 #include "compute/ClError.h"
 #include "core/CpuSolvers.h"
@@ -32,10 +36,62 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
 
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          const std::optional<DeviceInfo>& device) {
+  if (stageInfo(config.stage).opencl && namesSeveralDevices(config.device))
+    return createSolver(std::move(problem), config, std::shared_ptr<Communicator>());
   if (!stageInfo(config.stage).opencl) return createCpuSolver(std::move(problem), config.stage, config.params);
   if (!device)
     throw ComputeError(ComputeStatus::NoDevice, "stage '" + config.stage + "' runs on OpenCL but no device was given");
   return std::make_unique<OpenClSolver>(problem, config.stage, config.params, *device);
+}
+
+std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
+                                         std::shared_ptr<Communicator> ranks) {
+  const bool openCl = stageInfo(config.stage).opencl;
+  const int rankCount = ranks ? ranks->size() : 1, rank = ranks ? ranks->rank() : 0;
+  // This process's devices: all of them without ranks, the rank's one with ranks.
+  std::vector<DeviceInfo> devices(1);
+  onEveryRank(ranks.get(), [&] {
+    if (!openCl) return;
+    devices = selectDevices(config.device);
+    if (rankCount == 1) return;
+    if (devices.size() != 1 && int(devices.size()) != rankCount)
+      throw ComputeError(ComputeStatus::UnknownDevice,
+                         "--device names " + std::to_string(devices.size()) + " devices for " + std::to_string(rankCount) +
+                             " ranks: name one per rank, one for all, or local-rank (each rank's GPU on its host)");
+    devices = {devices[devices.size() == 1 ? 0 : std::size_t(rank)]};
+  });
+  const int slabCount = rankCount > 1 ? rankCount : int(devices.size());
+  if (slabCount == 1) return createSolver(std::move(problem), ExecutionConfig{config.stage, devices[0].selector(), config.params},
+                                          openCl ? std::optional(devices[0]) : std::nullopt);
+  // Slab sizes: even on alike devices, else by copy bandwidth; every rank learns every rank's device.
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : devices) names.push_back(openCl ? deviceKey(d) : "host");
+  if (ranks && rankCount > 1) names = ranks->allGather(names.front());
+  std::vector<double> weights(std::size_t(slabCount), 1.0);
+  if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return n != names.front(); })) {
+    const double mine = copyBandwidthGBs(devices.front());
+    if (ranks && rankCount > 1) {
+      for (std::size_t r = 0; const std::string& text : ranks->allGather(std::to_string(mine))) weights[r++] = std::stod(text);
+    } else {
+      for (std::size_t s = 0; s < devices.size(); ++s) weights[s] = copyBandwidthGBs(devices[s]);
+    }
+  }
+  std::vector<int> owners(std::size_t(slabCount), 0);
+  for (int s = 0; s < slabCount && rankCount > 1; ++s) owners[std::size_t(s)] = s;
+  std::vector<Slab> slabs;
+  try {
+    slabs = cutAlongZ(problem.grid.n3, weights);
+  } catch (const std::invalid_argument& e) {
+    throw ComputeError(ComputeStatus::InvalidParameter, e.what());
+  }
+  const Grid whole = problem.grid;
+  const auto build = [&](Problem slab, int s) -> std::unique_ptr<WaveSolver> {
+    if (!openCl) return createCpuSolver(std::move(slab), config.stage, config.params);
+    const DeviceInfo& device = devices[rankCount > 1 ? 0 : std::size_t(s)];
+    const StageParamMap params = resolveStageParams(config.stage, device, whole, config.params, true);
+    return std::make_unique<OpenClSolver>(slab, config.stage, params, device);
+  };
+  return std::make_unique<DecomposedSolver>(std::move(problem), std::move(slabs), std::move(owners), std::move(ranks), build);
 }
 
 std::vector<StageParamSpec> stageParameterSpecs(const std::string& stage) {

@@ -6,14 +6,16 @@
 #include <vector>
 
 #include "compute/DeviceRegistry.h"
+#include "core/Communicator.h"
 #include "core/Problem.h"
 #include "core/StageRegistry.h"
 #include "core/WaveSolver.h"
 
 namespace iso {
 
-// The OpenCL device config.device selects for an OpenCL stage; nullopt for a CPU stage. Throws
-// ComputeError for an unknown stage (listing the known ones) and std::runtime_error when no device matches.
+// The OpenCL device config.device selects for an OpenCL stage (the first, when it names several);
+// nullopt for a CPU stage. Throws ComputeError for an unknown stage (listing the known ones) and
+// std::runtime_error when no device matches.
 std::optional<DeviceInfo> resolveDevice(const ExecutionConfig& config);
 
 // Builds the solver for config.stage on config.device. Throws std::runtime_error (or a subclass) with
@@ -24,6 +26,17 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
 // (so that it is selected once).
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          const std::optional<DeviceInfo>& device);
+
+// A grid cut along z over several devices (core/DecomposedSolver.h), chosen by config.device and the
+// ranks: a selector naming several devices (DeviceRegistry.h) gives one slab per device in this process;
+// with several MPI ranks every rank runs one slab, on the device its entry of a list of one per rank
+// names, on the one device named for all, or ("local-rank") on the GPU of its place on its host; a CPU
+// stage runs one slab per rank. Otherwise (one device, one rank) the solver of createSolver. Slabs are
+// even on alike devices and sized by the devices' copy bandwidth (the roofline of this memory-bound
+// stencil) otherwise; the stage's parameters are resolved for the whole grid, as a single device's run
+// resolves them, so that every cell is computed alike. Every rank calls it; all fail together.
+std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
+                                         std::shared_ptr<Communicator> ranks);
 
 // The stage parameters `stage` accepts (CPU or OpenCL), e.g. {"tile_x", "tile_y", "z_chunk", ...} for
 // gpu-slm, and the same with defaults (OpenCL stages: on a GPU of no particular vendor), ranges and

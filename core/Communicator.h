@@ -3,6 +3,7 @@
 // that move floats to each other and agree. Several processes, possibly on several hosts, are MPI ranks
 // (mpi/MpiCommunicator.h), which core/ knows only through this interface; one process alone needs none.
 // Collective calls are made by every rank in the same order.
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -16,8 +17,6 @@ class Communicator {
 
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  // This rank's place among the ranks of its host (0 .. ranks on the host - 1): which device it takes.
-  virtual int localRank() const = 0;
   // One line for reports, e.g. "2 ranks (Open MPI 4.1.4)".
   virtual std::string describe() const = 0;
 
@@ -35,9 +34,18 @@ class Communicator {
   virtual std::vector<std::string> allGather(const std::string& mine) = 0;
   // Collective: the largest of every rank's value.
   virtual double maximum(double mine) = 0;
-  // Collective: the error of the lowest rank that has one (nullopt when none has), on every rank, so
-  // that all ranks fail together instead of waiting for one that failed.
-  virtual std::optional<std::string> firstError(const std::optional<std::string>& mine) = 0;
+  // Collective: the lowest rank that has an error and its message (nullopt when none has), on every
+  // rank, so that all ranks fail together instead of waiting for one that failed.
+  struct RankError {
+    int rank;
+    std::string message;
+  };
+  virtual std::optional<RankError> firstError(const std::optional<std::string>& mine) = 0;
 };
+
+// Runs `work` on every rank (collectively: every rank calls this); when it throws on any rank, it throws
+// on every rank: the lowest failing rank's exception there, std::runtime_error("rank r: ...") on the
+// others. Without ranks (null), just `work`.
+void onEveryRank(Communicator* ranks, const std::function<void()>& work);
 
 }  // namespace iso

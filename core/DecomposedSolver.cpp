@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -20,16 +19,6 @@ constexpr int kMaxSlabs = 1 << 12;
 enum GatherKind { kField, kTraces, kCurrent, kPrevious, kLayerMemory, kSlices };
 
 int haloTag(int from, int to) { return 2 * from + (to > from ? 1 : 0); }
-
-std::string describeException(const std::exception_ptr& error) {
-  try {
-    std::rethrow_exception(error);
-  } catch (const std::exception& e) {
-    return e.what();
-  } catch (...) {
-    return "unknown error";
-  }
-}
 
 // Where each part of PmlProfile::memoryFloats() starts: ψ then ζ of x, y and z.
 std::size_t layerOffset(const PmlProfile& p, int axis, bool zeta) {
@@ -79,20 +68,7 @@ DecomposedSolver::DecomposedSolver(Problem global, std::vector<Slab> slabs, std:
   receiverCount_ = global.receivers.size();
   for (const Slab& slab : slabs_) receivers_.push_back(slabReceivers(global, slab));
   pml_ = global.pml;
-  std::optional<std::string> error;
-  try {
-    buildSlabs(std::move(global), build);
-  } catch (...) {
-    error = describeException(std::current_exception());
-    if (!ranks_) throw;
-    const std::optional<std::string> first = ranks_->firstError(error);
-    if (first == error) throw;
-    throw std::runtime_error(*first);
-  }
-  if (ranks_) {
-    if (const std::optional<std::string> first = ranks_->firstError(std::nullopt))
-      throw std::runtime_error(*first);
-  }
+  onEveryRank(ranks_.get(), [&] { buildSlabs(std::move(global), build); });
   std::string mine;
   for (const auto& l : local_) mine += std::to_string(l->index) + "\t" + l->solver->deviceName() + "\n";
   devices_.assign(slabs_.size(), "");
@@ -183,6 +159,7 @@ double DecomposedSolver::advance(int steps) {
   if (steps < 0) throw std::invalid_argument("advance: steps must be >= 0 (got " + std::to_string(steps) + ")");
   const auto start = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) step();
+  for (const auto& l : local_) l->solver->synchronize();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return ranks_ ? ranks_->maximum(seconds) : seconds;
 }

@@ -85,7 +85,8 @@ class WaveSolver {
   //   finishStep()        the other interior planes, then the receivers: u^(n+1) is the current field;
   //   startPlaneWrite     copies from host memory into planes of the current field (its ghost planes)
   //                       begin; the next step's computation waits for them;
-  //   waitPlaneCopies()   every copy begun has completed and its host memory may be reused.
+  //   waitPlaneCopies()   every copy begun has completed and its host memory may be reused;
+  //   synchronize()       every step begun has completed too (its time is known).
   // Stages that cannot run as a slab (runsAsSlab() false) throw std::logic_error from these calls.
   virtual bool runsAsSlab() const { return false; }
   virtual void beginStep(std::span<const PlaneRange> first) {
@@ -103,6 +104,8 @@ class WaveSolver {
     throw notASlab();
   }
   virtual void waitPlaneCopies() {}
+  // Returns when every step and copy begun has completed (a device's queues have drained).
+  virtual void synchronize() {}
   // Memory for the planes that startPlaneRead and startPlaneWrite copy.
   virtual HostPlanes allocateHostPlanes(std::size_t floats) {
     auto memory = std::make_shared_for_overwrite<float[]>(floats);

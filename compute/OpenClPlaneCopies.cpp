@@ -1,0 +1,72 @@
+#include "compute/OpenClPlaneCopies.h"
+
+#include <memory>
+
+namespace iso {
+
+OpenClPlaneCopies::OpenClPlaneCopies(const ClContext& ctx) : ctx_(ctx) {
+  cl_int err = CL_SUCCESS;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  queue_ = ClQueueHandle(clCreateCommandQueue(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE, &err));
+#pragma GCC diagnostic pop
+  checkCl(err, "clCreateCommandQueue", ctx.info().name + " (plane copies)");
+}
+
+void OpenClPlaneCopies::startRead(const Buffer<float>& from, std::size_t offset, std::size_t count, float* out,
+                                  const Event& after) {
+  const cl_event wait = after.get();
+  cl_event e = nullptr;
+  checkCl(clEnqueueReadBuffer(queue_.get(), from.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), out,
+                              wait ? 1 : 0, wait ? &wait : nullptr, &e),
+          "clEnqueueReadBuffer", "reading a slab's planes");
+  pending_.emplace_back(e);
+  bytes_ += count * sizeof(float);
+  checkCl(clFlush(queue_.get()), "clFlush", "submitting a slab's plane copies");
+}
+
+void OpenClPlaneCopies::startWrite(const Buffer<float>& to, std::size_t offset, std::size_t count, const float* in) {
+  cl_event e = nullptr;
+  checkCl(clEnqueueWriteBuffer(queue_.get(), to.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), in, 0,
+                               nullptr, &e),
+          "clEnqueueWriteBuffer", "writing a slab's ghost planes");
+  pending_.emplace_back(e);
+  unwaitedWrites_.push_back(e);
+  bytes_ += count * sizeof(float);
+  checkCl(clFlush(queue_.get()), "clFlush", "submitting a slab's plane copies");
+}
+
+void OpenClPlaneCopies::makeWaitForWrites(cl_command_queue queue) {
+  if (unwaitedWrites_.empty()) return;
+  checkCl(clEnqueueBarrierWithWaitList(queue, cl_uint(unwaitedWrites_.size()), unwaitedWrites_.data(), nullptr),
+          "clEnqueueBarrierWithWaitList", "waiting for a slab's ghost planes");
+  unwaitedWrites_.clear();
+}
+
+void OpenClPlaneCopies::waitAll() {
+  for (const Event& e : pending_) seconds_ += e.seconds();  // waits for each
+  pending_.clear();
+  unwaitedWrites_.clear();  // complete: nothing to wait for any more
+}
+
+HostPlanes OpenClPlaneCopies::allocate(std::size_t floats) const {
+  const std::size_t bytes = floats * sizeof(float);
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(ctx_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  checkCl(err, "clCreateBuffer", "page-locked host memory for a slab's planes, " + std::to_string(bytes) + " bytes");
+  auto owned = std::make_shared<ClMemHandle>(buffer);
+  void* mapped = clEnqueueMapBuffer(ctx_.queue(), buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
+                                    nullptr, &err);
+  checkCl(err, "clEnqueueMapBuffer", "mapping a slab's host memory");
+  // The mapping ends with the memory (unmapped through the solver's queue, which is retained for it).
+  cl_command_queue queue = ctx_.queue();
+  checkCl(clRetainCommandQueue(queue), "clRetainCommandQueue");
+  std::shared_ptr<void> owner(mapped, [queue, owned](void* p) {
+    // Nothing to report from a destructor; a failed unmap leaves the buffer to the context's release.
+    if (clEnqueueUnmapMemObject(queue, owned->get(), p, 0, nullptr, nullptr) == CL_SUCCESS) clFinish(queue);
+    clReleaseCommandQueue(queue);
+  });
+  return {{static_cast<float*>(mapped), floats}, owner};
+}
+
+}  // namespace iso

@@ -1,0 +1,43 @@
+#pragma once
+// The copies of an OpenCL slab's planes (WaveSolver's slab calls, core/DecomposedSolver.h): a profiled
+// queue of their own beside the solver's, so that they run while its kernels compute the rest of a
+// step, and page-locked host memory, which the device copies at the link's full speed (and which other
+// devices' drivers of the same platform may copy from directly).
+#include <CL/cl.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "compute/ClHost.h"
+#include "core/WaveSolver.h"
+
+namespace iso {
+
+class OpenClPlaneCopies {
+ public:
+  explicit OpenClPlaneCopies(const ClContext& ctx);
+
+  // Starts reading floats [offset, offset + count) of `from` into `out` once `after` has completed.
+  void startRead(const Buffer<float>& from, std::size_t offset, std::size_t count, float* out, const Event& after);
+  // Starts writing `in` into floats [offset, offset + count) of `to`.
+  void startWrite(const Buffer<float>& to, std::size_t offset, std::size_t count, const float* in);
+  // Makes `queue` wait (a barrier) for the writes begun since the last call: the next step reads them.
+  void makeWaitForWrites(cl_command_queue queue);
+  // Returns when every copy begun has completed; their profiled time joins seconds().
+  void waitAll();
+  double seconds() const { return seconds_; }  // of the copies completed so far
+  std::size_t bytes() const { return bytes_; }  // copied so far
+
+  // `floats` of host memory mapped from a buffer allocated with CL_MEM_ALLOC_HOST_PTR (page-locked).
+  HostPlanes allocate(std::size_t floats) const;
+
+ private:
+  const ClContext& ctx_;
+  ClQueueHandle queue_;
+  std::vector<Event> pending_;        // every copy not yet waited for
+  std::vector<cl_event> unwaitedWrites_;  // writes the solver's queue has not been made to wait for (in pending_)
+  double seconds_ = 0.0;
+  std::size_t bytes_ = 0;
+};
+
+}  // namespace iso
