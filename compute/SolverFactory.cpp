@@ -23,6 +23,24 @@ const StageInfo& stageInfo(const std::string& stage) {
   }
 }
 
+// The slabs' shares: even on alike devices, else by copy bandwidth (measured once per device and cached);
+// with ranks, every rank learns every rank's.
+std::vector<double> slabWeights(const std::vector<DeviceInfo>& devices, bool openCl, Communicator* ranks, int slabs) {
+  const bool ranked = ranks && ranks->size() > 1;
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : devices) names.push_back(openCl ? deviceKey(d) : "host");
+  if (ranked) names = ranks->allGather(names.front());
+  std::vector<double> weights(std::size_t(slabs), 1.0);
+  if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return n == names.front(); })) return weights;
+  std::vector<double> mine(devices.size(), 1.0);
+  onEveryRank(ranks, [&] {
+    for (std::size_t s = 0; s < devices.size(); ++s) mine[s] = copyBandwidthGBs(devices[s]);
+  });
+  if (!ranked) return mine;
+  for (std::size_t r = 0; const std::string& text : ranks->allGather(std::to_string(mine.front()))) weights[r++] = std::stod(text);
+  return weights;
+}
+
 }  // namespace
 
 std::optional<DeviceInfo> resolveDevice(const ExecutionConfig& config) {
@@ -31,6 +49,7 @@ std::optional<DeviceInfo> resolveDevice(const ExecutionConfig& config) {
 }
 
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config) {
+  if (const auto ranks = processRanks(); ranks && ranks->size() > 1) return createSolver(std::move(problem), config, ranks);
   return createSolver(std::move(problem), config, resolveDevice(config));
 }
 
@@ -47,43 +66,26 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          std::shared_ptr<Communicator> ranks) {
   const bool openCl = stageInfo(config.stage).opencl;
-  const int rankCount = ranks ? ranks->size() : 1, rank = ranks ? ranks->rank() : 0;
+  const int rankCount = ranks ? ranks->size() : 1;
   // This process's devices: all of them without ranks, the rank's one with ranks.
   std::vector<DeviceInfo> devices(1);
   onEveryRank(ranks.get(), [&] {
-    if (!openCl) return;
-    devices = selectDevices(config.device);
-    if (rankCount == 1) return;
-    if (devices.size() != 1 && int(devices.size()) != rankCount)
-      throw ComputeError(ComputeStatus::UnknownDevice,
-                         "--device names " + std::to_string(devices.size()) + " devices for " + std::to_string(rankCount) +
-                             " ranks: name one per rank, one for all, or local-rank (each rank's GPU on its host)");
-    devices = {devices[devices.size() == 1 ? 0 : std::size_t(rank)]};
+    if (openCl) devices = slabDevices(config, ranks.get());
   });
   const int slabCount = rankCount > 1 ? rankCount : int(devices.size());
   if (slabCount == 1) return createSolver(std::move(problem), ExecutionConfig{config.stage, devices[0].selector(), config.params},
                                           openCl ? std::optional(devices[0]) : std::nullopt);
-  // Slab sizes: even on alike devices, else by copy bandwidth; every rank learns every rank's device.
-  std::vector<std::string> names;
-  for (const DeviceInfo& d : devices) names.push_back(openCl ? deviceKey(d) : "host");
-  if (ranks && rankCount > 1) names = ranks->allGather(names.front());
-  std::vector<double> weights(std::size_t(slabCount), 1.0);
-  if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return n != names.front(); })) {
-    const double mine = copyBandwidthGBs(devices.front());
-    if (ranks && rankCount > 1) {
-      for (std::size_t r = 0; const std::string& text : ranks->allGather(std::to_string(mine))) weights[r++] = std::stod(text);
-    } else {
-      for (std::size_t s = 0; s < devices.size(); ++s) weights[s] = copyBandwidthGBs(devices[s]);
+  std::vector<Slab> slabs;
+  const std::vector<double> weights = slabWeights(devices, openCl, ranks.get(), slabCount);
+  onEveryRank(ranks.get(), [&] {
+    try {
+      slabs = cutAlongZ(problem.grid.n3, weights);
+    } catch (const std::invalid_argument& e) {
+      throw ComputeError(ComputeStatus::InvalidParameter, e.what());
     }
-  }
+  });
   std::vector<int> owners(std::size_t(slabCount), 0);
   for (int s = 0; s < slabCount && rankCount > 1; ++s) owners[std::size_t(s)] = s;
-  std::vector<Slab> slabs;
-  try {
-    slabs = cutAlongZ(problem.grid.n3, weights);
-  } catch (const std::invalid_argument& e) {
-    throw ComputeError(ComputeStatus::InvalidParameter, e.what());
-  }
   const Grid whole = problem.grid;
   const auto build = [&](Problem slab, int s) -> std::unique_ptr<WaveSolver> {
     if (!openCl) return createCpuSolver(std::move(slab), config.stage, config.params);
@@ -92,6 +94,17 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
     return std::make_unique<OpenClSolver>(slab, config.stage, params, device);
   };
   return std::make_unique<DecomposedSolver>(std::move(problem), std::move(slabs), std::move(owners), std::move(ranks), build);
+}
+
+std::vector<DeviceInfo> slabDevices(const ExecutionConfig& config, const Communicator* ranks) {
+  const std::vector<DeviceInfo> devices = selectDevices(config.device);
+  const int rankCount = ranks ? ranks->size() : 1;
+  if (rankCount == 1) return devices;
+  if (devices.size() != 1 && int(devices.size()) != rankCount)
+    throw ComputeError(ComputeStatus::UnknownDevice,
+                       "--device names " + std::to_string(devices.size()) + " devices for " + std::to_string(rankCount) +
+                           " ranks: name one per rank, one for all, or local-rank (each rank's GPU on its host)");
+  return {devices[devices.size() == 1 ? 0 : std::size_t(ranks->rank())]};
 }
 
 std::vector<StageParamSpec> stageParameterSpecs(const std::string& stage) {

@@ -20,7 +20,8 @@ std::optional<DeviceInfo> resolveDevice(const ExecutionConfig& config);
 
 // Builds the solver for config.stage on config.device. Throws std::runtime_error (or a subclass) with
 // a message that says what went wrong and what to do (unknown stage, no such device, grid too large
-// for the device, bad stage parameters, kernel build failure with the build log).
+// for the device, bad stage parameters, kernel build failure with the build log). Several devices, or
+// the process's MPI ranks (processRanks()), cut the grid into slabs (the third form below).
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config);
 // The same on `device`, which resolveDevice(config) gave, for callers that need the device themselves
 // (so that it is selected once).
@@ -37,6 +38,10 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
 // resolves them, so that every cell is computed alike. Every rank calls it; all fail together.
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          std::shared_ptr<Communicator> ranks);
+
+// The devices this process's slabs run on, as the form above chooses them (an OpenCL stage; throws as
+// selectDevices does, or when a list names neither one device per rank nor one for all).
+std::vector<DeviceInfo> slabDevices(const ExecutionConfig& config, const Communicator* ranks);
 
 // The stage parameters `stage` accepts (CPU or OpenCL), e.g. {"tile_x", "tile_y", "z_chunk", ...} for
 // gpu-slm, and the same with defaults (OpenCL stages: on a GPU of no particular vendor), ranges and

@@ -1,9 +1,16 @@
 #include "core/Communicator.h"
 
 #include <exception>
-#include <stdexcept>
+#include <utility>
 
 namespace iso {
+
+namespace {
+std::shared_ptr<Communicator>& ranksOfProcess() {
+  static std::shared_ptr<Communicator> ranks;
+  return ranks;
+}
+}  // namespace
 
 void onEveryRank(Communicator* ranks, const std::function<void()>& work) {
   if (!ranks || ranks->size() == 1) return work();
@@ -12,10 +19,16 @@ void onEveryRank(Communicator* ranks, const std::function<void()>& work) {
     work();
   } catch (const std::exception& e) {
     first = ranks->firstError(std::string(e.what()));
-    if (first->rank == ranks->rank()) throw;
+    if (first->rank == ranks->rank()) std::throw_with_nested(RanksFailed(first->message, first->rank));
   }
   if (!first) first = ranks->firstError(std::nullopt);
-  if (first) throw std::runtime_error("rank " + std::to_string(first->rank) + ": " + first->message);
+  if (first) throw RanksFailed("rank " + std::to_string(first->rank) + ": " + first->message, first->rank);
 }
+
+std::shared_ptr<Communicator> processRanks() { return ranksOfProcess(); }
+
+void setProcessRanks(std::shared_ptr<Communicator> ranks) { ranksOfProcess() = std::move(ranks); }
+
+bool isReportingProcess() { return !ranksOfProcess() || ranksOfProcess()->rank() == 0; }
 
 }  // namespace iso

@@ -4,8 +4,10 @@
 // (mpi/MpiCommunicator.h), which core/ knows only through this interface; one process alone needs none.
 // Collective calls are made by every rank in the same order.
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,8 +34,6 @@ class Communicator {
 
   // Collective: every rank's text, in rank order, on every rank.
   virtual std::vector<std::string> allGather(const std::string& mine) = 0;
-  // Collective: the largest of every rank's value.
-  virtual double maximum(double mine) = 0;
   // Collective: the lowest rank that has an error and its message (nullopt when none has), on every
   // rank, so that all ranks fail together instead of waiting for one that failed.
   struct RankError {
@@ -43,9 +43,23 @@ class Communicator {
   virtual std::optional<RankError> firstError(const std::optional<std::string>& mine) = 0;
 };
 
-// Runs `work` on every rank (collectively: every rank calls this); when it throws on any rank, it throws
-// on every rank: the lowest failing rank's exception there, std::runtime_error("rank r: ...") on the
-// others. Without ranks (null), just `work`.
+// What every rank throws when one rank's part of a collective step failed (onEveryRank), so that all
+// end together: the message of the lowest failing rank (after "rank r: " on the others); on that rank,
+// its own exception is nested (std::throw_with_nested).
+struct RanksFailed : std::runtime_error {
+  RanksFailed(const std::string& message, int failedRank) : std::runtime_error(message), rank(failedRank) {}
+  int rank;
+};
+
+// Runs `work` on every rank (collectively: every rank calls this); when it throws on any rank, every
+// rank throws RanksFailed. Without ranks (null) or with one, just `work`, whose exceptions pass as they are.
 void onEveryRank(Communicator* ranks, const std::function<void()>& work);
+
+// The ranks this process runs among: MPI_COMM_WORLD under mpirun, set once by main before any solver is
+// made (createSolver cuts the grid over them); null for a process alone.
+std::shared_ptr<Communicator> processRanks();
+void setProcessRanks(std::shared_ptr<Communicator> ranks);
+// Whether this process prints reports and writes files: rank 0, or a process alone.
+bool isReportingProcess();
 
 }  // namespace iso

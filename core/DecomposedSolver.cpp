@@ -160,8 +160,7 @@ double DecomposedSolver::advance(int steps) {
   const auto start = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) step();
   for (const auto& l : local_) l->solver->synchronize();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return ranks_ ? ranks_->maximum(seconds) : seconds;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void DecomposedSolver::step() {
@@ -207,19 +206,18 @@ void DecomposedSolver::exchange() {
 
 std::vector<std::vector<float>> DecomposedSolver::gather(const std::function<std::vector<float>(Local&)>& take,
                                                          int kind) {
+  // Slab by slab in the same order on every rank: its owner sends its piece to every other rank.
   std::vector<std::vector<float>> out;
-  const bool root = isRoot();
+  const int rank = ranks_ ? ranks_->rank() : 0, rankCount = ranks_ ? ranks_->size() : 1;
   for (int s = 0; s < int(slabs_.size()); ++s) {
     const int tag = kGatherTag + kind * kMaxSlabs + s;
-    if (isLocal(s)) {
-      std::vector<float> piece = take(local(s));
-      if (root)
-        out.push_back(std::move(piece));
-      else
-        ranks_->sendFloats(0, tag, piece);
-    } else if (root) {
+    if (!isLocal(s)) {
       out.push_back(ranks_->receiveFloats(owners_[std::size_t(s)], tag));
+      continue;
     }
+    out.push_back(take(local(s)));
+    for (int r = 0; r < rankCount; ++r)
+      if (r != rank) ranks_->sendFloats(r, tag, out.back());
   }
   return out;
 }
@@ -233,7 +231,6 @@ void DecomposedSolver::readField(std::vector<float>& interior) {
       },
       kField);
   interior.clear();
-  if (!isRoot()) return;
   interior.reserve(grid_.interiorSize());
   for (const auto& piece : pieces) interior.insert(interior.end(), piece.begin(), piece.end());
 }
@@ -241,7 +238,6 @@ void DecomposedSolver::readField(std::vector<float>& interior) {
 std::vector<float> DecomposedSolver::traces() {
   const auto pieces = gather([](Local& l) { return l.solver->traces(); }, kTraces);
   std::vector<float> out;
-  if (!isRoot()) return out;
   out.resize(std::size_t(step_) * receiverCount_);
   for (std::size_t s = 0; s < pieces.size(); ++s) {
     const std::vector<std::size_t>& mine = receivers_[s];
@@ -256,7 +252,7 @@ bool DecomposedSolver::startSlices(int i, int j, int k, std::span<float> planes)
     throw std::out_of_range("slice point (" + std::to_string(i) + ", " + std::to_string(j) + ", " + std::to_string(k) +
                             ") is outside the interior " + std::to_string(grid_.n1) + "x" + std::to_string(grid_.n2) +
                             "x" + std::to_string(grid_.n3));
-  if (isRoot() && planes.size() < SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3))
+  if (planes.size() < SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3))
     throw std::out_of_range(std::to_string(planes.size()) + " floats cannot hold the slices");
   finishSlices();  // one read at a time
   for (const auto& l : local_) {
@@ -274,7 +270,6 @@ void DecomposedSolver::finishSlices() {
   const PendingSlices pending = *std::exchange(slices_, std::nullopt);
   for (const auto& l : local_) l->solver->finishSlices();
   const auto pieces = gather([](Local& l) { return l.slices; }, kSlices);
-  if (!isRoot()) return;
   const std::size_t n1 = std::size_t(grid_.n1), n2 = std::size_t(grid_.n2), n3 = std::size_t(grid_.n3);
   float* xy = pending.out.data();
   float* xz = xy + n1 * n2;
@@ -304,7 +299,6 @@ SolverState DecomposedSolver::saveState() {
   SolverState state;
   state.step = step_;
   state.traces = traces();
-  if (!isRoot()) return state;
   const std::size_t plane = grid_.planeSize();
   state.current.resize(grid_.paddedSize());
   state.previous.resize(grid_.paddedSize());

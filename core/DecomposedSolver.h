@@ -12,7 +12,8 @@
 // The arithmetic of every cell is the slab solver's, which is the whole grid's solver's: a decomposed
 // run gives the bits of a run of the same stage on one device (tests/core/test_decomposition.cpp,
 // tests/cli/test_decomposition_cli.cpp). Reading out (field, traces, slices, state) gathers the slabs'
-// pieces onto rank 0; with ranks, those calls are collective and give the whole on rank 0 only.
+// pieces; with ranks, those calls are collective and give the whole on every rank, so that callers need
+// not know about ranks (a rank holds the whole grid's read-out while it keeps it).
 #include <functional>
 #include <memory>
 #include <optional>
@@ -44,10 +45,12 @@ class DecomposedSolver final : public WaveSolver {
   // "2 × pocl-cpu" style: the devices of every slab (gathered from the ranks).
   std::string deviceName() const override;
   const Grid& grid() const override { return grid_; }
-  // Wall-clock seconds of the steps, exchange included (the slowest rank's).
+  // Wall-clock seconds of the steps, exchange included. Not collective (callers may cut a count of
+  // steps differently on each rank): the exchange of every step keeps the ranks within a step of each
+  // other, so each rank's time is the run's.
   double advance(int steps) override;
   long currentStep() const override { return step_; }
-  void readField(std::vector<float>& interior) override;   // gathered: the whole on rank 0
+  void readField(std::vector<float>& interior) override;   // gathered from the slabs (and ranks)
   bool startSlices(int i, int j, int k, std::span<float> planes) override;
   void finishSlices() override;                             // gathers into the memory given to startSlices
   std::vector<float> traces() override;                     // gathered
@@ -60,7 +63,6 @@ class DecomposedSolver final : public WaveSolver {
   // This process's slab solvers, in slab order (their own counters, parameters).
   std::vector<WaveSolver*> localSlabs() const;
   int ranks() const { return ranks_ ? ranks_->size() : 1; }
-  bool isRoot() const { return !ranks_ || ranks_->rank() == 0; }
 
  private:
   struct Local;  // a slab of this process with its host memory for the planes it exchanges
@@ -68,7 +70,7 @@ class DecomposedSolver final : public WaveSolver {
   void buildSlabs(Problem global, const SlabBuilder& build);
   void step();
   void exchange();
-  // take(slab) on this process's slabs; on rank 0 every slab's result in slab order (elsewhere empty).
+  // take(slab) on this process's slabs; every slab's result in slab order, on every rank.
   std::vector<std::vector<float>> gather(const std::function<std::vector<float>(Local&)>& take, int tag);
   bool isLocal(int slab) const;
   Local& local(int slab);

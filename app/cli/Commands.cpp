@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "compute/Bandwidth.h"
@@ -18,6 +19,9 @@
 #include "compute/OpenClSolver.h"
 #include "core/AtomicFile.h"
 #include "core/Checkpoint.h"
+#include "core/Communicator.h"
+#include "core/DecomposedSolver.h"
+#include "mpi/MpiSession.h"
 #include "app/controller/OutputFile.h"
 #include "app/cli/PtxasReport.h"
 #include "core/ScenarioResize.h"
@@ -191,6 +195,60 @@ std::vector<std::string> expandStages(const std::vector<std::string>& names) {
 
 namespace {
 
+// The slabs of a decomposed run: how the grid is cut, over which ranks and devices.
+void printDecomposition(const DecomposedSolver& solver) {
+  std::printf("Decomposition: %zu slabs along z", solver.slabs().size());
+  if (solver.ranks() > 1) std::printf(" over %d ranks (%s)", solver.ranks(), MpiSession::library().c_str());
+  std::printf("\n");
+  for (const std::string& line : solver.layout()) std::printf("  %s\n", line.c_str());
+}
+
+// The devices of a decomposed run, each counted once over its ranks and hosts (slabs that share a device,
+// or the host's memory, share its bandwidth).
+std::size_t distinctDevices(const ExecutionConfig& config) {
+  const auto ranks = processRanks();
+  std::string host(256, '\0');
+  if (::gethostname(host.data(), host.size()) != 0) host = "this host";
+  host.resize(host.find('\0') == std::string::npos ? host.size() : host.find('\0'));
+  std::string mine;
+  if (!StageRegistry::get(config.stage).opencl) mine = host + " host\n";
+  else
+    for (const DeviceInfo& d : slabDevices(config, ranks.get())) mine += host + " " + d.selector() + "\n";
+  std::set<std::string> all;
+  for (const std::string& text : ranks ? ranks->allGather(mine) : std::vector<std::string>{mine}) {
+    std::stringstream lines(text);
+    for (std::string line; std::getline(lines, line);) all.insert(line);
+  }
+  return all.size();
+}
+
+// Per slab on an OpenCL device: its kernels' time per step against the step's (the rest of a step its
+// device waits, for the exchange or the host), and its plane copies, which run beside the kernels. Each
+// rank sends its slabs' counters; rank 0 sets them against its step.
+void printSlabTimes(const DecomposedSolver& solver, double secondsPerStep) {
+  std::string mine;
+  for (const WaveSolver* slab : solver.localSlabs()) {
+    const auto* openCl = dynamic_cast<const OpenClSolver*>(slab);
+    if (!openCl || openCl->counters().steps == 0) continue;
+    const SolverCounters& c = openCl->counters();
+    mine += openCl->deviceName() + "\t" + std::to_string(c.kernelSeconds / double(c.steps)) + "\t" +
+            std::to_string(c.planeCopySeconds / double(c.steps)) + "\t" +
+            std::to_string(double(c.planeCopyBytes) / double(c.steps)) + "\n";
+  }
+  const auto ranks = processRanks();
+  std::string text;
+  for (const std::string& part : ranks ? ranks->allGather(mine) : std::vector<std::string>{mine}) text += part;
+  if (text.empty()) return;
+  std::printf("Slabs (a step takes %.3f ms; the rest of it a device waits for planes or the host):\n", secondsPerStep * 1e3);
+  std::stringstream lines(text);
+  for (std::string name, kernels, copies, bytes; std::getline(lines, name, '\t') && std::getline(lines, kernels, '\t') &&
+                                                 std::getline(lines, copies, '\t') && std::getline(lines, bytes);) {
+    const double k = std::stod(kernels), c = std::stod(copies), b = std::stod(bytes);
+    std::printf("  %s: kernels %.3f ms/step (%.1f %%), plane copies %.3f ms/step beside them (%.1f MB, %.1f GB/s)\n",
+                name.c_str(), k * 1e3, 100.0 * k / secondsPerStep, c * 1e3, b / 1e6, c > 0.0 ? b / c / 1e9 : 0.0);
+  }
+}
+
 // Writes `values` (interior, C order (n3, n2, n1)) as .vti (with the velocity, for ParaView) or .npy.
 void writeGridFile(const std::string& path, const char* name, const std::vector<float>& values, const Grid& grid,
                    double dx, const std::vector<float>* velocity) {
@@ -273,13 +331,15 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   else if (keepModel) model = buildVelocityModel(s);
   Problem p = restart || keepModel ? buildProblem(s, model) : buildProblem(s);
   printHeader(p);
-  if (run.saveScenario)
-    saveScenarioFile(s, *run.saveScenario);
+  const bool writes = isReportingProcess();  // under mpirun, rank 0 writes the files
+  if (run.saveScenario && writes) saveScenarioFile(s, *run.saveScenario);
   const Grid grid = p.grid;
   const double dt = p.dt;
   const double dx = p.dx;
   const std::string selector = s.device;
   auto solver = createSolver(std::move(p), executionConfig(s));
+  const auto* decomposed = dynamic_cast<const DecomposedSolver*>(solver.get());
+  if (decomposed) printDecomposition(*decomposed);
   if (restart) {
     solver->restoreState(restart->state);
     restart->state = {};  // its arrays now live in the solver
@@ -288,7 +348,8 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const auto writeCheckpoint = [&] {
     Scenario saved = s;
     saved.steps = int(solver->currentStep());
-    saveCheckpoint(*run.checkpoint, {saved, model, solver->saveState()});
+    SolverState state = solver->saveState();  // collective under mpirun
+    if (writes) saveCheckpoint(*run.checkpoint, {saved, model, std::move(state)});
     std::printf("wrote the state at step %ld to %s\n", solver->currentStep(), run.checkpoint->c_str());
   };
   // Checkpoints every k steps split the run into chunks; each is timed like a whole run (the first
@@ -304,8 +365,10 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     done += n;
     if (run.checkpointEvery > 0 && done < s.steps) writeCheckpoint();
   }
+  // A decomposed run's roofline: its devices' together (alike devices: as many times one's).
+  const double devices = decomposed ? double(distinctDevices(executionConfig(s))) : 1.0;
   Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
-                                   rooflineCeiling(s.stage, selector).gbs);
+                                   devices * rooflineCeiling(s.stage, selector).gbs);
   t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
   if (const auto* openCl = dynamic_cast<const OpenClSolver*>(solver.get()))
@@ -314,19 +377,23 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   std::printf("--------------------------------------\n%s--------------------------------------\n",
               formatThroughput(t).c_str());
   if (warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
+  if (decomposed && timedSteps > 0) printSlabTimes(*decomposed, seconds / timedSteps);
   if (run.checkpoint) writeCheckpoint();
   if (run.dump) {
     std::vector<float> field;
-    solver->readField(field);
-    const std::vector<float> velocity = keepModel ? std::vector<float>() : buildVelocityModel(s);
-    std::printf("u is u^%ld: ", solver->currentStep());
-    writeGridFile(*run.dump, "u", field, grid, dx, keepModel ? &model : &velocity);
+    solver->readField(field);  // collective under mpirun
+    if (writes) {
+      const std::vector<float> velocity = keepModel ? std::vector<float>() : buildVelocityModel(s);
+      std::printf("u is u^%ld: ", solver->currentStep());
+      writeGridFile(*run.dump, "u", field, grid, dx, keepModel ? &model : &velocity);
+    }
   }
-  if (run.dumpModel) writeGridFile(*run.dumpModel, "velocity (m/s)", model, grid, dx, nullptr);
+  if (run.dumpModel && writes) writeGridFile(*run.dumpModel, "velocity (m/s)", model, grid, dx, nullptr);
   if (run.traces) {
     const std::string& path = *run.traces;
     const bool npy = path.size() > 4 && path.substr(path.size() - 4) == ".npy";
-    const std::vector<float> traces = solver->traces();
+    const std::vector<float> traces = solver->traces();  // collective under mpirun
+    if (!writes) return 0;
     if (npy)
       saveTracesNpy(path, traces, s.receivers.size());
     else
@@ -436,7 +503,10 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
       if (check.params) config.params = *check.params;
       std::unique_ptr<WaveSolver> solver;
       OpenClSolver* openCl = nullptr;
-      if (StageRegistry::get(check.stage).opencl) {
+      // A grid cut into slabs (several devices or ranks) runs as the user runs it, without guard regions.
+      const auto ranks = processRanks();
+      const bool cut = namesSeveralDevices(config.device) || (ranks && ranks->size() > 1);
+      if (StageRegistry::get(check.stage).opencl && !cut) {
         OpenClSolverOptions options;
         options.guardElements = kGuardElements;
         options.guardValue = std::nanf("");
