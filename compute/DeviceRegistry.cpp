@@ -163,6 +163,20 @@ std::vector<std::vector<DeviceInfo>> gpusByPlatform() {
   return platforms;
 }
 
+std::vector<DeviceChoice> deviceChoices() {
+  std::vector<DeviceChoice> out;
+  for (const DeviceInfo& d : listDevices()) out.push_back({d.selector(), d.summary()});
+  for (const auto& gpus : gpusByPlatform()) {
+    if (gpus.size() < 2) continue;
+    std::string selector;
+    for (const DeviceInfo& d : gpus) selector += (selector.empty() ? "" : ",") + d.selector();
+    const bool alike = std::all_of(gpus.begin(), gpus.end(), [&](const DeviceInfo& d) { return d.name == gpus[0].name; });
+    const std::string what = alike ? gpus[0].name : "GPUs of " + gpus[0].platformName;
+    out.push_back({selector, std::to_string(gpus.size()) + " × " + what + " (" + selector + ": one slab of the grid each)"});
+  }
+  return out;
+}
+
 std::vector<DeviceInfo> selectDevices(const std::string& selector) {
   if (lower(selector) == kAllGpus) {
     const auto platforms = gpusByPlatform();

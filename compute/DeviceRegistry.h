@@ -46,7 +46,14 @@ inline constexpr const char* kLocalRankDevice = "local-rank";
 bool namesSeveralDevices(const std::string& selector);
 // Every device the selector names, in order (one for a single selector). Throws as selectDevice does.
 std::vector<DeviceInfo> selectDevices(const std::string& selector);
-// The GPUs of each platform that has any, in platform order (the studio offers "N × name" for them).
+// The GPUs of each platform that has any, in platform order.
 std::vector<std::vector<DeviceInfo>> gpusByPlatform();
+
+// What a device box offers: every device (its summary), then every GPU of each platform that has
+// several, together ("2 × NVIDIA H100 80GB HBM3": the grid cut into one slab per GPU).
+struct DeviceChoice {
+  std::string selector, label;
+};
+std::vector<DeviceChoice> deviceChoices();
 
 }  // namespace iso

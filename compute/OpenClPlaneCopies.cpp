@@ -4,7 +4,7 @@
 
 namespace iso {
 
-OpenClPlaneCopies::OpenClPlaneCopies(const ClContext& ctx) : ctx_(ctx) {
+OpenClPlaneCopies::OpenClPlaneCopies(const ClContext& ctx) {
   cl_int err = CL_SUCCESS;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -20,9 +20,16 @@ void OpenClPlaneCopies::startRead(const Buffer<float>& from, std::size_t offset,
   checkCl(clEnqueueReadBuffer(queue_.get(), from.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), out,
                               wait ? 1 : 0, wait ? &wait : nullptr, &e),
           "clEnqueueReadBuffer", "reading a slab's planes");
+  stepReads_.push_back(pending_.size());
   pending_.emplace_back(e);
   bytes_ += count * sizeof(float);
   checkCl(clFlush(queue_.get()), "clFlush", "submitting a slab's plane copies");
+}
+
+void OpenClPlaneCopies::waitRead(int i) const {
+  if (i < 0 || std::size_t(i) >= stepReads_.size())
+    throw ComputeError(ComputeStatus::InvalidParameter, "waitPlaneRead: the step has no read " + std::to_string(i));
+  pending_[stepReads_[std::size_t(i)]].wait();
 }
 
 void OpenClPlaneCopies::startWrite(const Buffer<float>& to, std::size_t offset, std::size_t count, const float* in) {
@@ -46,20 +53,21 @@ void OpenClPlaneCopies::makeWaitForWrites(cl_command_queue queue) {
 void OpenClPlaneCopies::waitAll() {
   for (const Event& e : pending_) seconds_ += e.seconds();  // waits for each
   pending_.clear();
+  stepReads_.clear();
   unwaitedWrites_.clear();  // complete: nothing to wait for any more
 }
 
-HostPlanes OpenClPlaneCopies::allocate(std::size_t floats) const {
+HostPlanes allocatePageLocked(const ClContext& ctx, std::size_t floats) {
   const std::size_t bytes = floats * sizeof(float);
   cl_int err = CL_SUCCESS;
-  cl_mem buffer = clCreateBuffer(ctx_.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
+  cl_mem buffer = clCreateBuffer(ctx.context(), CL_MEM_ALLOC_HOST_PTR | CL_MEM_READ_WRITE, bytes, nullptr, &err);
   checkCl(err, "clCreateBuffer", "page-locked host memory for a slab's planes, " + std::to_string(bytes) + " bytes");
   auto owned = std::make_shared<ClMemHandle>(buffer);
-  void* mapped = clEnqueueMapBuffer(ctx_.queue(), buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
+  void* mapped = clEnqueueMapBuffer(ctx.queue(), buffer, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
                                     nullptr, &err);
   checkCl(err, "clEnqueueMapBuffer", "mapping a slab's host memory");
   // The mapping ends with the memory (unmapped through the solver's queue, which is retained for it).
-  cl_command_queue queue = ctx_.queue();
+  cl_command_queue queue = ctx.queue();
   checkCl(clRetainCommandQueue(queue), "clRetainCommandQueue");
   std::shared_ptr<void> owner(mapped, [queue, owned](void* p) {
     // Nothing to report from a destructor; a failed unmap leaves the buffer to the context's release.

@@ -17,27 +17,32 @@ class OpenClPlaneCopies {
  public:
   explicit OpenClPlaneCopies(const ClContext& ctx);
 
+  // A step begins: its reads are numbered from 0 again (waitRead).
+  void beginStep() { stepReads_.clear(); }
   // Starts reading floats [offset, offset + count) of `from` into `out` once `after` has completed.
   void startRead(const Buffer<float>& from, std::size_t offset, std::size_t count, float* out, const Event& after);
   // Starts writing `in` into floats [offset, offset + count) of `to`.
   void startWrite(const Buffer<float>& to, std::size_t offset, std::size_t count, const float* in);
   // Makes `queue` wait (a barrier) for the writes begun since the last call: the next step reads them.
   void makeWaitForWrites(cl_command_queue queue);
+  // Returns when the i-th read of the step has landed.
+  void waitRead(int i) const;
   // Returns when every copy begun has completed; their profiled time joins seconds().
   void waitAll();
   double seconds() const { return seconds_; }  // of the copies completed so far
   std::size_t bytes() const { return bytes_; }  // copied so far
 
-  // `floats` of host memory mapped from a buffer allocated with CL_MEM_ALLOC_HOST_PTR (page-locked).
-  HostPlanes allocate(std::size_t floats) const;
-
  private:
-  const ClContext& ctx_;
   ClQueueHandle queue_;
   std::vector<Event> pending_;        // every copy not yet waited for
+  std::vector<std::size_t> stepReads_;  // the step's reads, as indices into pending_
   std::vector<cl_event> unwaitedWrites_;  // writes the solver's queue has not been made to wait for (in pending_)
   double seconds_ = 0.0;
   std::size_t bytes_ = 0;
 };
+
+// `floats` of host memory mapped from a buffer of `ctx` allocated with CL_MEM_ALLOC_HOST_PTR (page-locked
+// by its driver), unmapped through ctx's queue when the last owner lets go.
+HostPlanes allocatePageLocked(const ClContext& ctx, std::size_t floats);
 
 }  // namespace iso

@@ -580,6 +580,7 @@ void OpenClSolver::beginStep(std::span<const PlaneRange> first) {
                                                           "the " + std::to_string(grid_.n3) + " interior planes");
   if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
   m.copies->makeWaitForWrites(m.ctx.queue());  // this step reads the ghost planes written after the last one
+  m.copies->beginStep();
   m.target = m.stepsPerPass == 1 ? m.old : m.freeFields()[0];
   m.begun.assign(first.begin(), first.end());
   m.layerMemoryAdvanced = false;
@@ -635,6 +636,11 @@ void OpenClSolver::startPlaneWrite(int plane, int count, std::span<const float> 
   m.copies->startWrite(m.field[m.cur], offset, floats, in.data());
 }
 
+void OpenClSolver::waitPlaneRead(int read) {
+  if (!impl_->copies) throw ComputeError(ComputeStatus::InvalidParameter, "waitPlaneRead: no plane was read");
+  impl_->copies->waitRead(read);
+}
+
 void OpenClSolver::waitPlaneCopies() {
   Impl& m = *impl_;
   if (m.copies) m.copies->waitAll();
@@ -657,11 +663,7 @@ void OpenClSolver::synchronize() {
   m.slabSteps = 0;
 }
 
-HostPlanes OpenClSolver::allocateHostPlanes(std::size_t floats) {
-  Impl& m = *impl_;
-  if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
-  return m.copies->allocate(floats);
-}
+HostPlanes OpenClSolver::allocateHostPlanes(std::size_t floats) { return allocatePageLocked(impl_->ctx, floats); }
 
 void OpenClSolver::buildForTest(const DeviceInfo& device, const std::string& source, const std::string& options) {
   ClContext ctx(device);

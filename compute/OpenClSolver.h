@@ -65,6 +65,7 @@ class OpenClSolver : public WaveSolver {
   void finishStep() override;
   void startPlaneRead(int plane, int count, std::span<float> out) override;
   void startPlaneWrite(int plane, int count, std::span<const float> in) override;
+  void waitPlaneRead(int read) override;
   void waitPlaneCopies() override;
   void synchronize() override;
   HostPlanes allocateHostPlanes(std::size_t floats) override;

@@ -22,10 +22,12 @@ class Communicator {
   // One line for reports, e.g. "2 ranks (Open MPI 4.1.4)".
   virtual std::string describe() const = 0;
 
-  // Point to point, non-blocking: the memory stays untouched (send) or unread (receive) until
-  // waitTransfers() returns. A receive takes exactly the floats a matching send (same tag) sends.
-  virtual void startSend(int to, int tag, std::span<const float> data) = 0;
-  virtual void startReceive(int from, int tag, std::span<float> data) = 0;
+  // Point to point, non-blocking: the memory stays untouched (send) or unread (receive) until the
+  // transfer is waited for (waitTransfer with the handle returned, or waitTransfers, which waits for all
+  // not waited for yet). A receive takes exactly the floats a matching send (same tag) sends.
+  virtual int startSend(int to, int tag, std::span<const float> data) = 0;
+  virtual int startReceive(int from, int tag, std::span<float> data) = 0;
+  virtual void waitTransfer(int handle) = 0;
   virtual void waitTransfers() = 0;
 
   // Point to point, blocking, of any length (the receiver learns it).

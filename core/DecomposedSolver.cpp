@@ -12,13 +12,16 @@ namespace {
 
 constexpr int R = kHalfLength;
 enum Side { kBelow = 0, kAbove = 1 };
-// Message tags: a halo's is its sender's slab and direction (< 2·slabs); a gathered piece's is
-// kGatherTag plus the kind of piece times kMaxSlabs plus its slab.
-constexpr int kGatherTag = 1 << 20;
-constexpr int kMaxSlabs = 1 << 12;
-enum GatherKind { kField, kTraces, kCurrent, kPrevious, kLayerMemory, kSlices };
+// The R planes a neighbour reads move in pieces, so that one piece's copy to the host, its transfer to
+// another rank and its copy into the neighbour's device overlap the others'.
+constexpr int kPieces = 4, kPiecePlanes = R / kPieces;
+static_assert(R % kPieces == 0);
+// Message tags stay within the 32767 that every MPI allows: a halo piece's is its sender's slab,
+// direction and piece; a gathered piece's is its slab (gathers follow each other and the steps, whose
+// messages have all arrived by then, so the tags may repeat).
+constexpr int kMaxSlabs = 32768 / (2 * kPieces);
 
-int haloTag(int from, int to) { return 2 * from + (to > from ? 1 : 0); }
+int haloTag(int from, int to, int piece) { return (2 * from + (to > from ? 1 : 0)) * kPieces + piece; }
 
 // Where each part of PmlProfile::memoryFloats() starts: ψ then ζ of x, y and z.
 std::size_t layerOffset(const PmlProfile& p, int axis, bool zeta) {
@@ -40,7 +43,7 @@ struct DecomposedSolver::Local {
   int index = 0;
   std::unique_ptr<WaveSolver> solver;
   std::vector<PlaneRange> first;          // the planes its neighbours read, computed first
-  HostPlanes outgoing[2][2];              // [parity][side]: its planes next to a cut, for the neighbour
+  HostPlanes outgoing[2];                 // [side]: its planes next to a cut, for the neighbour
   HostPlanes incoming[2];                 // [side]: a remote neighbour's planes, for the ghost planes
   std::vector<float> slices;              // its slices, until gathered
   bool cut[2] = {false, false};
@@ -108,7 +111,7 @@ void DecomposedSolver::buildSlabs(Problem global, const SlabBuilder& build) {
     l->first = planesNextToCuts(slabs_[std::size_t(s)].planes, l->cut[kBelow], l->cut[kAbove]);
     for (int side : {kBelow, kAbove}) {
       if (!l->cut[side]) continue;
-      for (auto& parity : l->outgoing) parity[side] = l->solver->allocateHostPlanes(haloFloats);
+      l->outgoing[side] = l->solver->allocateHostPlanes(haloFloats);
       const int neighbour = side == kBelow ? s - 1 : s + 1;
       if (owners_[std::size_t(neighbour)] != rank) l->incoming[side] = l->solver->allocateHostPlanes(haloFloats);
     }
@@ -164,53 +167,77 @@ double DecomposedSolver::advance(int steps) {
 }
 
 void DecomposedSolver::step() {
+  // Every slab's planes next to its cuts first, their copies out in pieces (below and above in turn, so
+  // that the first pieces of both sides land first), then the rest of its planes.
   for (const auto& l : local_) {
     const int planes = slabs_[std::size_t(l->index)].planes;
     l->solver->beginStep(l->first);
-    if (l->cut[kBelow]) l->solver->startPlaneRead(0, R, l->outgoing[parity_][kBelow].floats);
-    if (l->cut[kAbove]) l->solver->startPlaneRead(planes - R, R, l->outgoing[parity_][kAbove].floats);
+    for (int piece = 0; piece < kPieces; ++piece)
+      for (int side : {kBelow, kAbove})
+        if (l->cut[side])
+          l->solver->startPlaneRead((side == kBelow ? 0 : planes - R) + piece * kPiecePlanes, kPiecePlanes,
+                                    pieceOf(l->outgoing[side], piece));
   }
   for (const auto& l : local_) l->solver->finishStep();
-  for (const auto& l : local_) l->solver->waitPlaneCopies();
   exchange();
-  parity_ ^= 1;
   ++step_;
 }
 
-void DecomposedSolver::exchange() {
-  const int rank = ranks_ ? ranks_->rank() : 0;
-  bool remote = false;
-  for (const auto& l : local_) {
-    const int s = l->index, planes = slabs_[std::size_t(s)].planes;
-    for (int side : {kBelow, kAbove}) {
-      if (!l->cut[side]) continue;
-      const int neighbour = side == kBelow ? s - 1 : s + 1, ghost = side == kBelow ? -R : planes;
-      if (owners_[std::size_t(neighbour)] == rank) {  // the neighbour's outgoing planes of this side
-        l->solver->startPlaneWrite(ghost, R, local(neighbour).outgoing[parity_][1 - side].floats);
-        continue;
-      }
-      remote = true;
-      ranks_->startReceive(owners_[std::size_t(neighbour)], haloTag(neighbour, s), l->incoming[side].floats);
-      ranks_->startSend(owners_[std::size_t(neighbour)], haloTag(s, neighbour), l->outgoing[parity_][side].floats);
-    }
-  }
-  if (!remote) return;
-  ranks_->waitTransfers();
-  for (const auto& l : local_) {
-    const int s = l->index, planes = slabs_[std::size_t(s)].planes;
-    for (int side : {kBelow, kAbove})
-      if (l->cut[side] && !isLocal(side == kBelow ? s - 1 : s + 1))
-        l->solver->startPlaneWrite(side == kBelow ? -R : planes, R, l->incoming[side].floats);
-  }
+std::span<float> DecomposedSolver::pieceOf(const HostPlanes& planes, int piece) const {
+  const std::size_t floats = std::size_t(kPiecePlanes) * grid_.planeSize();
+  return planes.floats.subspan(std::size_t(piece) * floats, floats);
 }
 
-std::vector<std::vector<float>> DecomposedSolver::gather(const std::function<std::vector<float>(Local&)>& take,
-                                                         int kind) {
+void DecomposedSolver::exchange() {
+  // Receives from other ranks are posted first; then piece by piece, as soon as a slab's copy out has
+  // landed, it goes to its neighbour: written into the neighbour's ghost planes from this process's
+  // memory, or sent to the neighbour's rank, whose piece of the other way is then waited for and written.
+  const int rank = ranks_ ? ranks_->rank() : 0;
+  std::vector<int> receives;  // per local slab, side and piece
+  for (const auto& l : local_)
+    for (int side : {kBelow, kAbove})
+      for (int piece = 0; piece < kPieces; ++piece) {
+        const int neighbour = l->index + (side == kBelow ? -1 : 1);
+        const bool remote = l->cut[side] && owners_[std::size_t(neighbour)] != rank;
+        receives.push_back(remote ? ranks_->startReceive(owners_[std::size_t(neighbour)], haloTag(neighbour, l->index, piece),
+                                                         pieceOf(l->incoming[side], piece))
+                                  : -1);
+      }
+  for (int piece = 0; piece < kPieces; ++piece) {
+    for (const auto& l : local_) {
+      for (int side : {kBelow, kAbove}) {
+        if (!l->cut[side]) continue;
+        l->solver->waitPlaneRead(piece * (l->cut[kBelow] + l->cut[kAbove]) + (side == kAbove && l->cut[kBelow]));
+        const int neighbour = l->index + (side == kBelow ? -1 : 1);
+        if (owners_[std::size_t(neighbour)] != rank) {
+          ranks_->startSend(owners_[std::size_t(neighbour)], haloTag(l->index, neighbour, piece), pieceOf(l->outgoing[side], piece));
+          continue;
+        }
+        Local& other = local(neighbour);  // its ghost planes on the side facing this slab
+        const int ghost = side == kBelow ? slabs_[std::size_t(neighbour)].planes : -R;
+        other.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, pieceOf(l->outgoing[side], piece));
+      }
+    }
+    for (std::size_t n = 0; n < local_.size(); ++n)
+      for (int side : {kBelow, kAbove}) {
+        const int handle = receives[(n * 2 + std::size_t(side)) * kPieces + std::size_t(piece)];
+        if (handle < 0) continue;
+        ranks_->waitTransfer(handle);
+        const int ghost = side == kBelow ? -R : slabs_[std::size_t(local_[n]->index)].planes;
+        local_[n]->solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, pieceOf(local_[n]->incoming[side], piece));
+      }
+  }
+  if (ranks_) ranks_->waitTransfers();
+  // Every copy of the step has landed: the host memory is free for the next step's.
+  for (const auto& l : local_) l->solver->waitPlaneCopies();
+}
+
+std::vector<std::vector<float>> DecomposedSolver::gather(const std::function<std::vector<float>(Local&)>& take) {
   // Slab by slab in the same order on every rank: its owner sends its piece to every other rank.
   std::vector<std::vector<float>> out;
   const int rank = ranks_ ? ranks_->rank() : 0, rankCount = ranks_ ? ranks_->size() : 1;
   for (int s = 0; s < int(slabs_.size()); ++s) {
-    const int tag = kGatherTag + kind * kMaxSlabs + s;
+    const int tag = s;
     if (!isLocal(s)) {
       out.push_back(ranks_->receiveFloats(owners_[std::size_t(s)], tag));
       continue;
@@ -228,15 +255,14 @@ void DecomposedSolver::readField(std::vector<float>& interior) {
         std::vector<float> field;
         l.solver->readField(field);
         return field;
-      },
-      kField);
+      });
   interior.clear();
   interior.reserve(grid_.interiorSize());
   for (const auto& piece : pieces) interior.insert(interior.end(), piece.begin(), piece.end());
 }
 
 std::vector<float> DecomposedSolver::traces() {
-  const auto pieces = gather([](Local& l) { return l.solver->traces(); }, kTraces);
+  const auto pieces = gather([](Local& l) { return l.solver->traces(); });
   std::vector<float> out;
   out.resize(std::size_t(step_) * receiverCount_);
   for (std::size_t s = 0; s < pieces.size(); ++s) {
@@ -269,7 +295,7 @@ void DecomposedSolver::finishSlices() {
   if (!slices_) return;
   const PendingSlices pending = *std::exchange(slices_, std::nullopt);
   for (const auto& l : local_) l->solver->finishSlices();
-  const auto pieces = gather([](Local& l) { return l.slices; }, kSlices);
+  const auto pieces = gather([](Local& l) { return l.slices; });
   const std::size_t n1 = std::size_t(grid_.n1), n2 = std::size_t(grid_.n2), n3 = std::size_t(grid_.n3);
   float* xy = pending.out.data();
   float* xz = xy + n1 * n2;
@@ -293,9 +319,9 @@ SolverState DecomposedSolver::saveState() {
       for (const auto& mine : local_) states.push_back(mine->solver->saveState());
     return states[at];
   };
-  const auto current = gather([&](Local& l) { return std::move(stateOf(l).current); }, kCurrent);
-  const auto previous = gather([&](Local& l) { return std::move(stateOf(l).previous); }, kPrevious);
-  const auto memory = gather([&](Local& l) { return std::move(stateOf(l).boundaryMemory); }, kLayerMemory);
+  const auto current = gather([&](Local& l) { return std::move(stateOf(l).current); });
+  const auto previous = gather([&](Local& l) { return std::move(stateOf(l).previous); });
+  const auto memory = gather([&](Local& l) { return std::move(stateOf(l).boundaryMemory); });
   SolverState state;
   state.step = step_;
   state.traces = traces();

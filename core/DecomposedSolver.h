@@ -6,9 +6,9 @@
 //   1. every slab computes the planes next to its cuts (WaveSolver::beginStep) and starts copying them
 //      into host memory (page-locked on OpenCL devices);
 //   2. every slab computes the rest of its planes (finishStep), queued behind them on its device;
-//   3. as soon as the copies have landed, they go to the neighbours (the neighbour's copy in from this
-//      process's memory, or MPI_Isend/MPI_Irecv between ranks) and into the neighbours' ghost planes,
-//      while the devices are still busy with step 2; the next step waits only for those planes.
+//   3. piece by piece, as soon as a copy has landed, it goes to the neighbour (the neighbour's copy in
+//      from this process's memory, or MPI_Isend/MPI_Irecv between ranks) and into the neighbour's ghost
+//      planes, while the devices are still busy with step 2; the next step waits only for those planes.
 // The arithmetic of every cell is the slab solver's, which is the whole grid's solver's: a decomposed
 // run gives the bits of a run of the same stage on one device (tests/core/test_decomposition.cpp,
 // tests/cli/test_decomposition_cli.cpp). Reading out (field, traces, slices, state) gathers the slabs'
@@ -63,6 +63,7 @@ class DecomposedSolver final : public WaveSolver {
   // This process's slab solvers, in slab order (their own counters, parameters).
   std::vector<WaveSolver*> localSlabs() const;
   int ranks() const { return ranks_ ? ranks_->size() : 1; }
+  bool isLocal(int slab) const;  // whether this process runs slab `slab`
 
  private:
   struct Local;  // a slab of this process with its host memory for the planes it exchanges
@@ -71,8 +72,8 @@ class DecomposedSolver final : public WaveSolver {
   void step();
   void exchange();
   // take(slab) on this process's slabs; every slab's result in slab order, on every rank.
-  std::vector<std::vector<float>> gather(const std::function<std::vector<float>(Local&)>& take, int tag);
-  bool isLocal(int slab) const;
+  std::vector<std::vector<float>> gather(const std::function<std::vector<float>(Local&)>& take);
+  std::span<float> pieceOf(const HostPlanes& planes, int piece) const;  // a piece of a halo's planes
   Local& local(int slab);
 
   Grid grid_;
@@ -86,7 +87,6 @@ class DecomposedSolver final : public WaveSolver {
   std::vector<std::string> devices_;                 // per slab
   std::vector<std::unique_ptr<Local>> local_;
   long step_ = 0;
-  int parity_ = 0;  // which of a slab's two sets of outgoing planes this step fills
   struct PendingSlices {
     int i = 0, j = 0, k = 0;
     std::span<float> out;

@@ -81,7 +81,8 @@ class WaveSolver {
   // is split so that the planes the neighbours read are computed first and copied out while the rest
   // is computed; the arithmetic of every cell is advance()'s:
   //   beginStep(first)    u^(n+1) on the interior planes `first` (stencil, absorbing layer, source);
-  //   startPlaneRead      copies of those planes into host memory begin;
+  //   startPlaneRead      copies of those planes into host memory begin (waitPlaneRead(i): the i-th of
+  //                       the step has landed);
   //   finishStep()        the other interior planes, then the receivers: u^(n+1) is the current field;
   //   startPlaneWrite     copies from host memory into planes of the current field (its ghost planes)
   //                       begin; the next step's computation waits for them;
@@ -103,6 +104,7 @@ class WaveSolver {
     (void)plane, (void)count, (void)in;
     throw notASlab();
   }
+  virtual void waitPlaneRead(int read) { (void)read; }
   virtual void waitPlaneCopies() {}
   // Returns when every step and copy begun has completed (a device's queues have drained).
   virtual void synchronize() {}

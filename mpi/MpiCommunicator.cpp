@@ -44,7 +44,8 @@ class MpiCommunicator final : public Communicator {
   ~MpiCommunicator() override {
     int finalized = 0;
     if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;  // MPI_Finalize freed everything
-    if (!requests_.empty()) MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+    for (std::vector<MPI_Request>& t : transfers_)
+      if (!t.empty()) MPI_Waitall(int(t.size()), t.data(), MPI_STATUSES_IGNORE);
     MPI_Comm_free(&comm_);  // a failure here has no one to tell
   }
 
@@ -52,31 +53,38 @@ class MpiCommunicator final : public Communicator {
   int size() const override { return size_; }
   std::string describe() const override { return std::to_string(size_) + " ranks, " + libraryLine(); }
 
-  void startSend(int to, int tag, std::span<const float> data) override {
-    for (std::size_t at = 0; at < data.size(); at += kMaxPiece) {
-      requests_.emplace_back();
+  int startSend(int to, int tag, std::span<const float> data) override {
+    std::vector<MPI_Request>& t = transfers_.emplace_back();
+    for (std::size_t at = 0; at < data.size(); at += kMaxPiece)
       check(MPI_Isend(data.data() + at, int(std::min(kMaxPiece, data.size() - at)), MPI_FLOAT, to, tag, comm_,
-                      &requests_.back()),
+                      &t.emplace_back()),
             "MPI_Isend");
-    }
+    return int(transfers_.size()) - 1;
   }
 
-  void startReceive(int from, int tag, std::span<float> data) override {
-    for (std::size_t at = 0; at < data.size(); at += kMaxPiece) {
-      requests_.emplace_back();
+  int startReceive(int from, int tag, std::span<float> data) override {
+    std::vector<MPI_Request>& t = transfers_.emplace_back();
+    for (std::size_t at = 0; at < data.size(); at += kMaxPiece)
       check(MPI_Irecv(data.data() + at, int(std::min(kMaxPiece, data.size() - at)), MPI_FLOAT, from, tag, comm_,
-                      &requests_.back()),
+                      &t.emplace_back()),
             "MPI_Irecv");
-    }
+    return int(transfers_.size()) - 1;
   }
 
-  void waitTransfers() override {
-    std::vector<MPI_Status> statuses(requests_.size());
-    const int status = MPI_Waitall(int(requests_.size()), requests_.data(), statuses.data());
-    requests_.clear();
+  void waitTransfer(int handle) override {
+    if (handle < 0 || std::size_t(handle) >= transfers_.size()) throw std::out_of_range("no MPI transfer " + std::to_string(handle));
+    std::vector<MPI_Request>& t = transfers_[std::size_t(handle)];
+    std::vector<MPI_Status> statuses(t.size());
+    const int status = MPI_Waitall(int(t.size()), t.data(), statuses.data());
+    t.clear();  // waited for
     if (status == MPI_ERR_IN_STATUS)
       for (const MPI_Status& s : statuses) check(s.MPI_ERROR, "MPI_Waitall (a transfer)");
     check(status, "MPI_Waitall");
+  }
+
+  void waitTransfers() override {
+    for (std::size_t h = 0; h < transfers_.size(); ++h) waitTransfer(int(h));
+    transfers_.clear();
   }
 
   void sendFloats(int to, int tag, std::span<const float> data) override {
@@ -128,7 +136,7 @@ class MpiCommunicator final : public Communicator {
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
-  std::vector<MPI_Request> requests_;
+  std::vector<std::vector<MPI_Request>> transfers_;  // per handle, its requests (none once waited for)
 };
 
 }  // namespace

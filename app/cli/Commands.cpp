@@ -12,6 +12,7 @@
 #include "compute/Bandwidth.h"
 #include "app/controller/BenchmarkRunner.h"
 #include "compute/ClError.h"
+#include "compute/DeviceLinks.h"
 #include "compute/DeviceRegistry.h"
 #include "core/FieldCompare.h"
 #include "core/Format.h"
@@ -566,7 +567,28 @@ int stagesCommand() {
   return 0;
 }
 
-int devicesCommand(bool measureBandwidth) {
+namespace {
+
+// Every two devices' links for the planes next to a cut of a 1024 x 1024 grid (R planes of 1040 x 1040).
+void printDeviceLinks(const std::vector<DeviceInfo>& devices) {
+  const std::size_t bytes = std::size_t(kHalfLength) * 1040 * 1040 * sizeof(float);
+  std::printf("\nLinks (%d planes of a 1024 x 1024 grid, %.1f MB; GB/s, median of 5 copies):\n", kHalfLength,
+              double(bytes) / 1e6);
+  std::printf("  %-6s %-6s %8s %8s %10s %12s\n", "from", "to", "read", "write", "host path", "device copy");
+  for (const DeviceLink& l : measureDeviceLinks(devices, bytes)) {
+    std::printf("  %-6s %-6s %8.1f %8.1f %10.1f ", l.from.c_str(), l.to.c_str(), l.readGBs, l.writeGBs, l.hostPathGBs);
+    if (l.deviceCopyNote.empty())
+      std::printf("%12.1f\n", l.deviceCopyGBs);
+    else
+      std::printf("%12s (%s)\n", "-", l.deviceCopyNote.c_str());
+  }
+  std::printf("read: device -> page-locked host memory; write: host -> device; host path: both in turn (how slabs "
+              "move planes); device copy: clEnqueueCopyBuffer in one context of both devices\n");
+}
+
+}  // namespace
+
+int devicesCommand(bool measureBandwidth, bool measureLinks) {
   const auto devices = listDevices();
   if (devices.empty()) {
     std::printf("No OpenCL platform or device found. Install a driver (e.g. pocl-opencl-icd for the CPU,\n"
@@ -596,6 +618,16 @@ int devicesCommand(bool measureBandwidth) {
                   "%.1f Gpts/s\n", gbs, gbs / kTrafficBytesPerPoint);
     }
     std::fflush(stdout);
+  }
+  if (measureLinks) {
+    // The GPUs of the platform that has most (the slabs' devices on a GPU server), else every device (one
+    // device alone: with itself, the host path only).
+    std::vector<DeviceInfo> linked;
+    for (const auto& gpus : gpusByPlatform())
+      if (gpus.size() > linked.size()) linked = gpus;
+    if (linked.size() < 2) linked = devices;
+    if (linked.size() == 1) linked.push_back(linked.front());
+    printDeviceLinks(linked);
   }
   std::printf("\nStages: ");
   for (const auto& s : availableStages()) std::printf("%s ", s.c_str());

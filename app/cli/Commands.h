@@ -45,7 +45,8 @@ struct VerifyOptions {
 };
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
 
-int devicesCommand(bool measureBandwidth);
+// measureLinks: the copy paths between every two devices (compute/DeviceLinks.h), for slabs on several.
+int devicesCommand(bool measureBandwidth, bool measureLinks = false);
 
 // Every stage with its learner's title, oneAPI sample, description and parameters (from the descriptors).
 int stagesCommand();

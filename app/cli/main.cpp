@@ -134,6 +134,9 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
   auto* devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
   auto* stagesCmd = app.add_subcommand("stages", "List every stage: its title, oneAPI sample, description and parameters");
   devicesCmd->add_flag("--bandwidth", bandwidth, "measure each device's copy bandwidth again (the roofline ceiling)");
+  bool links = false;
+  devicesCmd->add_flag("--links", links, "measure how fast planes move between every two devices: through page-locked "
+                                         "host memory (what slabs use) and device to device in one context");
 
   ScenarioOptions tuneOpts;
   TuneOptions tune;
@@ -183,7 +186,7 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
     if (*runCmd) return runCommand(runOpts, run);
     if (*benchCmd) return benchCommand(benchOpts, bench);
     if (*verifyCmd) return verifyCommand(verifyOpts, verify);
-    if (*devicesCmd) return devicesCommand(bandwidth);
+    if (*devicesCmd) return devicesCommand(bandwidth, links);
     if (*stagesCmd) return stagesCommand();
     if (*tuneCmd) return tuneCommand(tuneOpts, tune);
     if (*viewCmd) return viewCostCommand(viewOpts, viewCost);

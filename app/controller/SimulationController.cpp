@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
 #include "compute/Bandwidth.h"
@@ -48,8 +49,12 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.onHostCores = !device || device->type == "CPU";
   if (device) {
     try {  // measured once per device and cached on disk; the run does not depend on it
-      built.ceilingGBs = copyBandwidthGBs(*device);
-      built.ceilingName = "device copy bandwidth";
+      // Slabs on several devices: their bandwidths together (a device named twice counts once).
+      std::set<std::string> distinct;
+      for (const DeviceInfo& d : selectDevices(config.device))
+        if (distinct.insert(d.selector()).second) built.ceilingGBs += copyBandwidthGBs(d);
+      built.ceilingName = distinct.size() > 1 ? std::to_string(distinct.size()) + " devices' copy bandwidth"
+                                              : "device copy bandwidth";
     } catch (const std::exception&) {
       built.ceilingGBs = 0.0;  // the counters then say the ceiling is unknown
     }
@@ -319,6 +324,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
     secondsPerStep_ = 0.0;
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = Clock::now();
+    windowSlabs_ = slabCounters(*sim_.solver);
     {
       std::lock_guard lock(statusMutex_);
       activeScenario_ = scenario;
@@ -337,6 +343,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.absorbingCells = sim_.absorbingCells;
       s.throughput = Throughput{};
       s.throughput.ceilingGBs = sim_.ceilingGBs;
+      s.slabs.clear();
       s.runLength = scenario.steps;
       ++s.generation;
       events_.push_back({ControllerEvent::Kind::Rebuilt, sim_.stability.summary(), {}});
@@ -434,9 +441,22 @@ void SimulationController::advanceBatch() {
       const double mpts = (1.0 - kSmoothing) * s.throughput.mpts + kSmoothing * now.mpts;
       s.throughput = computeThroughput(mpts * 1e6, 1.0, 1.0, sim_.ceilingGBs);
     }
+    s.slabs = slabRates(solver);
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = end;
   }
+}
+
+std::vector<ControllerStatus::SlabRate> SimulationController::slabRates(const WaveSolver& solver) {
+  const std::vector<SlabCounter> now = slabCounters(solver);
+  std::vector<ControllerStatus::SlabRate> rates;
+  const double pointsPerPlane = double(solver.grid().n1) * double(solver.grid().n2);
+  for (std::size_t n = 0; n < now.size() && n < windowSlabs_.size() && windowComputeSeconds_ > 0.0; ++n)
+    rates.push_back({now[n].device, now[n].firstPlane, now[n].planes,
+                     pointsPerPlane * now[n].planes * windowSteps_ / windowComputeSeconds_ / 1e6,
+                     (now[n].kernelSeconds - windowSlabs_[n].kernelSeconds) / windowComputeSeconds_});
+  windowSlabs_ = now;
+  return rates;
 }
 
 long SimulationController::stopStep() const {

@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "compute/SlabCounters.h"
 #include "core/Checkpoint.h"
 #include "core/Metrics.h"
 #include "core/Problem.h"
@@ -101,6 +102,15 @@ struct ControllerStatus {
   long runLength = 0;          // the running scenario's `steps`
   RunEnd runEnd = RunEnd::RunOn;
   long loops = 0;              // restarts at the end of the run (RunEnd::Loop)
+  // A grid cut into slabs over several devices (empty otherwise), over the window of `throughput`:
+  // each slab's device, planes, share of the points per second, and how much of the time its device
+  // computed (its kernels' time over the steps').
+  struct SlabRate {
+    std::string device;
+    int firstPlane = 0, planes = 0;
+    double mpts = 0.0, busy = 0.0;
+  };
+  std::vector<SlabRate> slabs;
 };
 
 struct ControllerEvent {
@@ -279,6 +289,9 @@ class SimulationController {
   // Throughput window: accumulate, then fold into the smoothed status a few times a second.
   double windowComputeSeconds_ = 0.0, windowSteps_ = 0.0;
   Clock::time_point windowStart_;
+  std::vector<SlabCounter> windowSlabs_;  // the slabs' counters at the window's start
+  // Each slab's rate over the window now ending (a grid cut into slabs), and the next window's start.
+  std::vector<ControllerStatus::SlabRate> slabRates(const WaveSolver& solver);
 };
 
 // Headless measurements: starts `controller` playing `scenario` and waits until its solver is built;

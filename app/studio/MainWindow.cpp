@@ -74,9 +74,9 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
   form_ = new ScenarioForm(this);
 
   QStringList selectors, summaries;
-  for (const DeviceInfo& d : listDevices()) {
-    selectors << QString::fromStdString(d.selector());
-    summaries << QString::fromStdString(d.summary());
+  for (const DeviceChoice& d : deviceChoices()) {
+    selectors << QString::fromStdString(d.selector);
+    summaries << QString::fromStdString(d.label);
   }
   form_->setDevices(selectors, summaries);
 

@@ -26,6 +26,15 @@ QStringList counterLines(const ControllerStatus& s, double fps, CounterLayout la
   r.ceilingName = s.ceilingName;
   QStringList lines;
   for (const std::string& line : formatCounters(r, layout)) lines << QString::fromStdString(line);
+  // A grid cut over several devices: the total above, then each device's share and how busy it was.
+  if (s.slabs.empty() || layout == CounterLayout::StatusLine) return lines;
+  for (const ControllerStatus::SlabRate& slab : s.slabs)
+    lines << QStringLiteral("%1 · z %2–%3: %4 Mpts/s, busy %5 %")
+                 .arg(QString::fromStdString(slab.device))
+                 .arg(slab.firstPlane)
+                 .arg(slab.firstPlane + slab.planes - 1)
+                 .arg(slab.mpts, 0, 'f', 1)
+                 .arg(100.0 * slab.busy, 0, 'f', 0);
   return lines;
 }
 

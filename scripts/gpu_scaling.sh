@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The grid cut into slabs over the GPUs of one host, measured in one call of about 5 to 8 minutes on a
+# machine of 2 or 4 (or 8) NVIDIA GPUs, the single-GPU baseline in the same call (docs/SCALING.md says
+# what to expect and why):
+#   - links: planes between every two GPUs through page-locked host memory and device to device;
+#   - bits: gpu-optimized, gpu-basic and gpu-temporal cut over 2 and all GPUs (in one process and on MPI
+#     ranks) write the --dump and --traces bytes of one GPU (256^3, receivers on and next to the cuts);
+#   - strong scaling: the default scenario at 1024^3, gpu-optimized, on 1, 2, 4, ... GPUs, in one process
+#     and with mpirun -np N;
+#   - weak scaling: 1024 x 1024 x (1024 N) on N GPUs against 1024^3 on one;
+#   - a grid that does not fit one card (2048^3 on H100s, 2048 x 2048 x 4096 on H200s; LARGE="n1 n2 n3"
+#     overrides), on all GPUs, timed (its bits were checked on the smaller grid above);
+#   - the exchange's share of a step: each slab's profiled kernel time against the step's wall time.
+# Here:   scripts/gpu_bench.sh pack           (iso3dfd built with MPI into .gpu/)
+# There:  scripts/gpu_scaling.sh              (logs and summary.txt into $OUT, default ./out)
+# Environment: STEPS (timed steps at 1024^3, default 200), BUDGET (seconds after which the optional runs are
+# skipped, default 420), LARGE (the large grid).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${OUT:-$root/out}"; mkdir -p "$out"
+steps="${STEPS:-200}"
+budget="${BUDGET:-420}"
+gb() { "$root/scripts/gpu_bench.sh" "$@"; }  # the environment: NVIDIA's ICD, libraries, caches, MPI
+summary="$out/summary.txt"
+: > "$summary"
+note() { echo "$*" | tee -a "$summary"; }
+
+# ---- The machine: its GPUs (NVIDIA's, selected explicitly: PoCL is registered too), links, MPI.
+{ nvidia-smi -L; nvidia-smi topo -m; nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv; } > "$out/env.log" 2>&1
+gb mpi-check >> "$out/env.log" 2>&1 || note "MPI: mpi-check failed (env.log); the mpirun runs below will fail too"
+gb iso3dfd devices > "$out/devices.log" 2>&1
+mapfile -t gpus < <(awk '/^\[[0-9]+:[0-9]+\]/ {sel = substr($1, 2, length($1) - 2)}
+                          /type +: GPU, vendor NVIDIA/ {print sel}' "$out/devices.log")
+count=${#gpus[@]}
+if [ "$count" -lt 2 ]; then
+  note "scaling: ${count} NVIDIA GPU(s) found (devices.log); at least 2 are needed"
+  exit 1
+fi
+memory=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)  # MiB
+name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+list() { local IFS=,; echo "${gpus[*]:0:$1}"; }  # the first N GPUs as a device list
+counts=(); for n in 2 4 8; do [ "$n" -le "$count" ] && counts+=("$n"); done
+note "machine: $count x $name (${memory} MiB each); GPUs ${gpus[*]}; $(grep -m1 'mpirun (Open MPI)' "$out/env.log")"
+gb iso3dfd devices --links > "$out/links.log" 2>&1
+note "links (GB/s, from -> to, read write host-path device-copy):"
+awk '/^Links/ {on = 1; next} on && /^  [0-9]+:[0-9]+/ {print "  " $0}' "$out/links.log" | tee -a "$summary"
+
+# run LOG PREFIX ARGS...: iso3dfd ARGS (through `gb mpirun N` when PREFIX is a rank count, else alone),
+# its output kept in LOG.
+run() {
+  local log="$out/$1" ranks="$2"; shift 2
+  echo "==== ${ranks:+mpirun -np $ranks }iso3dfd $*" > "$log"
+  if [ -n "$ranks" ]; then gb mpirun "$ranks" "$@" >> "$log" 2>&1; else gb iso3dfd "$@" >> "$log" 2>&1; fi
+}
+mpts() { awk '/^throughput/ {print $3; exit}' "$out/$1"; }
+# The largest share of a step that a slab's GPU did not compute (100 - its kernels' share), in %.
+idle() { awk '/kernels [0-9.]+ ms\/step \(/ {k = $0; sub(/.*kernels [0-9.]+ ms\/step \(/, "", k); sub(/ %.*/, "", k);
+              if (100 - k > m) m = 100 - k} END {printf "%.1f", m}' "$out/$1"; }
+
+# ---- Bits: every way of cutting gives one GPU's files.
+note "bits (256^3, 60 steps, default scenario, receivers on and next to the cuts; cmp of --dump and --traces):"
+receivers="--receiver 128,128,127 --receiver 128,128,128 --receiver 40,200,63 --receiver 40,200,64 --receiver 200,30,191 --receiver 200,30,192"
+for stage in gpu-optimized gpu-basic gpu-temporal; do
+  base="run 256 256 256 60 --stage $stage $receivers"
+  run "bits-$stage-1.log" "" $base --device "${gpus[0]}" --dump "$out/one.npy" --traces "$out/one.csv"
+  for n in "${counts[@]}"; do
+    for how in process ranks; do
+      log="bits-$stage-$n-$how.log"
+      if [ "$how" = process ]; then run "$log" "" $base --device "$(list "$n")" --dump "$out/cut.npy" --traces "$out/cut.csv"
+      else run "$log" "$n" $base --device "$(list "$n")" --dump "$out/cut.npy" --traces "$out/cut.csv"; fi
+      if cmp -s "$out/one.npy" "$out/cut.npy" && cmp -s "$out/one.csv" "$out/cut.csv"; then verdict=same; else verdict=DIFFERENT; fi
+      note "  $stage on $n GPUs ($how): $verdict"
+      rm -f "$out/cut.npy" "$out/cut.csv"
+    done
+  done
+  rm -f "$out/one.npy" "$out/one.csv"
+done
+
+# ---- Strong scaling at 1024^3, and the exchange's share of a step.
+run strong-1.log "" run 1024 1024 1024 "$steps" --stage gpu-optimized --device "${gpus[0]}"
+one=$(mpts strong-1.log)
+note "strong scaling, 1024^3 gpu-optimized, $steps steps (Mpts/s; speed-up; efficiency; largest idle share of a slab's step):"
+note "  1 GPU: $one"
+for n in "${counts[@]}"; do
+  for how in process ranks; do
+    log="strong-$n-$how.log"
+    if [ "$how" = process ]; then run "$log" "" run 1024 1024 1024 "$steps" --stage gpu-optimized --device "$(list "$n")"
+    else run "$log" "$n" run 1024 1024 1024 "$steps" --stage gpu-optimized --device "$(list "$n")"; fi
+    got=$(mpts "$log")
+    note "  $n GPUs ($how): $got; $(awk -v a="$got" -v b="$one" -v n="$n" 'BEGIN {if (b > 0) printf "%.2fx; %.1f %%", a / b, 100 * a / b / n}'); idle $(idle "$log") %"
+  done
+done
+
+# ---- Weak scaling: 1024 x 1024 x 1024N on N GPUs.
+note "weak scaling, 1024 x 1024 x 1024N on N GPUs (per-GPU Mpts/s against one GPU's $one):"
+for n in "${counts[@]}"; do
+  if [ "$SECONDS" -gt "$budget" ]; then note "  $n GPUs: skipped (past the ${budget} s budget)"; continue; fi
+  for how in process ranks; do
+    [ "$how" = ranks ] && [ "$n" != "$count" ] && continue  # mpirun at the full count only
+    log="weak-$n-$how.log"
+    if [ "$how" = process ]; then run "$log" "" run 1024 1024 $((1024 * n)) "$((steps / 2))" --stage gpu-optimized --device "$(list "$n")"
+    else run "$log" "$n" run 1024 1024 $((1024 * n)) "$((steps / 2))" --stage gpu-optimized --device "$(list "$n")"; fi
+    got=$(mpts "$log")
+    note "  $n GPUs ($how): $got, $(awk -v a="$got" -v b="$one" -v n="$n" 'BEGIN {if (b > 0) printf "%.0f per GPU, %.1f %%", a / n, 100 * a / b / n}'); idle $(idle "$log") %"
+  done
+done
+
+# ---- A grid that does not fit one card, on all GPUs.
+if [ -z "${LARGE:-}" ]; then
+  if [ "$memory" -gt 100000 ]; then LARGE="2048 2048 $((2048 * count))"; else LARGE="2048 2048 $((1024 * count))"; fi
+fi
+read -r l1 l2 l3 <<< "$LARGE"
+gib=$(awk -v a="$l1" -v b="$l2" -v c="$l3" 'BEGIN {printf "%.0f", 12 * (a + 16) * (b + 16) * (c + 16) / 2^30}')
+if [ "$SECONDS" -gt "$budget" ]; then
+  note "large grid $l1 x $l2 x $l3: skipped (past the ${budget} s budget)"
+else
+  run large.log "" run "$l1" "$l2" "$l3" 20 --stage gpu-optimized --device "$(list "$count")" \
+      --receiver $((l1 / 2)),$((l2 / 2)),$((l3 / 2 - 1)) --receiver $((l1 / 2)),$((l2 / 2)),$((l3 / 2)) --traces "$out/large.csv"
+  finite=$(awk -F, 'NR > 1 {for (i = 2; i <= NF; ++i) if ($i + 0 != $i + 0 || $i ~ /nan|inf/) bad = 1} END {print bad ? "NOT FINITE" : "finite"}' "$out/large.csv" 2>/dev/null)
+  note "large grid $l1 x $l2 x $l3 (${gib} GiB of device memory, ${memory} MiB per card) on $count GPUs: $(mpts large.log) Mpts/s, idle $(idle large.log) %, traces ${finite:-missing}"
+fi
+note "logs: $out (elapsed ${SECONDS} s)"
+echo; echo "==== summary"; cat "$summary"
