@@ -1,29 +1,36 @@
 #include "compute/OpenClPlaneCopies.h"
 
 #include <memory>
+#include <string>
 
 namespace iso {
 
-OpenClPlaneCopies::OpenClPlaneCopies(const ClContext& ctx) {
+namespace {
+ClQueueHandle profiledQueue(const ClContext& ctx, const std::string& what) {
   cl_int err = CL_SUCCESS;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  queue_ = ClQueueHandle(clCreateCommandQueue(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE, &err));
+  ClQueueHandle queue(clCreateCommandQueue(ctx.context(), ctx.device(), CL_QUEUE_PROFILING_ENABLE, &err));
 #pragma GCC diagnostic pop
-  checkCl(err, "clCreateCommandQueue", ctx.info().name + " (plane copies)");
+  checkCl(err, "clCreateCommandQueue", ctx.info().name + " (" + what + ")");
+  return queue;
 }
+}  // namespace
+
+OpenClPlaneCopies::OpenClPlaneCopies(const ClContext& ctx)
+    : reads_(profiledQueue(ctx, "plane reads")), writes_(profiledQueue(ctx, "plane writes")) {}
 
 void OpenClPlaneCopies::startRead(const Buffer<float>& from, std::size_t offset, std::size_t count, float* out,
                                   const Event& after) {
   const cl_event wait = after.get();
   cl_event e = nullptr;
-  checkCl(clEnqueueReadBuffer(queue_.get(), from.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), out,
+  checkCl(clEnqueueReadBuffer(reads_.get(), from.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), out,
                               wait ? 1 : 0, wait ? &wait : nullptr, &e),
           "clEnqueueReadBuffer", "reading a slab's planes");
   stepReads_.push_back(pending_.size());
   pending_.emplace_back(e);
   bytes_ += count * sizeof(float);
-  checkCl(clFlush(queue_.get()), "clFlush", "submitting a slab's plane copies");
+  checkCl(clFlush(reads_.get()), "clFlush", "submitting a slab's plane reads");
 }
 
 void OpenClPlaneCopies::waitRead(int i) const {
@@ -34,13 +41,13 @@ void OpenClPlaneCopies::waitRead(int i) const {
 
 void OpenClPlaneCopies::startWrite(const Buffer<float>& to, std::size_t offset, std::size_t count, const float* in) {
   cl_event e = nullptr;
-  checkCl(clEnqueueWriteBuffer(queue_.get(), to.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), in, 0,
+  checkCl(clEnqueueWriteBuffer(writes_.get(), to.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), in, 0,
                                nullptr, &e),
           "clEnqueueWriteBuffer", "writing a slab's ghost planes");
   pending_.emplace_back(e);
   unwaitedWrites_.push_back(e);
   bytes_ += count * sizeof(float);
-  checkCl(clFlush(queue_.get()), "clFlush", "submitting a slab's plane copies");
+  checkCl(clFlush(writes_.get()), "clFlush", "submitting a slab's plane writes");
 }
 
 void OpenClPlaneCopies::makeWaitForWrites(cl_command_queue queue) {

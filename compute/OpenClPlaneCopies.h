@@ -1,8 +1,9 @@
 #pragma once
-// The copies of an OpenCL slab's planes (WaveSolver's slab calls, core/DecomposedSolver.h): a profiled
-// queue of their own beside the solver's, so that they run while its kernels compute the rest of a
-// step, and page-locked host memory, which the device copies at the link's full speed (and which other
-// devices' drivers of the same platform may copy from directly).
+// The copies of an OpenCL slab's planes (WaveSolver's slab calls, core/DecomposedSolver.h): two profiled
+// queues of their own beside the solver's, one for reads and one for writes, so that they run while its
+// kernels compute the rest of a step and a neighbour's planes come in while its own still go out (a GPU
+// copies each way on an engine of its own), and page-locked host memory, which the device copies at the
+// link's full speed (and which other devices' drivers of the same platform may copy from directly).
 #include <CL/cl.h>
 
 #include <cstddef>
@@ -33,7 +34,7 @@ class OpenClPlaneCopies {
   std::size_t bytes() const { return bytes_; }  // copied so far
 
  private:
-  ClQueueHandle queue_;
+  ClQueueHandle reads_, writes_;
   std::vector<Event> pending_;        // every copy not yet waited for
   std::vector<std::size_t> stepReads_;  // the step's reads, as indices into pending_
   std::vector<cl_event> unwaitedWrites_;  // writes the solver's queue has not been made to wait for (in pending_)
