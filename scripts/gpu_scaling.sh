@@ -12,34 +12,45 @@
 #     overrides), on all GPUs, timed (its bits were checked on the smaller grid above);
 #   - the exchange's share of a step: each slab's profiled kernel time against the step's wall time.
 # Here:   scripts/gpu_bench.sh pack           (iso3dfd built with MPI into .gpu/)
-# There:  scripts/gpu_scaling.sh              (logs and summary.txt into $OUT, default ./out)
+# There:  scripts/gpu_scaling.sh              (summary.txt and scaling-logs.tar.gz into $OUT, default ./out;
+#                                             the logs are written to $WORK, default /tmp/iso3dfd-scaling)
 # Environment: STEPS (timed steps at 1024^3, default 200), BUDGET (seconds after which the optional runs are
-# skipped, default 420), LARGE (the large grid).
+# skipped, default 420), LARGE (the large grid); for a trial elsewhere, GPUS (device selectors, e.g.
+# "0:0 0:0" on PoCL), N (the strong-scaling cube's edge, default 1024) and BITS (the bits cube's, 256).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-out="${OUT:-$root/out}"; mkdir -p "$out"
+dest="${OUT:-$root/out}"; mkdir -p "$dest"
+out="${WORK:-/tmp/iso3dfd-scaling}"; rm -rf "$out"; mkdir -p "$out"  # what comes back is two files in $dest
 steps="${STEPS:-200}"
 budget="${BUDGET:-420}"
+edge="${N:-1024}"
+bits="${BITS:-256}"
 gb() { "$root/scripts/gpu_bench.sh" "$@"; }  # the environment: NVIDIA's ICD, libraries, caches, MPI
-summary="$out/summary.txt"
+summary="$dest/summary.txt"
 : > "$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
 # ---- The machine: its GPUs (NVIDIA's, selected explicitly: PoCL is registered too), links, MPI.
 { nvidia-smi -L; nvidia-smi topo -m; nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv; } > "$out/env.log" 2>&1
 gb mpi-check >> "$out/env.log" 2>&1 || note "MPI: mpi-check failed (env.log); the mpirun runs below will fail too"
+grep -q 'single copy: none' "$out/env.log" && export OMPI_MCA_btl_vader_single_copy_mechanism=none
 gb iso3dfd devices > "$out/devices.log" 2>&1
-mapfile -t gpus < <(awk '/^\[[0-9]+:[0-9]+\]/ {sel = substr($1, 2, length($1) - 2)}
-                          /type +: GPU, vendor NVIDIA/ {print sel}' "$out/devices.log")
+if [ -n "${GPUS:-}" ]; then
+  read -r -a gpus <<< "$GPUS"
+else
+  mapfile -t gpus < <(awk '/^\[[0-9]+:[0-9]+\]/ {sel = substr($1, 2, length($1) - 2)}
+                            /type +: GPU, vendor NVIDIA/ {print sel}' "$out/devices.log")
+fi
 count=${#gpus[@]}
 if [ "$count" -lt 2 ]; then
   note "scaling: ${count} NVIDIA GPU(s) found (devices.log); at least 2 are needed"
+  tar czf "$dest/scaling-logs.tar.gz" -C "$out" .
   exit 1
 fi
 memory=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits | head -1)  # MiB
 name=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 list() { local IFS=,; echo "${gpus[*]:0:$1}"; }  # the first N GPUs as a device list
-counts=(); for n in 2 4 8; do [ "$n" -le "$count" ] && counts+=("$n"); done
+counts=(); for g in 2 4 8; do [ "$g" -le "$count" ] && counts+=("$g"); done
 note "machine: $count x $name (${memory} MiB each); GPUs ${gpus[*]}; $(grep -m1 'mpirun (Open MPI)' "$out/env.log")"
 gb iso3dfd devices --links > "$out/links.log" 2>&1
 note "links (GB/s, from -> to, read write host-path device-copy):"
@@ -58,18 +69,21 @@ idle() { awk '/kernels [0-9.]+ ms\/step \(/ {k = $0; sub(/.*kernels [0-9.]+ ms\/
               if (100 - k > m) m = 100 - k} END {printf "%.1f", m}' "$out/$1"; }
 
 # ---- Bits: every way of cutting gives one GPU's files.
-note "bits (256^3, 60 steps, default scenario, receivers on and next to the cuts; cmp of --dump and --traces):"
-receivers="--receiver 128,128,127 --receiver 128,128,128 --receiver 40,200,63 --receiver 40,200,64 --receiver 200,30,191 --receiver 200,30,192"
+note "bits (${bits}^3, 60 steps, default scenario, receivers on and next to the cuts; cmp of --dump and --traces):"
+receivers=""
+for q in 1 2 3; do  # the cuts of 2 and 4 slabs at a quarter, a half and three quarters of z
+  k=$((bits * q / 4)); receivers+=" --receiver $((bits / 2)),$((bits * q / 5)),$((k - 1)) --receiver $((bits / 2)),$((bits * q / 5)),$k"
+done
 for stage in gpu-optimized gpu-basic gpu-temporal; do
-  base="run 256 256 256 60 --stage $stage $receivers"
+  base="run $bits $bits $bits 60 --stage $stage $receivers"
   run "bits-$stage-1.log" "" $base --device "${gpus[0]}" --dump "$out/one.npy" --traces "$out/one.csv"
-  for n in "${counts[@]}"; do
+  for g in "${counts[@]}"; do
     for how in process ranks; do
-      log="bits-$stage-$n-$how.log"
-      if [ "$how" = process ]; then run "$log" "" $base --device "$(list "$n")" --dump "$out/cut.npy" --traces "$out/cut.csv"
-      else run "$log" "$n" $base --device "$(list "$n")" --dump "$out/cut.npy" --traces "$out/cut.csv"; fi
+      log="bits-$stage-$g-$how.log"
+      if [ "$how" = process ]; then run "$log" "" $base --device "$(list "$g")" --dump "$out/cut.npy" --traces "$out/cut.csv"
+      else run "$log" "$g" $base --device "$(list "$g")" --dump "$out/cut.npy" --traces "$out/cut.csv"; fi
       if cmp -s "$out/one.npy" "$out/cut.npy" && cmp -s "$out/one.csv" "$out/cut.csv"; then verdict=same; else verdict=DIFFERENT; fi
-      note "  $stage on $n GPUs ($how): $verdict"
+      note "  $stage on $g GPUs ($how): $verdict"
       rm -f "$out/cut.npy" "$out/cut.csv"
     done
   done
@@ -77,31 +91,31 @@ for stage in gpu-optimized gpu-basic gpu-temporal; do
 done
 
 # ---- Strong scaling at 1024^3, and the exchange's share of a step.
-run strong-1.log "" run 1024 1024 1024 "$steps" --stage gpu-optimized --device "${gpus[0]}"
+run strong-1.log "" run "$edge" "$edge" "$edge" "$steps" --stage gpu-optimized --device "${gpus[0]}"
 one=$(mpts strong-1.log)
-note "strong scaling, 1024^3 gpu-optimized, $steps steps (Mpts/s; speed-up; efficiency; largest idle share of a slab's step):"
+note "strong scaling, ${edge}^3 gpu-optimized, $steps steps (Mpts/s; speed-up; efficiency; largest idle share of a slab's step):"
 note "  1 GPU: $one"
-for n in "${counts[@]}"; do
+for g in "${counts[@]}"; do
   for how in process ranks; do
-    log="strong-$n-$how.log"
-    if [ "$how" = process ]; then run "$log" "" run 1024 1024 1024 "$steps" --stage gpu-optimized --device "$(list "$n")"
-    else run "$log" "$n" run 1024 1024 1024 "$steps" --stage gpu-optimized --device "$(list "$n")"; fi
+    log="strong-$g-$how.log"
+    if [ "$how" = process ]; then run "$log" "" run "$edge" "$edge" "$edge" "$steps" --stage gpu-optimized --device "$(list "$g")"
+    else run "$log" "$g" run "$edge" "$edge" "$edge" "$steps" --stage gpu-optimized --device "$(list "$g")"; fi
     got=$(mpts "$log")
-    note "  $n GPUs ($how): $got; $(awk -v a="$got" -v b="$one" -v n="$n" 'BEGIN {if (b > 0) printf "%.2fx; %.1f %%", a / b, 100 * a / b / n}'); idle $(idle "$log") %"
+    note "  $g GPUs ($how): $got; $(awk -v a="$got" -v b="$one" -v n="$g" 'BEGIN {if (b > 0) printf "%.2fx; %.1f %%", a / b, 100 * a / b / n}'); idle $(idle "$log") %"
   done
 done
 
 # ---- Weak scaling: 1024 x 1024 x 1024N on N GPUs.
-note "weak scaling, 1024 x 1024 x 1024N on N GPUs (per-GPU Mpts/s against one GPU's $one):"
-for n in "${counts[@]}"; do
-  if [ "$SECONDS" -gt "$budget" ]; then note "  $n GPUs: skipped (past the ${budget} s budget)"; continue; fi
+note "weak scaling, $edge x $edge x ${edge}N on N GPUs (per-GPU Mpts/s against one GPU's $one):"
+for g in "${counts[@]}"; do
+  if [ "$SECONDS" -gt "$budget" ]; then note "  $g GPUs: skipped (past the ${budget} s budget)"; continue; fi
   for how in process ranks; do
-    [ "$how" = ranks ] && [ "$n" != "$count" ] && continue  # mpirun at the full count only
-    log="weak-$n-$how.log"
-    if [ "$how" = process ]; then run "$log" "" run 1024 1024 $((1024 * n)) "$((steps / 2))" --stage gpu-optimized --device "$(list "$n")"
-    else run "$log" "$n" run 1024 1024 $((1024 * n)) "$((steps / 2))" --stage gpu-optimized --device "$(list "$n")"; fi
+    [ "$how" = ranks ] && [ "$g" != "$count" ] && continue  # mpirun at the full count only
+    log="weak-$g-$how.log"
+    if [ "$how" = process ]; then run "$log" "" run "$edge" "$edge" $((edge * g)) "$((steps / 2))" --stage gpu-optimized --device "$(list "$g")"
+    else run "$log" "$g" run "$edge" "$edge" $((edge * g)) "$((steps / 2))" --stage gpu-optimized --device "$(list "$g")"; fi
     got=$(mpts "$log")
-    note "  $n GPUs ($how): $got, $(awk -v a="$got" -v b="$one" -v n="$n" 'BEGIN {if (b > 0) printf "%.0f per GPU, %.1f %%", a / n, 100 * a / b / n}'); idle $(idle "$log") %"
+    note "  $g GPUs ($how): $got, $(awk -v a="$got" -v b="$one" -v n="$g" 'BEGIN {if (b > 0) printf "%.0f per GPU, %.1f %%", a / n, 100 * a / b / n}'); idle $(idle "$log") %"
   done
 done
 
@@ -119,5 +133,7 @@ else
   finite=$(awk -F, 'NR > 1 {for (i = 2; i <= NF; ++i) if ($i + 0 != $i + 0 || $i ~ /nan|inf/) bad = 1} END {print bad ? "NOT FINITE" : "finite"}' "$out/large.csv" 2>/dev/null)
   note "large grid $l1 x $l2 x $l3 (${gib} GiB of device memory, ${memory} MiB per card) on $count GPUs: $(mpts large.log) Mpts/s, idle $(idle large.log) %, traces ${finite:-missing}"
 fi
-note "logs: $out (elapsed ${SECONDS} s)"
+rm -f "$out"/*.npy
+tar czf "$dest/scaling-logs.tar.gz" -C "$out" .
+note "logs: scaling-logs.tar.gz (elapsed ${SECONDS} s)"
 echo; echo "==== summary"; cat "$summary"
