@@ -32,10 +32,9 @@ class DecomposedSolver final : public WaveSolver {
   using SlabBuilder = std::function<std::unique_ptr<WaveSolver>(Problem problem, int slab)>;
 
   // Cuts `global` into `slabs` (cutAlongZ); slab s runs on rank owners[s] (all 0 without ranks; every
-  // rank runs at least one), and
-  // this process builds its own with build(slabProblem(global, slab), s), one after the other, so that
-  // the host holds at most one slab's arrays beside the global problem's. Every rank fails together when
-  // one cannot build its slabs (Communicator::firstError): its error, or "rank r: ..." on the others.
+  // rank runs at least one), and this process builds its own with build(slabProblem(global, slab), s),
+  // one after the other, so that the host holds at most one slab's arrays beside the global problem's.
+  // Every rank fails together when one cannot build its slabs (onEveryRank: RanksFailed on every rank).
   // Throws std::invalid_argument for slabs that do not cut the grid or a slab that cannot run as one.
   DecomposedSolver(Problem global, std::vector<Slab> slabs, std::vector<int> owners,
                    std::shared_ptr<Communicator> ranks, const SlabBuilder& build);

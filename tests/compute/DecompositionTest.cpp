@@ -1,22 +1,13 @@
 // Every OpenCL stage cut into slabs on the test device (one device named several times, "P:D,P:D", as
 // `--device cpu,cpu` does in one process) gives the bits of its run on one device: field, traces and
 // state, with the absorbing layer (cuts inside it) and the sponge, the source and receivers next to cuts.
-#include <cstring>
-
 #include "compute/SolverFactory.h"
 #include "core/DecomposedSolver.h"
 #include "tests/compute/OpenClTestSupport.h"
+#include "tests/support/SameBits.h"
 
 namespace iso::test {
 namespace {
-
-::testing::AssertionResult sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-  if (a.size() != b.size()) return ::testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
-  for (std::size_t n = 0; n < a.size(); ++n)
-    if (std::memcmp(&a[n], &b[n], sizeof(float)) != 0)
-      return ::testing::AssertionFailure() << "first difference at " << n << ": " << a[n] << " and " << b[n];
-  return ::testing::AssertionSuccess();
-}
 
 // 27 planes: three slabs of 9, the absorbing layer 6 planes deep (its corrections reach 8), so that the
 // cuts lie at the layer's reach; the source on the first plane of the middle slab.

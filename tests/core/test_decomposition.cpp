@@ -3,7 +3,6 @@
 // layer, the source and receivers on and next to cuts; and the geometry of the cut itself.
 #include <gtest/gtest.h>
 
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -12,18 +11,12 @@
 #include "core/DecomposedSolver.h"
 #include "core/SlabDecomposition.h"
 #include "tests/core/SolverTestUtil.h"
+#include "tests/support/SameBits.h"
 
 namespace iso {
 namespace {
 
-// Whether two float arrays hold the same bits (NaN included), with the first difference for messages.
-::testing::AssertionResult sameBits(const std::vector<float>& a, const std::vector<float>& b) {
-  if (a.size() != b.size()) return ::testing::AssertionFailure() << "sizes " << a.size() << " and " << b.size();
-  for (std::size_t n = 0; n < a.size(); ++n)
-    if (std::memcmp(&a[n], &b[n], sizeof(float)) != 0)
-      return ::testing::AssertionFailure() << "first difference at " << n << ": " << a[n] << " and " << b[n];
-  return ::testing::AssertionSuccess();
-}
+using test::sameBits;
 
 // 41 planes: the absorbing layer is 10 planes deep at each end and its corrections reach 12.
 Scenario layeredScenario(BoundaryKind boundary) {
