@@ -2,26 +2,17 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "compute/Bandwidth.h"
-#include "core/DecomposedSolver.h"
-
 #include "compute/ClError.h"
-#include "core/CpuSolvers.h"
-#include "compute/OpenClSolver.h"
 #include "compute/StageParams.h"
+#include "core/DecomposedSolver.h"
 
 namespace iso {
 
 namespace {
-
-const StageInfo& stageInfo(const std::string& stage) {
-  try {
-    return StageRegistry::get(stage);  // its message lists the known stages
-  } catch (const std::invalid_argument& e) {
-    throw ComputeError(ComputeStatus::InvalidParameter, e.what());
-  }
-}
 
 // The slabs' shares: even on alike devices, else by copy bandwidth (measured once per device and cached);
 // with ranks, every rank learns every rank's.
@@ -43,29 +34,24 @@ std::vector<double> slabWeights(const std::vector<DeviceInfo>& devices, bool ope
 
 }  // namespace
 
-std::optional<DeviceInfo> resolveDevice(const ExecutionConfig& config) {
-  if (!stageInfo(config.stage).opencl) return std::nullopt;
-  return selectDevice(config.device);
-}
-
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config) {
   if (const auto ranks = processRanks(); ranks && ranks->size() > 1) return createSolver(std::move(problem), config, ranks);
-  return createSolver(std::move(problem), config, resolveDevice(config));
+  return createSolver(std::move(problem), config, resolveStage(config.stage).device(config.device));
 }
 
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          const std::optional<DeviceInfo>& device) {
-  if (stageInfo(config.stage).opencl && namesSeveralDevices(config.device))
+  if (const auto ranks = processRanks(); ranks && ranks->size() > 1) return createSolver(std::move(problem), config, ranks);
+  const Stage& stage = resolveStage(config.stage);
+  if (stage.openCl() && namesSeveralDevices(config.device))
     return createSolver(std::move(problem), config, std::shared_ptr<Communicator>());
-  if (!stageInfo(config.stage).opencl) return createCpuSolver(std::move(problem), config.stage, config.params);
-  if (!device)
-    throw ComputeError(ComputeStatus::NoDevice, "stage '" + config.stage + "' runs on OpenCL but no device was given");
-  return std::make_unique<OpenClSolver>(problem, config.stage, config.params, *device);
+  return stage.createSolver(std::move(problem), config.params, device);
 }
 
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          std::shared_ptr<Communicator> ranks) {
-  const bool openCl = stageInfo(config.stage).opencl;
+  const Stage& stage = resolveStage(config.stage);
+  const bool openCl = stage.openCl() != nullptr;
   const int rankCount = ranks ? ranks->size() : 1;
   // This process's devices: all of them without ranks, the rank's one with ranks.
   std::vector<DeviceInfo> devices(1);
@@ -73,8 +59,8 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
     if (openCl) devices = slabDevices(config, ranks.get());
   });
   const int slabCount = rankCount > 1 ? rankCount : int(devices.size());
-  if (slabCount == 1) return createSolver(std::move(problem), ExecutionConfig{config.stage, devices[0].selector(), config.params},
-                                          openCl ? std::optional(devices[0]) : std::nullopt);
+  if (slabCount == 1)
+    return stage.createSolver(std::move(problem), config.params, openCl ? std::optional(devices[0]) : std::nullopt);
   std::vector<Slab> slabs;
   const std::vector<double> weights = slabWeights(devices, openCl, ranks.get(), slabCount);
   onEveryRank(ranks.get(), [&] {
@@ -88,10 +74,10 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
   for (int s = 0; s < slabCount && rankCount > 1; ++s) owners[std::size_t(s)] = s;
   const Grid whole = problem.grid;
   const auto build = [&](Problem slab, int s) -> std::unique_ptr<WaveSolver> {
-    if (!openCl) return createCpuSolver(std::move(slab), config.stage, config.params);
+    if (!openCl) return stage.createSolver(std::move(slab), config.params, std::nullopt);
     const DeviceInfo& device = devices[rankCount > 1 ? 0 : std::size_t(s)];
-    const StageParamMap params = resolveStageParams(config.stage, device, whole, config.params, true);
-    return std::make_unique<OpenClSolver>(slab, config.stage, params, device);
+    const StageParamMap params = resolveStageParams(*stage.openCl(), device, whole, config.params, true);
+    return stage.createSolver(std::move(slab), params, device);
   };
   return std::make_unique<DecomposedSolver>(std::move(problem), std::move(slabs), std::move(owners), std::move(ranks), build);
 }
@@ -105,19 +91,6 @@ std::vector<DeviceInfo> slabDevices(const ExecutionConfig& config, const Communi
                        "--device names " + std::to_string(devices.size()) + " devices for " + std::to_string(rankCount) +
                            " ranks: name one per rank, one for all, or local-rank (each rank's GPU on its host)");
   return {devices[devices.size() == 1 ? 0 : std::size_t(ranks->rank())]};
-}
-
-std::vector<StageParamSpec> stageParameterSpecs(const std::string& stage) {
-  if (!stageInfo(stage).opencl) return cpuStageParameterSpecs(stage);
-  DeviceInfo gpu;
-  gpu.type = "GPU";
-  return openClStageParameterSpecs(stage, gpu);
-}
-
-std::vector<std::string> stageParameterNames(const std::string& stage) {
-  std::vector<std::string> names;
-  for (const StageParamSpec& spec : stageParameterSpecs(stage)) names.push_back(spec.name);
-  return names;
 }
 
 }  // namespace iso
