@@ -128,6 +128,8 @@ DecomposedSolver::Local& DecomposedSolver::local(int slab) {
   throw std::logic_error("slab " + std::to_string(slab) + " is not this process's");
 }
 
+StageParamMap DecomposedSolver::parameters() const { return local_.front()->solver->parameters(); }
+
 std::vector<WaveSolver*> DecomposedSolver::localSlabs() const {
   std::vector<WaveSolver*> out;
   for (const auto& l : local_) out.push_back(l->solver.get());

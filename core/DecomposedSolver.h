@@ -44,6 +44,8 @@ class DecomposedSolver final : public WaveSolver {
   // "2 × pocl-cpu" style: the devices of every slab (gathered from the ranks).
   std::string deviceName() const override;
   const Grid& grid() const override { return grid_; }
+  // Its slabs' (each runs the stage's parameters resolved for the whole grid): this process's first one's.
+  StageParamMap parameters() const override;
   // Wall-clock seconds of the steps, exchange included. Not collective (callers may cut a count of
   // steps differently on each rank): the exchange of every step keeps the ranks within a step of each
   // other, so each rank's time is the run's.

@@ -40,12 +40,15 @@ if [ -e /usr/lib/libnvidia-opencl.so.1 ] || ls /usr/lib/x86_64-linux-gnu/libnvid
     mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
   fi
 fi
-libs="$root/.gpu/lib-only"; mkdir -p "$libs"; cp "$root/.gpu/lib/libsegyio.so.1" "$libs/"
-ldconfig -p | grep -q 'libOpenCL.so.1 ' || cp "$root/.gpu/lib/libOpenCL.so.1" "$libs/"
-export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# ISO3DFD names another binary (a trial of the scripts on the build machine, where its libraries are).
+iso="${ISO3DFD:-$root/.gpu/iso3dfd}"
+if [ -z "${ISO3DFD:-}" ]; then
+  libs="$root/.gpu/lib-only"; mkdir -p "$libs"; cp "$root/.gpu/lib/libsegyio.so.1" "$libs/"
+  ldconfig -p | grep -q 'libOpenCL.so.1 ' || cp "$root/.gpu/lib/libOpenCL.so.1" "$libs/"
+  export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 export ISO3DFD_CACHE_DIR="${ISO3DFD_CACHE_DIR:-/tmp/iso3dfd-cache}"
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-/tmp/pocl-cache}"
-iso="$root/.gpu/iso3dfd"
 device="${GPU_DEVICE:-nvidia}"
 
 # Open MPI as root inside a VM of one host: ranks share memory (no network) and are bound to no core
@@ -79,6 +82,7 @@ if [ "$mode" = mpi-check ]; then
   export OMPI_MCA_btl_vader_single_copy_mechanism=none
   mpirun_iso 2 run 256 256 32 2 --stage cpu-serial | grep -E 'Decomposition|slab' || exit 1
   echo "MPI single copy: none (set OMPI_MCA_btl_vader_single_copy_mechanism=none for mpirun here)"
+  exit 0
 fi
 if [ "$mode" != run ]; then
   echo "usage: scripts/gpu_bench.sh pack | run [iso3dfd bench options] | iso3dfd COMMAND [options] | mpirun N COMMAND [options] | mpi-check" >&2

@@ -121,6 +121,15 @@ TEST(Decomposition, RankZeroPrintsTheOneReportWithTheSlabs) {
     EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
 }
 
+// Slabs in one process report the stage parameters they run with (resolved once for the whole grid).
+TEST(Decomposition, SlabsInOneProcessReportTheirParameters) {
+  if (!haveOpenCl()) GTEST_SKIP() << "no OpenCL device";
+  const CliResult r = runCli("run 17 13 30 4 --stage gpu-basic --device cpu,cpu --param wg_x=8");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("Decomposition: 2 slabs along z"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("parameters: wg_x=8"), std::string::npos) << r.output;
+}
+
 TEST(Decomposition, AnErrorOfTheRanksIsPrintedOnceAndFailsTheRun) {
   ISO_REQUIRE_MPI();
   // Three ranks, a grid too thin for three slabs of 8 planes: every rank fails together.
