@@ -102,6 +102,31 @@ TEST(Decomposition, TwoSlabsOnOneOpenClDeviceInOneProcessGiveItsBits) {
     }
 }
 
+// The outputs rank 0 writes from what every rank reads together: a --dump-every series (each frame, and
+// the collection) and SEG-Y traces, the same bytes as one process's.
+TEST(Decomposition, SeriesAndSegyTracesOfRanksAreOneProcesssBytes) {
+  ISO_REQUIRE_MPI();
+  const std::string args = "run 17 13 30 7 --stage cpu-serial --receiver 8,6,14 --receiver 8,6,15";
+  std::string files[2][6];
+  for (int run = 0; run < 2; ++run) {
+    const auto folder = iso::test::scratchPath(run ? "series-ranks" : "series-one");
+    const auto segy = iso::test::scratchPath(run ? "ranks.sgy" : "one.sgy");
+    std::filesystem::remove_all(folder);
+    std::filesystem::remove(segy);
+    const CliResult r = runCli(args + " --dump-every 3 " + folder.string() + " --traces " + segy.string(), run ? mpirun(2) : "");
+    ASSERT_EQ(r.status, 0) << r.output;
+    int f = 0;
+    for (const char* name : {"wavefield.pvd", "wavefield_000000.vti", "wavefield_000003.vti", "wavefield_000006.vti"})
+      files[run][f++] = fileBytes(folder / name);
+    files[run][f++] = fileBytes(folder / "wavefield_000007.vti");  // absent: the series is every 3 steps
+    files[run][f] = fileBytes(segy);
+  }
+  for (int f = 0; f < 6; ++f) {
+    if (f != 4) EXPECT_FALSE(files[0][f].empty()) << "file " << f << " of one process";
+    EXPECT_TRUE(files[0][f] == files[1][f]) << "file " << f << " differs on 2 ranks";
+  }
+}
+
 TEST(Decomposition, FourAndEightRanksGiveOneRanksBits) {
   ISO_REQUIRE_MPI();
   const std::string args = "run 19 13 64 10 --stage cpu-parallel --param threads=1 --receiver 9,6,31 --receiver 9,6,32";
