@@ -2,8 +2,6 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
-#include <QBuffer>
-#include <QFileInfo>
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QHorizontalBarSeries>
@@ -14,7 +12,6 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QScatterSeries>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
 #include <algorithm>
@@ -22,7 +19,7 @@
 #include <set>
 
 #include "compute/StageParams.h"
-#include "core/AtomicFile.h"
+#include "app/studio/PictureFile.h"
 #include "core/Metrics.h"
 #include "core/StageRegistry.h"
 
@@ -188,6 +185,12 @@ std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report) {
   return out;
 }
 
+Throughput onOtherCeiling(Throughput t, double ceilingGBs) {
+  t.ceilingGBs = ceilingGBs;
+  t.rooflinePercent = ceilingGBs > 0.0 ? 100.0 * t.gbsTraffic / ceilingGBs : 0.0;
+  return t;
+}
+
 BenchmarkChart::BenchmarkChart(const QString& title, QWidget* parent) : QChartView(newChart(title), parent) {
   setRenderHint(QPainter::Antialiasing);
   setMinimumSize(260, 220);
@@ -196,40 +199,9 @@ BenchmarkChart::BenchmarkChart(const QString& title, QWidget* parent) : QChartVi
 QImage BenchmarkChart::image() { return grab().toImage(); }
 
 bool BenchmarkChart::save(const QString& path, QString& error) {
-  const QString extension = QFileInfo(path).suffix().toLower();
-  QByteArray bytes;
-  QBuffer buffer(&bytes);
-  buffer.open(QIODevice::WriteOnly);
-  if (extension == "png") {
-    if (!image().save(&buffer, "PNG")) {
-      error = "could not encode the chart as PNG";
-      return false;
-    }
-  } else if (extension == "svg") {
-    QSvgGenerator svg;
-    svg.setOutputDevice(&buffer);
-    svg.setSize(size());
-    svg.setViewBox(rect());
-    svg.setTitle(QString(chart()->title()).replace("<br>", " — "));  // a plain-text title (the chart's may break lines)
-    svg.setDescription("iso3dfd studio benchmark chart");
-    QPainter painter;
-    if (!painter.begin(&svg)) {
-      error = "could not draw the chart as SVG";
-      return false;
-    }
-    render(&painter);
-    painter.end();
-  } else {
-    error = path + ": expected a name ending in .png or .svg";
-    return false;
-  }
-  try {
-    writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
-  } catch (const FileWriteError& e) {
-    error = QString::fromStdString(e.what());
-    return false;
-  }
-  return true;
+  // A plain-text title (the chart's may break lines).
+  return writePictureFile(path, size(), QString(chart()->title()).replace("<br>", " — "),
+                          [this](QPainter& painter) { render(&painter); }, error);
 }
 
 // --- throughput -------------------------------------------------------------------------------------

@@ -32,6 +32,11 @@ std::vector<BenchmarkReport> splitByGrid(const BenchmarkReport& report);
 // The memory ceilings a loaded report names (ceiling_gbs per device), without spread or compute ceiling.
 std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report);
 
+// What the CPU stages' % of roofline is measured against (as the rows and the counters name it).
+inline constexpr const char* kHostCeilingName = "host memcpy bandwidth";
+// `t` measured against another memory ceiling (GB/s): its share of the roofline follows; the rates stay.
+Throughput onOtherCeiling(Throughput t, double ceilingGBs);
+
 // The base of the three: a chart view that saves what it shows.
 class BenchmarkChart : public QChartView {
   Q_OBJECT

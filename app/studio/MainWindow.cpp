@@ -29,6 +29,7 @@
 #include "app/studio/DataExportActions.h"
 #include "app/studio/ElidedLabel.h"
 #include "app/studio/ExportActions.h"
+#include "app/studio/LessonWindow.h"
 #include "app/studio/ReceiverEditor.h"
 #include "app/studio/RunProgress.h"
 #include "app/studio/ScenarioForm.h"
@@ -249,6 +250,10 @@ void MainWindow::buildMenus() {
   QMenu* teach = menuBar()->addMenu("&Teach");
   teach->addAction("&Stages: source, diff, explanation", this, &MainWindow::showStageExplorer)
       ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+  QAction* lesson = teach->addAction("&Lesson: predict, run and read each step…", this, &MainWindow::openLesson);
+  lesson->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+  lesson->setToolTip("A guided path through the stages on this scenario: predict each step's speed-up, run it beside the\n"
+                     "stage before, read the code that changed; a staircase and a handout at the end (Ctrl+L)");
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About iso3dfd studio", this, [this] {
     QMessageBox::about(
@@ -405,6 +410,21 @@ CompareWindow* MainWindow::openCompareWindow() {
   return compareWindow_;
 }
 
+
+LessonWindow* MainWindow::openLesson() {
+  if (!lesson_) {
+    const ControllerStatus& s = pane_->lastStatus();
+    lesson_ = new LessonWindow(s.hasSolver ? pane_->controller().activeScenario() : form_->scenario(), {}, !listDevices().empty(), this);
+    lesson_->setWindowFlag(Qt::Window);
+    lesson_->setAttribute(Qt::WA_DeleteOnClose);
+    connect(lesson_, &LessonWindow::message, this, [this](const QString& text, bool error) { showMessage(text, {}, error); });
+  }
+  setPlaying(false);  // the lesson's stages get the devices to themselves
+  lesson_->show();
+  lesson_->raise();
+  lesson_->activateWindow();
+  return lesson_;
+}
 
 void MainWindow::setViewMode(int mode) { viewControls_->setMode(mode); }
 

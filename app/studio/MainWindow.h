@@ -29,6 +29,7 @@ class DataExportActions;
 class ElidedLabel;
 class ExportActions;
 class CompareWindow;
+class LessonWindow;
 class RunProgress;
 class ScenarioForm;
 class SimulationPane;
@@ -75,6 +76,9 @@ class MainWindow : public QMainWindow {
   void showStageExplorer();
   // The compare view on the active scenario (raised when open); this window's run pauses.
   CompareWindow* openCompareWindow();
+  // Teach ▸ Lesson: the guided path through the stages on the active scenario (raised when open); this
+  // window's run pauses.
+  LessonWindow* openLesson();
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -116,6 +120,7 @@ class MainWindow : public QMainWindow {
   Run running_;          // the scenario of the running solver
   long selfPauses_ = 0;
   QPointer<CompareWindow> compareWindow_;
+  QPointer<LessonWindow> lesson_;
 
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
   QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *viewMenu_ = nullptr;
