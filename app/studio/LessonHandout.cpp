@@ -20,8 +20,8 @@ struct Column {
   const char* header;
   double width;  // share of the page's width
 };
-const Column kColumns[] = {{"stage", 0.15}, {"what changed", 0.41}, {"B/pt", 0.06}, {"your ×", 0.08},
-                           {"measured ×", 0.1}, {"Mpts/s", 0.1}, {"% roof", 0.1}};
+const Column kColumns[] = {{"stage", 0.16}, {"what changed", 0.38}, {"B/pt", 0.06}, {"your ×", 0.09},
+                           {"measured ×", 0.12}, {"Mpts/s", 0.1}, {"% roof", 0.09}};
 
 QStringList cellsOf(const HandoutRow& row) {
   const StaircaseEntry& e = row.entry;
@@ -102,7 +102,7 @@ bool writeLessonHandout(const QString& path, const HandoutContent& content, cons
     painter.drawText(QRectF(page.left(), page.top() + titleHeight, page.width(), 2 * line), Qt::AlignLeft | Qt::TextWordWrap, content.subtitle);
     const double chartTop = page.top() + titleHeight + 2.5 * line;
     const QRectF chartArea(page.left(), chartTop, page.width(), page.width() * 0.5);
-    chart.paint(painter, chartArea, kDotsPerInch / 96.0 * 0.8);
+    chart.paint(painter, chartArea, kDotsPerInch / 96.0 * 0.8, /*withTitle=*/false);
     const double end = drawTable(painter, page, chartArea.bottom() + line, content.rows, body);
     painter.setFont(body);
     painter.setPen(QColor(90, 90, 90));

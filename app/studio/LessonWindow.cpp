@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "app/studio/CompareWindow.h"
+#include "app/studio/HeadlessDriver.h"
 #include "app/studio/LessonPredictPage.h"
 #include "app/studio/LessonRunPage.h"
 #include "app/studio/LessonSummaryPage.h"
@@ -305,11 +306,13 @@ class LessonTour : public QObject {
   }
 
   void capture() {
-    const QString path = QDir(folder_).filePath(window_.pageName(page_) + ".png");
-    QString error;
-    if (!writeImageFile(SliceView::grabWithViews(window_), path, error)) return fail(error);
-    std::printf("%s\n", qPrintable(path));
-    std::fflush(stdout);
+    if (!folder_.isEmpty()) {
+      const QString path = QDir(folder_).filePath(window_.pageName(page_) + ".png");
+      QString error;
+      if (!writeImageFile(SliceView::grabWithViews(window_), path, error)) return fail(error);
+      std::printf("%s\n", qPrintable(path));
+      std::fflush(stdout);
+    }
     QTimer::singleShot(0, this, [this] { visit(page_ + 1); });
   }
 
@@ -326,7 +329,7 @@ class LessonTour : public QObject {
   }
 
   void fail(const QString& why) {
-    std::fprintf(stderr, "iso3dfd-studio: lesson: %s\n", qPrintable(why));
+    printStudioError("lesson: " + why);
     status_ = 1;
     QApplication::exit(status_);
   }
@@ -345,13 +348,13 @@ int runLesson(const Scenario& scenario, const std::string& from, const QString& 
   try {
     window = std::make_unique<LessonWindow>(scenario, from, !listDevices().empty());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "iso3dfd-studio: --lesson: %s\n", e.what());
+    printStudioError(QStringLiteral("--lesson: %1").arg(e.what()));
     return 1;
   }
   window->show();
-  if (screenshots.isEmpty()) return QApplication::exec();
-  if (!QDir().mkpath(screenshots)) {
-    std::fprintf(stderr, "iso3dfd-studio: --screenshots %s: the folder cannot be made\n", qPrintable(screenshots));
+  if (screenshots.isEmpty() && handout.isEmpty()) return QApplication::exec();
+  if (!screenshots.isEmpty() && !QDir().mkpath(screenshots)) {
+    printStudioError("--screenshots " + screenshots + ": the folder cannot be made");
     return 1;
   }
   LessonTour tour(*window, screenshots, handout, runSteps);

@@ -94,10 +94,11 @@ class LessonWindow : public QMainWindow {
   QPushButton *back_ = nullptr, *next_ = nullptr;
 };
 
-// iso3dfd-studio --lesson: the lesson window on `scenario` from `from`. With `screenshots` (a folder),
-// goes through every page by itself: each Run page runs `runSteps` steps in lockstep and is measured;
-// every page is saved as DIR/<pageName>.png, then the handout to `handout` (when given); returns 0, or 1
-// when a stage failed to run or a file could not be written. Without: runs until the window is closed.
+// iso3dfd-studio --lesson: the lesson window on `scenario` from `from`. With `screenshots` (a folder, made
+// if needed) or `handout`, goes through every page by itself: each Run page runs `runSteps` steps in
+// lockstep and is measured; every page is saved as DIR/<pageName>.png (with a folder), then the handout
+// (when given); returns 0, or 1 when a stage failed to run or a file could not be written. Without
+// either: runs until the window is closed.
 int runLesson(const Scenario& scenario, const std::string& from, const QString& screenshots, const QString& handout, long runSteps);
 
 }  // namespace iso

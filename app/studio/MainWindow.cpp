@@ -22,6 +22,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+#include <QUndoStack>
 
 #include "app/studio/BenchmarkPanel.h"
 #include "app/studio/CompareWindow.h"
@@ -29,6 +30,7 @@
 #include "app/studio/DataExportActions.h"
 #include "app/studio/ElidedLabel.h"
 #include "app/studio/ExportActions.h"
+#include "app/studio/HelpWindow.h"
 #include "app/studio/LessonWindow.h"
 #include "app/studio/ReceiverEditor.h"
 #include "app/studio/RunProgress.h"
@@ -200,6 +202,13 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
+  QMenu* edit = menuBar()->addMenu("&Edit");
+  QAction* undo = form_->undoStack()->createUndoAction(this, "&Undo");
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = form_->undoStack()->createRedoAction(this, "&Redo");
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addActions({undo, redo});
+
   QMenu* sim = menuBar()->addMenu("&Simulation");
   sim->addAction(playAction_);
   sim->addAction(stepAction_);
@@ -255,6 +264,10 @@ void MainWindow::buildMenus() {
   lesson->setToolTip("A guided path through the stages on this scenario: predict each step's speed-up, run it beside the\n"
                      "stage before, read the code that changed; a staircase and a handout at the end (Ctrl+L)");
   QMenu* help = menuBar()->addMenu("&Help");
+  help->addAction("&User guide", this, [this] { showHelp(HelpWindow::GuideTab); })->setShortcut(QKeySequence::HelpContents);
+  help->addAction("&Keyboard shortcuts", this, [this] { showHelp(HelpWindow::ShortcutsTab); })
+      ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+  help->addSeparator();
   help->addAction("&About iso3dfd studio", this, [this] {
     QMessageBox::about(
         this, "About iso3dfd studio",
@@ -262,8 +275,8 @@ void MainWindow::buildMenus() {
                        "<p>Solves the 3D acoustic wave equation with the ISO3DFD stencil (16th order in space, "
                        "2nd order in time) on OpenCL devices and the CPU, shows the waves live, and compares "
                        "the GPU optimisation stages of the oneAPI iso3dfd samples.</p>"
-                       "<p>Space play/pause · S or → step · R reset · 1–4 view modes · F12 save image · Ctrl+R record · "
-                       "click a slice to move the source · Shift+click a slice to add a receiver.</p>")
+                       "<p>Help ▸ User guide (F1) has the whole guide, searchable; Help ▸ Keyboard shortcuts (Ctrl+/) "
+                       "lists every key and what the mouse does in the view.</p>")
             .arg(ISO_VERSION));
   });
   help->addAction("About &Qt", qApp, &QApplication::aboutQt);
@@ -410,6 +423,15 @@ CompareWindow* MainWindow::openCompareWindow() {
   return compareWindow_;
 }
 
+
+HelpWindow* MainWindow::showHelp(int tab) {
+  if (!help_) help_ = new HelpWindow(findChildren<QAction*>(), this);  // every action is made by now
+  help_->showTab(HelpWindow::Tab(tab));
+  help_->show();
+  help_->raise();
+  help_->activateWindow();
+  return help_;
+}
 
 LessonWindow* MainWindow::openLesson() {
   if (!lesson_) {

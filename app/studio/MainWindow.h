@@ -29,6 +29,7 @@ class DataExportActions;
 class ElidedLabel;
 class ExportActions;
 class CompareWindow;
+class HelpWindow;
 class LessonWindow;
 class RunProgress;
 class ScenarioForm;
@@ -79,6 +80,8 @@ class MainWindow : public QMainWindow {
   // Teach ▸ Lesson: the guided path through the stages on the active scenario (raised when open); this
   // window's run pauses.
   LessonWindow* openLesson();
+  // Help ▸ User guide (tab 0) and Keyboard shortcuts (tab 1): one window, raised when open.
+  HelpWindow* showHelp(int tab);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -121,6 +124,7 @@ class MainWindow : public QMainWindow {
   long selfPauses_ = 0;
   QPointer<CompareWindow> compareWindow_;
   QPointer<LessonWindow> lesson_;
+  QPointer<HelpWindow> help_;
 
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
   QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *viewMenu_ = nullptr;

@@ -57,9 +57,10 @@ std::pair<double, double> StaircaseChart::decades() const {
     if (e.predictedMpts) extend(*e.predictedMpts);
   }
   if (!(lo > 0.0)) return {0.0, 3.0};
-  // The lowest bar keeps a visible height, even when it ends on a decade.
-  const double first = std::floor(std::log10(lo) - 0.25);
-  return {first, std::max(first + 1.0, std::ceil(std::log10(hi) + 0.15))};  // room above the top bar's label
+  // The lowest bar keeps a visible height, even when it ends on a decade; the highest keeps room above
+  // it for its figures (the axis may end between two decades).
+  const double first = std::floor(std::log10(lo) - 0.25), top = std::log10(hi);
+  return {first, std::max(first + 1.0, top + 0.15 * (top - first) + 0.05)};
 }
 
 double StaircaseChart::barFraction(std::size_t n) const {
@@ -69,7 +70,7 @@ double StaircaseChart::barFraction(std::size_t n) const {
   return std::clamp((std::log10(e.measured->mpts) - lo) / (hi - lo), 0.0, 1.0);
 }
 
-void StaircaseChart::paint(QPainter& painter, const QRectF& area, double scale) const {
+void StaircaseChart::paint(QPainter& painter, const QRectF& area, double scale, bool withTitle) const {
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing);
   painter.fillRect(area, Qt::white);
@@ -79,8 +80,8 @@ void StaircaseChart::paint(QPainter& painter, const QRectF& area, double scale) 
   // Title and legend on top, the axis' labels on the left, the stage names below.
   painter.setPen(kAxis);
   painter.setFont(titleFont);
-  const double titleHeight = QFontMetricsF(titleFont).lineSpacing();
-  painter.drawText(QRectF(area.left(), area.top(), area.width(), titleHeight), Qt::AlignCenter, title_);
+  const double titleHeight = withTitle ? QFontMetricsF(titleFont).lineSpacing() : 0.0;
+  if (withTitle) painter.drawText(QRectF(area.left(), area.top(), area.width(), titleHeight), Qt::AlignCenter, title_);
   const QRectF plot(area.left() + 70 * scale, area.top() + titleHeight + 2.2 * line, area.width() - 82 * scale,
                     area.height() - titleHeight - 2.2 * line - 2.6 * line);
   painter.setFont(smallFont);
@@ -104,7 +105,7 @@ void StaircaseChart::paint(QPainter& painter, const QRectF& area, double scale) 
   // The logarithmic axis: a line and a label at every decade, light lines at 2 and 5.
   const auto [lo, hi] = decades();
   const auto yOf = [&, lo = lo, hi = hi](double mpts) { return plot.bottom() - (std::log10(mpts) - lo) / (hi - lo) * plot.height(); };
-  for (int d = int(lo); d <= int(hi); ++d)
+  for (int d = int(lo); d <= int(std::ceil(hi)); ++d)
     for (int m : {1, 2, 5}) {
       const double v = m * std::pow(10.0, d), y = yOf(v);
       if (y < plot.top() - 0.5) continue;
@@ -123,15 +124,20 @@ void StaircaseChart::paint(QPainter& painter, const QRectF& area, double scale) 
 
   const int count = int(entries_.size());
   const double column = count > 0 ? plot.width() / count : plot.width();
+  // The stage names in a size at which the longest fits its column (down to two thirds of the labels').
+  double widest = 0.0;
+  for (const StaircaseEntry& e : entries_) widest = std::max(widest, QFontMetricsF(labelFont).horizontalAdvance(QString::fromStdString(e.stage)));
+  const QFont nameFont = sized(base, 12 * scale * std::clamp((column - 4 * scale) / std::max(widest, 1.0), 0.67, 1.0));
   for (int n = 0; n < count; ++n) {
     const StaircaseEntry& e = entries_[std::size_t(n)];
     const double left = plot.left() + n * column, barWidth = column * 0.62;
     const QRectF bar(left + column * 0.08, 0, barWidth, 0);
-    painter.setFont(labelFont);
-    QFontMetricsF metrics(labelFont);
+    painter.setFont(nameFont);
     painter.setPen(kAxis);
     painter.drawText(QRectF(left, plot.bottom() + 0.3 * line, column, line), Qt::AlignCenter,
-                     metrics.elidedText(QString::fromStdString(e.stage), Qt::ElideMiddle, column - 2));
+                     QFontMetricsF(nameFont).elidedText(QString::fromStdString(e.stage), Qt::ElideMiddle, column - 2));
+    painter.setFont(labelFont);
+    const QFontMetricsF metrics(labelFont);
     if (!e.measured) {
       painter.setFont(smallFont);
       painter.setPen(QColor(140, 140, 140));

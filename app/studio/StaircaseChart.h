@@ -20,15 +20,15 @@ class StaircaseChart : public QWidget {
   const std::vector<StaircaseEntry>& entries() const { return entries_; }
 
   // Draws the chart into `area`; text and lines are `scale` times their size on screen (a PDF page at
-  // 300 dpi draws at 300/96).
-  void paint(QPainter& painter, const QRectF& area, double scale = 1.0) const;
+  // 300 dpi draws at 300/96). Without its title where the page already has one.
+  void paint(QPainter& painter, const QRectF& area, double scale = 1.0, bool withTitle = true) const;
   // The chart alone at `size` pixels.
   QImage image(const QSize& size) const;
   // PNG or SVG by the name's extension, written whole or not at all; false with `error` set.
   bool save(const QString& path, QString& error) const;
 
-  // Where the bar of entry `n` ends on a logarithmic axis spanning whole decades that hold every value
-  // (measured and predicted), as a fraction of the axis height from the bottom; for tests.
+  // Where the bar of entry `n` ends on the logarithmic axis that holds every value (measured and
+  // predicted), as a fraction of the axis height from the bottom; for tests.
   double barFraction(std::size_t n) const;
 
   static constexpr QSize kExportSize{1200, 600};
@@ -37,7 +37,7 @@ class StaircaseChart : public QWidget {
   void paintEvent(QPaintEvent* event) override;
 
  private:
-  std::pair<double, double> decades() const;  // log10 of the axis' ends
+  std::pair<double, double> decades() const;  // log10 of the axis' ends (whole decades at the bottom)
 
   std::vector<StaircaseEntry> entries_;
   QString title_;

@@ -2,7 +2,8 @@
 // What iso3dfd-studio's command line asks for (parsed by app/studio/StudioCli.h): the scenario to open
 // and the automation of a run (--steps N --screenshot FILE for tests and scripts; --record PATH --frames
 // N for videos and frame sequences; --benchmark SECONDS for the cost of the view; --bench-panel for the
-// stages' benchmark). Plain data: the windows' run functions and the headless driver read it.
+// stages' benchmark; --lesson --screenshots DIR for the lesson's pages). Plain data: the windows' run
+// functions and the headless driver read it.
 #include <QString>
 #include <QStringList>
 
@@ -38,10 +39,18 @@ struct StudioOptions {
   int benchSize = 0;          // --size N: a cube N³ (0: the scenario's grid)
   QString benchJson;          // --json: the results as iso3dfd-bench/1
   QStringList benchLoad;      // --load: results shown next to the run (iso3dfd bench --json files)
+  bool lesson = false;        // --lesson: the lesson window (steps: each Run page's, default kLessonRunSteps)
+  QString lessonFrom;         // --from: the stage whose step it starts at ("" from the beginning)
+  QString lessonScreenshots;  // --screenshots: go through every page, saving each as a PNG there
+  QString lessonHandout;      // --handout: ... and write the summary's PDF handout there
+  static constexpr long kLessonRunSteps = 20;
 
   // The run ends by itself (a screenshot, a recording, results or a measurement), so a failure ends the
   // program with status 1 instead of waiting for a user.
-  bool automated() const { return !screenshot.isEmpty() || !record.isEmpty() || !benchJson.isEmpty() || benchmarkSeconds > 0.0; }
+  bool automated() const {
+    return !screenshot.isEmpty() || !record.isEmpty() || !benchJson.isEmpty() || benchmarkSeconds > 0.0 ||
+           !lessonScreenshots.isEmpty() || !lessonHandout.isEmpty();
+  }
 };
 
 }  // namespace iso

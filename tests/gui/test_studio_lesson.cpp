@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QAction>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QMenu>
 #include <QMenuBar>
@@ -23,8 +24,10 @@
 #include "app/studio/StageDiffView.h"
 #include "app/studio/StaircaseChart.h"
 #include "core/ScenarioResize.h"
+#include "compute/DeviceRegistry.h"
 #include "tests/ScratchDir.h"
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
@@ -209,6 +212,46 @@ TEST(LessonSummaryPage, ExportsTheChartAndTheHandout) {
   // A folder that does not exist: refused, nothing written.
   EXPECT_FALSE(page.writeHandout(QString::fromStdString(test::scratchPath("missing/h.pdf").string()), error));
   EXPECT_FALSE(error.isEmpty());
+}
+
+// What CI runs: the whole lesson headless on a small grid, one picture per page and the handout.
+TEST(LessonCommandLine, GoesThroughEveryPageAndWritesTheHandout) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const QString folder = QString::fromStdString(test::scratchPath("lesson-pages").string());
+  const QString handout = QString::fromStdString(test::scratchPath("handout.pdf").string());
+  const test::StudioRun run = test::runStudio({"--lesson", "--size", "32", "--screenshots", folder, "--handout", handout});
+  ASSERT_EQ(run.exitCode, 0) << run.output.toStdString();
+  const auto steps = lessonSteps({}, !listDevices().empty());
+  const QStringList pages = QDir(folder).entryList({"*.png"}, QDir::Files, QDir::Name);
+  EXPECT_EQ(pages.size(), int(2 + 3 * steps.size())) << pages.join(' ').toStdString();
+  for (const std::string& stage : lessonStages(steps)) {
+    EXPECT_TRUE(std::any_of(pages.begin(), pages.end(), [&](const QString& p) { return p.contains(QString::fromStdString(stage)); }))
+        << "no page of " << stage;
+  }
+  for (const QString& page : pages) {
+    const QImage image(QDir(folder).filePath(page));
+    EXPECT_FALSE(image.isNull()) << page.toStdString();
+  }
+  QFile pdf(handout);
+  ASSERT_TRUE(pdf.open(QIODevice::ReadOnly));
+  EXPECT_TRUE(pdf.read(5).startsWith("%PDF"));
+  // The measurements are printed as they were drawn: each stage with its Mpts/s.
+  for (const std::string& stage : lessonStages(steps)) {
+    EXPECT_TRUE(run.output.contains(QString::fromStdString(stage) + ": ")) << stage;
+  }
+}
+
+TEST(LessonCommandLine, RefusesWhatDoesNotBelong) {
+  const auto refused = [](const QStringList& arguments, const char* says) {
+    const test::StudioRun run = test::runStudio(arguments, {"QT_QPA_PLATFORM=offscreen"});
+    EXPECT_EQ(run.exitCode, 2) << arguments.join(' ').toStdString() << ": " << run.output.toStdString();
+    EXPECT_TRUE(run.output.contains(says)) << run.output.toStdString();
+  };
+  refused({"--lesson", "--from", "gpu-fastest"}, "--from gpu-fastest");
+  refused({"--from", "cpu-parallel"}, "--from belongs to --lesson");
+  refused({"--lesson", "--handout", "notes.txt"}, "expected a name ending in .pdf");
+  refused({"--lesson", "--compare", "cpu-serial,cpu-parallel"}, "--lesson runs on its own");
+  refused({"--lesson", "--handout", "/no-such-folder/h.pdf"}, "does not exist");
 }
 
 }  // namespace
