@@ -134,6 +134,11 @@ void SliceView::setFieldLabel(const QString& label) {
   requestFrame();
 }
 
+void SliceView::setMagnitudeRange(bool on) {
+  renderer_.setMagnitudeRange(on);
+  requestFrame();
+}
+
 void SliceView::resetCamera() {
   renderer_.camera().reset(renderer_.geometry());
   requestFrame();

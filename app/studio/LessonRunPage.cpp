@@ -10,7 +10,6 @@
 #include "app/studio/CompareWindow.h"
 #include "app/studio/MarkdownPage.h"
 #include "app/studio/SimulationPane.h"
-#include "core/HostBandwidth.h"
 
 namespace iso {
 namespace {
@@ -52,8 +51,7 @@ BenchmarkRun runOf(const LessonStep& step, const LessonMeasurement& before, cons
 
 }  // namespace
 
-LessonRunPage::LessonRunPage(const Scenario& scenario, QWidget* parent)
-    : QWidget(parent), hostGBs_(std::async(std::launch::async, [] { return hostCopyBandwidthGBs(); }).share()) {
+LessonRunPage::LessonRunPage(const Scenario& scenario, QWidget* parent) : QWidget(parent) {
   compare_ = new CompareWindow(scenario, {"cpu-serial", "cpu-serial"}, this);
   compare_->setWindowFlags(Qt::Widget);
   heading_ = new QLabel;
@@ -115,11 +113,7 @@ LessonMeasurement LessonRunPage::measurement(int n) const {
   if (n >= compare_->viewportCount() || !compare_->coordinator().active(std::size_t(n))) return m;
   const ControllerStatus& s = compare_->viewport(n)->pane()->lastStatus();
   if (!s.hasSolver) return m;
-  Throughput t = s.throughput;
-  // One roof per physical memory: an OpenCL device on the host's cores (PoCL) is measured against the
-  // host's copy bandwidth, as the CPU stages are, not against what its own copies reach.
-  if (s.onHostCores && s.ceilingName != kHostCeilingName && hostGBs_.wait_for(std::chrono::seconds(0)) == std::future_status::ready)
-    t = onOtherCeiling(t, hostGBs_.get());
+  const Throughput t = hostRoof_.throughputOf(s);  // PoCL on the host's roof, as the CPU stages
   m.mpts = t.mpts;
   m.rooflinePercent = t.rooflinePercent;
   m.ceilingGBs = t.ceilingGBs;

@@ -5,10 +5,10 @@
 // measurement settles.
 #include <QTimer>
 #include <QWidget>
-#include <future>
 #include <optional>
 
 #include "app/studio/BenchmarkCharts.h"
+#include "app/studio/HostMemoryRoof.h"
 #include "app/studio/LessonPlan.h"
 #include "app/studio/LessonText.h"
 #include "core/Scenario.h"
@@ -52,8 +52,7 @@ class LessonRunPage : public QWidget {
   QTextBrowser* watch_ = nullptr;
   RooflineChart* roofline_ = nullptr;
   BenchmarkRun run_;  // what the roofline shows
-  // The host's copy bandwidth, read (or measured once) off the GUI thread.
-  std::shared_future<double> hostGBs_;
+  HostMemoryRoof hostRoof_;
   QTimer refresh_;
 };
 

@@ -318,6 +318,7 @@ void MainWindow::buildDocks() {
   // The traces are a tab beside the form: the view keeps the window's width and height (the dock can be
   // dragged under the view, where the plot and the seismogram go side by side).
   traces_ = new TracePlotPanel(pane_->controller());
+  dataExport_->setSeismogramLook([this] { return traces_->seismogramOptions(); });  // the file as the tab shows it
   QDockWidget* traces = addPanel("Traces", "tracesDock", traces_, Qt::LeftDockWidgetArea);
   tabifyDockWidget(stage, traces);
   viewControls_ = new ViewControls(pane_->view(), pane_->controller());

@@ -169,6 +169,10 @@ std::vector<StudioOption> windowOptions() {
        "With --compare --steps N --screenshot FILE: drag viewport 1's camera (an orbit, as the left mouse button does) "
        "throughout the run, and report how often the views redraw meanwhile.",
        flag(&StudioOptions::dragCamera)},
+      {"difference", "",
+       "With --compare: difference mode, every viewport but the reference shows |u − u_ref| at the common step, with its own "
+       "colour bar and its max |Δ| and relative L2 above it (the compare view's Difference button, D).",
+       flag(&StudioOptions::compareDifference)},
       {"stages-window", "tab",
        "Open only the stage explorer on the --stage stage at TAB: source, diff or explanation (with --screenshot: save it and quit).",
        [](StudioOptions& o, const QString& value, QString& error) {
@@ -316,6 +320,7 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
       {RecordingSession::isVideoPath(o.record) && !size.isEmpty() && (size.width() % 2 || size.height() % 2),
        QStringLiteral("--resolution %1x%2: a video (H.264, yuv420p) needs an even width and height").arg(size.width()).arg(size.height())},
       {o.dragCamera && (o.compareStages.isEmpty() || o.screenshot.isEmpty()), "--drag goes with --compare, --steps and --screenshot"},
+      {o.compareDifference && o.compareStages.isEmpty(), "--difference belongs to --compare"},
   };
   for (const auto& [broken, message] : rules)
     if (broken) {

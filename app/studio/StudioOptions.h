@@ -34,6 +34,7 @@ struct StudioOptions {
   int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
   QStringList compareStages;  // --compare: 2 to 4 "stage" or "stage@device", side by side in lockstep
   bool dragCamera = false;    // --drag: with --compare, orbit viewport 1's camera with synthetic mouse drags
+  bool compareDifference = false;  // --difference: with --compare, every viewport but the reference shows |u - u_ref|
   bool benchPanel = false;    // --bench-panel: the benchmark panel alone (steps: per stage)
   QStringList benchStages;    // --stages: the stages it times (empty: every stage available)
   int benchSize = 0;          // --size N: a cube N³ (0: the scenario's grid)

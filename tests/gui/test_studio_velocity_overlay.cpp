@@ -1,0 +1,69 @@
+// The velocity overlay as the main window shows it at first: the layers of the default model must read
+// apart where the field is at rest. The test measures the colour distance between neighbouring layers
+// in the rendered image.
+#include <gtest/gtest.h>
+
+#include <QImage>
+#include <array>
+#include <cmath>
+#include <map>
+
+#include "app/studio/MainWindow.h"
+#include "app/studio/SimulationPane.h"
+#include "core/ScenarioResize.h"
+#include "render/SliceView.h"
+#include "tests/gui/test_studio_support.h"
+
+namespace iso {
+namespace {
+
+double distance(const QColor& a, const QColor& b) {
+  return std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
+}
+
+TEST(VelocityOverlay, NeighbouringLayersOfTheDefaultModelStandApart) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario s = resizedScenario(presetScenario("default"), 64, 64, 64);
+  s.stage = "cpu-serial";
+  MainWindow window(s);
+  window.resize(1280, 720);
+  window.show();
+  window.setViewMode(2);  // the XZ section: every layer and the salt
+  ASSERT_TRUE(test::waitUntil([&] {
+    return window.pane()->lastStatus().hasSolver && window.pane()->view()->slices() && window.pane()->controller().velocitySlices() &&
+           window.pane()->view()->planeRect().isValid();
+  }));
+  test::runEventsFor(500);  // the pane hands the view the velocity planes with the next frame
+  SliceView* view = window.pane()->view();
+  const auto velocity = window.pane()->controller().velocitySlices();
+  const QImage image = view->grabFramebuffer();  // step 0: the field is at rest everywhere
+  if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) image.save("velocity_overlay.png");
+  // The colour of each layer mid-layer, clear of the absorbing layer's shading and of the salt.
+  const std::array<int, 3> layer = window.pane()->lastStatus().absorbingCells;
+  const int column = layer[0] + 4;  // between the first two receivers' marks
+  const QRectF plane = view->planeRect();
+  const double cell = plane.width() / velocity->n1;
+  const double scale = image.width() / double(view->width());
+  std::map<float, std::vector<int>> rowsOf;
+  for (int row = layer[2]; row < velocity->n3 - layer[2]; ++row) rowsOf[velocity->xz[std::size_t(row) * velocity->n1 + std::size_t(column)]].push_back(row);
+  std::vector<std::pair<float, QColor>> layers;
+  for (const auto& [v, rows] : rowsOf) {
+    if (rows.size() < 3) continue;
+    const int row = rows[rows.size() / 2];
+    const QPointF at = (plane.topLeft() + QPointF((column + 0.5) * cell, (row + 0.5) * cell)) * scale;
+    layers.emplace_back(v, image.pixelColor(int(at.x()), int(at.y())));
+  }
+  ASSERT_GE(layers.size(), 4u) << "the default model's layers";
+  double closest = 1e9;
+  for (std::size_t n = 1; n < layers.size(); ++n) {
+    const double d = distance(layers[n - 1].second, layers[n].second);
+    closest = std::min(closest, d);
+    std::printf("%.0f m/s %s -> %.0f m/s %s: %.1f\n", layers[n - 1].first, qPrintable(layers[n - 1].second.name()), layers[n].first,
+                qPrintable(layers[n].second.name()), d);
+  }
+  EXPECT_GT(closest, 25.0) << "neighbouring layers are hard to tell apart";
+  window.close();
+}
+
+}  // namespace
+}  // namespace iso
