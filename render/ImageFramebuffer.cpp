@@ -50,10 +50,17 @@ QString ImageFramebuffer::bind(GlFunctions* gl, QSize drawn, int samples) {
       .arg(drawn.width()).arg(drawn.height());
 }
 
+// With samples, the frame is resolved into a single-sample framebuffer first (a blit on the GPU); either
+// way it is read straight into memory kept from the last image (RGBA bytes, what the video encoder
+// takes) once the caller has let go of it: a fresh 8 MB (1080p) every frame costs a page fault per 4 KiB,
+// and a pass on the CPU to flip or convert it costs more than drawing the frame on a GPU.
 QImage ImageFramebuffer::readBack(GlFunctions* gl, QSize drawn, int samples) {
-  if (samples > 0) return framebuffer_->toImage();  // resolves the samples; flipped from GL rows to image rows
-  // Read straight into memory kept from the last image (RGBA bytes, what the video encoder takes) once
-  // the caller has let go of it: a fresh 8 MB (1080p) every frame costs a page fault per 4 KiB.
+  if (samples > 0) {
+    if (!resolved_ || resolved_->size() != drawn) resolved_ = std::make_unique<QOpenGLFramebufferObject>(drawn);
+    if (!resolved_->isValid()) return {};
+    QOpenGLFramebufferObject::blitFramebuffer(resolved_.get(), framebuffer_.get());
+    if (!resolved_->bind()) return {};
+  }
   if (memory_.size() != drawn || !memory_.isDetached()) memory_ = QImage(drawn, QImage::Format_RGBX8888);
   if (memory_.isNull()) return {};
   gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
@@ -75,9 +82,9 @@ QImage ImageFramebuffer::render(GlFunctions* gl, const ImageOptions& options, in
   target.canvas = QSizeF(drawn.width() / target.pixelRatio, drawn.height() / target.pixelRatio);
   target.hud = options.hud, target.colourBar = options.colourBar, target.labels = options.labels;
   target.onScreen = false;
-  // Without samples to resolve, the frame is drawn upside down, so that OpenGL's rows (bottom up) read
-  // back straight into the image's (top down): no pass to flip them.
-  target.rowsDown = samples == 0;
+  // Drawn upside down, so that OpenGL's rows (bottom up) read back straight into the image's (top down):
+  // no pass to flip them (a resolving blit keeps the orientation).
+  target.rowsDown = true;
   error = draw(target);
   QImage image = error.isEmpty() ? readBack(gl, drawn, samples) : QImage();
   QOpenGLFramebufferObject::bindDefault();
@@ -94,6 +101,7 @@ QImage ImageFramebuffer::render(GlFunctions* gl, const ImageOptions& options, in
 
 void ImageFramebuffer::destroy() {
   framebuffer_.reset();
+  resolved_.reset();
   memory_ = QImage();
 }
 

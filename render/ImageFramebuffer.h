@@ -47,6 +47,7 @@ class ImageFramebuffer {
   QImage readBack(GlFunctions* gl, QSize drawn, int samples);
 
   std::unique_ptr<QOpenGLFramebufferObject> framebuffer_;
+  std::unique_ptr<QOpenGLFramebufferObject> resolved_;  // the samples of framebuffer_ resolved, when it has any
   QImage memory_;  // the last image read without samples, whose memory the next one reuses
 };
 
