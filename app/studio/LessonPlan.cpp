@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "core/Format.h"
-#include "core/Metrics.h"
 #include "core/StageRegistry.h"
 
 namespace iso {
@@ -35,10 +34,7 @@ std::vector<std::string> lessonStages(const std::vector<LessonStep>& steps) {
   return stages;
 }
 
-double lessonBytesPerPoint(const std::string& stage) {
-  StageRegistry::get(stage);  // throws for an unknown stage
-  return kTrafficBytesPerPoint;
-}
+double lessonBytesPerPoint(const std::string& stage) { return StageRegistry::get(stage).bytesPerPointStep; }
 
 void LessonRecord::setPrediction(const std::string& stage, double speedup) {
   if (std::isfinite(speedup) && speedup > 0.0) predictions_[stage] = speedup;
