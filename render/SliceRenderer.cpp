@@ -382,7 +382,7 @@ void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& targe
   if (!dataProblem_.isEmpty())
     decorations_.paintMessage(painter, target, dataProblem_, true);
   else if (!hasPicture())
-    decorations_.paintMessage(painter, target, "No wavefield yet: waiting for the first slices.", false);
+    decorations_.paintMessage(painter, target, decorations_.idleMessage(), false);
 }
 
 }  // namespace iso

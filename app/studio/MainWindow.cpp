@@ -103,6 +103,10 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
                      "there (on the slices shown; empty off the slices)");
   statusBar()->addPermanentWidget(probe_);
   connect(pane_->view(), &SliceView::cellHovered, this, &MainWindow::showProbe);
+  // The value under the pointer follows the run (a reset starts it again from 0).
+  connect(pane_, &SimulationPane::frameShown, this, [this] {
+    if (probed_[0] >= 0) showProbe(probed_[0], probed_[1], probed_[2]);
+  });
 
   rebuildDelay_.setSingleShot(true);
   rebuildDelay_.setInterval(kRebuildDelayMs);
@@ -371,6 +375,7 @@ void MainWindow::requestRun(const Scenario& scenario, const ScenarioOrigin& orig
 
 void MainWindow::onRebuilt(const Scenario& active) {
   const ControllerStatus& s = pane_->lastStatus();
+  pane_->view()->setIdleMessage({});
   form_->setStability(s.stability);
   viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
   pane_->view()->setAbsorbingLayer(s.absorbingCells);
@@ -530,10 +535,17 @@ void MainWindow::onControllerEvent(const ControllerEvent& e) {
     return;
   }
   // A refusal: a solver runs, but not the scenario last sent (a failing solver runs what was sent).
-  const bool refused = pane_->controller().status().hasSolver &&
-                       !sameScenario(pane_->controller().activeScenario(), requested_.scenario);
-  if (refused) onRefused(e);
-  else showMessage(QString::fromStdString(e.message), QString::fromStdString(e.details));
+  const bool running = pane_->controller().status().hasSolver;
+  const bool refused = running && !sameScenario(pane_->controller().activeScenario(), requested_.scenario);
+  if (refused) return onRefused(e);
+  showMessage(QString::fromStdString(e.message), QString::fromStdString(e.details));
+  if (running) return;
+  // Nothing runs: the view says why instead of waiting for slices, and Play is offered again.
+  pane_->view()->setIdleMessage("The run could not start: " + QString::fromStdString(e.message) +
+                                "\nChange the scenario or the stage; the Messages panel has the details.");
+  const QSignalBlocker block(playAction_);
+  playAction_->setChecked(false);
+  showPlaying(false);
 }
 
 void MainWindow::onStatus(const ControllerStatus& s) {
@@ -559,6 +571,7 @@ void MainWindow::onStatus(const ControllerStatus& s) {
 }
 
 void MainWindow::showProbe(int i, int j, int k) {
+  probed_ = {i, j, k};
   const auto slices = pane_->view()->slices();
   if (i < 0 || !slices) {
     probe_->clear();

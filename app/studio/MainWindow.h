@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QStringList>
 #include <QTimer>
+#include <array>
 #include <optional>
 
 #include "core/Checkpoint.h"
@@ -131,6 +132,7 @@ class MainWindow : public QMainWindow {
   QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
   ElidedLabel* counters_ = nullptr;
   QLabel* probe_ = nullptr;  // the value under the pointer
+  std::array<int, 3> probed_{-1, -1, -1};  // the cell it is about (i < 0: none)
   QElapsedTimer explorerFigures_;  // since the stage explorer last got live figures
 };
 
