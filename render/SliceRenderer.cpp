@@ -270,7 +270,10 @@ void SliceRenderer::drawQuads(const glm::mat4& viewProjection, const std::array<
   gl_->glUniformMatrix4fv(program_->uniformLocation("viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);
   program_->setUniformValue("clip", gain_.clip());
   program_->setUniformValue("rangeLow", magnitudeRange_ ? 0.0f : -gain_.clip());
-  program_->setUniformValue("overlayOpacity", overlayOn_ && velocityMatches() ? overlayOpacity_ : 0.0f);
+  // A uniform model tints every plane one colour: it tells nothing (the colour bar gives the velocity) and
+  // only veils the faint waves, so such a tint is left off.
+  const bool tints = overlayOn_ && velocityMatches() && velocityRange_[1] > velocityRange_[0];
+  program_->setUniformValue("overlayOpacity", tints ? overlayOpacity_ : 0.0f);
   program_->setUniformValue("velocityRange", velocityRange_[0], velocityRange_[1]);
   colormapTexture_.bind(gl_, kColormapUnit);
   quads_.bind(gl_);

@@ -65,5 +65,30 @@ TEST(VelocityOverlay, NeighbouringLayersOfTheDefaultModelStandApart) {
   window.close();
 }
 
+// A constant model would tint every plane one colour and veil the faint waves: the planes keep the
+// wavefield's own colours (the oneAPI sample's preset is such a model).
+TEST(VelocityOverlay, AConstantModelLeavesThePlanesUntinted) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario s = resizedScenario(presetScenario("oneapi"), 32, 32, 32);
+  s.stage = "cpu-serial";
+  MainWindow window(s);
+  window.resize(1280, 720);
+  window.show();
+  window.setViewMode(2);
+  ASSERT_TRUE(test::waitUntil([&] {
+    return window.pane()->view()->slices() && window.pane()->controller().velocitySlices() && window.pane()->view()->planeRect().isValid();
+  }));
+  test::runEventsFor(500);
+  SliceView* view = window.pane()->view();
+  const double scale = view->grabFramebuffer().width() / double(view->width());
+  const QPointF corner = (view->planeRect().topLeft() + QPointF(3.0, 3.0)) * scale;  // at rest: far from the cubes
+  const QColor shown = view->grabFramebuffer().pixelColor(corner.toPoint());
+  view->setVelocityOverlay(false, 0.5f);
+  test::runEventsFor(200);
+  const QColor untinted = view->grabFramebuffer().pixelColor(corner.toPoint());
+  EXPECT_LT(distance(shown, untinted), 3.0) << qPrintable(shown.name()) << " against " << qPrintable(untinted.name());
+  window.close();
+}
+
 }  // namespace
 }  // namespace iso
