@@ -9,11 +9,13 @@
 #include <QMenuBar>
 #include <QFile>
 #include <QImage>
+#include <QRegularExpression>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <fstream>
 
 #include "app/studio/CodeView.h"
+#include "app/studio/CompareViewport.h"
 #include "app/studio/CompareWindow.h"
 #include "app/studio/LessonPredictPage.h"
 #include "app/studio/LessonRunPage.h"
@@ -96,6 +98,13 @@ TEST(LessonWindow, RunMeasuresBothStagesAgainstThePrediction) {
   EXPECT_TRUE(w.runPage()->problem().isEmpty());
   ASSERT_TRUE(test::waitUntil([&] { return w.runPage()->verdict().contains("Measured: <b>×"); }, 5000)) << w.runPage()->verdict().toStdString();
   EXPECT_TRUE(w.runPage()->verdict().contains("×3.00")) << "the prediction beside the measurement";
+  // One speed-up on the page: the verdict's is the one viewport 2's counters show.
+  w.runPage()->play(false);
+  const QString counters = w.runPage()->compare()->viewport(1)->counters();
+  const QRegularExpressionMatch shown = QRegularExpression("<b>([\\d.]+)×</b> over viewport 1").match(counters);
+  ASSERT_TRUE(shown.hasMatch()) << counters.toStdString();
+  EXPECT_TRUE(w.runPage()->verdict().contains("Measured: <b>×" + shown.captured(1) + "</b>"))
+      << w.runPage()->verdict().toStdString() << " against " << counters.toStdString();
   EXPECT_TRUE(w.record().measurement("cpu-serial"));
   EXPECT_TRUE(w.record().measurement("cpu-parallel"));
   // Both ran on the host's cores: one memory roof, two points.
