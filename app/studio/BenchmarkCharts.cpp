@@ -383,6 +383,7 @@ QGraphicsSimpleTextItem* smallLabel(const QString& text, const QString& tip, QGr
   font.setPointSizeF(font.pointSizeF() * 0.85);
   label->setFont(font);
   label->setToolTip(tip);
+  label->setZValue(1000.0);  // above the grid lines, which would otherwise cross out letters
   return label;
 }
 
