@@ -109,7 +109,8 @@ bool writeLessonHandout(const QString& path, const HandoutContent& content, cons
     painter.drawText(QRectF(page.left(), std::min(end + line, page.bottom() - 2 * line), page.width(), 2 * line),
                      Qt::AlignLeft | Qt::TextWordWrap,
                      "Speed-ups are over the stage each one improves on, measured side by side on the same scenario and device. "
-                     "% roof: bytes per point and step × points per second over the measured copy bandwidth of the memory the stage ran on.");
+                     "% roof: 16 B per point and step (the traffic's convention, for every stage) × points per second over the "
+                     "measured copy bandwidth of the memory the stage ran on; B/pt is what the stage itself moves at best.");
     painter.end();
   }
   return writeFileBytes(path, bytes, error);

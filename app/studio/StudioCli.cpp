@@ -221,7 +221,7 @@ std::vector<StudioOption> lessonOptions() {
   return {
       {"lesson", "",
        "Open the lesson: the stages in teaching order on the scenario, each step predicted, run beside the stage before "
-       "(--steps N: each Run page's steps with --screenshots, default 20) and read as annotated hunks, then the staircase.",
+       "(--steps N: each Run page's steps with --screenshots, default 150) and read as annotated hunks, then the staircase.",
        flag(&StudioOptions::lesson)},
       {"from", "STAGE", "With --lesson: start at STAGE's step.",
        [](StudioOptions& o, const QString& value, QString& error) {

@@ -47,7 +47,8 @@ struct StudioOptions {
   QString lessonFrom;         // --from: the stage whose step it starts at ("" from the beginning)
   QString lessonScreenshots;  // --screenshots: go through every page, saving each as a PNG there
   QString lessonHandout;      // --handout: ... and write the summary's PDF handout there
-  static constexpr long kLessonRunSteps = 20;
+  // Enough for the default scenario's wavelet to leave its source at any size: the Run pages show a wave.
+  static constexpr long kLessonRunSteps = 150;
 
   // The run ends by itself (a screenshot, a recording, results or a measurement), so a failure ends the
   // program with status 1 instead of waiting for a user.
