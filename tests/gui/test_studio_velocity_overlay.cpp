@@ -7,6 +7,8 @@
 #include <array>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <string>
 
 #include "app/studio/MainWindow.h"
 #include "app/studio/SimulationPane.h"
@@ -21,19 +23,29 @@ double distance(const QColor& a, const QColor& b) {
   return std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
 }
 
+// The main window on a cpu-serial run of the preset at N³, showing the XZ section (every layer and the
+// salt), once the view has drawn the wavefield and the velocity planes; nullptr if it never does.
+std::unique_ptr<MainWindow> xzSection(const std::string& preset, int n) {
+  Scenario s = resizedScenario(presetScenario(preset), n, n, n);
+  s.stage = "cpu-serial";
+  auto window = std::make_unique<MainWindow>(s);
+  window->resize(1280, 720);
+  window->show();
+  window->setViewMode(2);
+  const bool drawn = test::waitUntil([&] {
+    return window->pane()->lastStatus().hasSolver && window->pane()->view()->slices() && window->pane()->controller().velocitySlices() &&
+           window->pane()->view()->planeRect().isValid();
+  });
+  if (!drawn) return nullptr;
+  test::runEventsFor(500);  // the pane hands the view the velocity planes with the next frame
+  return window;
+}
+
 TEST(VelocityOverlay, NeighbouringLayersOfTheDefaultModelStandApart) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
-  Scenario s = resizedScenario(presetScenario("default"), 64, 64, 64);
-  s.stage = "cpu-serial";
-  MainWindow window(s);
-  window.resize(1280, 720);
-  window.show();
-  window.setViewMode(2);  // the XZ section: every layer and the salt
-  ASSERT_TRUE(test::waitUntil([&] {
-    return window.pane()->lastStatus().hasSolver && window.pane()->view()->slices() && window.pane()->controller().velocitySlices() &&
-           window.pane()->view()->planeRect().isValid();
-  }));
-  test::runEventsFor(500);  // the pane hands the view the velocity planes with the next frame
+  const std::unique_ptr<MainWindow> shown = xzSection("default", 64);
+  ASSERT_TRUE(shown);
+  MainWindow& window = *shown;
   SliceView* view = window.pane()->view();
   const auto velocity = window.pane()->controller().velocitySlices();
   const QImage image = view->grabFramebuffer();  // step 0: the field is at rest everywhere
@@ -69,17 +81,9 @@ TEST(VelocityOverlay, NeighbouringLayersOfTheDefaultModelStandApart) {
 // wavefield's own colours (the oneAPI sample's preset is such a model).
 TEST(VelocityOverlay, AConstantModelLeavesThePlanesUntinted) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
-  Scenario s = resizedScenario(presetScenario("oneapi"), 32, 32, 32);
-  s.stage = "cpu-serial";
-  MainWindow window(s);
-  window.resize(1280, 720);
-  window.show();
-  window.setViewMode(2);
-  ASSERT_TRUE(test::waitUntil([&] {
-    return window.pane()->view()->slices() && window.pane()->controller().velocitySlices() && window.pane()->view()->planeRect().isValid();
-  }));
-  test::runEventsFor(500);
-  SliceView* view = window.pane()->view();
+  const std::unique_ptr<MainWindow> window = xzSection("oneapi", 32);
+  ASSERT_TRUE(window);
+  SliceView* view = window->pane()->view();
   const double scale = view->grabFramebuffer().width() / double(view->width());
   const QPointF corner = (view->planeRect().topLeft() + QPointF(3.0, 3.0)) * scale;  // at rest: far from the cubes
   const QColor shown = view->grabFramebuffer().pixelColor(corner.toPoint());
@@ -87,7 +91,6 @@ TEST(VelocityOverlay, AConstantModelLeavesThePlanesUntinted) {
   test::runEventsFor(200);
   const QColor untinted = view->grabFramebuffer().pixelColor(corner.toPoint());
   EXPECT_LT(distance(shown, untinted), 3.0) << qPrintable(shown.name()) << " against " << qPrintable(untinted.name());
-  window.close();
 }
 
 }  // namespace
