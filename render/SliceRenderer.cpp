@@ -361,7 +361,11 @@ void SliceRenderer::paintColourBars(QPainter& painter, const FrameTarget& target
   const ColourTable* table = Colormap::table(colormapName_);
   if (table == nullptr) return;
   const float clip = gain_.clip();
-  const Decorations::ColourBar field{table, magnitudeRange_ ? 0.0f : -clip, clip, decorations_.fieldLabel(), gainCaption(gain_)};
+  QString caption = gainCaption(gain_);
+  // A magnitude (the compare view's |u − u_ref|) names its largest value under the bar: the bar's top is
+  // a percentile, and the max printed beside the view would otherwise be nowhere on it.
+  if (magnitudeRange_ && slices_) caption = caption.section('\n', 0, 0) + "\nmax " + QString::number(finiteRange(*slices_)[1], 'e', 1);
+  const Decorations::ColourBar field{table, magnitudeRange_ ? 0.0f : -clip, clip, decorations_.fieldLabel(), caption};
   std::optional<Decorations::ColourBar> velocity;
   if (overlayOn_ && velocityMatches()) velocity = Decorations::ColourBar{&rockTable(), velocityRange_[0], velocityRange_[1], "v (m/s)", {}};
   decorations_.paintColourBars(painter, target, hudLines, field, velocity);

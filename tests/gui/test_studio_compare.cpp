@@ -223,13 +223,15 @@ TEST_F(CompareWindowTest, NoVerdictBeforeTheFirstStepThenTheDifferenceIsDrawnAnd
     largest = std::max(largest, shown->planes()[i]);
   }
   EXPECT_FLOAT_EQ(largest, float(window_->agreement(1).last.maxAbs)) << "the max printed is the max drawn";
-  // The colour bar names what it shows.
-  QImage decorations(view->size(), QImage::Format_ARGB32);
-  decorations.fill(Qt::transparent);
-  {
-    QPainter painter(&decorations);
-    view->paintDecorations(painter);
-  }
+  // The colour bar names what it shows, and under it the max printed above the view.
+  const std::vector<test::PaintedText> texts = test::paintedTexts(*view);
+  const auto painted = [&](const QString& text) {
+    return std::any_of(texts.begin(), texts.end(), [&](const test::PaintedText& t) { return t.text == text; });
+  };
+  EXPECT_TRUE(painted("|u − u_ref|"));
+  const QString max = "max " + QString::number(window_->agreement(1).last.maxAbs, 'e', 1);
+  EXPECT_TRUE(painted(max)) << max.toStdString();
+  EXPECT_TRUE(window_->viewport(1)->counters().contains("max |Δ| " + QString::number(window_->agreement(1).last.maxAbs, 'e', 1)));
   // What the window prints is what its counters show: the same Mpts/s.
   window_->refreshCounters();
   const QString counters = window_->viewport(1)->counters();
