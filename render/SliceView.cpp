@@ -22,7 +22,7 @@ constexpr double kClickSlopPixels = 4.0;  // a press and release closer than thi
 }  // namespace
 
 SliceView::SliceView(QWidget* parent) : QWidget(parent) {
-  window_ = new SliceWindow(*this, ViewContext::viewFormat());
+  window_ = new SliceWindow(*this, [this] { paintWindow(); }, ViewContext::viewFormat());
   container_ = QWidget::createWindowContainer(window_, this);
   container_->setFocusPolicy(Qt::NoFocus);  // the view itself takes the keyboard
   auto* layout = new QVBoxLayout(this);

@@ -147,7 +147,6 @@ class SliceView : public QWidget {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
-  friend class SliceWindow;  // asks for its paints
   // The context, current on its offscreen surface, and the renderer initialised in it, on first use.
   // False when GL cannot draw (glInfo says why).
   bool ensureGl();
