@@ -1,5 +1,6 @@
 #include "render/SliceRenderer.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -26,14 +27,18 @@ SlicePlane planeOf(SliceRenderer::Mode mode) {
   }
 }
 
-// The velocity overlay's earth-tone ramp (slice.frag), as the overlay shows it at full opacity.
+// The velocity overlay's ramp (rock() in slice.frag, the same stops), as the overlay shows it at full
+// opacity.
 const ColourTable& rockTable() {
   static const ColourTable table = [] {
+    constexpr std::array<std::array<double, 3>, 5> stops{
+        {{0.15, 0.15, 0.45}, {0.15, 0.50, 0.55}, {0.55, 0.70, 0.25}, {0.90, 0.65, 0.20}, {0.98, 0.92, 0.75}}};
     ColourTable t(Colormap::kEntries);
     for (int n = 0; n < Colormap::kEntries; ++n) {
-      const double s = double(n) / (Colormap::kEntries - 1);
-      t[n] = {std::uint8_t(std::lround(255 * (0.22 + s * 0.73))), std::uint8_t(std::lround(255 * (0.17 + s * 0.69))),
-              std::uint8_t(std::lround(255 * (0.13 + s * 0.53)))};
+      const double x = 4.0 * n / (Colormap::kEntries - 1);
+      const std::size_t k = std::min<std::size_t>(std::size_t(x), 3);
+      const auto channel = [&](int c) { return std::uint8_t(std::lround(255 * (stops[k][c] + (x - k) * (stops[k + 1][c] - stops[k][c])))); };
+      t[n] = {channel(0), channel(1), channel(2)};
     }
     return t;
   }();
@@ -264,7 +269,11 @@ void SliceRenderer::drawQuads(const glm::mat4& viewProjection, const std::array<
   program_->bind();
   gl_->glUniformMatrix4fv(program_->uniformLocation("viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);
   program_->setUniformValue("clip", gain_.clip());
-  program_->setUniformValue("overlayOpacity", overlayOn_ && velocityMatches() ? overlayOpacity_ : 0.0f);
+  program_->setUniformValue("rangeLow", magnitudeRange_ ? 0.0f : -gain_.clip());
+  // A uniform model tints every plane one colour: it tells nothing (the colour bar gives the velocity) and
+  // only veils the faint waves, so such a tint is left off.
+  const bool tints = overlayOn_ && velocityMatches() && velocityRange_[1] > velocityRange_[0];
+  program_->setUniformValue("overlayOpacity", tints ? overlayOpacity_ : 0.0f);
   program_->setUniformValue("velocityRange", velocityRange_[0], velocityRange_[1]);
   colormapTexture_.bind(gl_, kColormapUnit);
   quads_.bind(gl_);
@@ -352,7 +361,11 @@ void SliceRenderer::paintColourBars(QPainter& painter, const FrameTarget& target
   const ColourTable* table = Colormap::table(colormapName_);
   if (table == nullptr) return;
   const float clip = gain_.clip();
-  const Decorations::ColourBar field{table, -clip, clip, decorations_.fieldLabel(), gainCaption(gain_)};
+  QString caption = gainCaption(gain_);
+  // A magnitude (the compare view's |u − u_ref|) names its largest value under the bar: the bar's top is
+  // a percentile, and the max printed beside the view would otherwise be nowhere on it.
+  if (magnitudeRange_ && slices_) caption = caption.section('\n', 0, 0) + "\nmax " + QString::number(finiteRange(*slices_)[1], 'e', 1);
+  const Decorations::ColourBar field{table, magnitudeRange_ ? 0.0f : -clip, clip, decorations_.fieldLabel(), caption};
   std::optional<Decorations::ColourBar> velocity;
   if (overlayOn_ && velocityMatches()) velocity = Decorations::ColourBar{&rockTable(), velocityRange_[0], velocityRange_[1], "v (m/s)", {}};
   decorations_.paintColourBars(painter, target, hudLines, field, velocity);
@@ -376,7 +389,7 @@ void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& targe
   if (!dataProblem_.isEmpty())
     decorations_.paintMessage(painter, target, dataProblem_, true);
   else if (!hasPicture())
-    decorations_.paintMessage(painter, target, "No wavefield yet: waiting for the first slices.", false);
+    decorations_.paintMessage(painter, target, decorations_.idleMessage(), false);
 }
 
 }  // namespace iso

@@ -56,6 +56,8 @@ class SliceRenderer {
   void setMode(Mode mode) { mode_ = mode; }
   Mode mode() const { return mode_; }
   bool setColormap(const QString& name);  // false (and a warning) for an unknown name
+  // The colours span [0, clip] instead of [-clip, clip]: for a magnitude, e.g. a difference |u - u_ref|.
+  void setMagnitudeRange(bool on) { magnitudeRange_ = on; }
   const QString& colormap() const { return colormapName_; }
   // The colour range's rule and the manual range (GainControl); clip() is the range in use.
   void setGainMode(GainMode mode) { gain_.setMode(mode); }
@@ -130,6 +132,7 @@ class SliceRenderer {
   Decorations decorations_;
   QString colormapName_ = "seismic";
   bool overlayOn_ = false;
+  bool magnitudeRange_ = false;
   float overlayOpacity_ = 0.35f;
   std::shared_ptr<const SliceSet> slices_, velocity_;
   SliceGeometry geometry_;  // of slices_

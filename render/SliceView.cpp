@@ -136,6 +136,16 @@ void SliceView::setFieldLabel(const QString& label) {
   requestFrame();
 }
 
+void SliceView::setIdleMessage(const QString& text) {
+  renderer_.decorations().setIdleMessage(text);
+  requestFrame();
+}
+
+void SliceView::setMagnitudeRange(bool on) {
+  renderer_.setMagnitudeRange(on);
+  requestFrame();
+}
+
 void SliceView::resetCamera() {
   renderer_.camera().reset(renderer_.geometry());
   requestFrame();

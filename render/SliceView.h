@@ -93,6 +93,9 @@ class SliceView : public QWidget {
   GainMode gainMode() const { return renderer_.gain().mode(); }
   QString colormap() const { return renderer_.colormap(); }
   void setFieldLabel(const QString& label);  // colour bar title, "u (arb. units)" by default
+  void setMagnitudeRange(bool on);           // colours over [0, clip] (a magnitude), not [-clip, clip]
+  // The text shown while the view has no wavefield ("": the default, waiting for the first slices).
+  void setIdleMessage(const QString& text);
   void resetCamera();                        // back to the default 3D viewpoint
   const OrbitCamera& camera() const { return renderer_.camera().camera(); }
   // Takes another view's 3D camera (a compare view links its views, which show the same grid).

@@ -92,6 +92,11 @@ if wanted teach; then
   run explorer iso3dfd-studio --stages-window explanation --stage gpu-optimized --screenshot "$pics/explorer.png"
   run panel iso3dfd-studio --bench-panel --size 128 --steps 20 --stages "cpu-parallel,${gpu_stages//@$dev/}" \
       --screenshot "$pics/panel.png" --json "$logs/panel.json"
+  # The lesson end to end on the GPU (its speed-ups and staircase) and the compare view's difference mode.
+  run lesson iso3dfd-studio --lesson --size 256 --steps 100 --device "$dev" --screenshots "$pics/lesson" \
+      --handout "$pics/lesson-handout.pdf"
+  run compare-difference iso3dfd-studio --compare "cpu-parallel,gpu-slm@$dev,gpu-optimized@$dev,gpu-temporal@$dev" \
+      --difference --size 128,128,128 --steps 300 --screenshot "$pics/compare-difference.png"
 fi
 
 python3 "$root/scripts/gpu_studio_summary.py" "$logs" | tee "$out/summary.txt"

@@ -142,9 +142,18 @@ def main():
     frame_costs(folder)
     screenshot(folder)
     volume(folder)
-    for name in ("picture-3d", "picture-xz", "explorer", "panel"):
+    for name in ("picture-3d", "picture-xz", "explorer", "panel", "lesson", "compare-difference"):
         codes = numbers(runs(folder, name), r"==== exit (\d+)")
         print(f"{name}: " + (f"exit {int(codes[-1])}" if codes else "not run"))
+    lesson(folder)
+
+
+def lesson(folder):
+    """The lesson's staircase as it printed it: each stage's Mpts/s and speed-up over its predecessor."""
+    b = runs(folder, "lesson")
+    if b:
+        steps = re.findall(r"^([a-z-]+: [\d.]+ Mpts/s.*)$", b[-1], re.M)
+        print("Lesson staircase (--lesson --size 256 --steps 100):\n  " + "\n  ".join(steps))
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@
 #include "app/studio/CompareViewport.h"
 #include "app/studio/ExportActions.h"
 #include "app/studio/RecordingSession.h"
+#include "app/studio/ViewControls.h"
 #include "app/studio/ViewImage.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/SimulationPane.h"
@@ -51,8 +52,23 @@ QStringList defaultStages() {
 
 QString figure(double v) { return QString::number(v, 'e', 1); }
 
-// Lines of a viewport's counters (updateCounters): rates; speed-up and agreement; the slices' path.
-constexpr int kCounterLines = 3;
+// Lines of a viewport's counters (updateCounters): rates; speed-up and agreement (the slices' path is
+// their tooltip).
+constexpr int kCounterLines = 2;
+
+// |u - u_ref| plane by plane: the picture of where two stages differ (planes of another grid or slice
+// point: the field itself, until the rebuild on its way arrives).
+std::shared_ptr<const SliceSet> differenceSlices(const SliceSet& u, const SliceSet& reference) {
+  if (u.n1 != reference.n1 || u.n2 != reference.n2 || u.n3 != reference.n3 || u.i != reference.i || u.j != reference.j ||
+      u.k != reference.k)
+    return std::make_shared<SliceSet>(u);
+  auto out = std::make_shared<SliceSet>();
+  out->n1 = u.n1, out->n2 = u.n2, out->n3 = u.n3, out->i = u.i, out->j = u.j, out->k = u.k, out->step = u.step;
+  float* d = out->ownPlanes();
+  const std::span<const float> a = u.planes(), b = reference.planes();
+  for (std::size_t n = 0; n < a.size(); ++n) d[n] = std::fabs(a[n] - b[n]);
+  return out;
+}
 
 }  // namespace
 
@@ -165,8 +181,9 @@ void CompareWindow::buildToolbar() {
   velocityAction_->setToolTip("Tint every view's slices with the velocity model (V); its colour bar shows where a view\n"
                               "has room for two. Off at first: the wavefields are what the stages compare");
   connect(velocityAction_, &QAction::toggled, this, [this](bool on) {
-    for (CompareViewport* v : viewports_) v->pane()->view()->setVelocityOverlay(on);
+    for (CompareViewport* v : viewports_) v->pane()->view()->setVelocityOverlay(on, ViewControls::kOverlayPercent / 100.0f);
   });
+  addDifferenceActions(tools);
   for (int n = 0; n < 4; ++n) {
     auto* a = new QAction(this);
     a->setShortcut(QKeySequence(Qt::Key_1 + n));
@@ -207,6 +224,49 @@ void CompareWindow::buildToolbar() {
                                     .arg(kMaxAutoStepsPerFrame));
   connect(stepsPerFrameBox_, &QSpinBox::valueChanged, this, &CompareWindow::setStepsPerFrame);
   tools->addWidget(stepsPerFrameBox_);
+}
+
+void CompareWindow::addDifferenceActions(QToolBar* tools) {
+  differenceAction_ = tools->addAction("&Difference");
+  differenceAction_->setObjectName("differenceAction");
+  differenceAction_->setCheckable(true);
+  differenceAction_->setShortcut(Qt::Key_D);
+  differenceAction_->setToolTip("Show where the stages differ (D): every viewport but the reference shows |u − u_ref| at the\n"
+                                "common step, with a colour bar of its own from 0; its max |Δ| and relative L2 are the\n"
+                                "figures above it. The reference keeps its wavefield");
+  connect(differenceAction_, &QAction::toggled, this, &CompareWindow::setDifference);
+  presentAction_ = tools->addAction("&Full screen");
+  presentAction_->setCheckable(true);
+  presentAction_->setShortcut(Qt::Key_F11);
+  presentAction_->setToolTip("The viewports fill the screen (F11, Esc to leave): no toolbar, notes or status bar; the keys "
+                             "still work");
+  connect(presentAction_, &QAction::toggled, this, &CompareWindow::setPresentation);
+  auto* leave = new QAction(this);
+  leave->setShortcut(Qt::Key_Escape);
+  connect(leave, &QAction::triggered, this, [this] { presentAction_->setChecked(false); });
+  addAction(leave);
+  // The window's keys work while the toolbar is hidden: the actions belong to the window too.
+  addActions(tools->actions());
+}
+
+void CompareWindow::setDifference(bool on) {
+  difference_ = on;
+  {
+    const QSignalBlocker block(differenceAction_);
+    differenceAction_->setChecked(on);
+  }
+  showCommonStep();
+}
+
+void CompareWindow::setPresentation(bool on) {
+  {
+    const QSignalBlocker block(presentAction_);
+    presentAction_->setChecked(on);
+  }
+  for (QWidget* chrome : std::initializer_list<QWidget*>{findChild<QToolBar*>("compareToolbar"), sharingNote_, statusBar()})
+    chrome->setVisible(!on);
+  QWidget* top = window();
+  top->setWindowState(on ? top->windowState() | Qt::WindowFullScreen : top->windowState() & ~Qt::WindowFullScreen);
 }
 
 void CompareWindow::setStages(const QStringList& requested) {
@@ -268,7 +328,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
     connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
     pane->view()->installEventFilter(this);
     pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
-    pane->view()->setVelocityOverlay(velocityAction_->isChecked());
+    pane->view()->setVelocityOverlay(velocityAction_->isChecked(), ViewControls::kOverlayPercent / 100.0f);
   }
   for (int n = 0; n < viewportCount(); ++n) {
     viewports_[std::size_t(n)]->setSpec(specs[n]);
@@ -445,10 +505,8 @@ void CompareWindow::requestLockstepPoll() {
 void CompareWindow::pollLockstep() {
   lockstepPollQueued_ = false;  // before taking the slices: a publication from now on asks again
   if (!coordinator_.poll()) return;
-  const auto& slices = coordinator_.rendezvousSlices();
-  for (std::size_t n = 0; n < viewports_.size(); ++n)
-    if (slices[n]) viewports_[n]->pane()->showSlices(slices[n]);
   compareWithReference();
+  showCommonStep();
   const long step = coordinator_.rendezvousStep();
   adaptStepsPerFrame();
   if (stopStep_ >= 0 && step >= stopStep_ && coordinator_.playing()) {
@@ -462,6 +520,26 @@ void CompareWindow::pollLockstep() {
     showStatus();  // the step the run rests on, at once
   }
   emit commonFrame(step);
+}
+
+// Each viewport's slices of the common step, or in difference mode |u - u_ref| for every viewport but
+// the reference (the same slices compareWithReference measured).
+void CompareWindow::showCommonStep() {
+  const auto& slices = coordinator_.rendezvousSlices();
+  const std::shared_ptr<const SliceSet> reference = reference_ >= 0 ? slices[std::size_t(reference_)] : nullptr;
+  for (std::size_t n = 0; n < viewports_.size(); ++n) {
+    if (!slices[n]) continue;
+    std::shared_ptr<const SliceSet> shown = slices[n];
+    if (difference_ && int(n) != reference_ && reference) shown = differenceSlices(*slices[n], *reference);
+    viewports_[n]->setShowsDifference(shown != slices[n]);
+    viewports_[n]->pane()->showSlices(shown);
+  }
+  for (int n = 0; n < viewportCount(); ++n) updateCounters(n);
+}
+
+void CompareWindow::refreshCounters() {
+  for (CompareViewport* v : viewports_) v->pane()->pollStatus();
+  showStatus();
 }
 
 void CompareWindow::showStatus() {
@@ -492,7 +570,8 @@ void CompareWindow::compareWithReference() {
         reference_ = int(n);
         break;
       }
-  if (reference_ < 0) return;
+  // Before the first step every field is the same initial state: nothing has been computed to compare.
+  if (reference_ < 0 || coordinator_.rendezvousStep() <= 0) return;
   // One figure over all three planes that a viewport shows.
   const std::span<const float> reference = slices[std::size_t(reference_)]->planes();
   for (std::size_t n = 0; n < viewports_.size(); ++n) {
@@ -532,7 +611,7 @@ void CompareWindow::updateCounters(int n) {
     v->setCounters(s.rebuilding ? "building the solver…" : QString());
     return;
   }
-  const Throughput& t = s.throughput;
+  const Throughput t = shownThroughput(n);
   QString rates = QStringLiteral("%1 · <b>%2 Mpts/s</b> · %3 GB/s")
                       .arg(QString::fromStdString(s.device).toHtmlEscaped(), QString::fromStdString(rateText(t, t.mpts, 1)), QString::fromStdString(rateText(t, t.gbsTraffic, 2)));
   if (t.ceilingGBs > 0.0) rates += QStringLiteral(" · %1 % of roofline").arg(QString::fromStdString(rateText(t, t.rooflinePercent, 1)));
@@ -541,25 +620,29 @@ void CompareWindow::updateCounters(int n) {
   if (n == 0) {
     speedUp = "speed-up: 1× (the base)";
   } else {
-    const ControllerStatus& first = viewports_.front()->pane()->lastStatus();
-    const bool both = t.mpts > 0.0 && first.hasSolver && first.throughput.mpts > 0.0 && coordinator_.active(0);
-    speedUp = both ? QStringLiteral("<b>%1×</b> over viewport 1").arg(t.mpts / first.throughput.mpts, 0, 'f', 2) : QStringLiteral("speed-up: –");
+    const double first = shownThroughput(0).mpts;
+    const bool both = t.mpts > 0.0 && first > 0.0 && coordinator_.active(0);
+    speedUp = both ? QStringLiteral("<b>%1×</b> over viewport 1").arg(t.mpts / first, 0, 'f', 2) : QStringLiteral("speed-up: –");
   }
   const Agreement& a = agreement_.at(std::size_t(n));
   QString agreement;
   if (n == reference_) {
     agreement = "the reference for agreement";
   } else if (!a.compared || reference_ < 0) {
-    agreement = "agreement: –";
+    agreement = "agreement: from the first step";
   } else {
     const bool ok = a.worst.withinTolerance(kAgreementTolerance);
-    agreement = QStringLiteral("vs %1: max |Δ| %2 · rel L2 %3 %4")
+    agreement = QStringLiteral("%1 %2: max |Δ| %3 · rel L2 %4 %5")
+                    .arg(v->showsDifference() ? QStringLiteral("|u − u_ref|, ref") : QStringLiteral("vs"))
                     .arg(viewports_[std::size_t(reference_)]->stageId(), figure(a.last.maxAbs), figure(a.last.relativeL2),
                          ok ? QStringLiteral("<span style='color:#2e7d32'>✓</span>")
                             : QStringLiteral("<span style='color:#c62828'>✗ worst %1</span>").arg(figure(a.worst.relativeL2)));
   }
-  v->setCounters(rates + "<br>" + speedUp + " · " + agreement + "<br><small>slices: " +
-                 QString::fromStdString(s.transferPath).toHtmlEscaped() + "</small>");
+  v->setCounters(rates + "<br>" + speedUp + " · " + agreement, "slices: " + QString::fromStdString(s.transferPath));
+}
+
+Throughput CompareWindow::shownThroughput(int n) const {
+  return hostRoof_.throughputOf(viewports_.at(std::size_t(n))->pane()->lastStatus());
 }
 
 void CompareWindow::updateSharingNote() {
@@ -662,23 +745,26 @@ QStringList CompareWindow::summary() const {
       out << line + ": " + (v->hasProblem() ? v->problem() : QStringLiteral("not running"));
       continue;
     }
-    const ControllerStatus s = v->pane()->controller().status();
-    const Throughput& t = s.throughput;
+    // The figures the counters above the views show (the same status, the same rounding).
+    const ControllerStatus& s = v->pane()->lastStatus();
+    const Throughput t = shownThroughput(int(n));
     line += QStringLiteral(" on %1: step %2, %3 Mpts/s, %4 GB/s (16 B/pt), %5 % of roofline")
                 .arg(QString::fromStdString(s.device))
-                .arg(s.step)
-                .arg(t.mpts, 0, 'f', 1)
-                .arg(t.gbsTraffic, 0, 'f', 2)
-                .arg(t.rooflinePercent, 0, 'f', 1);
+                .arg(imageStep())
+                .arg(QString::fromStdString(rateText(t, t.mpts, 1)))
+                .arg(QString::fromStdString(rateText(t, t.gbsTraffic, 2)))
+                .arg(QString::fromStdString(rateText(t, t.rooflinePercent, 1)));
     const Agreement& a = agreement_[n];
     if (int(n) == reference_)
       line += ", the reference";
-    else if (a.compared)
+    else if (!a.compared)
+      line += ", not compared yet (from the first step)";
+    else
       line += QStringLiteral(", vs %1: max |diff| %2, relative L2 %3 (worst over the run %4)%5")
                   .arg(viewports_[std::size_t(reference_)]->stageId())
-                  .arg(a.last.maxAbs, 0, 'g', 3)
-                  .arg(a.last.relativeL2, 0, 'g', 3)
-                  .arg(a.worst.relativeL2, 0, 'g', 3)
+                  .arg(figure(a.last.maxAbs))
+                  .arg(figure(a.last.relativeL2))
+                  .arg(figure(a.worst.relativeL2))
                   .arg(a.worst.withinTolerance(kAgreementTolerance) ? "" : " DISAGREES");
     out << line;
   }
@@ -767,7 +853,7 @@ class LockstepMeter : public QObject {
 // with the reference.
 HeadlessDriver::Report agreementReport(CompareWindow& window) {
   HeadlessDriver::Report report;
-  for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();
+  window.refreshCounters();  // what is printed is what the picture shows
   bool agree = window.referenceIndex() >= 0;
   for (int n = 0; n < window.viewportCount(); ++n) {
     const bool running = window.coordinator().active(std::size_t(n));
@@ -800,6 +886,7 @@ int runCompareWindow(const StudioOptions& options) {
   if (!window.notice().isEmpty()) printStudioError(window.notice());
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
+  window.setDifference(options.compareDifference);
   // Before the driver's: the measurement ends at the step, not after the screenshot.
   std::optional<LockstepMeter> meter;
   if (!options.screenshot.isEmpty()) meter.emplace(window, options);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "app/controller/LockstepCoordinator.h"
+#include "app/studio/HostMemoryRoof.h"
 #include "app/studio/RecordableView.h"
 #include "core/FieldCompare.h"
 #include "core/Scenario.h"
@@ -25,6 +26,7 @@ class QComboBox;
 class QGridLayout;
 class QLabel;
 class QSpinBox;
+class QToolBar;
 
 namespace iso {
 
@@ -66,6 +68,14 @@ class CompareWindow : public QMainWindow, public RecordableView {
   void setStopStep(long step);       // the run pauses there (< 0: never)
   void setViewMode(int mode);        // 0 3D, 1 XY, 2 XZ, 3 YZ
   void setLinked(bool linked);
+  // Difference mode: every viewport but the reference shows |u - u_ref| at the common step (its own
+  // colour bar from 0, its max |Δ| and relative L2 above it); the reference keeps its wavefield.
+  void setDifference(bool on);
+  bool difference() const { return difference_; }
+  // The viewports fill the window's screen: toolbar, sharing note and status bar hidden (F11, Esc).
+  void setPresentation(bool on);
+  // The counters of every viewport from its status now: what summary() prints is then what they show.
+  void refreshCounters();
 
   int viewportCount() const { return int(viewports_.size()); }
   CompareViewport* viewport(int n) const { return viewports_.at(std::size_t(n)); }
@@ -105,6 +115,9 @@ class CompareWindow : public QMainWindow, public RecordableView {
 
  private:
   void buildToolbar();
+  void addDifferenceActions(QToolBar* tools);
+  void showCommonStep();  // the common step's slices (or differences) to every viewport
+  Throughput shownThroughput(int n) const;  // viewport n's, against the roof of the memory it ran on
   void createViewports(const QStringList& specs);
   void restartAll();  // every viewport on the base scenario with its own stage, step 0
   void deleteRetired();  // viewports taken away, once their compute thread can stop at once
@@ -153,7 +166,10 @@ class CompareWindow : public QMainWindow, public RecordableView {
   QWidget* grid_ = nullptr;
   QGridLayout* gridLayout_ = nullptr;
   QLabel *sharingNote_ = nullptr, *stepLabel_ = nullptr;
-  QAction *playAction_ = nullptr, *linkAction_ = nullptr, *velocityAction_ = nullptr;
+  QAction *playAction_ = nullptr, *linkAction_ = nullptr, *velocityAction_ = nullptr, *differenceAction_ = nullptr,
+          *presentAction_ = nullptr;
+  bool difference_ = false;
+  HostMemoryRoof hostRoof_;
   QSpinBox *count_ = nullptr, *stepsPerFrameBox_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
   QComboBox* mode_ = nullptr;
   ExportActions* exportActions_ = nullptr;

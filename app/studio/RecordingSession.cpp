@@ -53,6 +53,7 @@ bool RecordingSession::start(const RecordingSettings& settings) {
     if (video) size = QSize(size.width() & ~1, size.height() & ~1);  // yuv420p needs even sides
   }
   settings_.picture.size = size;
+  settings_.picture.framesPerSecond = settings.fps;  // the HUD of a frame gives the video's rate, not the window's
   if (settings.every < 1 || settings.frames < 0) {
     error_ = QStringLiteral("every %1 steps, %2 frames: expected at least 1 step between frames and a frame count of 0 or more")
                  .arg(settings.every).arg(settings.frames);

@@ -231,7 +231,7 @@ QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) 
     // A recording's frames: the run plays, held at each frame's step only while the frame is taken (the
     // last status polled may be from such a hold at an earlier frame), unless the user paused it.
     if (pauseStep_ >= 0) status.playing = recordingPlays_;
-    view_->setHudLines(counterLines(status, framesPerSecond_));
+    view_->setHudLines(counterLines(status, options.framesPerSecond > 0.0 ? options.framesPerSecond : framesPerSecond_));
   }
   return view_->renderImage(options, error);
 }

@@ -16,6 +16,8 @@
 #include "app/studio/CompareWindow.h"
 #include "app/studio/ExportActions.h"
 #include "app/studio/HeadlessDriver.h"
+#include "app/studio/LessonPlan.h"
+#include "app/studio/LessonWindow.h"
 #include "app/studio/MainWindow.h"
 #include "app/studio/RecordingSession.h"
 #include "app/studio/SimulationPane.h"
@@ -180,6 +182,10 @@ std::vector<StudioOption> windowOptions() {
        "With --compare --steps N --screenshot FILE: drag viewport 1's camera (an orbit, as the left mouse button does) "
        "throughout the run, and report how often the views redraw meanwhile.",
        flag(&StudioOptions::dragCamera)},
+      {"difference", "",
+       "With --compare: difference mode, every viewport but the reference shows |u − u_ref| at the common step, with its own "
+       "colour bar and its max |Δ| and relative L2 above it (the compare view's Difference button, D).",
+       flag(&StudioOptions::compareDifference)},
       {"stages-window", "tab",
        "Open only the stage explorer on the --stage stage at TAB: source, diff or explanation (with --screenshot: save it and quit).",
        [](StudioOptions& o, const QString& value, QString& error) {
@@ -211,10 +217,39 @@ std::vector<StudioOption> windowOptions() {
   };
 }
 
+std::vector<StudioOption> lessonOptions() {
+  return {
+      {"lesson", "",
+       "Open the lesson: the stages in teaching order on the scenario, each step predicted, run beside the stage before "
+       "(--steps N: each Run page's steps with --screenshots, default 150) and read as annotated hunks, then the staircase.",
+       flag(&StudioOptions::lesson)},
+      {"from", "STAGE", "With --lesson: start at STAGE's step.",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         o.lessonFrom = value;
+         try {
+           lessonSteps(value.toStdString(), !listDevices().empty());
+         } catch (const std::invalid_argument& e) {
+           error = "--from " + value + ": " + e.what();
+         }
+         return error.isEmpty();
+       }},
+      {"screenshots", "DIR",
+       "With --lesson: go through every page by itself, save each as DIR/NN-stage-page.png (DIR is made if needed), then "
+       "quit; exit status 1 when a stage failed or a file could not be written.",
+       text(&StudioOptions::lessonScreenshots)},
+      {"handout", "FILE", "With --lesson: go through every page by itself (as --screenshots does) and write the summary's one-page handout to FILE (PDF).",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         o.lessonHandout = value;
+         if (QFileInfo(value).suffix().toLower() != "pdf") error = "--handout " + value + ": expected a name ending in .pdf";
+         return error.isEmpty();
+       }},
+  };
+}
+
 const std::vector<StudioOption>& studioOptionTable() {
   static const std::vector<StudioOption> table = [] {
     std::vector<StudioOption> all = runOptions();
-    for (auto part : {recordOptions(), windowOptions()}) all.insert(all.end(), part.begin(), part.end());
+    for (auto part : {recordOptions(), windowOptions(), lessonOptions()}) all.insert(all.end(), part.begin(), part.end());
     return all;
   }();
   return table;
@@ -298,6 +333,7 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
       {RecordingSession::isVideoPath(o.record) && !size.isEmpty() && (size.width() % 2 || size.height() % 2),
        QStringLiteral("--resolution %1x%2: a video (H.264, yuv420p) needs an even width and height").arg(size.width()).arg(size.height())},
       {o.dragCamera && (o.compareStages.isEmpty() || o.screenshot.isEmpty()), "--drag goes with --compare, --steps and --screenshot"},
+      {o.compareDifference && o.compareStages.isEmpty(), "--difference belongs to --compare"},
   };
   for (const auto& [broken, message] : rules)
     if (broken) {
@@ -305,6 +341,21 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
       return false;
     }
   return true;
+}
+
+bool checkLesson(const StudioOptions& o, const QSet<QString>& given, QString& error) {
+  if (!o.lesson) {
+    for (const char* name : {"from", "screenshots", "handout"})
+      if (given.contains(name)) error = QStringLiteral("--%1 belongs to --lesson").arg(name);
+  } else if (!o.compareStages.isEmpty() || o.benchPanel || !o.record.isEmpty() || o.stagesTab >= 0 || o.benchmarkSeconds > 0.0 ||
+             !o.screenshot.isEmpty()) {
+    error = "--lesson runs on its own: leave out --compare, --bench-panel, --record, --stages-window, --benchmark and --screenshot";
+  } else if (given.contains("steps") && o.steps < 1) {
+    error = QStringLiteral("--steps %1: each Run page needs at least 1 step").arg(o.steps);
+  } else if (!o.lessonHandout.isEmpty() && !QFileInfo(o.lessonHandout).absoluteDir().exists()) {
+    error = QStringLiteral("--handout %1: the folder %2 does not exist").arg(o.lessonHandout, QFileInfo(o.lessonHandout).absolutePath());
+  }
+  return error.isEmpty();
 }
 
 bool checkBenchPanel(const StudioOptions& o, const QSet<QString>& given, QString& error) {
@@ -351,7 +402,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     for (const QString& value : values)
       if (!option.set(o, value, error)) return std::nullopt;
   }
-  if (!checkCombinations(o, given, error) || !checkBenchPanel(o, given, error)) return std::nullopt;
+  if (!checkCombinations(o, given, error) || !checkBenchPanel(o, given, error) || !checkLesson(o, given, error)) return std::nullopt;
   o.scenarioEdited = !asRead.empty() && scenarioToJson(o.scenario) != asRead;
   return o;
 }
@@ -418,6 +469,9 @@ class WindowViewCost : public QObject {
 }  // namespace
 
 int runStudio(const StudioOptions& options) {
+  if (options.lesson)
+    return runLesson(options.scenario, options.lessonFrom.toStdString(), options.lessonScreenshots, options.lessonHandout,
+                     options.steps > 0 ? options.steps : StudioOptions::kLessonRunSteps);
   if (!options.compareStages.isEmpty()) return runCompareWindow(options);
   if (options.benchPanel) return runBenchmarkPanel(options);
   if (options.stagesTab >= 0)

@@ -104,7 +104,7 @@ ViewControls::ViewControls(SliceView* view, SimulationController& controller, QW
   overlayOpacity_ = new FocusWheel<QSlider>;
   overlayOpacity_->setOrientation(Qt::Horizontal);
   overlayOpacity_->setRange(0, 100);
-  overlayOpacity_->setValue(35);
+  overlayOpacity_->setValue(kOverlayPercent);
   overlayOpacity_->setToolTip("Opacity of the velocity overlay: 0 to 100 %");
   overlayOpacity_->setMinimumWidth(70);  // a usable slider; the row goes below its label when narrow
   auto applyOverlay = [this] { view_->setVelocityOverlay(overlay_->isChecked(), overlayOpacity_->value() / 100.0f); };

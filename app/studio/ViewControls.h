@@ -18,6 +18,9 @@ class ViewControls : public QWidget {
   Q_OBJECT
  public:
   ViewControls(SliceView* view, SimulationController& controller, QWidget* parent = nullptr);
+  // The velocity overlay's opacity at first (also the compare view's): the layers of the default model
+  // stay apart by about 30 of 255 in colour where the field is at rest.
+  static constexpr int kOverlayPercent = 50;
 
   void setGridSize(int n1, int n2, int n3);  // the slice point's limits
   void setMode(int mode);                    // an index of viewModes(); emits modeChanged()
