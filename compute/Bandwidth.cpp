@@ -11,7 +11,7 @@
 
 #include "compute/ClHost.h"
 #include "compute/StageParams.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/Format.h"
 
@@ -137,7 +137,7 @@ CeilingMeasurement measuredCeiling(const DeviceInfo& device, CeilingProbe probe,
     if (!db[key].is_object()) db[key] = json::object();  // a bare number (no spread, no date) is replaced
     db[key][probeKey(probe)] = {{"min", m.min}, {"median", m.median}, {"max", m.max}, {"runs", m.runs}, {"date", m.date}};
     try {
-      writeFileAtomically(path, db.dump(2) + "\n");
+      writeWholeFile(path, db.dump(2) + "\n");
     } catch (const FileWriteError&) {  // measured again next time
     }
   }

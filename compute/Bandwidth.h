@@ -2,7 +2,7 @@
 // The device's roofline ceilings (docs/METRICS.md): its copy bandwidth, the ceiling of the stencil
 // stages, and its measured FMA throughput, the compute ceiling of a roofline plot. Each is measured once
 // per device and driver and kept with its spread and date in the cache dir (bandwidth.json, written
-// whole through core/AtomicFile), so that a run does not spend time on it.
+// whole through core/OutputFile), so that a run does not spend time on it.
 #include <string>
 
 #include "compute/DeviceRegistry.h"

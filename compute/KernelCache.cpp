@@ -5,7 +5,7 @@
 #include <fstream>
 #include <system_error>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 
 namespace iso {
 
@@ -84,7 +84,7 @@ void storeCachedBinary(const std::string& key, const std::vector<unsigned char>&
   // next run builds again.
   try {
     const std::vector<unsigned char> entry = encodeCacheEntry(key, binary);
-    AtomicFile file(path);
+    OutputFile file(path);
     file.write(entry.data(), entry.size());
     file.commit();
   } catch (const FileWriteError&) {

@@ -10,7 +10,7 @@
 
 #include "compute/ClError.h"
 #include "compute/KernelSources.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 
 namespace iso {
@@ -187,7 +187,7 @@ void storeTuning(const std::string& stage, const DeviceInfo& device, const Stage
   entries.push_back(measurementEntry(stage, match, device, params, tunedOn, mptsPerSecond));
   const json db = {{"schema", kTuningSchema}, {"entries", entries}};
   try {  // whole or not at all: a full disk keeps the previous database
-    writeFileAtomically(path, db.dump(2) + "\n");
+    writeWholeFile(path, db.dump(2) + "\n");
   } catch (const FileWriteError& e) {
     throw ComputeError(ComputeStatus::DeviceError, std::string("the tuning database was not updated: ") + e.what());
   }

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/Grid.h"
 
@@ -88,7 +88,7 @@ void saveCheckpoint(const std::string& path, const Checkpoint& c) {
   putU32(prefix, kVersion);
   putU32(prefix, std::uint32_t(headerText.size()));
 
-  AtomicFile file(path);
+  OutputFile file(path);
   file.write(prefix);
   file.write(headerText);
   for (const auto* array : arrays) file.write(array->data(), array->size() * sizeof(float));

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/Format.h"
 #include "core/SystemMemory.h"
@@ -128,7 +128,7 @@ HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t buff
   const HostBandwidth measured = measureHostBandwidth(kPasses, bufferBytes);
   if (!cacheFile.empty()) {
     try {
-      writeFileAtomically(cacheFile, toJson(measured).dump(2) + "\n");
+      writeWholeFile(cacheFile, toJson(measured).dump(2) + "\n");
     } catch (const FileWriteError&) {  // measured again next time
     }
   }

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "core/Allocation.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 
 namespace iso {
 
@@ -131,7 +131,7 @@ void writeNpy(const std::string& path, const float* data, const std::vector<std:
   const unsigned char version[2] = {1, 0};
   const unsigned char length[2] = {static_cast<unsigned char>(header.size() & 0xff),
                                    static_cast<unsigned char>(header.size() >> 8)};
-  AtomicFile out(path);
+  OutputFile out(path);
   out.write(kMagic, kMagicSize);
   out.write(version, 2);
   out.write(length, 2);

@@ -4,7 +4,7 @@
 #include <string_view>
 #include <stdexcept>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/Npy.h"
 
 namespace iso {
@@ -25,7 +25,7 @@ std::size_t sampleCount(const std::vector<float>& traces, std::size_t receiverCo
 void saveTracesCsv(const std::string& path, const std::vector<float>& traces,
                    const std::vector<ReceiverSpec>& receivers, double dt) {
   const std::size_t samples = sampleCount(traces, receivers.size());
-  AtomicFile out(path);
+  OutputFile out(path);
   std::string header = "time_s";
   for (std::size_t r = 0; r < receivers.size(); ++r)
     header += ",r" + std::to_string(r) + "_i" + std::to_string(receivers[r].i) + "_j" +

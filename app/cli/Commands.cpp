@@ -16,9 +16,9 @@
 #include "core/Format.h"
 #include "core/Npy.h"
 #include "compute/OpenClSolver.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/Checkpoint.h"
-#include "app/controller/OutputFile.h"
+#include "core/OutputFile.h"
 #include "app/cli/PtxasReport.h"
 #include "core/ScenarioResize.h"
 #include "compute/SolverFactory.h"
@@ -59,22 +59,16 @@ struct OutputPath {
   std::optional<std::string> path;
 };
 
-// Every output is checked before anything runs: a name, a folder that exists and takes files, and no
-// file that is also an input or another output of the same command.
+// Every output is checked before anything runs: a name, a target that takes it (a file in a folder that
+// exists and takes files, or a stream such as /dev/null or a FIFO), and no file that is also an input or
+// another output of the same command (streams may take several: `--dump /dev/null --traces /dev/null`).
 void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs) {
   std::vector<const OutputPath*> seen;
   for (const OutputPath& out : outputs) {
     if (!out.path) continue;
     const std::string& path = *out.path;
-    if (path.empty()) throw UsageError(out.option + " needs a file name (got an empty one)");
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) throw UsageError(out.option + " " + path + " is a folder, not a file");
-    fs::path folder = fs::path(path).parent_path();
-    if (folder.empty()) folder = ".";
-    if (!fs::is_directory(folder, ec))
-      throw UsageError(out.option + " " + path + ": the folder " + folder.string() + " does not exist");
-    if (::access(folder.c_str(), W_OK) != 0)
-      throw UsageError(out.option + " " + path + ": the folder " + folder.string() + " is not writable");
+    if (const std::string problem = outputTargetProblem(path); !problem.empty()) throw UsageError(out.option + " " + problem);
+    if (inspectFileTarget(path).isStream()) continue;
     for (const std::string& input : inputs)
       if (samePath(path, input))
         throw UsageError(out.option + " " + path + " is also an input of this run; writing it would destroy it");
@@ -379,11 +373,11 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
   }
   std::printf("%s", benchmarkTable(all).c_str());
   if (bench.json) {
-    writeFileAtomically(*bench.json, benchmarkJson(all));
+    writeWholeFile(*bench.json, benchmarkJson(all));
     std::printf("wrote %s\n", bench.json->c_str());
   }
   if (bench.csv) {
-    writeFileAtomically(*bench.csv, benchmarkCsv(all));
+    writeWholeFile(*bench.csv, benchmarkCsv(all));
     std::printf("wrote %s\n", bench.csv->c_str());
   }
   return all.anyFailed() ? kFailureExit : 0;

@@ -1,14 +1,7 @@
 #include "app/export/FrameWriter.h"
 
-#include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <random>
 
 namespace iso {
 
@@ -149,31 +142,6 @@ void FrameWriter::fail(const std::string& message) {
     settled_ = true;
   }
   changed_.notify_all();
-}
-
-std::filesystem::path FrameWriter::createTemporarySibling(const std::filesystem::path& target, bool directory) {
-  const std::filesystem::path parent = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  // Not mkstemp/mkdtemp: their 0600/0700 modes would stay on the finished output; 0666/0777 less the
-  // umask is what any other new file or folder gets.
-  std::random_device seed;
-  std::mt19937 random(seed());
-  static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  int error = 0;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string suffix(6, ' ');
-    for (char& c : suffix) c = kLetters[random() % (sizeof kLetters - 1)];
-    const std::filesystem::path candidate = parent / ("." + target.filename().string() + ".partial-" + suffix);
-    if (directory) {
-      if (::mkdir(candidate.c_str(), 0777) == 0) return candidate;
-    } else {
-      const int fd = ::open(candidate.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
-      if (fd >= 0 && ::close(fd) == 0) return candidate;
-    }
-    error = errno;
-    if (error != EEXIST) break;
-  }
-  throw ExportError("cannot write to the folder " + parent.string() + " (for " + target.filename().string() +
-                    "): " + std::strerror(error));
 }
 
 }  // namespace iso

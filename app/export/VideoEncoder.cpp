@@ -1,7 +1,8 @@
 #include "app/export/VideoEncoder.h"
 
 #include <cerrno>
-#include <system_error>
+
+#include "core/OutputFile.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -21,8 +22,20 @@ std::string averror(int code) {
   return text;
 }
 
+constexpr int kIoBufferBytes = 1 << 16;
+
+// libavformat 61 (FFmpeg 7) hands the bytes to write as const.
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+using AvioBytes = const std::uint8_t*;
+#else
+using AvioBytes = std::uint8_t*;
+#endif
+
 }  // namespace
 
+// The muxer writes through OutputFile (core/OutputFile.h), the one writer of every output: a temporary
+// file beside the target, renamed over it once the trailer is written. Exceptions cannot cross FFmpeg's
+// C callbacks: the first failure is kept and reported by the call that saw the error code.
 struct VideoEncoder::Av {
   AVFormatContext* format = nullptr;
   AVCodecContext* codec = nullptr;
@@ -30,10 +43,38 @@ struct VideoEncoder::Av {
   SwsContext* scaler = nullptr;
   AVFrame* frame = nullptr;
   AVPacket* packet = nullptr;
-  bool fileOpen = false;
+  AVIOContext* io = nullptr;
+  std::unique_ptr<OutputFile> file;
+  std::string ioError;
+
+  static int writePacket(void* opaque, AvioBytes bytes, int size) {
+    Av& av = *static_cast<Av*>(opaque);
+    try {
+      av.file->write(bytes, std::size_t(size));
+      return size;
+    } catch (const FileWriteError& e) {
+      if (av.ioError.empty()) av.ioError = e.what();
+      return AVERROR(EIO);
+    }
+  }
+  static std::int64_t seek(void* opaque, std::int64_t offset, int whence) {
+    Av& av = *static_cast<Av*>(opaque);
+    if (whence & AVSEEK_SIZE) return std::int64_t(av.file->size());
+    const std::int64_t base = (whence & 3) == SEEK_CUR ? std::int64_t(av.file->position())
+                              : (whence & 3) == SEEK_END ? std::int64_t(av.file->size()) : 0;
+    if (base + offset < 0) return AVERROR(EINVAL);
+    try {
+      av.file->seek(std::uint64_t(base + offset));
+      return base + offset;
+    } catch (const FileWriteError& e) {
+      if (av.ioError.empty()) av.ioError = e.what();
+      return AVERROR(EIO);
+    }
+  }
 
   ~Av() {
-    if (fileOpen) avio_closep(&format->pb);
+    if (io) av_freep(&io->buffer);
+    avio_context_free(&io);
     av_packet_free(&packet);
     av_frame_free(&frame);
     sws_freeContext(scaler);
@@ -57,6 +98,9 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
          " is odd; H.264 in yuv420p needs an even width and height");
   if (fps < 1 || fps > kMaxFps) fail("the frame rate " + std::to_string(fps) + " is out of range (1 to " + std::to_string(kMaxFps) + ")");
   if (path.filename().empty() || std::filesystem::is_directory(path)) fail("the path names a folder, not a file");
+  // The MP4 muxer goes back to complete the file's index once the last frame is in.
+  if (const FileTarget target = inspectFileTarget(name); target.isStream())
+    fail(name + " is " + target.description + ", and a video needs a file it can seek in");
   const AVCodec* codec = avcodec_find_encoder_by_name(options.codec.c_str());
   if (codec == nullptr || codec->type != AVMEDIA_TYPE_VIDEO) fail("unknown video encoder '" + options.codec + "'");
   const AVOutputFormat* container = av_guess_format(nullptr, name.c_str(), nullptr);
@@ -98,16 +142,21 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
                              nullptr, nullptr);
   if (av.scaler == nullptr) fail("no RGBA to yuv420p conversion");
 
-  temporary_ = createTemporarySibling(path, false);
-  if ((rc = avio_open(&av.format->pb, temporary_.c_str(), AVIO_FLAG_WRITE)) < 0) {
-    discard();
-    fail("opening " + temporary_.string() + ": " + averror(rc));
+  try {
+    av.file = std::make_unique<OutputFile>(name);
+  } catch (const FileWriteError& e) {
+    fail(e.what());
   }
-  av.fileOpen = true;
-  if ((rc = avformat_write_header(av.format, nullptr)) < 0) {
-    discard();
-    fail("writing the header: " + averror(rc));
+  auto* buffer = static_cast<unsigned char*>(av_malloc(kIoBufferBytes));
+  av.io = buffer ? avio_alloc_context(buffer, kIoBufferBytes, 1, &av, nullptr, &Av::writePacket, &Av::seek) : nullptr;
+  if (av.io == nullptr) {
+    av_free(buffer);
+    fail("out of memory");
   }
+  av.format->pb = av.io;
+  av.format->flags |= AVFMT_FLAG_CUSTOM_IO;
+  if ((rc = avformat_write_header(av.format, nullptr)) < 0)
+    fail("writing the header: " + (av.ioError.empty() ? averror(rc) : av.ioError));
   startThread();
 }
 
@@ -141,6 +190,7 @@ void VideoEncoder::sendAndDrain(bool flush) {
     av.packet->stream_index = av.stream->index;
     const int size = av.packet->size;
     rc = av_interleaved_write_frame(av.format, av.packet);  // takes the packet's reference
+    if (!av.ioError.empty()) throw ExportError(av.ioError);
     if (rc < 0) fail("writing", rc);
     if (av.format->pb->error < 0) fail("writing", av.format->pb->error);
     addBytesWritten(std::uint64_t(size));
@@ -151,29 +201,20 @@ void VideoEncoder::complete() {
   Av& av = *av_;
   sendAndDrain(true);
   int rc = av_write_trailer(av.format);
-  if (rc < 0) throw ExportError("recording " + target().string() + ": writing the trailer: " + averror(rc));
   avio_flush(av.format->pb);
-  const int writeError = av.format->pb->error;
-  av.fileOpen = false;
-  rc = avio_closep(&av.format->pb);
-  if (writeError < 0 || rc < 0)
-    throw ExportError("recording " + target().string() + ": writing the file: " + averror(writeError < 0 ? writeError : rc));
-  std::error_code ec;
-  std::filesystem::rename(temporary_, target(), ec);
-  if (ec) throw ExportError("recording " + target().string() + ": renaming the finished file: " + ec.message());
-  temporary_.clear();
+  if (!av.ioError.empty()) throw ExportError(av.ioError);
+  if (rc < 0) throw ExportError("recording " + target().string() + ": writing the trailer: " + averror(rc));
+  if (av.format->pb->error < 0)
+    throw ExportError("recording " + target().string() + ": writing the file: " + averror(av.format->pb->error));
+  try {
+    av.file->commit();
+  } catch (const FileWriteError& e) {
+    throw ExportError(e.what());
+  }
 }
 
 void VideoEncoder::discard() noexcept {
-  if (av_ && av_->fileOpen) {
-    avio_closep(&av_->format->pb);
-    av_->fileOpen = false;
-  }
-  if (!temporary_.empty()) {
-    std::error_code ec;
-    std::filesystem::remove(temporary_, ec);
-    temporary_.clear();
-  }
+  if (av_) av_->file.reset();  // without commit(): the temporary file goes, the target stays as it was
 }
 
 }  // namespace iso

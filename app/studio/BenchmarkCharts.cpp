@@ -22,7 +22,7 @@
 #include <set>
 
 #include "compute/StageParams.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/Metrics.h"
 #include "core/StageRegistry.h"
 
@@ -224,7 +224,7 @@ bool BenchmarkChart::save(const QString& path, QString& error) {
     return false;
   }
   try {
-    writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    writeWholeFile(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
   } catch (const FileWriteError& e) {
     error = QString::fromStdString(e.what());
     return false;

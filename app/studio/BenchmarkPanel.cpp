@@ -33,7 +33,7 @@
 #include "compute/StageParams.h"
 #include "compute/TuningDatabase.h"
 #include "compute/stages/OpenClStage.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/ScenarioResize.h"
 #include "core/StageRegistry.h"
@@ -504,7 +504,7 @@ bool BenchmarkPanel::start() {
           std::filesystem::create_directories(folder.toStdString());
           const QString name = QString::fromStdString(report.date).remove(':').remove('-') + "-" +
                                QString::fromStdString(stableHash(benchmarkRunLabel(report).toStdString())).left(8) + ".json";
-          writeFileAtomically((folder + "/" + name).toStdString(), benchmarkJson(report));
+          writeWholeFile((folder + "/" + name).toStdString(), benchmarkJson(report));
         } catch (const std::exception& e) {  // the run stands; only its copy in the history is missing
           note = "Not kept in the history: " + QString::fromStdString(e.what());
         }
@@ -789,7 +789,7 @@ bool BenchmarkPanel::exportTable(const QString& path, QString& error) {
     return false;
   }
   try {
-    writeFileAtomically(path.toStdString(), ext == "csv" ? benchmarkCsv(run->report) : benchmarkJson(run->report));
+    writeWholeFile(path.toStdString(), ext == "csv" ? benchmarkCsv(run->report) : benchmarkJson(run->report));
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
     return false;
@@ -848,7 +848,7 @@ int runBenchmarkPanel(const StudioOptions& options) {
         buffer.open(QIODevice::WriteOnly);
         try {
           if (!panel.grab().save(&buffer, "PNG")) throw FileWriteError("could not encode the window as PNG");
-          writeFileAtomically(options.screenshot.toStdString(), std::string_view(png.constData(), std::size_t(png.size())));
+          writeWholeFile(options.screenshot.toStdString(), std::string_view(png.constData(), std::size_t(png.size())));
         } catch (const FileWriteError& e) {
           fail(QString::fromStdString(e.what()));
         }

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "app/controller/BenchmarkReport.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "tests/ScratchDir.h"
 
 namespace iso {
@@ -121,7 +121,7 @@ TEST(BenchmarkReport, ReaderNamesWhatIsWrong) {
 
 TEST(BenchmarkReport, FileRoundTripThroughTheAtomicWriter) {
   const auto path = test::scratchPath("bench.json").string();
-  writeFileAtomically(path, benchmarkJson(sampleReport()));
+  writeWholeFile(path, benchmarkJson(sampleReport()));
   EXPECT_EQ(readBenchmarkJson(path).rows.size(), 3u);
   EXPECT_THROW(readBenchmarkJson(path + ".missing"), std::runtime_error);
 }

@@ -10,7 +10,7 @@
 #include <sstream>
 #include <vector>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/Checkpoint.h"
 #include "tests/core/ChildProcess.h"
 #include "core/Npy.h"
@@ -72,7 +72,7 @@ void expectFullDiskKeepsOldFile(const fs::path& target, std::size_t limitBytes, 
       << "a temporary file was left behind";
 }
 
-TEST(AtomicFile, FullDiskDuringNpyDumpKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringNpyDumpKeepsThePreviousFile) {
   const std::vector<float> old(6, 1.0f), big(64 * 1024, 2.0f);
   const fs::path target = test::scratchPath("npy-full");
   fs::create_directories(target);
@@ -82,7 +82,7 @@ TEST(AtomicFile, FullDiskDuringNpyDumpKeepsThePreviousFile) {
   EXPECT_EQ(readNpy((target / "u.npy").string()).data, old);
 }
 
-TEST(AtomicFile, FullDiskDuringTracesKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringTracesKeepsThePreviousFile) {
   const fs::path target = folderWithFile("traces-full", "t.csv", "time_s,r0\n0.001,1\n");
   const std::vector<float> traces(2 * 20000, 0.125f);
   expectFullDiskKeepsOldFile(target, 8 * 1024,
@@ -91,13 +91,13 @@ TEST(AtomicFile, FullDiskDuringTracesKeepsThePreviousFile) {
   expectFullDiskKeepsOldFile(npy, 8 * 1024, [&] { saveTracesNpy(npy.string(), traces, 2); });
 }
 
-TEST(AtomicFile, FullDiskDuringScenarioSaveKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringScenarioSaveKeepsThePreviousFile) {
   const fs::path target = folderWithFile("scenario-full", "s.json", R"({"n1": 32})");
   expectFullDiskKeepsOldFile(target, 256, [&] { saveScenarioFile(presetScenario("default"), target.string()); });
   EXPECT_EQ(loadScenarioFile(target.string()).n1, 32);
 }
 
-TEST(AtomicFile, FullDiskDuringCheckpointKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringCheckpointKeepsThePreviousFile) {
   const fs::path target = folderWithFile("checkpoint-full", "state.ckp", "an older checkpoint");
   Scenario s = presetScenario("default");
   s.n1 = 21, s.n2 = 18, s.n3 = 16;
@@ -111,7 +111,7 @@ TEST(AtomicFile, FullDiskDuringCheckpointKeepsThePreviousFile) {
   expectFullDiskKeepsOldFile(target, 16 * 1024, [&] { saveCheckpoint(target.string(), checkpoint); });
 }
 
-TEST(AtomicFile, FullDiskDuringVtiKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringVtiKeepsThePreviousFile) {
   const fs::path target = folderWithFile("vti-full", "u.vti", "an older image");
   VtiImage image;
   image.size = {40, 30, 20};
@@ -119,34 +119,34 @@ TEST(AtomicFile, FullDiskDuringVtiKeepsThePreviousFile) {
   expectFullDiskKeepsOldFile(target, 16 * 1024, [&] { writeVti(target.string(), image); });
 }
 
-TEST(AtomicFile, ReplacesWholeKeepsPermissionsAndLeavesNothingBehind) {
+TEST(OutputFile, ReplacesWholeKeepsPermissionsAndLeavesNothingBehind) {
   const fs::path target = folderWithFile("replace", "f.txt", "old contents");
   fs::permissions(target, fs::perms(0640));
-  writeFileAtomically(target.string(), "new");
+  writeWholeFile(target.string(), "new");
   EXPECT_EQ(readBytes(target), "new");
   EXPECT_EQ(fs::status(target).permissions() & fs::perms::all, fs::perms(0640));
   EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{"f.txt"});
 
   // A fresh file, large enough to bypass the buffer, in a folder named relative to nothing.
   const std::string large(3 << 20, 'x');
-  writeFileAtomically((target.parent_path() / "large.bin").string(), large);
+  writeWholeFile((target.parent_path() / "large.bin").string(), large);
   EXPECT_EQ(readBytes(target.parent_path() / "large.bin"), large);
 }
 
-TEST(AtomicFile, AbandonedWriteLeavesTheTargetUntouched) {
+TEST(OutputFile, AbandonedWriteLeavesTheTargetUntouched) {
   const fs::path target = folderWithFile("abandon", "f.txt", "keep me");
   {
-    AtomicFile file(target.string());
+    OutputFile file(target.string());
     file.write("half of a new file");
   }  // destroyed without commit(): an exception between writes does this
   EXPECT_EQ(readBytes(target), "keep me");
   EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{"f.txt"});
 }
 
-TEST(AtomicFile, ErrorsNameThePathAndTheReason) {
+TEST(OutputFile, ErrorsNameThePathAndTheReason) {
   const std::string missing = test::scratchPath("no-such-folder/out.npy").string();
   try {
-    writeFileAtomically(missing, "x");
+    writeWholeFile(missing, "x");
     FAIL() << "no error";
   } catch (const FileWriteError& e) {
     EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
@@ -154,14 +154,26 @@ TEST(AtomicFile, ErrorsNameThePathAndTheReason) {
   }
   const fs::path folder = test::scratchPath("a-folder");
   fs::create_directories(folder);
-  EXPECT_THROW(writeFileAtomically(folder.string(), "x"), FileWriteError);
+  EXPECT_THROW(writeWholeFile(folder.string(), "x"), FileWriteError);
   EXPECT_TRUE(fs::is_directory(folder));
   // Through a symbolic link: the file it points to is replaced, the link stays.
   const fs::path real = folderWithFile("link", "real.txt", "old");
   fs::create_symlink(real, real.parent_path() / "link.txt");
-  writeFileAtomically((real.parent_path() / "link.txt").string(), "new");
+  writeWholeFile((real.parent_path() / "link.txt").string(), "new");
   EXPECT_TRUE(fs::is_symlink(real.parent_path() / "link.txt"));
   EXPECT_EQ(readBytes(real), "new");
+}
+
+TEST(OutputFile, SamePathSeesThroughSpellings) {
+  const fs::path folder = test::scratchPath("same");
+  fs::create_directories(folder);
+  const fs::path file = folder / "m.npy";
+  std::ofstream(file) << "x";
+  EXPECT_TRUE(samePath(file, folder / "." / "m.npy"));
+  EXPECT_TRUE(samePath(folder / "new.json", folder / "sub" / ".." / "new.json"));
+  EXPECT_FALSE(samePath(file, folder / "n.npy"));
+  fs::create_symlink(file, folder / "link.npy");
+  EXPECT_TRUE(samePath(file, folder / "link.npy"));
 }
 
 }  // namespace

@@ -1,0 +1,100 @@
+#include "core/JsonInput.h"
+
+#include "core/InputFile.h"
+
+namespace iso {
+
+namespace {
+
+using nlohmann::json;
+
+// A message from elsewhere, cut where it would grow past a few lines.
+std::string excerptOfMessage(std::string msg) {
+  constexpr std::size_t kMaxMessage = 300;
+  if (msg.size() > kMaxMessage) msg = msg.substr(0, kMaxMessage - 3) + "...";
+  return msg;
+}
+
+// The start of v's JSON text: never more than about kExcerptChars are produced, however large or
+// deeply nested v is (dump() would write all of it, recursively).
+void appendExcerpt(const json& v, std::string& out) {
+  if (out.size() > kExcerptChars) return;
+  if (v.is_array() || v.is_object()) {
+    out += v.is_array() ? '[' : '{';
+    bool first = true;
+    for (auto it = v.begin(); it != v.end() && out.size() <= kExcerptChars; ++it) {
+      if (!first) out += ", ";
+      first = false;
+      if (v.is_object()) out += json(excerpt(it.key())).dump() + ": ";
+      appendExcerpt(*it, out);
+    }
+    out += v.is_array() ? ']' : '}';
+  } else if (v.is_string()) {
+    out += json(excerpt(v.get_ref<const std::string&>())).dump();
+  } else {
+    out += v.dump();
+  }
+}
+
+// nlohmann's message without its "[json.exception...] " prefix, with the token it quotes ("last read:
+// '...'; expected ...", "number overflow parsing '...'") cut to an excerpt: the token can be the rest of
+// the file.
+std::string jsonErrorMessage(const json::exception& e) {
+  std::string msg = e.what();
+  if (const auto prefixEnd = msg.find("] "); msg.rfind("[json.exception.", 0) == 0 && prefixEnd != std::string::npos)
+    msg.erase(0, prefixEnd + 2);
+  std::size_t open = msg.find("last read: '");
+  open = open != std::string::npos ? open + 12 : msg.find("parsing '");
+  if (open == std::string::npos) return excerptOfMessage(std::move(msg));
+  if (msg.compare(open, 9, "parsing '") == 0) open += 9;
+  std::size_t close = msg.find("'; expected", open);
+  if (close == std::string::npos) close = msg.size() > open && msg.back() == '\'' ? msg.size() - 1 : msg.size();
+  return msg.substr(0, open) + excerpt(msg.substr(open, close - open)) + excerptOfMessage(msg.substr(close));
+}
+
+}  // namespace
+
+std::string excerpt(std::string text) {
+  if (text.size() <= kExcerptChars) return text;
+  std::size_t n = kExcerptChars - 3;
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  text.resize(n);
+  return text + "...";
+}
+
+std::string excerpt(const json& v) {
+  std::string out;
+  appendExcerpt(v, out);
+  return excerpt(std::move(out));
+}
+
+json parseJsonInput(std::string_view text) {
+  if (text.size() > kMaxJsonBytes)
+    throw JsonInputError("the text is " + std::to_string(text.size()) + " bytes, over the limit of " +
+                         std::to_string(kMaxJsonBytes >> 20) + " MiB");
+  // The parser itself does not recurse, but dumping or destroying a value does: depth is capped as
+  // the text is read, before such a value exists.
+  const json::parser_callback_t limitDepth = [](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxJsonDepth)
+      throw JsonInputError("malformed JSON: objects and arrays nested more than " + std::to_string(kMaxJsonDepth) +
+                           " levels deep");
+    return true;
+  };
+  try {
+    return json::parse(text, limitDepth);
+  } catch (const json::exception& e) {  // parse errors, and out_of_range for a number too large for a double
+    throw JsonInputError("malformed JSON: " + jsonErrorMessage(e));
+  }
+}
+
+json readJsonFile(const std::string& path, const std::string& what) {
+  const std::string text = readInputFile(path, kMaxJsonBytes, what);
+  try {
+    return parseJsonInput(text);
+  } catch (const JsonInputError& e) {
+    throw JsonInputError(what + " '" + path + "': " + e.what());
+  }
+}
+
+}  // namespace iso
