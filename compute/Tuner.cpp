@@ -51,7 +51,7 @@ TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const std
   }
   if (result.best.empty())
     throw ComputeError(ComputeStatus::InvalidParameter, "tuning " + stage + ": no candidate ran on " + device.name);
-  if (options.store) storeTuning(stage, device, result.best, problem.grid, result.bestMpts);
+  if (options.store) result.databaseKeptAs = storeTuning(stage, device, result.best, problem.grid, result.bestMpts);
   return result;
 }
 

@@ -131,4 +131,14 @@ FileTarget inspectFileTarget(const std::string& path) {
   return refused(path, "a loop of symbolic links");
 }
 
+std::string shownPath(const std::string& path) {
+  constexpr std::size_t kMax = 200, kHead = 60;
+  if (path.size() <= kMax) return path;
+  // Cut at UTF-8 character boundaries.
+  std::size_t head = kHead, tail = path.size() - (kMax - kHead - 3);
+  while (head > 0 && (static_cast<unsigned char>(path[head]) & 0xC0) == 0x80) --head;
+  while (tail < path.size() && (static_cast<unsigned char>(path[tail]) & 0xC0) == 0x80) ++tail;
+  return path.substr(0, head) + "..." + path.substr(tail);
+}
+
 }  // namespace iso

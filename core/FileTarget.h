@@ -44,4 +44,8 @@ struct FileTarget {
 // Never throws: a path that cannot be examined is Refused, with the reason in `description`.
 FileTarget inspectFileTarget(const std::string& path);
 
+// A path as messages quote it: whole up to 200 bytes; a longer one (no real path is, but a name can be
+// anything) as its start and its end, where the file name is, around "...".
+std::string shownPath(const std::string& path);
+
 }  // namespace iso

@@ -11,7 +11,7 @@ namespace iso {
 
 namespace {
 
-std::string quoted(const std::string& what, const std::string& path) { return what + " '" + path + "'"; }
+std::string quoted(const std::string& what, const std::string& path) { return what + " '" + shownPath(path) + "'"; }
 
 std::string sizeLimit(std::size_t bytes) {
   return bytes >= (std::size_t(1) << 20) ? std::to_string(bytes >> 20) + " MiB" : std::to_string(bytes) + " bytes";

@@ -1,5 +1,7 @@
 #include "core/JsonInput.h"
 
+#include <filesystem>
+
 #include "core/InputFile.h"
 
 namespace iso {
@@ -93,8 +95,24 @@ json readJsonFile(const std::string& path, const std::string& what) {
   try {
     return parseJsonInput(text);
   } catch (const JsonInputError& e) {
-    throw JsonInputError(what + " '" + path + "': " + e.what());
+    throw JsonInputError(what + " '" + shownPath(path) + "': " + e.what());
   }
+}
+
+CacheJson readCacheJson(const std::string& path) {
+  CacheJson cache;
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return cache;
+  try {
+    cache.value = parseJsonInput(readInputFile(path, kMaxJsonBytes, "cache file"));
+    if (!cache.value.is_object()) cache.problem = "it holds " + excerpt(cache.value) + ", not a JSON object";
+  } catch (const FileReadError& e) {
+    cache.problem = e.what();
+  } catch (const JsonInputError& e) {
+    cache.problem = e.what();
+  }
+  if (!cache.problem.empty()) cache.value = nlohmann::json::object();
+  return cache;
 }
 
 }  // namespace iso

@@ -30,6 +30,15 @@ nlohmann::json parseJsonInput(std::string_view text);
 // JsonInputError, each naming `what` and the path.
 nlohmann::json readJsonFile(const std::string& path, const std::string& what = "file");
 
+// A cache file's JSON object as read (the caches: tuning.json, bandwidth.json, host-bandwidth.json):
+// never throws. `problem` says why the file cannot be used ("" when it can, or when there is no file:
+// then `value` is an empty object); the caller sets it aside or ignores it (CacheDirectory.h).
+struct CacheJson {
+  nlohmann::json value = nlohmann::json::object();
+  std::string problem;
+};
+CacheJson readCacheJson(const std::string& path);
+
 // `text` cut to at most kExcerptChars bytes (at a UTF-8 character boundary), "..." marking a cut.
 std::string excerpt(std::string text);
 // The start of the value's JSON text, however large or deeply nested the value is.

@@ -83,19 +83,19 @@ std::string withoutTrailingSlashes(std::string path) {
 
 }  // namespace
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+OutputFile::OutputFile(std::string path, bool ownerOnly) : path_(std::move(path)) {
   if (path_.empty()) throw FileWriteError("cannot write a file with an empty name");
   const FileTarget target = inspectFileTarget(path_);
   switch (target.kind) {
     case FileTargetKind::Missing:
-    case FileTargetKind::Regular: openTemporary(target); break;
-    case FileTargetKind::Directory: throw FileWriteError("'" + path_ + "': is a folder, not a file");
-    case FileTargetKind::Refused: throw FileWriteError("'" + path_ + "' is " + target.description + ": not written to");
+    case FileTargetKind::Regular: openTemporary(target, ownerOnly); break;
+    case FileTargetKind::Directory: throw FileWriteError("'" + shownPath(path_) + "': is a folder, not a file");
+    case FileTargetKind::Refused: throw FileWriteError("'" + shownPath(path_) + "' is " + target.description + ": not written to");
     default: openStream(target); break;
   }
 }
 
-void OutputFile::openTemporary(const FileTarget& target) {
+void OutputFile::openTemporary(const FileTarget& target, bool ownerOnly) {
   targetPath_ = withFolder(target.resolved);
   struct stat existing {};
   const bool replacing = target.kind == FileTargetKind::Regular && ::stat(targetPath_.c_str(), &existing) == 0;
@@ -106,7 +106,11 @@ void OutputFile::openTemporary(const FileTarget& target) {
     tempSlot_ = created.slot;
     fd_ = created.fd;
   } catch (const FileWriteError& e) {
-    throw FileWriteError("'" + path_ + "': " + e.what() + kUnchanged);
+    throw FileWriteError("'" + shownPath(path_) + "': " + e.what() + kUnchanged);
+  }
+  if (ownerOnly) {
+    if (::fchmod(fd_, 0600) != 0) fail("cannot make the file private", errno);
+    return;
   }
   if (!replacing) return;
   // The replacement keeps the file's owner (only root may give it away) and permissions: a
@@ -137,7 +141,7 @@ void OutputFile::openStream(const FileTarget& target) {
 OutputFile::~OutputFile() { discard(); }
 
 void OutputFile::write(const void* data, std::size_t bytes) {
-  if (fd_ < 0) throw FileWriteError("'" + path_ + "': write after the file was committed or failed");
+  if (fd_ < 0) throw FileWriteError("'" + shownPath(path_) + "': write after the file was committed or failed");
   const char* p = static_cast<const char*>(data);
   position_ += bytes;
   size_ = std::max(size_, position_);
@@ -153,7 +157,7 @@ void OutputFile::write(const void* data, std::size_t bytes) {
 }
 
 void OutputFile::seek(std::uint64_t offset) {
-  if (fd_ < 0) throw FileWriteError("'" + path_ + "': seek after the file was committed or failed");
+  if (fd_ < 0) throw FileWriteError("'" + shownPath(path_) + "': seek after the file was committed or failed");
   if (stream_) fail("cannot seek in a stream", ESPIPE);
   flushBuffer();
   if (::lseek(fd_, off_t(offset), SEEK_SET) < 0) fail("seeking failed", errno);
@@ -170,7 +174,7 @@ void OutputFile::writeAll(const char* data, std::size_t bytes) {
 }
 
 void OutputFile::commit() {
-  if (fd_ < 0) throw FileWriteError("'" + path_ + "': commit after the file was committed or failed");
+  if (fd_ < 0) throw FileWriteError("'" + shownPath(path_) + "': commit after the file was committed or failed");
   flushBuffer();
   if (!stream_ && ::fsync(fd_) != 0) fail("flushing to disk failed", errno);
   const int fd = fd_;
@@ -186,7 +190,7 @@ void OutputFile::commit() {
 
 void OutputFile::fail(const std::string& what, int error) {
   discard();
-  throw FileWriteError("'" + path_ + "': " + what + (error != 0 ? ": " + std::string(std::strerror(error)) : "") +
+  throw FileWriteError("'" + shownPath(path_) + "': " + what + (error != 0 ? ": " + std::string(std::strerror(error)) : "") +
                        (stream_ ? kStreamed : kUnchanged));
 }
 
@@ -205,39 +209,39 @@ OutputFolder::OutputFolder(std::string path) : path_(withoutTrailingSlashes(std:
   const FileTarget target = inspectFileTarget(path_);
   std::error_code ec;
   if (target.kind == FileTargetKind::Directory && !fs::is_empty(target.resolved, ec))
-    throw FileWriteError("'" + path_ + "': the folder is not empty (its files are kept)");
+    throw FileWriteError("'" + shownPath(path_) + "': the folder is not empty (its files are kept)");
   if (target.kind != FileTargetKind::Directory && target.kind != FileTargetKind::Missing)
-    throw FileWriteError("'" + path_ + "' is " + target.description + ", not a folder");
+    throw FileWriteError("'" + shownPath(path_) + "' is " + target.description + ", not a folder");
   targetPath_ = withFolder(target.resolved);
   try {
     const TemporaryFiles::Created created = TemporaryFiles::create(targetPath_, /*folder=*/true);
     tempPath_ = created.path;
     tempSlot_ = created.slot;
   } catch (const FileWriteError& e) {
-    throw FileWriteError("'" + path_ + "': " + e.what());
+    throw FileWriteError("'" + shownPath(path_) + "': " + e.what());
   }
 }
 
 OutputFolder::~OutputFolder() { discard(); }
 
 void OutputFolder::writeFile(const std::string& name, const void* data, std::size_t bytes) {
-  if (tempPath_.empty()) throw FileWriteError("'" + path_ + "': write after the folder was committed or failed");
+  if (tempPath_.empty()) throw FileWriteError("'" + shownPath(path_) + "': write after the folder was committed or failed");
   const std::string file = tempPath_ + "/" + name;
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   int error = fd < 0 ? errno : writeFully(fd, static_cast<const char*>(data), bytes, false);
   if (fd >= 0 && ::close(fd) != 0 && error == 0) error = errno;
   if (error == 0) return;
   discard();
-  throw FileWriteError("'" + path_ + "': writing " + name + " failed: " + std::strerror(error) + kUnchanged);
+  throw FileWriteError("'" + shownPath(path_) + "': writing " + name + " failed: " + std::strerror(error) + kUnchanged);
 }
 
 void OutputFolder::commit() {
-  if (tempPath_.empty()) throw FileWriteError("'" + path_ + "': commit after the folder was committed or failed");
+  if (tempPath_.empty()) throw FileWriteError("'" + shownPath(path_) + "': commit after the folder was committed or failed");
   // rename() replaces an empty folder, and refuses one that gained files since the check at opening.
   if (::rename(tempPath_.c_str(), targetPath_.c_str()) != 0) {
     const int error = errno;
     discard();
-    throw FileWriteError("'" + path_ + "': renaming the finished folder failed: " + std::strerror(error) + kUnchanged);
+    throw FileWriteError("'" + shownPath(path_) + "': renaming the finished folder failed: " + std::strerror(error) + kUnchanged);
   }
   TemporaryFiles::release(tempSlot_);
   tempSlot_ = -1;
@@ -265,20 +269,21 @@ std::string outputTargetProblem(const std::string& path, bool needsSeeking) {
   if (path.empty()) return "needs a file name (got an empty one)";
   const FileTarget target = inspectFileTarget(path);
   switch (target.kind) {
-    case FileTargetKind::Directory: return path + " is a folder, not a file";
-    case FileTargetKind::Refused: return path + " is " + target.description + ": not written to";
+    case FileTargetKind::Directory: return shownPath(path) + " is a folder, not a file";
+    case FileTargetKind::Refused: return shownPath(path) + " is " + target.description + ": not written to";
     case FileTargetKind::Missing:
     case FileTargetKind::Regular: {
       const std::string folder = fs::path(withFolder(target.resolved)).parent_path().string();
       std::error_code ec;
-      if (!fs::is_directory(folder, ec)) return path + ": the folder " + folder + " does not exist";
+      if (!fs::is_directory(folder, ec)) return shownPath(path) + ": the folder " + shownPath(folder) + " does not exist";
       if (::faccessat(AT_FDCWD, folder.c_str(), W_OK | X_OK, AT_EACCESS) != 0)
-        return path + ": the folder " + folder + " is not writable";
-      if (target.kind == FileTargetKind::Regular && !writable(target.resolved)) return path + " is read-only to this user";
+        return shownPath(path) + ": the folder " + shownPath(folder) + " is not writable";
+      if (target.kind == FileTargetKind::Regular && !writable(target.resolved))
+        return shownPath(path) + " is read-only to this user";
       return "";
     }
     default:
-      return needsSeeking ? path + " is " + target.description + ", and this format needs a file it can seek in" : "";
+      return needsSeeking ? shownPath(path) + " is " + target.description + ", and this format needs a file it can seek in" : "";
   }
 }
 

@@ -25,7 +25,8 @@ namespace iso {
 class OutputFile {
  public:
   // Opens the temporary file or the stream for `path` (throws FileWriteError when it cannot).
-  explicit OutputFile(std::string path);
+  // `ownerOnly`: the file gets mode 0600, whatever the umask or the replaced file's mode (secrets).
+  explicit OutputFile(std::string path, bool ownerOnly = false);
   // Without commit(), removes the temporary file: a replaced target is left untouched.
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;
@@ -45,7 +46,7 @@ class OutputFile {
   const std::string& path() const { return path_; }
 
  private:
-  void openTemporary(const FileTarget& target);
+  void openTemporary(const FileTarget& target, bool ownerOnly);
   void openStream(const FileTarget& target);
   void flushBuffer();
   void writeAll(const char* data, std::size_t bytes);

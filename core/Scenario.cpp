@@ -1,5 +1,6 @@
 #include "core/Scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -245,6 +246,8 @@ void checkRange(const std::string& key, long long value, long long lo, long long
                         ", " + std::to_string(hi) + "])");
 }
 
+constexpr double kMinDt = 1e-12;
+
 void checkFinite(const std::string& key, double value) {
   if (!std::isfinite(value)) outOfRange(key, value, "a finite number");
 }
@@ -361,8 +364,13 @@ void validateScenario(const Scenario& s) {
   checkRange("n3", s.n3, 1LL, kMaxAxisCells);
   checkRange("dx", s.dx, 1e-3, 1e5);
   checkFinite("dt", s.dt);
+  // dt <= 0 asks for the automatic step; a positive one this small is a typo, and in float32 its v²·dt²
+  // would round the wave to nothing.
+  if (s.dt > 0.0 && s.dt < kMinDt)
+    throw ScenarioError("dt = " + shortNumber(s.dt) + " s is too small (allowed: at least " + shortNumber(kMinDt) +
+                        " s, or 0 for the automatic step)");
   if (!(s.dtAutoFraction > 0.0 && s.dtAutoFraction <= 1.0)) outOfRange("dt_auto_fraction", s.dtAutoFraction, "(0, 1]");
-  checkRange("steps", s.steps, 0LL, 1000000000LL);
+  checkRange("steps", s.steps, 0LL, kMaxScenarioSteps);
   if (s.coefficients != "exact" && s.coefficients != "oneapi")
     throw ScenarioError("coefficients = '" + excerpt(s.coefficients) + "' is not a coefficient set (allowed: exact, oneapi)");
   validateModel(s);
@@ -373,6 +381,13 @@ void validateScenario(const Scenario& s) {
   checkRange("source.amplitude", s.source.amplitude, -kMaxSourceAmplitude, kMaxSourceAmplitude);
   checkFinite("source.delay", s.source.delay);
   checkRange("boundary.width", s.boundary.width, 0LL, kMaxAxisCells / 4);
+  // The layer takes at most a quarter of each axis (PmlProfile.h): a width that no axis can hold would be
+  // cut without a word on every one of them.
+  if (const int widest = std::max({s.n1, s.n2, s.n3}); s.boundary.kind != BoundaryKind::Reflecting && s.boundary.width > widest / 4)
+    throw ScenarioError("boundary.width = " + std::to_string(s.boundary.width) + " cells is wider than the layer of a " +
+                        std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " + std::to_string(s.n3) +
+                        " grid can be (allowed: at most a quarter of its longest axis, " + std::to_string(widest / 4) +
+                        ", or 0 for the automatic width)");
   if (!(s.boundary.reflection > 0.0 && s.boundary.reflection < 1.0))
     outOfRange("boundary.reflection", s.boundary.reflection, "(0, 1), e.g. 1e-3");
   for (std::size_t n = 0; n < s.receivers.size(); ++n) {

@@ -171,7 +171,7 @@ TemporaryFiles::Created TemporaryFiles::create(const fs::path& target, bool fold
     release(c.slot);
     if (error != EEXIST) break;
   }
-  throw FileWriteError("cannot write to the folder " + parent.string() + ": " + std::strerror(error));
+  throw FileWriteError("cannot write to the folder " + shownPath(parent.string()) + ": " + std::strerror(error));
 }
 
 void TemporaryFiles::release(int slot) noexcept {

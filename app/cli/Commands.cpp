@@ -156,6 +156,13 @@ std::size_t changedGuards(OpenClSolver& solver) {
   return changed;
 }
 
+// Tune never overwrites a database it cannot read: it says where that one went.
+void noteKeptDatabase(const TuneResult& result) {
+  if (!result.databaseKeptAs.empty())
+    std::printf("note: your tuning database could not be read; it is kept as %s, and a new one holds this tuning\n",
+                result.databaseKeptAs.c_str());
+}
+
 void printTiming(const std::string& label, const StageTiming& t) {
   if (t.error.empty())
     std::printf("  %-12s %-60s %10.1f Mpts/s\n", label.c_str(), formatStageParams(t.params).c_str(), t.mpts);
@@ -245,6 +252,9 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   }
   const Scenario s = restart ? restartScenario(opts, restart->scenario) : opts.resolve();
   const long firstStep = restart ? restart->state.step : 0;
+  if (firstStep + s.steps > kMaxScenarioSteps)
+    throw UsageError("--restart: the checkpoint is at step " + std::to_string(firstStep) + "; " + std::to_string(s.steps) +
+                     " more steps would pass the limit of " + std::to_string(kMaxScenarioSteps) + " steps");
   if (restart && s.stage != restart->scenario.stage)
     std::printf("note: continuing a %s checkpoint on %s: the result agrees to round-off, not bit for bit "
                 "(the same stage continues bit for bit)\n", restart->scenario.stage.c_str(), s.stage.c_str());
@@ -298,8 +308,9 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     done += n;
     if (run.checkpointEvery > 0 && done < s.steps) writeCheckpoint();
   }
-  Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
-                                   rooflineCeiling(s.stage, selector).gbs);
+  // A run smaller than the bandwidth probe does not start one: it shows a stored ceiling, or none.
+  const RooflineCeiling ceiling = rooflineCeiling(s.stage, selector, solverBytes(grid));
+  Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0, ceiling.gbs);
   t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
   if (const auto* openCl = dynamic_cast<const OpenClSolver*>(solver.get()))
@@ -356,7 +367,9 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
       for (const auto& stage : kTunedStages) {
         if (std::find(stages.begin(), stages.end(), stage) == stages.end()) continue;
         std::printf("tuning %s at %dx%dx%d\n", stage.c_str(), s.n1, s.n2, s.n3);
-        tuneStage(tuningProblem(s), device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
+        const TuneResult result =
+            tuneStage(tuningProblem(s), device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
+        noteKeptDatabase(result);
       }
     }
     BenchmarkRunner runner({s, stages, 1, bench.repeat}, [](const BenchmarkProgress& p) {
@@ -493,8 +506,8 @@ int stagesCommand() {
 int devicesCommand(bool measureBandwidth) {
   const auto devices = listDevices();
   if (devices.empty()) {
-    std::printf("No OpenCL platform or device found. Install a driver (e.g. pocl-opencl-icd for the CPU,\n"
-                "or the GPU vendor's OpenCL ICD) and check /etc/OpenCL/vendors. CPU stages still run.\n");
+    std::printf("No OpenCL device found: %s.\nInstall a driver (e.g. pocl-opencl-icd for the CPU, or the GPU vendor's "
+                "OpenCL ICD) and check /etc/OpenCL/vendors. CPU stages still run.\n", noOpenClPlatformReason().c_str());
     return 0;
   }
   for (const auto& d : devices) {
@@ -584,6 +597,7 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
     const TuneResult result = tuneStage(p, device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
     std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
                 tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in your tuning database)");
+    noteKeptDatabase(result);
     // For resources/tuning/: the same result as an entry of the shipped database.
     std::printf("shipped entry: %s\n",
                 shippedTuningEntry(stage, device, result.best, p.grid, result.bestMpts).c_str());

@@ -1,5 +1,7 @@
 #include "app/cli/ScenarioOptions.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 #include "core/Format.h"
@@ -107,11 +109,13 @@ Scenario ScenarioOptions::resolve() const {
     if (*dt == "auto") {
       s.dt = 0.0;
     } else {
-      try {
-        s.dt = std::stod(*dt);
-      } catch (const std::exception&) {
+      // The whole text, a finite number ("1e-4abc" is a typo); one that underflows (1e-320) is still a
+      // number, which the scenario's check then calls too small.
+      char* end = nullptr;
+      const double value = std::strtod(dt->c_str(), &end);
+      if (dt->empty() || end != dt->c_str() + dt->size() || !std::isfinite(value))
         throw ScenarioError("--dt must be a number of seconds or 'auto', got '" + *dt + "'");
-      }
+      s.dt = value;
     }
   }
   applyParams(s);

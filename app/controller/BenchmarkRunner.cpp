@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "compute/Bandwidth.h"
+#include "core/CacheDirectory.h"
 #include "core/CpuParallelSolver.h"
 #include "compute/DeviceRegistry.h"
 #include "core/HostBandwidth.h"
@@ -58,10 +59,21 @@ ExecutionConfig stageConfig(Scenario s, const std::string& stage) {
   return executionConfig(s);
 }
 
-RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector) {
-  if (!StageRegistry::get(stage).opencl) return {hostCopyBandwidthGBs(), "host memcpy bandwidth"};
+RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector,
+                                std::optional<std::size_t> runBytes) {
+  const auto worthMeasuring = [&](std::size_t probeBytes) {
+    return !runBytes || (*runBytes >= probeBytes && !cacheDirectory().empty());
+  };
+  if (!StageRegistry::get(stage).opencl) {
+    const char* name = "host memcpy bandwidth";
+    if (const auto stored = storedHostBandwidth()) return {stored->medianGBs, name};
+    return {worthMeasuring(2 * hostBandwidthBufferBytes()) ? hostCopyBandwidthGBs() : 0.0, name};
+  }
   try {  // measured once per device and cached on disk; a run does not depend on it
-    return {copyBandwidthGBs(selectDevice(deviceSelector)), "device copy bandwidth"};
+    const DeviceInfo device = selectDevice(deviceSelector);
+    const char* name = "device copy bandwidth";
+    if (const auto stored = storedCeiling(device, CeilingProbe::Copy)) return {stored->median, name};
+    return {worthMeasuring(copyProbeBytes(device)) ? copyBandwidthGBs(device) : 0.0, name};
   } catch (const std::exception&) {
     return {};
   }

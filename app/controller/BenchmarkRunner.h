@@ -30,7 +30,12 @@ struct RooflineCeiling {
   double gbs = 0.0;  // 0 when it could not be measured
   std::string name;  // "device copy bandwidth", "host memcpy bandwidth"
 };
-RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector);
+// A probe costs memory and time: given `runBytes` (one run's arrays), the ceiling is measured only when the
+// run holds at least as much memory as the probe takes and the cache can keep the result; otherwise only
+// a stored measurement is used (gbs 0 when there is none). Without it (a benchmark, the studio), a
+// missing ceiling is measured.
+RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector,
+                                std::optional<std::size_t> runBytes = std::nullopt);
 
 // The roofline of one device, for a plot: its memory ceiling (what rooflineCeiling uses) and its compute
 // ceiling, each with its spread and date (runs = 0: not measured, with the reason in `error`).

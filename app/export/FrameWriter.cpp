@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstring>
 
+#include "core/FileTarget.h"
+
 namespace iso {
 
 FrameWriter::FrameWriter(std::filesystem::path target, int width, int height, std::size_t queueFrames)
@@ -22,7 +24,7 @@ void FrameWriter::startThread() { thread_ = std::thread([this] { run(); }); }
 void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
   const std::size_t rowBytes = std::size_t(width_) * 4;
   if (rgba == nullptr || strideBytes < std::ptrdiff_t(rowBytes))
-    throw ExportError("frame for " + target_.string() + ": no pixels, or rows shorter than " + std::to_string(width_) +
+    throw ExportError("frame for " + shownPath(target_.string()) + ": no pixels, or rows shorter than " + std::to_string(width_) +
                       " RGBA pixels");
   // Copied before waiting for room: the caller's buffer is free again once the copy is queued. The copy
   // goes into a buffer the writer has finished with when there is one: a fresh 8 MB (1080p) allocation
@@ -40,7 +42,7 @@ void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return !error_.empty() || stopping_ || finishing_ || queue_.size() < queueFrames_; });
   if (!error_.empty()) throw ExportError(error_);
-  if (stopping_ || finishing_) throw ExportError("writing " + target_.string() + ": the output is already closed");
+  if (stopping_ || finishing_) throw ExportError("writing " + shownPath(target_.string()) + ": the output is already closed");
   queue_.push_back(std::move(frame));
   lock.unlock();
   changed_.notify_all();
@@ -49,7 +51,7 @@ void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
 void FrameWriter::finish() {
   {
     std::lock_guard lock(mutex_);
-    if (finishing_ || stopping_) throw ExportError("writing " + target_.string() + ": the output is already closed");
+    if (finishing_ || stopping_) throw ExportError("writing " + shownPath(target_.string()) + ": the output is already closed");
     finishing_ = true;
   }
   changed_.notify_all();

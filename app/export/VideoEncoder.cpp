@@ -89,7 +89,7 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
   static const bool quiet = (av_log_set_level(AV_LOG_ERROR), true);
   (void)quiet;
   const std::string name = path.string();
-  auto fail = [&](const std::string& why) { throw ExportError("cannot record " + name + ": " + why); };
+  auto fail = [&](const std::string& why) { throw ExportError("cannot record " + shownPath(name) + ": " + why); };
   if (width < 2 || height < 2 || width > kMaxSide || height > kMaxSide)
     fail("the size " + std::to_string(width) + "x" + std::to_string(height) + " is out of range (2 to " +
          std::to_string(kMaxSide) + " pixels each way)");
@@ -100,11 +100,11 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
   if (path.filename().empty() || std::filesystem::is_directory(path)) fail("the path names a folder, not a file");
   // The MP4 muxer goes back to complete the file's index once the last frame is in.
   if (const FileTarget target = inspectFileTarget(name); target.isStream())
-    fail(name + " is " + target.description + ", and a video needs a file it can seek in");
+    fail(shownPath(name) + " is " + target.description + ", and a video needs a file it can seek in");
   const AVCodec* codec = avcodec_find_encoder_by_name(options.codec.c_str());
   if (codec == nullptr || codec->type != AVMEDIA_TYPE_VIDEO) fail("unknown video encoder '" + options.codec + "'");
   const AVOutputFormat* container = av_guess_format(nullptr, name.c_str(), nullptr);
-  if (container == nullptr) fail("no container format for the extension '" + path.extension().string() + "' (use .mp4)");
+  if (container == nullptr) fail("no container format for the extension '" + shownPath(path.extension().string()) + "' (use .mp4)");
 
   Av& av = *av_;
   int rc = avformat_alloc_output_context2(&av.format, container, nullptr, name.c_str());
@@ -165,7 +165,7 @@ VideoEncoder::~VideoEncoder() { abort(); }
 void VideoEncoder::writeFrame(const std::vector<std::uint8_t>& rgba) {
   Av& av = *av_;
   int rc = av_frame_make_writable(av.frame);
-  if (rc < 0) throw ExportError("recording " + target().string() + ": " + averror(rc));
+  if (rc < 0) throw ExportError("recording " + shownPath(target().string()) + ": " + averror(rc));
   const std::uint8_t* source[1] = {rgba.data()};
   const int sourceStride[1] = {width() * 4};
   sws_scale(av.scaler, source, sourceStride, 0, height(), av.frame->data, av.frame->linesize);
@@ -176,7 +176,7 @@ void VideoEncoder::writeFrame(const std::vector<std::uint8_t>& rgba) {
 void VideoEncoder::sendAndDrain(bool flush) {
   Av& av = *av_;
   auto fail = [&](const std::string& what, int rc) {
-    throw ExportError("recording " + target().string() + ": " + what + ": " + averror(rc));
+    throw ExportError("recording " + shownPath(target().string()) + ": " + what + ": " + averror(rc));
   };
   int rc = avcodec_send_frame(av.codec, flush ? nullptr : av.frame);
   if (rc < 0) fail("encoding", rc);
@@ -203,9 +203,9 @@ void VideoEncoder::complete() {
   int rc = av_write_trailer(av.format);
   avio_flush(av.format->pb);
   if (!av.ioError.empty()) throw ExportError(av.ioError);
-  if (rc < 0) throw ExportError("recording " + target().string() + ": writing the trailer: " + averror(rc));
+  if (rc < 0) throw ExportError("recording " + shownPath(target().string()) + ": writing the trailer: " + averror(rc));
   if (av.format->pb->error < 0)
-    throw ExportError("recording " + target().string() + ": writing the file: " + averror(av.format->pb->error));
+    throw ExportError("recording " + shownPath(target().string()) + ": writing the file: " + averror(av.format->pb->error));
   try {
     av.file->commit();
   } catch (const FileWriteError& e) {

@@ -741,15 +741,17 @@ bool BenchmarkPanel::useChosenCandidate(QString& error) {
     return false;
   }
   const StageTiming& t = s->candidates[std::size_t(chosen_)];
+  std::string keptAs;
   try {
-    storeTuning(s->stage, s->device, t.params, s->grid, t.mpts);
+    keptAs = storeTuning(s->stage, s->device, t.params, s->grid, t.mpts);
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
     return false;
   }
-  status_->setText(QStringLiteral("Stored for %1 on %2: %3")
+  status_->setText(QStringLiteral("Stored for %1 on %2: %3%4")
                        .arg(QString::fromStdString(s->stage), QString::fromStdString(s->device.name),
-                            QString::fromStdString(formatStageParams(t.params))));
+                            QString::fromStdString(formatStageParams(t.params)),
+                            keptAs.empty() ? QString() : " (the unreadable database is kept as " + QString::fromStdString(keptAs) + ")"));
   return true;
 }
 

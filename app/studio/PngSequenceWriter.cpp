@@ -9,12 +9,12 @@ namespace iso {
 
 PngSequenceWriter::PngSequenceWriter(const std::filesystem::path& folder, int width, int height, std::size_t queueFrames)
     : FrameWriter(folder, width, height, queueFrames) {
-  const std::string name = folder.string();
+  const std::string name = shownPath(folder.string());
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
     throw ExportError("cannot write frames to " + name + ": the size " + std::to_string(width) + "x" +
                       std::to_string(height) + " is out of range (1 to " + std::to_string(kMaxSide) + " pixels each way)");
   try {
-    folder_ = std::make_unique<OutputFolder>(name);
+    folder_ = std::make_unique<OutputFolder>(folder.string());
   } catch (const FileWriteError& e) {
     throw ExportError("cannot write frames to " + name + ": " + e.what());
   }
@@ -36,7 +36,7 @@ void PngSequenceWriter::writeFrame(const std::vector<std::uint8_t>& rgba) {
   buffer.open(QIODevice::WriteOnly);
   QImageWriter writer(&buffer, "png");
   if (!writer.write(image))
-    throw ExportError("writing frame " + std::to_string(nextIndex_) + " of " + target().string() + ": " +
+    throw ExportError("writing frame " + std::to_string(nextIndex_) + " of " + shownPath(target().string()) + ": " +
                       writer.errorString().toStdString());
   try {
     folder_->writeFile(frameName(nextIndex_), png.constData(), std::size_t(png.size()));

@@ -207,6 +207,12 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
       return std::nullopt;
     }
   }
+  // An empty file name leaves nothing to save, and the window would stay open for ever.
+  for (const QCommandLineOption* opt : {&screenshot, &record, &benchJson, &benchLoad})
+    if (parser.values(*opt).contains(QString())) {
+      error = "--" + opt->names().first() + " needs a file name (got an empty one)";
+      return std::nullopt;
+    }
   if (parser.isSet(screenshot)) {
     if (o.steps < 0 && o.stagesTab < 0 && !o.benchPanel) {
       error = "--screenshot needs --steps N (the step to take it at)";

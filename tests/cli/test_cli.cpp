@@ -18,25 +18,12 @@
 #include "app/controller/BenchmarkReport.h"
 #include "core/Npy.h"
 #include "tests/ScratchDir.h"
+#include "tests/cli/CliRun.h"
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result runCli(const std::string& args) {
-  Result r;
-  const std::string cmd = std::string(ISO3DFD_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Result = iso::test::CliResult;
+using iso::test::runCli;
 
 std::filesystem::path tempPath(const std::string& name) { return iso::test::scratchPath(name); }
 
