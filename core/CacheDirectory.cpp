@@ -1,18 +1,21 @@
 #include "core/CacheDirectory.h"
 
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <mutex>
 #include <set>
 #include <system_error>
 #include <vector>
+
+#include "core/Format.h"
 
 namespace iso {
 
@@ -24,6 +27,25 @@ std::string octal(mode_t mode) {
   char text[8];
   std::snprintf(text, sizeof text, "%04o", unsigned(mode & 07777));
   return text;
+}
+
+// Whether `gid` is this user's private group (the user's primary group, of the user's name, with no other
+// member): a folder writable by it is writable by no one else. Systems that give each user such a group
+// create folders group-writable (umask 002).
+bool ownGroup(gid_t gid) {
+  if (gid != ::getegid()) return false;
+  char buffer[16384];
+  struct passwd user {};
+  struct passwd* u = nullptr;
+  struct group grp {};
+  struct group* g = nullptr;
+  if (::getpwuid_r(::geteuid(), &user, buffer, sizeof buffer / 2, &u) != 0 || u == nullptr ||
+      ::getgrgid_r(gid, &grp, buffer + sizeof buffer / 2, sizeof buffer / 2, &g) != 0 || g == nullptr)
+    return false;
+  if (std::strcmp(g->gr_name, u->pw_name) != 0) return false;
+  for (char** member = g->gr_mem; member && *member; ++member)
+    if (std::strcmp(*member, u->pw_name) != 0) return false;
+  return true;
 }
 
 // Why `dir` is not a cache folder of this user's ("" when it is one), creating it (mode 0700) if missing.
@@ -40,7 +62,8 @@ std::string whyNotUsable(const fs::path& dir) {
   if (!S_ISDIR(folder.st_mode)) return "it is not a folder";
   if (folder.st_uid != me)
     return "it belongs to user " + std::to_string(folder.st_uid) + ", not to you (user " + std::to_string(me) + ")";
-  if (folder.st_mode & (S_IWGRP | S_IWOTH)) return "other users can write to it (mode " + octal(folder.st_mode) + ")";
+  if ((folder.st_mode & S_IWOTH) || ((folder.st_mode & S_IWGRP) && !ownGroup(folder.st_gid)))
+    return "other users can write to it (mode " + octal(folder.st_mode) + ")";
   if (::access(dir.c_str(), W_OK | X_OK) != 0) return std::string("it is not writable: ") + std::strerror(errno);
   return "";
 }
@@ -49,13 +72,12 @@ std::string programName() {
   return program_invocation_short_name && *program_invocation_short_name ? program_invocation_short_name : "iso3dfd";
 }
 
+// The UTC date and time for a file name: 20261127T101500Z (no colons, which some file systems refuse).
 std::string utcStamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
-  return buf;
+  std::string stamp = utcNow();
+  std::erase(stamp, ':');
+  std::erase(stamp, '-');
+  return stamp;
 }
 
 }  // namespace

@@ -13,8 +13,8 @@ namespace iso {
 
 // The first usable of $ISO3DFD_CACHE_DIR, $XDG_CACHE_HOME/iso3dfd, $HOME/.cache/iso3dfd and
 // <tmp>/iso3dfd-cache-<uid>, created with mode 0700 on first use. Usable: a folder owned by this user,
-// writable by no other (group or others), reached through no symbolic link of another user, and
-// writable by this process. Each refused candidate is named once on standard error with the reason
+// writable by no other (not by others, and by its group only when that is the user's private group),
+// reached through no symbolic link of another user, and writable by this process. Each refused candidate is named once on standard error with the reason
 // (cacheNote). An empty string means none is usable: nothing is cached.
 std::string cacheDirectory();
 

@@ -14,19 +14,22 @@
 #include "compute/DeviceRegistry.h"
 #include "core/FieldCompare.h"
 #include "core/Format.h"
+#include "core/HostBandwidth.h"
 #include "core/Npy.h"
 #include "compute/OpenClSolver.h"
 #include "core/OutputFile.h"
+#include "core/CacheDirectory.h"
 #include "core/Checkpoint.h"
-#include "core/OutputFile.h"
 #include "app/cli/PtxasReport.h"
 #include "core/ScenarioResize.h"
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
+#include "compute/StageParams.h"
 #include "core/StageRegistry.h"
 #include "core/Traces.h"
 #include "compute/Tuner.h"
 #include "compute/TuningDatabase.h"
 #include "compute/stages/OpenClStage.h"
+#include "core/VelocityModel.h"
 #include "app/controller/ViewCost.h"
 #include "core/VtiWriter.h"
 
@@ -36,8 +39,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The tunable OpenCL stages, which `tune`, `bench --tune` and `verify --candidates` sweep.
-const std::vector<std::string> kTunedStages = tunableOpenClStages();
 constexpr int kVerifyDefaultSteps = 500;
 
 std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MB"; }
@@ -83,10 +84,10 @@ void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std:
 void checkDeviceUse(const ScenarioOptions& opts, const std::vector<std::string>& stages) {
   if (!opts.device) return;
   for (const auto& s : stages)
-    if (StageRegistry::get(s).opencl) return;
+    if (resolveStage(s).opencl()) return;
   std::vector<std::string> openCl;
-  for (const auto& info : StageRegistry::all())
-    if (info.opencl) openCl.push_back(info.id);
+  for (const Stage* s : allStages())
+    if (s->opencl()) openCl.push_back(s->id());
   throw UsageError("--device " + *opts.device + " selects an OpenCL device, but " +
                    (stages.size() == 1 ? "stage " + stages.front() + " runs" : "stages " + commaList(stages) + " run") +
                    " on the host CPU: drop --device, or choose an OpenCL stage (" + commaList(openCl) + ")");
@@ -110,33 +111,66 @@ std::vector<int> parseIntegerList(const std::string& text, const std::string& wh
   return out;
 }
 
-// The products of "key=v1,v2;key=v3" (one per spec) as gpu-optimized parameter sets the device can run;
-// sets the device refuses are listed and skipped.
-std::vector<StageParamMap> sweepCandidates(const std::vector<std::string>& specs, const DeviceInfo& device,
-                                           const Grid& grid) {
-  std::vector<StageParamMap> out;
+// The parameter sets of --sweep specs "key=v1,v2;key=v3": the products of each spec's values.
+struct Sweep {
+  std::vector<StageParamMap> sets;
+  std::vector<std::string> keys;  // every key a spec names
+
+  // Whether `stage` takes every key of the sweep.
+  bool appliesTo(const Stage& stage) const {
+    const std::vector<std::string> names = stage.parameterNames();
+    return stage.opencl() && std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
+             return std::find(names.begin(), names.end(), k) != names.end();
+           });
+  }
+};
+
+Sweep parseSweep(const std::vector<std::string>& specs) {
+  Sweep sweep;
   for (const std::string& spec : specs) {
-    std::vector<StageParamMap> sets = {{{"cpu_form", 0}}};
+    std::vector<StageParamMap> sets = {{}};
     std::stringstream ss(spec);
     for (std::string item; std::getline(ss, item, ';');) {
       const auto eq = item.find('=');
       if (eq == std::string::npos || eq == 0) throw UsageError("--sweep: '" + item + "' is not key=v1,v2,...");
-      const std::vector<int> values = parseIntegerList(item.substr(eq + 1), "--sweep " + item.substr(0, eq));
+      const std::string key = item.substr(0, eq);
+      const std::vector<int> values = parseIntegerList(item.substr(eq + 1), "--sweep " + key);
       std::vector<StageParamMap> grown;
       for (const auto& base : sets)
         for (int v : values) {
           StageParamMap p = base;
-          p[item.substr(0, eq)] = v;
+          p[key] = v;
           grown.push_back(p);
         }
       sets = grown;
+      if (std::find(sweep.keys.begin(), sweep.keys.end(), key) == sweep.keys.end()) sweep.keys.push_back(key);
     }
-    for (const auto& p : sets) {
-      try {
-        out.push_back(resolveStageParams("gpu-optimized", device, grid, p, /*useDatabase=*/false));
-      } catch (const ComputeError& e) {
-        std::printf("sweep: skipped %s: %s\n", formatStageParams(p).c_str(), e.what());
-      }
+    sweep.sets.insert(sweep.sets.end(), sets.begin(), sets.end());
+  }
+  return sweep;
+}
+
+// The stages of `stages` the sweep applies to; UsageError when it applies to none.
+std::vector<const Stage*> sweptStages(const Sweep& sweep, const std::vector<std::string>& stages) {
+  std::vector<const Stage*> out;
+  for (const std::string& id : stages)
+    if (const Stage& stage = resolveStage(id); sweep.appliesTo(stage)) out.push_back(&stage);
+  if (out.empty())
+    throw UsageError("--sweep sets " + commaList(sweep.keys) + ": no OpenCL stage among " + commaList(stages) +
+                     " takes every parameter it sets (`iso3dfd stages` lists each stage's parameters)");
+  return out;
+}
+
+// The sweep's sets as complete parameter sets of `stage` that the device can run, merged over the
+// stage's built-in defaults as its tuning candidates are; sets the device refuses are listed and skipped.
+std::vector<StageParamMap> sweepCandidates(const Sweep& sweep, const Stage& stage, const DeviceInfo& device,
+                                           const Grid& grid) {
+  std::vector<StageParamMap> out;
+  for (const StageParamMap& p : sweep.sets) {
+    try {
+      out.push_back(resolveStageParams(*stage.openCl(), device, grid, p, /*useDatabase=*/false));
+    } catch (const ComputeError& e) {
+      std::printf("sweep: skipped %s: %s\n", formatStageParams(p).c_str(), e.what());
     }
   }
   return out;
@@ -154,6 +188,21 @@ std::size_t changedGuards(OpenClSolver& solver) {
     for (std::size_t i = 0; i < guard; ++i) changed += !std::isnan(raw[i]) + !std::isnan(raw[guard + n + i]);
   }
   return changed;
+}
+
+// The ceiling of `run`'s % roofline: the stored measurement; a new one only when the run holds at least
+// as much memory as the probe would take, and the cache can keep the result (a 12^3 run must not
+// allocate 2 x 256 MiB to time a copy, nor time it again on every call). 0 when there is none.
+double runCeilingGBs(const Stage& stage, const std::optional<DeviceInfo>& device, std::size_t runBytes) {
+  const bool kept = !cacheDirectory().empty();
+  if (!stage.openCl()) {
+    if (const auto stored = storedHostBandwidth()) return stored->medianGBs;
+    if (runBytes < 2 * hostBandwidthBufferBytes() || !kept) return 0.0;
+  } else if (device) {
+    if (const auto stored = storedCeiling(*device, CeilingProbe::Copy)) return stored->median;
+    if (runBytes < copyProbeBytes(*device) || !kept) return 0.0;
+  }
+  return stage.rooflineCeiling(device).gbs;
 }
 
 // Tune never overwrites a database it cannot read: it says where that one went.
@@ -175,6 +224,12 @@ void printTiming(const std::string& label, const StageTiming& t) {
 
 std::vector<std::string> availableStages() {
   return StageRegistry::ids(/*includeOpenCL=*/!listDevices().empty());
+}
+
+std::vector<std::string> tunableStageIds() {
+  std::vector<std::string> out;
+  for (const Stage* s : tunableStages()) out.push_back(s->id());
+  return out;
 }
 
 std::vector<std::string> expandStages(const std::vector<std::string>& names) {
@@ -282,8 +337,9 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const Grid grid = p.grid;
   const double dt = p.dt;
   const double dx = p.dx;
-  const std::string selector = s.device;
-  auto solver = createSolver(std::move(p), executionConfig(s));
+  const Stage& stage = resolveStage(s.stage);
+  const std::optional<DeviceInfo> device = stage.device(s.device);
+  auto solver = stage.createSolver(std::move(p), s.stageParams, device);
   if (restart) {
     solver->restoreState(restart->state);
     restart->state = {};  // its arrays now live in the solver
@@ -309,13 +365,13 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     if (run.checkpointEvery > 0 && done < s.steps) writeCheckpoint();
   }
   // A run smaller than the bandwidth probe does not start one: it shows a stored ceiling, or none.
-  const RooflineCeiling ceiling = rooflineCeiling(s.stage, selector, solverBytes(grid));
-  Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0, ceiling.gbs);
+  Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
+                                   runCeilingGBs(stage, device, solverBytes(grid)));
   t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
-  if (const auto* openCl = dynamic_cast<const OpenClSolver*>(solver.get()))
-    std::printf("parameters: %s\n  from %s\n", formatStageParams(openCl->parameters()).c_str(),
-                stageParamsOrigin(s.stage, openCl->device(), grid, s.stageParams).c_str());
+  if (stage.openCl())
+    std::printf("parameters: %s\n  from %s\n", formatStageParams(solver->parameters()).c_str(),
+                stageParamsOrigin(*stage.openCl(), *device, grid, s.stageParams).c_str());
   std::printf("--------------------------------------\n%s--------------------------------------\n",
               formatThroughput(t).c_str());
   if (warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
@@ -364,12 +420,11 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
     if (bench.tune) {
       const DeviceInfo device = selectDevice(s.device);
       iso::TuneOptions options;  // stored, so that the timed run below picks the best up from the database
-      for (const auto& stage : kTunedStages) {
-        if (std::find(stages.begin(), stages.end(), stage) == stages.end()) continue;
-        std::printf("tuning %s at %dx%dx%d\n", stage.c_str(), s.n1, s.n2, s.n3);
-        const TuneResult result =
-            tuneStage(tuningProblem(s), device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
-        noteKeptDatabase(result);
+      for (const Stage* stage : tunableStages()) {
+        if (std::find(stages.begin(), stages.end(), stage->id()) == stages.end()) continue;
+        std::printf("tuning %s at %dx%dx%d\n", stage->id().c_str(), s.n1, s.n2, s.n3);
+        noteKeptDatabase(tuneStage(tuningProblem(s), device, *stage->openCl(), options,
+                                   [&](const StageTiming& t) { printTiming(stage->id(), t); }));
       }
     }
     BenchmarkRunner runner({s, stages, 1, bench.repeat}, [](const BenchmarkProgress& p) {
@@ -396,6 +451,86 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
   return all.anyFailed() ? kFailureExit : 0;
 }
 
+namespace {
+
+// One check of `verify`: a stage as a user runs it, or one exact parameter set of it (a candidate or a
+// swept set: no tuning database).
+struct VerifyCheck {
+  const Stage* stage = nullptr;
+  std::optional<StageParamMap> params;
+};
+
+// Each stage as a user runs it, then every parameter set the tuner may pick (--candidates) or the
+// sweep's sets (--sweep) on the scenario's device.
+std::vector<VerifyCheck> verifyChecks(const Scenario& s, const std::vector<std::string>& stages,
+                                      const VerifyOptions& verify) {
+  std::vector<VerifyCheck> checks;
+  for (const auto& id : stages) checks.push_back({&resolveStage(id), std::nullopt});
+  if (!verify.candidates && verify.sweeps.empty()) return checks;
+  if (listDevices().empty())
+    throw UsageError("--candidates and --sweep check OpenCL stages, and this machine has no OpenCL device");
+  const DeviceInfo device = selectDevice(s.device);
+  const Grid grid = buildProblem(s).grid;
+  if (!verify.sweeps.empty()) {
+    const Sweep sweep = parseSweep(verify.sweeps);
+    for (const Stage* stage : sweptStages(sweep, stages))
+      for (auto& c : sweepCandidates(sweep, *stage, device, grid)) checks.push_back({stage, std::move(c)});
+    return checks;
+  }
+  for (const Stage* stage : tunableStages())
+    for (auto& c : stage->tuningCandidates(device, grid)) checks.push_back({stage, std::move(c)});
+  return checks;
+}
+
+// The solver of a check: an OpenCL stage's inside NaN guard regions (its OpenClSolver in `openCl`).
+// nullptr when the device refuses a candidate (limits, compiler), which is skipped as the tuner skips it.
+std::unique_ptr<WaveSolver> verifySolver(const Scenario& s, const VerifyCheck& check, OpenClSolver*& openCl) {
+  const Stage& stage = *check.stage;
+  ExecutionConfig config = stage.execution(s);
+  if (check.params) config.params = *check.params;
+  const std::optional<DeviceInfo> device = stage.device(config.device);
+  if (!stage.openCl()) return stage.createSolver(buildProblem(s), config.params, device);
+  OpenClSolverOptions options;
+  options.guardElements = kGuardElements;
+  options.guardValue = std::nanf("");
+  options.useTuningDatabase = !check.params;
+  try {
+    auto built = std::make_unique<OpenClSolver>(buildProblem(s), *stage.openCl(), config.params, *device, options);
+    openCl = built.get();
+    return built;
+  } catch (const ComputeError& e) {
+    if (!check.params) throw;
+    std::printf("%-14s skipped (%s): %s; params %s\n", stage.id().c_str(), toString(e.status()), e.what(),
+                formatStageParams(*check.params).c_str());
+    return nullptr;
+  }
+}
+
+// Runs one check against the reference and prints its line; false when it fails.
+bool runVerifyCheck(const Scenario& s, const VerifyCheck& check, const SolverOutput& reference, double tolerance) {
+  const std::string params = check.params ? formatStageParams(*check.params) : "(as run)";
+  const char* id = check.stage->id().c_str();
+  try {
+    OpenClSolver* openCl = nullptr;
+    const std::unique_ptr<WaveSolver> solver = verifySolver(s, check, openCl);
+    if (!solver) return true;
+    solver->advance(s.steps);
+    const ReferenceAgreement a = compareWithReference(readSolverOutput(*solver), reference);
+    const std::size_t guards = openCl ? changedGuards(*openCl) : 0;
+    const bool ok = a.withinTolerance(tolerance) && guards == 0;
+    const std::string shownParams = openCl ? formatStageParams(solver->parameters()) : params;
+    std::printf("%-14s %-26.26s %11.4g %11.4g %11.4g %-8s %-15s %s\n", id, solver->deviceName().c_str(),
+                a.field.maxAbs, a.field.relativeL2, a.traces.relativeL2, openCl ? (guards ? "WRITTEN" : "intact") : "-",
+                ok ? "ok" : (a.field.nonFinite || a.traces.nonFinite ? "FAIL (NaN/Inf)" : "FAIL"), shownParams.c_str());
+    return ok;
+  } catch (const std::exception& e) {
+    std::printf("%-14s error: %s; params %s\n", id, e.what(), params.c_str());
+    return false;
+  }
+}
+
+}  // namespace
+
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   Scenario s = opts.resolve();
   // Without an iteration count, long enough to be past the default source's onset, short enough that the
@@ -409,74 +544,14 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   std::erase(stages, std::string("cpu-serial"));
   if (stages.empty()) throw UsageError("nothing to verify: cpu-serial is the reference itself");
   checkDeviceUse(opts, stages);
-  const bool sweep = !verify.sweeps.empty();
-  if ((verify.candidates || sweep) && listDevices().empty())
-    throw UsageError("--candidates and --sweep check OpenCL stages, and this machine has no OpenCL device");
-
-  // What runs: each stage as a user runs it, then (--candidates) every parameter set the tuner may pick.
-  struct Check {
-    std::string stage;
-    std::optional<StageParamMap> params;  // a candidate's exact parameters (no tuning database)
-  };
-  std::vector<Check> checks;
-  for (const auto& stage : stages) checks.push_back({stage, std::nullopt});
-  if (verify.candidates || sweep) {
-    const DeviceInfo device = selectDevice(s.device);
-    const Grid grid = buildProblem(s).grid;
-    const auto optimized = sweep ? sweepCandidates(verify.sweeps, device, grid) : tuningCandidates("gpu-optimized", device, grid);
-    for (const auto& c : optimized) checks.push_back({"gpu-optimized", c});
-    if (!sweep)
-      for (const auto& stage : kTunedStages)
-        if (stage != "gpu-optimized")
-          for (const auto& c : tuningCandidates(stage, device, grid)) checks.push_back({stage, c});
-  }
+  const std::vector<VerifyCheck> checks = verifyChecks(s, stages, verify);
   printHeader(buildProblem(s));
   const SolverOutput reference = runReference(buildProblem(s), s.steps);
   std::printf("%-14s %-26s %11s %11s %11s %-8s %-15s %s\n", "stage", "device", "max|diff|", "relL2", "traces",
               "guards", "result", "params");
   bool allGood = true;
-  for (const Check& check : checks) {
-    const std::string params = check.params ? formatStageParams(*check.params) : "(as run)";
-    try {
-      Problem p = buildProblem(s);
-      ExecutionConfig config = stageConfig(s, check.stage);
-      if (check.params) config.params = *check.params;
-      std::unique_ptr<WaveSolver> solver;
-      OpenClSolver* openCl = nullptr;
-      if (StageRegistry::get(check.stage).opencl) {
-        OpenClSolverOptions options;
-        options.guardElements = kGuardElements;
-        options.guardValue = std::nanf("");
-        options.useTuningDatabase = !check.params;
-        const DeviceInfo device = selectDevice(config.device);
-        try {
-          auto built = std::make_unique<OpenClSolver>(p, config.stage, config.params, device, options);
-          openCl = built.get();
-          solver = std::move(built);
-        } catch (const ComputeError& e) {
-          if (!check.params) throw;
-          // A candidate the device refuses (limits, compiler) is skipped here as the tuner skips it.
-          std::printf("%-14s skipped (%s): %s; params %s\n", check.stage.c_str(), toString(e.status()), e.what(),
-                      params.c_str());
-          continue;
-        }
-      } else {
-        solver = createSolver(std::move(p), config);
-      }
-      solver->advance(s.steps);
-      const ReferenceAgreement a = compareWithReference(readSolverOutput(*solver), reference);
-      const std::size_t guards = openCl ? changedGuards(*openCl) : 0;
-      const bool ok = a.withinTolerance(verify.tolerance) && guards == 0;
-      allGood = allGood && ok;
-      const std::string shownParams = openCl ? formatStageParams(openCl->parameters()) : params;
-      std::printf("%-14s %-26.26s %11.4g %11.4g %11.4g %-8s %-15s %s\n", check.stage.c_str(),
-                  solver->deviceName().c_str(), a.field.maxAbs, a.field.relativeL2, a.traces.relativeL2,
-                  openCl ? (guards ? "WRITTEN" : "intact") : "-",
-                  ok ? "ok" : (a.field.nonFinite || a.traces.nonFinite ? "FAIL (NaN/Inf)" : "FAIL"), shownParams.c_str());
-    } catch (const std::exception& e) {
-      allGood = false;
-      std::printf("%-14s error: %s; params %s\n", check.stage.c_str(), e.what(), params.c_str());
-    }
+  for (const VerifyCheck& check : checks) {
+    allGood = runVerifyCheck(s, check, reference, verify.tolerance) && allGood;
     std::fflush(stdout);
   }
   std::printf("tolerance: relative L2 <= %g of the field u^%d and of the traces against cpu-serial; guards: NaN "
@@ -486,12 +561,12 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
 }
 
 int stagesCommand() {
-  for (const std::string& id : StageRegistry::ids()) {
-    const StageInfo& info = StageRegistry::get(id);
-    std::printf("%s — %s%s\n", id.c_str(), info.title.c_str(),
+  for (const Stage* stage : allStages()) {
+    const StageInfo& info = stage->info();
+    std::printf("%s — %s%s\n", info.id.c_str(), info.title.c_str(),
                 info.sampleName.empty() ? "" : (" (oneAPI sample " + info.sampleName + ")").c_str());
     std::printf("  %s\n", info.description.c_str());
-    const std::vector<StageParamSpec> specs = stageParameterSpecs(id);
+    const std::vector<StageParamSpec> specs = stage->parameterSpecs();
     if (specs.empty()) std::printf("  no parameters\n");
     for (const StageParamSpec& p : specs)
       std::printf("  --param %s=N   %d to %d, default %d: %s\n", p.name.c_str(), p.minValue, p.maxValue,
@@ -540,15 +615,65 @@ int devicesCommand(bool measureBandwidth) {
   return 0;
 }
 
+namespace {
+
+// The stages `tune --stage` names, each one with something to tune.
+std::vector<const Stage*> stagesToTune(const std::vector<std::string>& ids) {
+  std::vector<const Stage*> out;
+  for (const std::string& id : ids) {
+    const Stage* stage = nullptr;
+    try {
+      stage = &resolveStage(id);
+    } catch (const ComputeError& e) {
+      throw UsageError(std::string("--stage: ") + e.what());
+    }
+    if (!stage->tunable())
+      throw UsageError("--stage " + id + ": only " + commaList(tunableStageIds()) + " have parameters to tune");
+    out.push_back(stage);
+  }
+  return out;
+}
+
+// NVIDIA's ptxas report of every candidate (and its PTX in ptxDir, if given).
+void printPtxasReports(const OpenClStage& stage, const DeviceInfo& device, const std::vector<StageParamMap>& candidates,
+                       const Grid& grid, const std::string& ptxDir) {
+  if (device.vendor.find("NVIDIA") == std::string::npos) {
+    std::printf("--ptxas: %s is not an NVIDIA device; there is no ptxas report\n", device.name.c_str());
+    return;
+  }
+  const ClContext context(device);
+  for (const auto& c : candidates) {
+    std::string ptx;
+    if (!ptxDir.empty()) {
+      std::string name = stage.id() + "_" + formatStageParams(c) + ".ptx";
+      std::replace(name.begin(), name.end(), ' ', '_');
+      ptx = (fs::path(ptxDir) / name).string();
+    }
+    std::printf("ptxas %s:\n%s\n", formatStageParams(c).c_str(), ptxasReport(context, stage, c, grid, ptx).c_str());
+  }
+}
+
+// A sweep explores: its sets are timed and the best is named, but the database is the tuner's.
+void timeSweep(const Problem& p, const DeviceInfo& device, const OpenClStage& stage,
+               const std::vector<StageParamMap>& candidates, const iso::TuneOptions& options) {
+  StageTiming best;
+  for (const auto& c : candidates) {
+    const StageTiming t = timeStage(p, device, stage, c, options);
+    printTiming(stage.id(), t);
+    if (t.error.empty() && t.mpts > best.mpts) best = t;
+  }
+  if (best.mpts <= 0.0) throw std::runtime_error("--sweep: no candidate of " + stage.id() + " ran on " + device.name);
+  std::printf("best (sweep): %s at %.1f Mpts/s (database unchanged: a sweep only explores)\n",
+              formatStageParams(best.params).c_str(), best.mpts);
+}
+
+}  // namespace
+
 int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   const Scenario s = opts.resolve();
-  for (const auto& stage : tune.stages) {
-    if (!StageRegistry::find(stage) || !StageRegistry::get(stage).opencl ||
-        std::find(kTunedStages.begin(), kTunedStages.end(), stage) == kTunedStages.end())
-      throw UsageError("--stage " + stage + ": only " + commaList(kTunedStages) + " have parameters to tune");
-  }
-  const bool tunesOptimized = std::find(tune.stages.begin(), tune.stages.end(), "gpu-optimized") != tune.stages.end();
-  if (!tune.sweeps.empty() && !tunesOptimized) throw UsageError("--sweep sets gpu-optimized's candidates: add --stage gpu-optimized");
+  const std::vector<const Stage*> stages = stagesToTune(tune.stages);
+  const std::optional<Sweep> sweep = tune.sweeps.empty() ? std::nullopt : std::optional(parseSweep(tune.sweeps));
+  if (sweep) sweptStages(*sweep, tune.stages);  // refuses a sweep that no stage given takes
   if (!tune.ptxDir.empty() && !tune.ptxas) throw UsageError("--ptx-dir goes with --ptxas");
   if (!tune.ptxDir.empty() && !fs::is_directory(tune.ptxDir))
     throw UsageError("--ptx-dir " + tune.ptxDir + " is not an existing folder");
@@ -559,48 +684,26 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   options.timedSteps = tune.steps;
   options.repeats = tune.repeats;
   options.store = !tune.dryRun;
-  for (const auto& stage : tune.stages) {
+  for (const Stage* stage : stages) {
+    const OpenClStage& descriptor = *stage->openCl();
     const Problem p = tuningProblem(s);
-    const bool swept = stage == "gpu-optimized" && !tune.sweeps.empty();
+    const bool swept = sweep && sweep->appliesTo(*stage);
     const std::vector<StageParamMap> candidates =
-        swept ? sweepCandidates(tune.sweeps, device, p.grid) : tuningCandidates(stage, device, p.grid);
-    std::printf("\n%s: %zu candidates\n", stage.c_str(), candidates.size());
-    if (tune.ptxas) {
-      if (device.vendor.find("NVIDIA") == std::string::npos) {
-        std::printf("--ptxas: %s is not an NVIDIA device; there is no ptxas report\n", device.name.c_str());
-      } else {
-        const ClContext context(device);
-        for (const auto& c : candidates) {
-          std::string ptx;
-          if (!tune.ptxDir.empty()) {
-            std::string name = stage + "_" + formatStageParams(c) + ".ptx";
-            std::replace(name.begin(), name.end(), ' ', '_');
-            ptx = (fs::path(tune.ptxDir) / name).string();
-          }
-          std::printf("ptxas %s:\n%s\n", formatStageParams(c).c_str(), ptxasReport(context, stage, c, p.grid, ptx).c_str());
-        }
-      }
-    }
+        swept ? sweepCandidates(*sweep, *stage, device, p.grid) : stage->tuningCandidates(device, p.grid);
+    std::printf("\n%s: %zu candidates\n", stage->id().c_str(), candidates.size());
+    if (tune.ptxas) printPtxasReports(descriptor, device, candidates, p.grid, tune.ptxDir);
     if (swept) {
-      // A sweep explores: its candidates are timed and the best is named, but the database is the tuner's.
-      StageTiming best;
-      for (const auto& c : candidates) {
-        const StageTiming t = timeStage(p, device, stage, c, options);
-        printTiming(stage, t);
-        if (t.error.empty() && t.mpts > best.mpts) best = t;
-      }
-      if (best.mpts <= 0.0) throw std::runtime_error("--sweep: no candidate ran on " + device.name);
-      std::printf("best (sweep): %s at %.1f Mpts/s (database unchanged: a sweep only explores)\n",
-                  formatStageParams(best.params).c_str(), best.mpts);
+      timeSweep(p, device, descriptor, candidates, options);
       continue;
     }
-    const TuneResult result = tuneStage(p, device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
+    const TuneResult result =
+        tuneStage(p, device, descriptor, options, [&](const StageTiming& t) { printTiming(stage->id(), t); });
     std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
                 tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in your tuning database)");
     noteKeptDatabase(result);
     // For resources/tuning/: the same result as an entry of the shipped database.
     std::printf("shipped entry: %s\n",
-                shippedTuningEntry(stage, device, result.best, p.grid, result.bestMpts).c_str());
+                shippedTuningEntry(stage->id(), device, result.best, p.grid, result.bestMpts).c_str());
   }
   return 0;
 }

@@ -8,8 +8,10 @@
 
 #include "app/cli/Commands.h"
 #include "compute/ClError.h"
+#include "compute/Stage.h"
 
 int main(int argc, char** argv) {
+  iso::registerStages();  // before any option names or checks a stage
   using namespace iso::cli;
   CLI::App app{"iso3dfd: 3D acoustic wave propagation with the 16th-order ISO3DFD stencil on CPUs and OpenCL devices"};
   app.require_subcommand(1);
@@ -59,8 +61,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   verifyCmd->add_flag("--candidates", verify.candidates, "also check every tuning candidate of the tunable "
                                                          "OpenCL stages on the device");
-  verifyCmd->add_option("--sweep", verify.sweeps, "check these gpu-optimized candidates instead: the products of "
-                                                  "\"key=v1,v2;key=v3\" (repeatable)");
+  verifyCmd->add_option("--sweep", verify.sweeps, "check these parameter sets of the stages given that take their "
+                                                  "keys instead: the products of \"key=v1,v2;key=v3\" over the "
+                                                  "defaults (repeatable)");
 
   bool bandwidth = false;
   auto* devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
@@ -77,8 +80,9 @@ int main(int argc, char** argv) {
   tuneCmd->add_option("--steps", tune.steps, "timed steps per batch")->check(CLI::Range(1, 100000))->capture_default_str();
   tuneCmd->add_option("--repeats", tune.repeats, "timed batches; the median counts")->check(CLI::Range(1, 100))->capture_default_str();
   tuneCmd->add_flag("--dry-run", tune.dryRun, "time the candidates but leave the database as it is");
-  tuneCmd->add_option("--sweep", tune.sweeps, "time the products of \"key=v1,v2;key=v3\" as gpu-optimized's "
-                                              "candidates instead (repeatable; the database stays as it is)");
+  tuneCmd->add_option("--sweep", tune.sweeps, "time the products of \"key=v1,v2;key=v3\" over the defaults as the "
+                                              "candidates of the stages that take their keys (repeatable; the "
+                                              "database stays as it is)");
   tuneCmd->add_flag("--ptxas", tune.ptxas, "print NVIDIA's ptxas report (registers, spills) of every "
                                            "candidate of the tuned stages");
   tuneCmd->add_option("--ptx-dir", tune.ptxDir, "with --ptxas: write each candidate's PTX into this folder");

@@ -4,10 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "compute/Bandwidth.h"
-#include "compute/DeviceRegistry.h"
-#include "core/HostBandwidth.h"
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
+#include "core/VelocityModel.h"
 
 namespace iso {
 namespace {
@@ -35,6 +33,15 @@ ControllerEvent errorEvent(const std::string& prefix, const std::string& what) {
 
 }  // namespace
 
+// OpenCL–OpenGL sharing (cl_khr_gl_sharing) would let the view take the slices from the device's own
+// buffer; a device without it (NVIDIA's OpenCL lists none, whatever OpenGL context exists in the
+// process) sends them through host memory.
+std::string deviceResidentNote(const DeviceInfo& device) {
+  if (device.hasExtension("cl_khr_gl_sharing"))
+    return device.name + " offers cl_khr_gl_sharing; the view still takes the slices through host memory";
+  return device.name + " offers no cl_khr_gl_sharing: the slices cross host memory";
+}
+
 BuiltSimulation buildSimulation(const Scenario& scenario) {
   BuiltSimulation built;
   built.velocity = buildVelocityModel(scenario);  // kept exact: the overlay, the probe and checkpoints use it
@@ -43,21 +50,14 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.dx = problem.dx;
   built.stability = problem.stability;
   built.absorbingCells = boundaryLayerCells(problem);
-  const ExecutionConfig config = executionConfig(scenario);
-  const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
+  const Stage& stage = resolveStage(scenario.stage);
+  const std::optional<DeviceInfo> device = stage.device(scenario.device);  // once: the solver runs on this one
   built.onHostCores = !device || device->type == "CPU";
-  if (device) {
-    try {  // measured once per device and cached on disk; the run does not depend on it
-      built.ceilingGBs = copyBandwidthGBs(*device);
-      built.ceilingName = "device copy bandwidth";
-    } catch (const std::exception&) {
-      built.ceilingGBs = 0.0;  // the counters then say the ceiling is unknown
-    }
-  } else {
-    built.ceilingGBs = hostCopyBandwidthGBs();
-    built.ceilingName = "host memcpy bandwidth";
-  }
-  built.solver = createSolver(std::move(problem), config, device);
+  if (device && !built.onHostCores) built.deviceResidentNote = deviceResidentNote(*device);
+  const RooflineCeiling ceiling = stage.rooflineCeiling(device);  // 0 when unknown: the counters say so
+  built.ceilingGBs = ceiling.gbs;
+  built.ceilingName = ceiling.name;
+  built.solver = stage.createSolver(std::move(problem), scenario.stageParams, device);
   return built;
 }
 
@@ -333,6 +333,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.device = sim_.solver->deviceName();
       s.ceilingName = sim_.ceilingName;
       s.onHostCores = sim_.onHostCores;
+      s.deviceResidentNote = sim_.deviceResidentNote;
       s.stability = sim_.stability;
       s.absorbingCells = sim_.absorbingCells;
       s.throughput = Throughput{};

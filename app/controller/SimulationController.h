@@ -44,6 +44,9 @@ struct BuiltSimulation {
   double ceilingGBs = 0.0;      // measured copy bandwidth of the device (0 when unknown)
   std::string ceilingName;      // what that ceiling is, for the counters
   bool onHostCores = false;     // the solver computes on the host's cores (a CPU stage or OpenCL CPU device)
+  // For a solver on an OpenCL device: why its slices reach OpenGL through host memory rather than on
+  // the device ("" for the CPU stages, whose field is in host memory anyway).
+  std::string deviceResidentNote;
 };
 
 // A copy of the running simulation, taken between batches: what data export and checkpoints need.
@@ -89,6 +92,7 @@ struct ControllerStatus {
   std::string stage, device, ceilingName;
   bool onHostCores = false;    // as BuiltSimulation's
   std::string transferPath;    // how the slices reach the view, host copies per frame, why (setSliceRing)
+  std::string deviceResidentNote;  // as BuiltSimulation's
   StabilityReport stability;
   std::array<int, 3> absorbingCells{0, 0, 0};  // as BuiltSimulation's
   Throughput throughput;       // smoothed over the last fraction of a second (compute time); mpts 0

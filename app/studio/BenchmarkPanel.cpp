@@ -1,7 +1,6 @@
 #include "app/studio/BenchmarkPanel.h"
 
 #include <QApplication>
-#include <QBuffer>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -28,11 +27,12 @@
 #include <filesystem>
 #include <map>
 
-#include "app/studio/StudioCli.h"
+#include "app/studio/HeadlessDriver.h"
+#include "app/studio/StudioOptions.h"
 #include "compute/DeviceRegistry.h"
 #include "compute/StageParams.h"
 #include "compute/TuningDatabase.h"
-#include "compute/stages/OpenClStage.h"
+#include "compute/Stage.h"
 #include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/ScenarioResize.h"
@@ -41,7 +41,6 @@
 namespace iso {
 namespace {
 
-const std::vector<std::string> kTunableStages = tunableOpenClStages();
 constexpr int kDefaultSteps = 20;
 constexpr int kMaxSteps = 1000000000;  // as a scenario's steps
 constexpr int kWarmupSteps = 1, kRepeats = 5;  // as `iso3dfd bench`
@@ -439,8 +438,8 @@ bool BenchmarkPanel::start() {
   const BenchmarkRequest request{s, stages, kWarmupSteps, kRepeats};
   std::vector<std::string> sweeps;
   if (sweepBox_->isChecked())
-    for (const std::string& t : kTunableStages)
-      if (std::find(stages.begin(), stages.end(), t) != stages.end()) sweeps.push_back(t);
+    for (const Stage* t : tunableStages())
+      if (std::find(stages.begin(), stages.end(), t->id()) != stages.end()) sweeps.push_back(t->id());
 
   current_.emplace();
   current_->label = "this run (in progress)";
@@ -484,10 +483,11 @@ bool BenchmarkPanel::start() {
       });
       for (std::size_t n = 0; n < sweeps.size() && !cancelled; ++n) {
         const std::string stage = sweeps[n];
+        const Stage& swept = resolveStage(stage);
         const Grid grid(request.scenario.n1, request.scenario.n2, request.scenario.n3);
-        const int total = int(tuningCandidates(stage, selectDevice(stageConfig(request.scenario, stage).device), grid).size());
+        const int total = int(swept.tuningCandidates(selectDevice(request.scenario.device), grid).size());
         int done = 0;
-        const SweepResult sweep = sweepStage(request, stage, &cancel_, [&](const StageTiming& t) {
+        const SweepResult sweep = sweepStage(request, swept, &cancel_, [&](const StageTiming& t) {
           ++done;
           const double fraction = (stageCount + double(n) + double(done) / std::max(1, total)) / units;
           post([this, stage, t, done, total, fraction] { onSweepCandidate(QString::fromStdString(stage), t, done, total, fraction); });
@@ -813,6 +813,24 @@ void BenchmarkPanel::closeEvent(QCloseEvent* event) {
   QMainWindow::closeEvent(event);
 }
 
+namespace {
+
+// The end of an automated run: the table, and a failure when the run was stopped or a stage failed or
+// disagrees with cpu-serial.
+HeadlessDriver::Report runReport(const BenchmarkPanel& panel, bool stopped) {
+  HeadlessDriver::Report report;
+  const BenchmarkRun* run = panel.currentRun();
+  if (stopped || !run) report.problems << panel.statusText();
+  if (!run) return report;
+  report.lines << QString::fromStdString(benchmarkTable(run->report)).chopped(1);  // without its last newline
+  if (!BenchmarkPanel::allPassed(run->report))
+    report.problems << QStringLiteral("a stage failed or disagrees with cpu-serial beyond relative L2 %1")
+                           .arg(BenchmarkPanel::kAgreementTolerance);
+  return report;
+}
+
+}  // namespace
+
 int runBenchmarkPanel(const StudioOptions& options) {
   BenchmarkPanel panel(options.scenario);
   if (!options.benchStages.isEmpty()) {
@@ -824,51 +842,28 @@ int runBenchmarkPanel(const StudioOptions& options) {
   for (const QString& file : options.benchLoad) {
     QString error;
     if (!panel.loadResults(file, error)) {
-      std::fprintf(stderr, "iso3dfd-studio: --load %s: %s\n", qPrintable(file), qPrintable(error));
+      printStudioError("--load " + file + ": " + error);
       return 1;
     }
   }
   if (options.steps > 0) panel.setSteps(int(options.steps));
-  panel.show();
-  const bool automated = !options.screenshot.isEmpty() || !options.benchJson.isEmpty();
-  int status = 0;
-  const auto fail = [&](const QString& text) {
-    std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(text));
-    status = 1;
-  };
-  QObject::connect(&panel, &BenchmarkPanel::finished, &panel, [&](bool stopped) {
-    if (!automated) return;
-    // After the last rows and charts are painted.
-    QTimer::singleShot(0, &panel, [&, stopped] {
-      const BenchmarkRun* run = panel.currentRun();
-      if (stopped || !run) fail(panel.statusText());
-      if (run) std::printf("%s", benchmarkTable(run->report).c_str());
-      if (run && !BenchmarkPanel::allPassed(run->report)) fail("a stage failed or disagrees with cpu-serial beyond relative L2 1e-5");
-      if (!options.screenshot.isEmpty()) {
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        try {
-          if (!panel.grab().save(&buffer, "PNG")) throw FileWriteError("could not encode the window as PNG");
-          writeWholeFile(options.screenshot.toStdString(), std::string_view(png.constData(), std::size_t(png.size())));
-        } catch (const FileWriteError& e) {
-          fail(QString::fromStdString(e.what()));
-        }
-      }
-      QString error;
-      if (!options.benchJson.isEmpty() && !panel.exportTable(options.benchJson, error)) fail(error);
-      std::fflush(stdout);
-      QApplication::exit(status);
+  bool stopped = false;
+  HeadlessDriver::Target target;
+  target.window = &panel;
+  target.screenArea = &panel;
+  target.conclude = [&] { return runReport(panel, stopped); };
+  target.writeResults = [&](const QString& path, QString& error) { return panel.exportTable(path, error); };
+  HeadlessDriver driver(options, std::move(target));
+  QObject::connect(&panel, &BenchmarkPanel::finished, &driver, [&](bool wasStopped) {
+    stopped = wasStopped;
+    if (options.automated()) driver.finish();  // after the last rows and charts are painted
+  });
+  return driver.exec([&] {
+    if (!options.automated()) return;
+    QTimer::singleShot(0, &panel, [&] {  // once the window is up
+      if (!panel.start()) driver.fail(panel.statusText());
     });
   });
-  if (automated)
-    QTimer::singleShot(0, &panel, [&] {
-      if (!panel.start()) {
-        fail(panel.statusText());
-        QApplication::exit(1);
-      }
-    });
-  return QApplication::exec() != 0 ? std::max(status, 1) : status;
 }
 
 }  // namespace iso

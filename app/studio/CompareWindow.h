@@ -84,6 +84,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
   void setRunPlaying(bool playing) override;
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;  // over every viewport
+  QString glInfo() const override;  // the first viewport's: every viewport draws with the same OpenGL
 
   struct Agreement {
     bool compared = false;  // a common step was compared (false for the reference itself)

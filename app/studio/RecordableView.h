@@ -32,6 +32,8 @@ class RecordableView {
   virtual QImage renderImage(const ImageOptions& options, QString& error) = 0;
   // A line over the picture on screen only, never in renderImage's: the recording's state (empty: none).
   virtual void setRecordingNotice(const QString& line) = 0;
+  // What draws the picture: "OpenGL 4.6.0 NVIDIA 580.159.04 · NVIDIA H200/PCIe/SSE2", or why nothing can.
+  virtual QString glInfo() const = 0;
 };
 
 }  // namespace iso

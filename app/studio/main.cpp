@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "app/studio/StudioCli.h"
+#include "compute/Stage.h"
 
 namespace {
 void setApplicationNames() {
@@ -14,6 +15,7 @@ void setApplicationNames() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  iso::registerStages();  // before any option names or checks a stage
   // Options are parsed before any window system is touched, so --help, --version and bad options work
   // on a machine without a display.
   std::optional<iso::StudioOptions> options;

@@ -127,11 +127,13 @@ TEST(Cli, VerifyWithoutAnIterationCountPassesOnTheDefaultScenario) {
   EXPECT_NE(r.output.find("verifying the first 500 of the scenario's"), std::string::npos) << r.output;
 }
 
+// A sweep applies to the stages given that take its keys (here gpu-temporal, not gpu-basic, which runs
+// as a user runs it), each set merged over the stage's defaults.
 TEST(Cli, VerifyChecksSweptCandidatesInsideGuardRegions) {
   if (runCli("devices").output.find("No OpenCL") != std::string::npos) GTEST_SKIP() << "no OpenCL device";
-  const Result r = runCli("verify 19 13 11 4 --stage gpu-basic --sweep \"tile_x=32;y_per_item=1,2\"");
+  const Result r = runCli("verify 19 13 11 4 --stage gpu-basic,gpu-temporal --sweep \"tile_x=8,16\"");
   ASSERT_EQ(r.status, 0) << r.output;
-  for (const char* key : {"gpu-basic", "y_per_item=1 ", "y_per_item=2 ", "intact", "traces"})
+  for (const char* key : {"gpu-basic", "wg_x=32", "gpu-temporal", " tile_x=8 ", " tile_x=16 ", "intact", "traces"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
   EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
 }
@@ -190,10 +192,14 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
       {"bench 10 10 10 2 --sizes 0", "--sizes"},
       {"tune 10 10 10 --stage cpu-serial", "only gpu-slm, gpu-optimized"},
       {"tune 10 10 10 --ptx-dir /tmp", "--ptx-dir goes with --ptxas"},
+      {"tune 10 10 10 --stage gpu-slm --sweep \"y_per_item=1,2\"", "no OpenCL stage among gpu-slm takes"},
       {"verify 10 10 10 2 --stage cpu-serial", "nothing to verify"},
       {"run 10 10 10 2 --stage gpu-warp", "unknown stage"},
       {"run 10 10 10 2 --stage gpu-basic --device no-such-device-xyz", "no OpenCL device matches"},
       {"run --no-such-option", "no-such-option"},
+      {"run --size 0,10,10 2", "--size 0,10,10: expected a cube N or n1,n2,n3"},
+      {"run 10 10 10 2 --size 5,5,5", "give the grid once"},
+      {"run 10 10 10 2 --dx 1 --dx 2", "--dx 1 and 2: give it once"},
       {"frobnicate", ""},
   };
   for (const auto& c : cases) {
@@ -203,6 +209,22 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
     EXPECT_EQ(r.output.find("Running"), std::string::npos) << c.args << ": the run started";
   }
   EXPECT_FALSE(std::filesystem::exists(traces)) << "no output of a refused command is written";
+}
+
+// The studio's spellings (shared by both programs: app/options) describe the same run as the older ones.
+TEST(Cli, TheStudiosSpellingsDescribeTheSameRun) {
+  const auto saved = [](const std::string& args) {
+    const auto file = tempPath("spelling.json");
+    std::filesystem::remove(file);
+    const Result r = runCli("run " + args + " --save-scenario " + file.string());
+    EXPECT_EQ(r.status, 0) << args << " gave:\n" << r.output;
+    std::ifstream in(file);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const std::string positional = saved("24 20 16 3 --scenario oneapi --stage cpu-parallel --param threads=2");
+  ASSERT_NE(positional.find("\"n1\": 24"), std::string::npos) << positional;
+  EXPECT_EQ(saved("--size 24,20,16 3 --preset oneapi --stage cpu-parallel --threads 2"), positional);
+  EXPECT_EQ(saved("--size 16 3 --stage cpu-serial"), saved("16 16 16 3 --stage cpu-serial")) << "--size N is a cube";
 }
 
 // The tuner times a stage's own kernel: with the default scenario's perfectly matched layer it leaves the

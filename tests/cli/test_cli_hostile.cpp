@@ -4,12 +4,12 @@
 // that should stay is replaced. Device files exist only in a private mount namespace
 // (tests/PrivateDevices.h), never on the machine's own /dev.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "tests/PrivateDevices.h"
 #include "tests/ScratchDir.h"
@@ -20,13 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using test::runCli;
-
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 fs::path freshFolder(const std::string& name) {
   const fs::path dir = test::scratchPath(name);
@@ -64,7 +57,7 @@ TEST(CliHostile, TracesToTheStandardOutputAddToTheRedirectedFile) {
   const fs::path log = freshFolder("stdout") / "log";
   const auto r = runCli("run 12 12 12 4 --stage cpu-serial --receiver 3,3,3 --traces /dev/stdout > " + log.string());
   ASSERT_EQ(r.status, 0) << r.output;
-  const std::string text = readText(log);
+  const std::string text = test::readFileBytes(log);
   const auto header = text.find("Grid Sizes: 12 12 12"), traces = text.find("time_s,r0_i3_j3_k3"),
              wrote = text.find("wrote 1 traces of 4 samples to /dev/stdout");
   EXPECT_NE(header, std::string::npos) << text;
@@ -74,18 +67,26 @@ TEST(CliHostile, TracesToTheStandardOutputAddToTheRedirectedFile) {
 
 TEST(CliHostile, AFifoAndALinkStayWhatTheyAre) {
   const fs::path dir = freshFolder("fifo");
-  const fs::path fifo = dir / "traces.csv", received = dir / "received.csv", real = dir / "real.npy", link = dir / "u.npy";
+  const fs::path fifo = dir / "traces.csv", real = dir / "real.npy", link = dir / "u.npy";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   std::ofstream(real) << "older";
   fs::create_symlink(real, link);
-  // A reader first (cat), as for any FIFO; then one without a reader, refused at once instead of waiting.
+  // A reader first (this test, holding the FIFO open before the run starts; the few traces fit in the
+  // pipe's buffer, read once the run has ended), then a run without a reader, refused at once instead
+  // of waiting.
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
   const auto r = runCli("run 12 12 12 3 --stage cpu-serial --receiver 3,3,3 --traces " + fifo.string() + " --dump " +
-                        link.string(), "cat " + fifo.string() + " > " + received.string() + " & ");
+                        link.string());
+  std::string received;
+  char chunk[4096];
+  for (ssize_t n; (n = ::read(reader, chunk, sizeof chunk)) > 0;) received.append(chunk, std::size_t(n));
+  ::close(reader);
   ASSERT_EQ(r.status, 0) << r.output;
-  EXPECT_EQ(readText(received).rfind("time_s,r0_i3_j3_k3\n", 0), 0u) << readText(received);
+  EXPECT_EQ(received.rfind("time_s,r0_i3_j3_k3\n", 0), 0u) << received;
   EXPECT_EQ(kindOf(fifo), S_IFIFO);
   EXPECT_EQ(kindOf(link), S_IFLNK);
-  EXPECT_EQ(readText(real).rfind("\x93NUMPY", 0), 0u) << "the link's file was not written";
+  EXPECT_EQ(test::readFileBytes(real).rfind("\x93NUMPY", 0), 0u) << "the link's file was not written";
   const auto lonely = runCli("run 12 12 12 3 --stage cpu-serial --receiver 3,3,3 --traces " + fifo.string());
   EXPECT_EQ(lonely.status, 1) << lonely.output;
   EXPECT_NE(lonely.output.find("a FIFO that no process reads"), std::string::npos) << lonely.output;
@@ -100,7 +101,7 @@ TEST(CliHostile, NumbersPastTheirLimitsAreNamed) {
   for (const Case& c : {Case{"run 12 12 12 2 --stage gpu-basic --device 99999999999999999999",
                              "no OpenCL device matches '99999999999999999999'"},
                         Case{"run 12 12 12 2 --dt 1e-320", "dt = 9.99989e-321 s is too small (allowed: at least 1e-12 s"},
-                        Case{"run 12 12 12 2 --dt 1e-4abc", "--dt must be a number of seconds or 'auto', got '1e-4abc'"},
+                        Case{"run 12 12 12 2 --dt 1e-4abc", "--dt 1e-4abc: expected a number of seconds or auto"},
                         Case{"run 12 12 12 2 --boundary-width 4096",
                              "boundary.width = 4096 cells is wider than the layer of a 12 x 12 x 12 grid can be"}}) {
     const auto r = runCli(c.args);
@@ -121,10 +122,10 @@ TEST(CliHostile, DeeplyNestedCachesAreSetAsideAndTheRunGoesOn) {
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("bandwidth.json cannot be read"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("tuning database"), std::string::npos) << r.output;
-  EXPECT_EQ(readText(cache / "tuning.json"), deep) << "the tuning database is the user's: left for `tune` to keep aside";
+  EXPECT_EQ(test::readFileBytes(cache / "tuning.json"), deep) << "the tuning database is the user's: left for `tune` to keep aside";
   bool kept = false;
   for (const auto& e : fs::directory_iterator(cache))
-    kept = kept || (e.path().filename().string().rfind("bandwidth.json.damaged-", 0) == 0 && readText(e.path()) == deep);
+    kept = kept || (e.path().filename().string().rfind("bandwidth.json.damaged-", 0) == 0 && test::readFileBytes(e.path()) == deep);
   EXPECT_TRUE(kept) << "the damaged bandwidth cache was not kept whole";
 }
 

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -28,13 +27,6 @@ namespace iso {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A checkpoint file of this header (JSON text) and `dataBytes` bytes of data that were never written:
 // a sparse file, as large as the header says, holding almost nothing.
@@ -163,7 +155,7 @@ std::string cacheDirectoryWith(const std::string& cacheDir, const std::string& x
     std::fflush(stderr);
     return 0;
   });
-  notes = readBytes(log);
+  notes = test::readFileBytes(log);
   return child.report;
 }
 
@@ -205,7 +197,7 @@ TEST(HostileInputs, ADeeplyNestedHostBandwidthCacheIsSetAside) {
   EXPECT_FALSE(fs::exists(file)) << "the damaged file stayed where it would be read again";
   int kept = 0;
   for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().filename().string().rfind("host-bandwidth.json.damaged-", 0) == 0 && readBytes(e.path()) == deep) ++kept;
+    if (e.path().filename().string().rfind("host-bandwidth.json.damaged-", 0) == 0 && test::readFileBytes(e.path()) == deep) ++kept;
   EXPECT_EQ(kept, 1) << "the damaged file was not kept whole";
 }
 

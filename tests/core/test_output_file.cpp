@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <vector>
 
 #include "core/OutputFile.h"
@@ -23,13 +22,6 @@ namespace iso {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A folder holding only `name`, with `contents` in it.
 fs::path folderWithFile(const std::string& folder, const std::string& name, const std::string& contents) {
@@ -49,7 +41,7 @@ std::vector<std::string> filesIn(const fs::path& dir) {
 // Runs `write` in a child whose files may not grow past `limitBytes`; the child succeeds when `write`
 // throws an exception whose message holds the path and the OS reason.
 void expectFullDiskKeepsOldFile(const fs::path& target, std::size_t limitBytes, const std::function<void()>& write) {
-  const std::string before = readBytes(target);
+  const std::string before = test::readFileBytes(target);
   const test::ChildResult child = test::runInChild([&](std::string& report) {
     signal(SIGXFSZ, SIG_IGN);
     const rlimit limit{rlim_t(limitBytes), rlim_t(limitBytes)};
@@ -67,7 +59,7 @@ void expectFullDiskKeepsOldFile(const fs::path& target, std::size_t limitBytes, 
   EXPECT_EQ(child.status, 0) << child.report;
   EXPECT_NE(child.report.find(target.string()), std::string::npos) << child.report;
   EXPECT_NE(child.report.find("File too large"), std::string::npos) << child.report;
-  EXPECT_EQ(readBytes(target), before) << "the previous file was changed";
+  EXPECT_EQ(test::readFileBytes(target), before) << "the previous file was changed";
   EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{target.filename().string()})
       << "a temporary file was left behind";
 }
@@ -123,14 +115,14 @@ TEST(OutputFile, ReplacesWholeKeepsPermissionsAndLeavesNothingBehind) {
   const fs::path target = folderWithFile("replace", "f.txt", "old contents");
   fs::permissions(target, fs::perms(0640));
   writeWholeFile(target.string(), "new");
-  EXPECT_EQ(readBytes(target), "new");
+  EXPECT_EQ(test::readFileBytes(target), "new");
   EXPECT_EQ(fs::status(target).permissions() & fs::perms::all, fs::perms(0640));
   EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{"f.txt"});
 
   // A fresh file, large enough to bypass the buffer, in a folder named relative to nothing.
   const std::string large(3 << 20, 'x');
   writeWholeFile((target.parent_path() / "large.bin").string(), large);
-  EXPECT_EQ(readBytes(target.parent_path() / "large.bin"), large);
+  EXPECT_EQ(test::readFileBytes(target.parent_path() / "large.bin"), large);
 }
 
 TEST(OutputFile, AbandonedWriteLeavesTheTargetUntouched) {
@@ -139,7 +131,7 @@ TEST(OutputFile, AbandonedWriteLeavesTheTargetUntouched) {
     OutputFile file(target.string());
     file.write("half of a new file");
   }  // destroyed without commit(): an exception between writes does this
-  EXPECT_EQ(readBytes(target), "keep me");
+  EXPECT_EQ(test::readFileBytes(target), "keep me");
   EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{"f.txt"});
 }
 
@@ -161,7 +153,7 @@ TEST(OutputFile, ErrorsNameThePathAndTheReason) {
   fs::create_symlink(real, real.parent_path() / "link.txt");
   writeWholeFile((real.parent_path() / "link.txt").string(), "new");
   EXPECT_TRUE(fs::is_symlink(real.parent_path() / "link.txt"));
-  EXPECT_EQ(readBytes(real), "new");
+  EXPECT_EQ(test::readFileBytes(real), "new");
 }
 
 TEST(OutputFile, SamePathSeesThroughSpellings) {

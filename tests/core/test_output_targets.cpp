@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include "core/OutputFile.h"
@@ -31,13 +30,6 @@ fs::path freshFolder(const std::string& name) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   return dir;
-}
-
-std::string readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::set<std::string> namesIn(const fs::path& dir) {
@@ -117,7 +109,7 @@ TEST(OutputTargets, ANameOfAnOpenDescriptorAddsToItsFileInsteadOfReplacingIt) {
   ASSERT_EQ(child.status, 0) << child.report;
   std::string expected = "printed\nthrough /proc\nthrough the descriptor\n";
   if (fs::exists("/dev/stdout")) expected += "through /dev/stdout\n";
-  EXPECT_EQ(readBytes(log), expected);
+  EXPECT_EQ(test::readFileBytes(log), expected);
 }
 
 TEST(OutputTargets, HarmlessDevicesAreWrittenInPlaceOthersAreRefusedUnopened) {
@@ -164,13 +156,13 @@ TEST(OutputTargets, AReadOnlyFileIsNotReplacedByAnotherUser) {
   if (::geteuid() == 0) {
     // Root writes any file, as `>` does; the replacement keeps the mode.
     writeWholeFile(file.string(), "new");
-    EXPECT_EQ(readBytes(file), "new");
+    EXPECT_EQ(test::readFileBytes(file), "new");
     EXPECT_EQ(fs::status(file).permissions() & fs::perms::all, fs::perms(0444));
     return;
   }
   const std::string message = errorOf([&] { writeWholeFile(file.string(), "new"); });
   EXPECT_NE(message.find("read-only"), std::string::npos) << message;
-  EXPECT_EQ(readBytes(file), "keep");
+  EXPECT_EQ(test::readFileBytes(file), "keep");
 }
 
 TEST(OutputTargets, AnInterruptedWriteLeavesNoTemporaryFile) {
@@ -188,7 +180,7 @@ TEST(OutputTargets, AnInterruptedWriteLeavesNoTemporaryFile) {
     EXPECT_FALSE(child.exited) << "the child was not ended by signal " << signal;
     EXPECT_EQ(child.status, signal);
     EXPECT_EQ(namesIn(dir), std::set<std::string>{"u.npy"}) << "signal " << signal;
-    EXPECT_EQ(readBytes(dir / "u.npy"), "older");
+    EXPECT_EQ(test::readFileBytes(dir / "u.npy"), "older");
   }
 }
 

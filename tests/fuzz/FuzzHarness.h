@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <iterator>
 #include <string>
 #include <typeinfo>
 #include <vector>
@@ -32,11 +31,6 @@ inline void writeBytes(const std::string& path, const std::string& bytes) {
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
   std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-inline std::string readBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // The notes the cache readers print for each damaged file go to a scratch file while it lives: a

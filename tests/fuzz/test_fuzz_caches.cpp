@@ -39,7 +39,7 @@ int backupsOf(const fs::path& file, const std::string& original) {
   int count = 0;
   for (const auto& e : fs::directory_iterator(file.parent_path()))
     if (e.path().filename().string().rfind(file.filename().string() + ".damaged-", 0) == 0) {
-      EXPECT_EQ(readBytes(e.path().string()), original) << "a set-aside file lost its contents";
+      EXPECT_EQ(test::readFileBytes(e.path().string()), original) << "a set-aside file lost its contents";
       fs::remove(e.path());
       ++count;
     }
@@ -63,9 +63,9 @@ TEST(Fuzz, TuningDatabase) {
   const Grid grid(64, 64, 64);
   // Seeds: databases storeTuning writes, one entry and two.
   storeTuning("gpu-optimized", device, {{"tile_x", 32}, {"tile_y", 8}}, grid, 1234.5);
-  const std::string one = readBytes(file.string());
+  const std::string one = test::readFileBytes(file.string());
   storeTuning("gpu-slm", device, {{"tile_x", 16}}, Grid(400, 400, 400), 99.0);
-  const std::vector<std::string> corpus = {one, readBytes(file.string())};
+  const std::vector<std::string> corpus = {one, test::readFileBytes(file.string())};
   const QuietStandardError quiet;
   long n = 0;
   fuzz<NotUsed>("tuning database", corpus, [&](const std::string& bytes) {
@@ -74,12 +74,12 @@ TEST(Fuzz, TuningDatabase) {
     if (tuned) {
       EXPECT_LT(tuned->origin.size(), kMaxMessage);
     }
-    EXPECT_EQ(readBytes(file.string()), bytes) << "looking up changed the database";
+    EXPECT_EQ(test::readFileBytes(file.string()), bytes) << "looking up changed the database";
     if (n++ % 8 == 0) {  // an eighth of the time: each store syncs a file to disk
       // Storing keeps what it cannot read: the old bytes under a backup name, or the old entries in the file.
       const std::string keptAs = storeTuning("gpu-optimized", device, {{"tile_x", 64}}, grid, 2000.0);
       EXPECT_EQ(backupsOf(file, bytes), keptAs.empty() ? 0 : 1);
-      EXPECT_NE(readBytes(file.string()).find("\"tile_x\": 64"), std::string::npos) << "the new tuning was not stored";
+      EXPECT_NE(test::readFileBytes(file.string()).find("\"tile_x\": 64"), std::string::npos) << "the new tuning was not stored";
       if (!keptAs.empty()) throw NotUsed("kept aside");
     }
     if (!tuned || tuned->shipped) throw NotUsed("the user's tuning is not used");
@@ -116,7 +116,7 @@ TEST(Fuzz, HostBandwidthCache) {
   const fs::path cache = freshCache("host-cache"), file = cache / "host-bandwidth.json";
   cachedHostBandwidth(file.string(), std::size_t(1) << 20, /*remeasure=*/true);  // the seed, for this machine
   const QuietStandardError quiet;
-  fuzz<NotUsed>("host bandwidth cache", {readBytes(file.string())}, [&](const std::string& bytes) {
+  fuzz<NotUsed>("host bandwidth cache", {test::readFileBytes(file.string())}, [&](const std::string& bytes) {
     writeBytes(file.string(), bytes);
     const std::optional<HostBandwidth> b = storedHostBandwidth(file.string());
     if (b) {

@@ -39,7 +39,7 @@ std::vector<std::string> checkpointSeeds() {
                               sample(BoundaryKind::Sponge, 3, 1)}) {
     const std::string path = test::scratchPath("seed-" + std::to_string(n++) + ".ckp").string();
     saveCheckpoint(path, c);
-    corpus.push_back(readBytes(path));
+    corpus.push_back(test::readFileBytes(path));
   }
   return corpus;
 }

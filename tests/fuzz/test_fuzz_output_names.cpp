@@ -60,9 +60,9 @@ TEST(Fuzz, OutputNames) {
     }
     EXPECT_EQ(namesIn(dir), std::set<std::string>{fs::path(name).filename().string()}) << name;
     if (kind == 0) {
-      EXPECT_EQ(readBytes(target.string()), contents);
+      EXPECT_EQ(test::readFileBytes(target.string()), contents);
     } else if (kind == 6) {
-      EXPECT_EQ(readBytes((target / "000000.png").string()), contents);
+      EXPECT_EQ(test::readFileBytes((target / "000000.png").string()), contents);
     }
     return true;
   }, /*minRefused=*/0.05, /*share=*/0.25);  // most names are valid; each output is synced to disk

@@ -46,7 +46,7 @@ TEST(Fuzz, ScenarioReader) {
 std::string fileBytes(const std::function<void(const std::string&)>& write, const std::string& name) {
   const std::string path = test::scratchPath(name).string();
   write(path);
-  return readBytes(path);
+  return test::readFileBytes(path);
 }
 
 std::vector<float> velocities(std::size_t count) {

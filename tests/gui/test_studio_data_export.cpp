@@ -12,6 +12,7 @@
 #include "core/CpuSolvers.h"
 #include "core/Npy.h"
 #include "core/Problem.h"
+#include "core/VelocityModel.h"
 #include "core/ScenarioResize.h"
 #include "render/SliceView.h"
 #include "tests/ScratchDir.h"

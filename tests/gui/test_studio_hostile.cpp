@@ -4,26 +4,21 @@
 #include <gtest/gtest.h>
 
 #include <QImage>
-#include <QProcess>
 #include <filesystem>
 #include <fstream>
 
 #include "app/controller/BenchmarkReport.h"
 #include "tests/ScratchDir.h"
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
 
 // The studio's exit status (-1: crashed or killed after the timeout) and what it printed.
 std::pair<int, std::string> studio(const QStringList& arguments, int timeoutMs = 120000) {
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(ISO_STUDIO_BINARY, arguments);
-  const bool finished = p.waitForFinished(timeoutMs * test::timeoutScale());
-  if (!finished) p.kill(), p.waitForFinished();
-  const std::string output = QString::fromLocal8Bit(p.readAll()).toStdString();
-  return {finished && p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, output};
+  const test::StudioRun run = test::runStudio(arguments, {}, timeoutMs);
+  return {run.exitCode, run.output.toStdString()};
 }
 
 TEST(StudioHostile, AnEmptyScreenshotNameIsRefusedAtOnce) {
