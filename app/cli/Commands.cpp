@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -31,6 +32,7 @@
 #include "compute/stages/OpenClStage.h"
 #include "core/VelocityModel.h"
 #include "app/controller/ViewCost.h"
+#include "core/VtiSeriesWriter.h"
 #include "core/VtiWriter.h"
 
 namespace iso::cli {
@@ -295,7 +297,106 @@ Scenario restartScenario(const ScenarioOptions& opts, const Scenario& saved) {
   return s;
 }
 
+// The receivers' traces in the format the name asks for (CSV, .npy, SEG-Y), with what SEG-Y rounded.
+void writeTracesFile(const std::string& path, const std::vector<float>& traces, const Scenario& s, double dt,
+                     const std::vector<float>& initial) {
+  for (const std::string& note : saveTraces(path, traces, s, dt, initial)) std::printf("note: %s\n", note.c_str());
+  const bool segy = traceFormatOf(path) == TraceFormat::Segy;  // SEG-Y adds u^0 at t = 0
+  std::printf("wrote %zu traces of %zu samples to %s%s\n", s.receivers.size(), traces.size() / s.receivers.size() + segy,
+              path.c_str(), segy ? " (a SEG-Y shot gather, the first sample at t = 0)" : "");
+}
+
+// --dump-every K DIR: K and the folder, checked before anything runs.
+struct SeriesRequest {
+  int every = 0;
+  std::string folder;
+};
+
+std::optional<SeriesRequest> seriesRequest(const RunOptions& run) {
+  if (run.dumpEvery.empty()) {
+    if (run.dumpStride != 1) throw UsageError("--dump-stride needs --dump-every K DIR");
+    return std::nullopt;
+  }
+  SeriesRequest request;
+  const std::string& every = run.dumpEvery[0];
+  std::size_t used = 0;
+  try {
+    request.every = std::stoi(every, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != every.size() || request.every < 1)
+    throw UsageError("--dump-every K DIR: K must be a whole number of steps >= 1 (got '" + every + "')");
+  if (run.dumpStride < 1) throw UsageError("--dump-stride must be >= 1 (got " + std::to_string(run.dumpStride) + ")");
+  request.folder = run.dumpEvery[1];
+  if (request.folder.empty()) throw UsageError("--dump-every K DIR needs a folder name (got an empty one)");
+  std::error_code ec;
+  fs::path folder = fs::absolute(request.folder, ec).lexically_normal();
+  if (!folder.has_filename()) folder = folder.parent_path();  // "series/"
+  if (fs::exists(folder, ec) && !fs::is_directory(folder, ec))
+    throw UsageError("--dump-every: " + request.folder + " is a file, not a folder");
+  const fs::path writable = fs::is_directory(folder, ec) ? folder : folder.parent_path();
+  if (!fs::is_directory(writable, ec))
+    throw UsageError("--dump-every: the folder " + writable.string() + " that would hold " + request.folder + " does not exist");
+  if (::access(writable.c_str(), W_OK) != 0) throw UsageError("--dump-every: the folder " + writable.string() + " is not writable");
+  return request;
+}
+
+// The wavefield series of a run: the frames are read on this thread (the solver's) and written on the
+// series writer's own, so the run goes on while they are written; the figures say what it cost.
+class SeriesDump {
+ public:
+  SeriesDump(const SeriesRequest& request, const SeriesGeometry& geometry, double dt)
+      : every_(request.every), dt_(dt), writer_(request.folder, geometry, VtiSeriesWriter::defaultCapacity(geometry)) {}
+
+  int stepsToNext(int done) const { return every_ - done % every_; }
+  bool due(int done) const { return done % every_ == 0; }
+
+  void take(WaveSolver& solver) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<float> field;
+    solver.readField(field);
+    readSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const long step = solver.currentStep();
+    writer_.push(step, double(step) * dt_, std::move(field));
+  }
+
+  // Waits for the writer and prints what the series cost the run of `steps` steps that took
+  // `loopSeconds` (the wall time of the stepping, frames included) on `points` cells.
+  void finish(double loopSeconds, int steps, double points) {
+    const auto start = std::chrono::steady_clock::now();
+    writer_.finish();
+    const double drain = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const SeriesStats st = writer_.stats();
+    const auto size = writer_.frameSize();
+    std::printf("wrote %ld frames of u (%d x %d x %d points, every %d steps, %.1f MB) and %s\n", st.frames, size[0],
+                size[1], size[2], every_, double(st.bytes) / (1024.0 * 1024.0), writer_.collectionPath().c_str());
+    std::printf("with the series: %d steps in %.3f s wall, %.1f Mpts/s; reading u took %.3f s, waiting for the "
+                "writer %.3f s; the writer's thread wrote for %.3f s and finished %.3f s after the last step\n",
+                steps, loopSeconds, loopSeconds > 0.0 ? points * steps / loopSeconds * 1e-6 : 0.0, readSeconds_,
+                st.waitSeconds, st.writeSeconds, drain);
+  }
+
+ private:
+  int every_;
+  double dt_;
+  double readSeconds_ = 0.0;
+  VtiSeriesWriter writer_;
+};
+
 }  // namespace
+
+void addSeriesOptions(CLI::App& cmd, RunOptions& run) {
+  cmd.add_option("--dump-every", run.dumpEvery,
+                 "write u every K steps, from the run's first step, into the folder DIR (created if missing) as VTK "
+                 "image data DIR/wavefield_NNNNNN.vti, listed with their times in DIR/wavefield.pvd: ParaView opens "
+                 "the .pvd as an animation")
+      ->expected(2)
+      ->type_name("K DIR");
+  cmd.add_option("--dump-stride", run.dumpStride,
+                 "with --dump-every: keep every S-th point along each axis (the spacing grows S times)")
+      ->type_name("S");
+}
 
 int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   if (run.checkpointEvery < 0) throw UsageError("--checkpoint-every must be >= 1 (got " + std::to_string(run.checkpointEvery) + ")");
@@ -324,6 +425,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     if (path && restart && samePath(*path, *run.restart))
       throw UsageError(std::string(option) + " " + *path + " is the checkpoint this run restarts from");
   if (run.traces && s.receivers.empty()) throw UsageError("--traces needs at least one receiver (--receiver i,j,k)");
+  const std::optional<SeriesRequest> seriesRequested = seriesRequest(run);
 
   // A checkpoint stores the model the run used; a restart runs on the stored one.
   const bool keepModel = run.checkpoint || run.dumpModel;
@@ -331,6 +433,10 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   if (restart) model = std::move(restart->velocity);
   else if (keepModel) model = buildVelocityModel(s);
   Problem p = restart || keepModel ? buildProblem(s, model) : buildProblem(s);
+  if (run.traces && traceFormatOf(*run.traces) == TraceFormat::Segy)  // refused now, not after the run
+    if (const std::string problem = segyLimitProblem(s.receivers.size(), std::size_t(firstStep + s.steps) + 1, p.dt);
+        !problem.empty())
+      throw UsageError("--traces " + *run.traces + ": " + problem);
   printHeader(p);
   if (run.saveScenario)
     saveScenarioFile(s, *run.saveScenario);
@@ -339,6 +445,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const double dx = p.dx;
   const Stage& stage = resolveStage(s.stage);
   const std::optional<DeviceInfo> device = stage.device(s.device);
+  const std::vector<float> initialTraces = initialReceiverValues(p);  // u^0, the first sample of a SEG-Y trace
   auto solver = stage.createSolver(std::move(p), s.stageParams, device);
   if (restart) {
     solver->restoreState(restart->state);
@@ -351,19 +458,26 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     saveCheckpoint(*run.checkpoint, {saved, model, solver->saveState()});
     std::printf("wrote the state at step %ld to %s\n", solver->currentStep(), run.checkpoint->c_str());
   };
-  // Checkpoints every k steps split the run into chunks; each is timed like a whole run (the first
-  // step of the first one a warm-up), and the figures below sum them.
-  const int chunk = run.checkpointEvery > 0 ? run.checkpointEvery : std::max(s.steps, 1);
+  std::optional<SeriesDump> series;
+  if (seriesRequested) series.emplace(*seriesRequested, SeriesGeometry{{grid.n1, grid.n2, grid.n3}, dx, run.dumpStride}, dt);
+  // Checkpoints and series frames every k steps split the run into chunks; each is timed like a whole
+  // run (the first step of the first one a warm-up), and the figures below sum them.
+  const auto loopStart = std::chrono::steady_clock::now();
+  if (series) series->take(*solver);
   double seconds = 0.0, timedSteps = 0.0, warmupSteps = 0.0;
   for (int done = 0; done < s.steps;) {
-    const int n = std::min(chunk, s.steps - done);
+    int n = s.steps - done;
+    if (run.checkpointEvery > 0) n = std::min(n, run.checkpointEvery - done % run.checkpointEvery);
+    if (series) n = std::min(n, series->stepsToNext(done));
     const TimedSteps t = advanceTimed(*solver, n, /*warmupSteps=*/done == 0 ? 1 : 0, /*repeats=*/1);
     seconds += t.medianSecondsPerStep * t.timedSteps;
     timedSteps += t.timedSteps;
     warmupSteps += t.warmupSteps;
     done += n;
-    if (run.checkpointEvery > 0 && done < s.steps) writeCheckpoint();
+    if (run.checkpointEvery > 0 && done % run.checkpointEvery == 0 && done < s.steps) writeCheckpoint();
+    if (series && series->due(done)) series->take(*solver);
   }
+  const double loopSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loopStart).count();
   // A run smaller than the bandwidth probe does not start one: it shows a stored ceiling, or none.
   Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
                                    runCeilingGBs(stage, device, solverBytes(grid)));
@@ -375,6 +489,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   std::printf("--------------------------------------\n%s--------------------------------------\n",
               formatThroughput(t).c_str());
   if (warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
+  if (series) series->finish(loopSeconds, s.steps, double(grid.interiorSize()));
   if (run.checkpoint) writeCheckpoint();
   if (run.dump) {
     std::vector<float> field;
@@ -384,17 +499,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     writeGridFile(*run.dump, "u", field, grid, dx, keepModel ? &model : &velocity);
   }
   if (run.dumpModel) writeGridFile(*run.dumpModel, "velocity (m/s)", model, grid, dx, nullptr);
-  if (run.traces) {
-    const std::string& path = *run.traces;
-    const bool npy = path.size() > 4 && path.substr(path.size() - 4) == ".npy";
-    const std::vector<float> traces = solver->traces();
-    if (npy)
-      saveTracesNpy(path, traces, s.receivers.size());
-    else
-      saveTracesCsv(path, traces, s.receivers, dt);
-    std::printf("wrote %zu traces of %zu samples to %s\n", s.receivers.size(), traces.size() / s.receivers.size(),
-                path.c_str());
-  }
+  if (run.traces) writeTracesFile(*run.traces, solver->traces(), s, dt, initialTraces);
   return 0;
 }
 

@@ -23,7 +23,11 @@ struct RunOptions {
   std::optional<std::string> checkpoint;  // the run's state at its end (core/Checkpoint.h)
   int checkpointEvery = 0;                // also every k steps (> 0), each write replacing the last
   std::optional<std::string> restart;     // continue from this checkpoint for the given steps
+  std::vector<std::string> dumpEvery;     // --dump-every K DIR: the wavefield every K steps (ParaView series)
+  int dumpStride = 1;                     // ... keeping every stride-th point along each axis
 };
+// Registers run's options for the wavefield series (--dump-every, --dump-stride) on `cmd`.
+void addSeriesOptions(CLI::App& cmd, RunOptions& run);
 int runCommand(const ScenarioOptions& opts, const RunOptions& run);
 
 struct BenchOptions {

@@ -9,20 +9,23 @@
 #include "app/cli/Commands.h"
 #include "compute/ClError.h"
 #include "compute/Stage.h"
+#include "core/Version.h"
 
 int main(int argc, char** argv) {
   iso::registerStages();  // before any option names or checks a stage
   using namespace iso::cli;
   CLI::App app{"iso3dfd: 3D acoustic wave propagation with the 16th-order ISO3DFD stencil on CPUs and OpenCL devices"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("iso3dfd ") + iso::kProjectVersion, "print the version and exit");
 
   ScenarioOptions runOpts, benchOpts, verifyOpts;
   RunOptions run;
   auto* runCmd = app.add_subcommand("run", "Run one stage and print time, throughput, flops and bytes");
   runOpts.addTo(*runCmd);
   runCmd->add_option("--dump", run.dump, "write the final field u^N: F.npy (interior, shape (n3,n2,n1)), or F.vti (VTK image data with the velocity, for ParaView)");
-  runCmd->add_option("--traces", run.traces, "write the receivers' traces (.csv or .npy); needs --receiver");
+  runCmd->add_option("--traces", run.traces, "write the receivers' traces: .csv, .npy, or .sgy (a SEG-Y shot gather); needs --receiver");
   runCmd->add_option("--save-scenario", run.saveScenario, "write the scenario of this run as JSON");
+  addSeriesOptions(*runCmd, run);
   runCmd->add_option("--dump-model", run.dumpModel, "write the velocity model (m/s): F.npy (shape (n3,n2,n1)) or F.vti");
   runCmd->add_option("--checkpoint", run.checkpoint,
                      "write the run's whole state (both time levels, model, scenario, step, traces) to F at the end; "
@@ -110,6 +113,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);  // prints CLI11's message

@@ -128,6 +128,13 @@ void SimulationController::requestSnapshot(SnapshotReceiver receive) {
   queue([&](Commands& c) { c.snapshots.push_back(std::move(receive)); });
 }
 
+void SimulationController::setFieldTap(FieldTap tap) {
+  queue([&](Commands& c) {
+    if (c.fieldTap && c.fieldTap->removed) c.fieldTap->removed();  // replaced before it was applied
+    c.fieldTap = std::move(tap);
+  });
+}
+
 void SimulationController::restoreCheckpoint(Checkpoint checkpoint) {
   queue([&](Commands& c) {
     c.restore = std::move(checkpoint);
@@ -198,6 +205,7 @@ void SimulationController::run() {
     if (sim_.solver && (playing_ || singleStepsLeft_ > 0)) advanceBatch();
   }
   finishFrame();  // no slot stays written to once the thread has ended
+  dropFieldTap();
 }
 
 SimulationController::Commands SimulationController::waitForCommands(bool idle) {
@@ -257,6 +265,20 @@ void SimulationController::apply(Commands& c) {
     if (c.slicePoint || c.slicePath) publishSlices();
   }
   for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
+  if (c.fieldTap) {  // after a rebuild in the same commands: the tap samples the new run
+    dropFieldTap();
+    if (c.fieldTap->sample && sim_.solver) {
+      fieldTap_ = std::move(c.fieldTap);
+      nextTapStep_ = sim_.solver->currentStep();
+      try {
+        sampleField();
+      } catch (const std::exception& e) {
+        solverFailed(e);
+      }
+    } else if (c.fieldTap->removed) {
+      c.fieldTap->removed();
+    }
+  }
   std::lock_guard lock(statusMutex_);
   status_.playing = playing_;
   if (c.playRequest) status_.playRequestsApplied = c.playRequest;
@@ -278,6 +300,28 @@ void SimulationController::deliverSnapshot(const SnapshotReceiver& receive) {
     error = e.what();
   }
   receive(std::move(snapshot), std::move(error));
+}
+
+void SimulationController::sampleField() {
+  std::vector<float> field;
+  sim_.solver->readField(field);
+  const long step = sim_.solver->currentStep();
+  nextTapStep_ = step + std::max(1L, fieldTap_->every);
+  bool keep = false;
+  try {
+    keep = fieldTap_->sample(step, double(step) * sim_.dt, std::move(field));
+  } catch (const std::exception& e) {  // the tap's own failure ends the tap, not the run
+    std::lock_guard lock(statusMutex_);
+    events_.push_back(errorEvent("The wavefield series stopped: ", e.what()));
+  }
+  if (!keep) dropFieldTap();
+}
+
+void SimulationController::dropFieldTap() {
+  if (!fieldTap_) return;
+  const FieldTap tap = std::move(*fieldTap_);
+  fieldTap_.reset();
+  if (tap.removed) tap.removed();
 }
 
 bool SimulationController::restore(const Checkpoint& checkpoint) {
@@ -316,6 +360,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
     BuiltSimulation next = builder_(scenario);
     if (!next.solver) throw std::runtime_error("the solver builder returned no solver");
     sim_ = std::move(next);  // the previous solver is released only now that the new one works
+    dropFieldTap();          // it sampled the run that has just ended
     secondsPerStep_ = 0.0;
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = Clock::now();
@@ -368,6 +413,7 @@ void SimulationController::advanceBatch() {
   // Looping: the end of a playing run sends it back to step 0 (a run of 0 steps cannot loop).
   const bool loops = playing_ && pauseAtStep_ < 0 && runEnd_ == RunEnd::Loop && stopAt > 0;
   if (stopAt >= 0) steps = std::min(steps, stopAt - solver.currentStep());
+  if (fieldTap_) steps = std::min(steps, nextTapStep_ - solver.currentStep());  // >= 1: sampled at the last
   if (steps <= 0) {  // already at the pause step or the end
     if (loops && restartRun()) {
       std::lock_guard lock(statusMutex_);
@@ -401,6 +447,7 @@ void SimulationController::advanceBatch() {
       slicesBehind_ = true;
       framesSkipped_.fetch_add(1, std::memory_order_relaxed);
     }
+    if (fieldTap_ && solver.currentStep() == nextTapStep_) sampleField();
   } catch (const std::exception& e) {
     if (turn.owns_lock()) turn.unlock();
     solverFailed(e);
@@ -587,6 +634,7 @@ std::string SimulationController::transferPath() const {
 
 void SimulationController::solverFailed(const std::exception& e) {
   pauseBySelf();
+  dropFieldTap();
   std::lock_guard lock(statusMutex_);
   events_.push_back(errorEvent("The solver failed (paused; Reset rebuilds it): ", e.what()));
 }

@@ -75,6 +75,17 @@ struct LiveTraces {
 // from step 0 (a reset). A pause step (setPauseAtStep) takes precedence while one is set.
 enum class RunEnd { RunOn, Stop, Loop };
 
+// Takes the wavefield every `every` steps on the compute thread (SimulationController::setFieldTap).
+struct FieldTap {
+  long every = 1;
+  // u^n at step n, time n·dt: interior, C order (n3, n2, n1). May wait (a writer that is behind): the
+  // run waits with it and never skips a sample. Returns false to be removed.
+  std::function<bool(long step, double time, std::vector<float> field)> sample;
+  // Called once when the tap goes: removed or replaced, false from sample(), a rebuild, reset, loop or
+  // restore (the run it sampled has ended), a failed read, or the controller stopping.
+  std::function<void()> removed;
+};
+
 // Builds a simulation from a scenario; throws (ScenarioError, std::runtime_error) with a user message.
 using SimulationBuilder = std::function<BuiltSimulation(const Scenario&)>;
 
@@ -143,6 +154,9 @@ class SimulationController {
   // Calls `receive` on the compute thread, between batches, with a copy of the running state; keep it
   // short (hand the snapshot to another thread).
   void requestSnapshot(SnapshotReceiver receive);
+  // Samples the run with `tap` (a wavefield series): u^n at the step where the tap is applied and every
+  // tap.every steps after it (batches end on those steps). A tap without sample() removes the current one.
+  void setFieldTap(FieldTap tap);
   // Rebuilds from the checkpoint's scenario and continues from its state; on failure an error event,
   // and the simulation that ran before goes on unless the rebuild itself succeeded.
   void restoreCheckpoint(Checkpoint checkpoint);
@@ -201,6 +215,7 @@ class SimulationController {
     std::optional<RunEnd> runEnd;
     std::optional<Checkpoint> restore;
     std::vector<SnapshotReceiver> snapshots;
+    std::optional<FieldTap> fieldTap;
     struct SlicePath {
       std::shared_ptr<SliceRing> ring;
       std::string hostReason;
@@ -208,7 +223,7 @@ class SimulationController {
     std::optional<SlicePath> slicePath;
     bool any() const {
       return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || runEnd ||
-             restore || !snapshots.empty() || slicePath;
+             restore || !snapshots.empty() || fieldTap || slicePath;
     }
   };
 
@@ -220,6 +235,8 @@ class SimulationController {
   bool rebuild(const Scenario& scenario);  // false (reported, nothing changed) on failure
   bool restore(const Checkpoint& checkpoint);  // false (reported) on failure
   void deliverSnapshot(const SnapshotReceiver& receive);
+  void sampleField();  // hands u^n to the field tap; a failed read is thrown (the solver failed)
+  void dropFieldTap();  // removes the tap, if any, and tells it
   void advanceBatch();
   // Extracts the slices now (into the ring or the triple buffer). wait false: a ring frame whose read is
   // still on its way (OpenCL) is published by finishFrame at the next batch's end. False
@@ -276,6 +293,8 @@ class SimulationController {
   std::optional<FrameOnItsWay> frameOnItsWay_;  // written into ring_, not yet published
   int stepsPerFrame_ = 4;
   long pauseAtStep_ = -1;
+  std::optional<FieldTap> fieldTap_;
+  long nextTapStep_ = 0;  // the step of the tap's next sample
   RunEnd runEnd_ = RunEnd::RunOn;
   Clock::time_point nextTraces_;  // earliest time of the next live-trace publication
   std::array<int, 3> slicePoint_{-1, -1, -1};  // -1: through the source cell (the centre without one)

@@ -11,6 +11,7 @@ void setApplicationNames() {
   QCoreApplication::setApplicationName("iso3dfd-studio");
   QCoreApplication::setOrganizationName("iso3dfd");
   QCoreApplication::setApplicationVersion(ISO_VERSION);
+  QGuiApplication::setDesktopFileName(ISO_APP_ID);  // the desktop entry: its icon and name on Wayland
 }
 }  // namespace
 

@@ -27,6 +27,19 @@ using iso::test::runCli;
 
 std::filesystem::path tempPath(const std::string& name) { return iso::test::scratchPath(name); }
 
+// Each command line exits with 2 and a message holding `phrase`, before anything runs.
+struct UsageCase {
+  std::string args, phrase;
+};
+void expectUsageErrors(const std::vector<UsageCase>& cases) {
+  for (const auto& c : cases) {
+    const Result r = runCli(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << " gave:\n" << r.output;
+    EXPECT_NE(r.output.find(c.phrase), std::string::npos) << c.args << " gave:\n" << r.output;
+    EXPECT_EQ(r.output.find("Running"), std::string::npos) << c.args << ": the run started";
+  }
+}
+
 }  // namespace
 
 TEST(Cli, HelpForEveryCommand) {
@@ -174,10 +187,7 @@ TEST(Cli, BenchTimesEveryListedSize) {
 TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
   const std::string model = tempPath("m.npy").string(), traces = tempPath("t.csv").string();
   const std::string missingFolder = tempPath("no-such-folder").string() + "/u.npy";
-  struct Case {
-    std::string args, phrase;
-  };
-  const Case cases[] = {
+  const std::vector<UsageCase> cases = {
       {"verify 10 10 10 2 --tolerance nan", "tolerance"},
       {"verify 10 10 10 2 --tolerance -1", "tolerance"},
       {"run 10 10 10 2 --dump \"\"", "--dump needs a file name"},
@@ -202,12 +212,7 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
       {"run 10 10 10 2 --dx 1 --dx 2", "--dx 1 and 2: give it once"},
       {"frobnicate", ""},
   };
-  for (const auto& c : cases) {
-    const Result r = runCli(c.args);
-    EXPECT_EQ(r.status, 2) << c.args << " gave:\n" << r.output;
-    EXPECT_NE(r.output.find(c.phrase), std::string::npos) << c.args << " gave:\n" << r.output;
-    EXPECT_EQ(r.output.find("Running"), std::string::npos) << c.args << ": the run started";
-  }
+  expectUsageErrors(cases);
   EXPECT_FALSE(std::filesystem::exists(traces)) << "no output of a refused command is written";
 }
 
@@ -252,10 +257,7 @@ TEST(Cli, AFailedRunKeepsTheOldOutput) {
 }
 
 TEST(Cli, BadInputGivesAClearErrorAndNonZeroStatus) {
-  struct Case {
-    std::string args, phrase;
-  };
-  const Case cases[] = {
+  const std::vector<UsageCase> cases = {
       {"run 0 10 10 5", "n1"},
       {"run 10 10 10 5 --stage gpu-warp", "unknown stage"},
       {"run 10 10 10 5 --dt 1.0", "stability"},
@@ -412,4 +414,47 @@ TEST(Cli, StagesListsEveryStageWithItsParameters) {
     EXPECT_NE(r.output.find(stage), std::string::npos) << stage << "\n" << r.output;
   EXPECT_NE(r.output.find("--param tile_x=N"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("--param block_x=N"), std::string::npos) << r.output;
+}
+
+TEST(Cli, VersionComesFromTheProject) {
+  const Result r = runCli("--version");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("iso3dfd ", 0), 0u) << r.output;
+  EXPECT_NE(r.output.find('.'), std::string::npos) << r.output;  // "iso3dfd MAJOR.MINOR.PATCH"
+}
+
+TEST(Cli, SeriesAndSegyOptionsAreCheckedBeforeAnythingRuns) {
+  const std::string file = tempPath("series-is-a-file").string();
+  std::ofstream(file) << "x";
+  const std::string folder = tempPath("series-unused").string(), shot = tempPath("refused.sgy").string();
+  const std::vector<UsageCase> cases = {
+      {"run 10 10 10 2 --dump-every 0 " + folder, "K must be a whole number of steps >= 1"},
+      {"run 10 10 10 2 --dump-every x " + folder, "K must be a whole number"},
+      {"run 10 10 10 2 --dump-every 1 " + file, "is a file, not a folder"},
+      {"run 10 10 10 2 --dump-every 1 " + tempPath("no-such-parent").string() + "/series", "does not exist"},
+      {"run 10 10 10 2 --dump-every 1 \"\"", "needs a folder name"},
+      {"run 10 10 10 2 --dump-stride 2", "--dump-stride needs --dump-every"},
+      {"run 10 10 10 2 --dump-every 1 " + folder + " --dump-stride 0", "--dump-stride must be >= 1"},
+      {"run 10 10 10 40000 --receiver 1,1,1 --traces " + shot, "1 to 32767 samples per trace, not 40001"},
+  };
+  expectUsageErrors(cases);
+  EXPECT_FALSE(std::filesystem::exists(folder)) << "no folder of a refused command is made";
+  EXPECT_FALSE(std::filesystem::exists(shot));
+}
+
+// The run's throughput with the series is measured and printed; every frame's file is listed in the
+// collection with its time (python.VtiSeriesReadByVtk reads the values back through VTK).
+TEST(Cli, DumpEveryWritesASeriesAndSaysWhatItCost) {
+  const auto folder = tempPath("cli-series");
+  const Result r = runCli("run 21 17 13 9 --stage cpu-parallel --dt 0.0005 --dump-every 4 " + folder.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* step : {"000000", "000004", "000008"})
+    EXPECT_TRUE(std::filesystem::exists(folder / ("wavefield_" + std::string(step) + ".vti"))) << step;
+  EXPECT_FALSE(std::filesystem::exists(folder / "wavefield_000009.vti"));
+  std::ifstream in(folder / "wavefield.pvd");
+  const std::string pvd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* entry : {"timestep=\"0\"", "timestep=\"0.002\"", "timestep=\"0.0040000000000000001\""})
+    EXPECT_NE(pvd.find(entry), std::string::npos) << entry << " missing in:\n" << pvd;
+  for (const char* key : {"wrote 3 frames", "with the series: 9 steps in", "Mpts/s", "waiting for the writer"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
 }
