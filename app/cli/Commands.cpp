@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -32,6 +33,7 @@
 #include "compute/stages/OpenClStage.h"
 #include "core/VelocityModel.h"
 #include "app/controller/ViewCost.h"
+#include "core/SystemMemory.h"
 #include "core/VtiSeriesWriter.h"
 #include "core/VtiWriter.h"
 
@@ -342,12 +344,22 @@ std::optional<SeriesRequest> seriesRequest(const RunOptions& run) {
   return request;
 }
 
+// How many frames of u may wait for the series writer: its default, fewer when the memory left beside the
+// solver's arrays holds fewer. The series needs room for at least three at once (the one being read, one
+// queued, the one being written); a run without it is refused before its first step.
+std::size_t seriesCapacity(const SeriesGeometry& geometry) {
+  const std::size_t frameBytes = std::size_t(geometry.size[0]) * geometry.size[1] * geometry.size[2] * sizeof(float);
+  requireAvailableMemory(3 * frameBytes, "--dump-every: the wavefield series (three frames of u in memory at once)");
+  const std::size_t available = availableMemoryBytes(), fits = available == 0 ? SIZE_MAX : available / frameBytes - 2;
+  return std::min(VtiSeriesWriter::defaultCapacity(geometry), fits);
+}
+
 // The wavefield series of a run: the frames are read on this thread (the solver's) and written on the
 // series writer's own, so the run goes on while they are written; the figures say what it cost.
 class SeriesDump {
  public:
   SeriesDump(const SeriesRequest& request, const SeriesGeometry& geometry, double dt)
-      : every_(request.every), dt_(dt), writer_(request.folder, geometry, VtiSeriesWriter::defaultCapacity(geometry)) {}
+      : every_(request.every), dt_(dt), writer_(request.folder, geometry, seriesCapacity(geometry)) {}
 
   int stepsToNext(int done) const { return every_ - done % every_; }
   bool due(int done) const { return done % every_ == 0; }

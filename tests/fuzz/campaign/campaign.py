@@ -169,8 +169,8 @@ class Campaign:
     # -- output targets ------------------------------------------------------------------------------------
 
     OUTPUTS = [("--dump", ".npy"), ("--dump", ".vti"), ("--dump-model", ".npy"), ("--traces", ".csv"),
-               ("--traces", ".npy"), ("--save-scenario", ".json"), ("--checkpoint", ".ckp"), ("bench --json", ".json"),
-               ("bench --csv", ".csv")]
+               ("--traces", ".npy"), ("--traces", ".sgy"), ("--save-scenario", ".json"), ("--checkpoint", ".ckp"),
+               ("bench --json", ".json"), ("bench --csv", ".csv")]
 
     def command_for(self, option, target):
         if option.startswith("bench"):
