@@ -10,6 +10,36 @@ namespace {
 
 using nlohmann::json;
 
+// Reads the text without building anything, and stops where objects and arrays nest deeper than
+// kMaxJsonDepth. A syntax error also stops it; the parse that follows reports it.
+struct NestingCheck : nlohmann::json_sax<json> {
+  int depth = 0;
+  bool tooDeep = false;
+
+  bool open() {
+    tooDeep = depth >= kMaxJsonDepth;
+    ++depth;
+    return !tooDeep;
+  }
+  bool close() {
+    --depth;
+    return true;
+  }
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return open(); }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
 // A message from elsewhere, cut where it would grow past a few lines.
 std::string excerptOfMessage(std::string msg) {
   constexpr std::size_t kMaxMessage = 300;
@@ -74,17 +104,16 @@ json parseJsonInput(std::string_view text) {
   if (text.size() > kMaxJsonBytes)
     throw JsonInputError("the text is " + std::to_string(text.size()) + " bytes, over the limit of " +
                          std::to_string(kMaxJsonBytes >> 20) + " MiB");
-  // The parser itself does not recurse, but dumping or destroying a value does: depth is capped as
-  // the text is read, before such a value exists.
-  const json::parser_callback_t limitDepth = [](int depth, json::parse_event_t event, json&) {
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= kMaxJsonDepth)
-      throw JsonInputError("malformed JSON: objects and arrays nested more than " + std::to_string(kMaxJsonDepth) +
-                           " levels deep");
-    return true;
-  };
+  // The parser itself does not recurse, but dumping or destroying a value does: depth is capped by a
+  // pass over the text before such a value exists. (Not by a parser callback: nlohmann's callback parser
+  // scans the enclosing array at the end of every object in it, which makes 300,000 receivers take minutes.)
+  NestingCheck nesting;
+  json::sax_parse(text, &nesting);
+  if (nesting.tooDeep)
+    throw JsonInputError("malformed JSON: objects and arrays nested more than " + std::to_string(kMaxJsonDepth) +
+                         " levels deep");
   try {
-    return json::parse(text, limitDepth);
+    return json::parse(text);
   } catch (const json::exception& e) {  // parse errors, and out_of_range for a number too large for a double
     throw JsonInputError("malformed JSON: " + jsonErrorMessage(e));
   }

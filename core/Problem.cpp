@@ -74,7 +74,8 @@ void checkHostMemory(const Scenario& s, const Grid& g, const StageInfo& stage) {
                                                           " receivers over " + std::to_string(s.steps) + " steps (" +
                                                           byteSize(double(traceBytes(s))) + ")" : "") +
                         ", but only " + byteSize(double(available)) +
-                        " is available (free memory, within the container's limit); use a smaller grid");
+                        " is available (free memory, within the container's limit); use " +
+                        (traceBytes(s) > needed / 2 ? "fewer receivers or steps" : "a smaller grid"));
 }
 
 // u^0 of the oneAPI sample: nested cubes, values 1, 10, ..., 10000 from the outermost inwards.

@@ -147,6 +147,8 @@ void removeFolderOfFiles(const fs::path& folder) {
 
 }  // namespace
 
+void TemporaryFiles::removeOnSignals() { installSignalHandlers(); }
+
 TemporaryFiles::Created TemporaryFiles::create(const fs::path& target, bool folder) {
   installSignalHandlers();
   const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");

@@ -34,6 +34,10 @@ class TemporaryFiles {
   // Removes the stale temporaries from `folder` (see above); errors are ignored. Done by create() once
   // per folder and process.
   static void sweepStale(const std::filesystem::path& folder);
+  // Installs the SIGINT/SIGTERM/SIGHUP handlers now (create() does on first use). A program calls it
+  // first thing in main: libraries that install their own handlers later (LLVM, under PoCL) keep it
+  // as the previous one and call it; installed after them, it would leave theirs alone and never run.
+  static void removeOnSignals();
 };
 
 }  // namespace iso

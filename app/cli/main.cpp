@@ -9,9 +9,11 @@
 #include "app/cli/Commands.h"
 #include "compute/ClError.h"
 #include "compute/Stage.h"
+#include "core/TemporaryFiles.h"
 #include "core/Version.h"
 
 int main(int argc, char** argv) {
+  iso::TemporaryFiles::removeOnSignals();  // before any library installs handlers of its own
   iso::registerStages();  // before any option names or checks a stage
   using namespace iso::cli;
   CLI::App app{"iso3dfd: 3D acoustic wave propagation with the 16th-order ISO3DFD stencil on CPUs and OpenCL devices"};
