@@ -40,6 +40,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 BAD_OUTCOMES = ("crash", "hang", "loss", "litter", "message")
@@ -239,13 +240,24 @@ class Campaign:
         folder = self.case_folder()
         target = os.path.join(folder, "fifo" + extension)
         os.mkfifo(target)
-        received = os.path.join(folder, "received")
-        self.cli(self.command_for(option, target), folder, "output targets", option + " -> FIFO with a reader",
-                 watched=[target], prefix="(cat %s > %s &) ;" % (quote(target), quote(received)))
-        try:  # a run that refused leaves cat waiting for a writer: this one ends it
-            os.close(os.open(target, os.O_WRONLY | os.O_NONBLOCK))
-        except OSError:
-            pass
+        # The reader is this script: the FIFO is held open before the run starts (a reader started beside the
+        # run may not have opened it yet when the run writes), and a thread reads whatever comes.
+        holder = os.open(target, os.O_RDONLY | os.O_NONBLOCK)
+
+        def drain():
+            with open(target, "rb") as fifo:  # opens once a writer has
+                while fifo.read(1 << 16):
+                    pass
+
+        reader = threading.Thread(target=drain)
+        reader.start()
+        try:
+            self.cli(self.command_for(option, target), folder, "output targets", option + " -> FIFO with a reader",
+                     watched=[target])
+        finally:
+            os.close(os.open(target, os.O_WRONLY | os.O_NONBLOCK))  # a run that refused leaves the reader waiting
+            reader.join()
+            os.close(holder)
 
     def target_fifo_without_reader(self, option, extension):
         folder = self.case_folder()
