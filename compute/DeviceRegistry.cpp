@@ -1,11 +1,14 @@
 #include "compute/DeviceRegistry.h"
 
 #include <CL/cl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "compute/ClError.h"
@@ -52,7 +55,7 @@ std::string lower(std::string s) {
 }
 
 std::string deviceList(const std::vector<DeviceInfo>& all) {
-  if (all.empty()) return "  (none: no OpenCL platform is installed or registered in /etc/OpenCL/vendors)";
+  if (all.empty()) return "  (none: " + noOpenClPlatformReason() + ")";
   std::string s;
   for (const auto& d : all) s += "  " + d.summary() + "\n";
   if (!s.empty()) s.pop_back();
@@ -127,6 +130,24 @@ std::vector<DeviceInfo> listDevices() {
     }
   }
   return out;
+}
+
+std::string noOpenClPlatformReason() {
+  std::string why = "no OpenCL platform is installed and registered in /etc/OpenCL/vendors, or its driver did not start";
+  // PoCL's own folder: $POCL_CACHE_DIR, else $XDG_CACHE_HOME/pocl, else $HOME/.cache/pocl; made if it can be.
+  const auto usable = [](const char* base, const char* below) {
+    if (!base || !*base) return false;
+    const std::filesystem::path folder = std::filesystem::path(base) / below;
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    return !ec && ::access(folder.c_str(), W_OK | X_OK) == 0;
+  };
+  const char* home = std::getenv("HOME");
+  const char* pocl = std::getenv("POCL_CACHE_DIR");
+  if (!(pocl && *pocl) && !usable(std::getenv("XDG_CACHE_HOME"), "pocl") && !usable(home, ".cache/pocl"))
+    why += std::string("; PoCL, the CPU driver, does not start without a writable cache folder, and $HOME") +
+           (home && *home ? " (" + std::string(home) + ")" : "") + " is not writable: set POCL_CACHE_DIR to a folder of yours";
+  return why;
 }
 
 std::string deviceKey(const DeviceInfo& device) {
@@ -236,8 +257,9 @@ DeviceInfo selectOneDevice(const std::string& selector) {
   } else if (sel == "cpu") {
     found = firstOfType("CPU");
   } else if (std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit((unsigned char)c); })) {
-    const std::size_t n = std::stoul(sel);
-    if (n < all.size()) found = &all[n];
+    // An index too large for a number is no device, like any other index past the last one.
+    std::size_t n = 0;
+    if (std::from_chars(sel.data(), sel.data() + sel.size(), n).ec == std::errc() && n < all.size()) found = &all[n];
   } else if (const auto colon = sel.find(':'); colon != std::string::npos &&
              std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit((unsigned char)c) || c == ':'; })) {
     for (const auto& d : all)

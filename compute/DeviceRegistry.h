@@ -30,6 +30,11 @@ std::string deviceKey(const DeviceInfo& device);
 // Every device of every platform; empty (not an error) when there is no OpenCL platform.
 std::vector<DeviceInfo> listDevices();
 
+// Why listDevices() found nothing, for messages: no platform registered, or a driver that did not start;
+// names the usual cause of the latter (PoCL without a writable cache folder: $HOME unusable and
+// POCL_CACHE_DIR unset) when it applies.
+std::string noOpenClPlatformReason();
+
 // Selector: "" or "gpu" (first GPU, else first CPU device), "cpu", an index "P:D" or "N" (N-th in
 // listDevices order), or a case-insensitive name substring. Throws std::runtime_error listing the devices
 // when nothing matches. Of a selector naming several devices (below), the first.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -17,15 +18,16 @@
 #include "compute/DeviceRegistry.h"
 #include "core/FieldCompare.h"
 #include "core/Format.h"
+#include "core/HostBandwidth.h"
 #include "core/Npy.h"
 #include "compute/OpenClSolver.h"
 #include "compute/SolverFactory.h"
-#include "core/AtomicFile.h"
+#include "core/CacheDirectory.h"
 #include "core/Checkpoint.h"
 #include "core/Communicator.h"
 #include "core/DecomposedSolver.h"
+#include "core/OutputFile.h"
 #include "mpi/MpiSession.h"
-#include "app/controller/OutputFile.h"
 #include "app/cli/PtxasReport.h"
 #include "core/ScenarioResize.h"
 #include "compute/Stage.h"
@@ -37,6 +39,7 @@
 #include "compute/stages/OpenClStage.h"
 #include "core/VelocityModel.h"
 #include "app/controller/ViewCost.h"
+#include "core/SystemMemory.h"
 #include "core/VtiSeriesWriter.h"
 #include "core/VtiWriter.h"
 
@@ -67,22 +70,16 @@ struct OutputPath {
   std::optional<std::string> path;
 };
 
-// Every output is checked before anything runs: a name, a folder that exists and takes files, and no
-// file that is also an input or another output of the same command.
+// Every output is checked before anything runs: a name, a target that takes it (a file in a folder that
+// exists and takes files, or a stream such as /dev/null or a FIFO), and no file that is also an input or
+// another output of the same command (streams may take several: `--dump /dev/null --traces /dev/null`).
 void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs) {
   std::vector<const OutputPath*> seen;
   for (const OutputPath& out : outputs) {
     if (!out.path) continue;
     const std::string& path = *out.path;
-    if (path.empty()) throw UsageError(out.option + " needs a file name (got an empty one)");
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) throw UsageError(out.option + " " + path + " is a folder, not a file");
-    fs::path folder = fs::path(path).parent_path();
-    if (folder.empty()) folder = ".";
-    if (!fs::is_directory(folder, ec))
-      throw UsageError(out.option + " " + path + ": the folder " + folder.string() + " does not exist");
-    if (::access(folder.c_str(), W_OK) != 0)
-      throw UsageError(out.option + " " + path + ": the folder " + folder.string() + " is not writable");
+    if (const std::string problem = outputTargetProblem(path); !problem.empty()) throw UsageError(out.option + " " + problem);
+    if (inspectFileTarget(path).isStream()) continue;
     for (const std::string& input : inputs)
       if (samePath(path, input))
         throw UsageError(out.option + " " + path + " is also an input of this run; writing it would destroy it");
@@ -201,6 +198,28 @@ std::size_t changedGuards(OpenClSolver& solver) {
     for (std::size_t i = 0; i < guard; ++i) changed += !std::isnan(raw[i]) + !std::isnan(raw[guard + n + i]);
   }
   return changed;
+}
+
+// The ceiling of `run`'s % roofline: the stored measurement; a new one only when the run holds at least
+// as much memory as the probe would take, and the cache can keep the result (a 12^3 run must not
+// allocate 2 x 256 MiB to time a copy, nor time it again on every call). 0 when there is none.
+double runCeilingGBs(const Stage& stage, const std::optional<DeviceInfo>& device, std::size_t runBytes) {
+  const bool kept = !cacheDirectory().empty();
+  if (!stage.openCl()) {
+    if (const auto stored = storedHostBandwidth()) return stored->medianGBs;
+    if (runBytes < 2 * hostBandwidthBufferBytes() || !kept) return 0.0;
+  } else if (device) {
+    if (const auto stored = storedCeiling(*device, CeilingProbe::Copy)) return stored->median;
+    if (runBytes < copyProbeBytes(*device) || !kept) return 0.0;
+  }
+  return stage.rooflineCeiling(device).gbs;
+}
+
+// Tune never overwrites a database it cannot read: it says where that one went.
+void noteKeptDatabase(const TuneResult& result) {
+  if (!result.databaseKeptAs.empty())
+    std::printf("note: your tuning database could not be read; it is kept as %s, and a new one holds this tuning\n",
+                result.databaseKeptAs.c_str());
 }
 
 void printTiming(const std::string& label, const StageTiming& t) {
@@ -385,6 +404,16 @@ std::optional<SeriesRequest> seriesRequest(const RunOptions& run) {
   return request;
 }
 
+// How many frames of u may wait for the series writer: its default, fewer when the memory left beside the
+// solver's arrays holds fewer. The series needs room for at least three at once (the one being read, one
+// queued, the one being written); a run without it is refused before its first step.
+std::size_t seriesCapacity(const SeriesGeometry& geometry) {
+  const std::size_t frameBytes = std::size_t(geometry.size[0]) * geometry.size[1] * geometry.size[2] * sizeof(float);
+  requireAvailableMemory(3 * frameBytes, "--dump-every: the wavefield series (three frames of u in memory at once)");
+  const std::size_t available = availableMemoryBytes(), fits = available == 0 ? SIZE_MAX : available / frameBytes - 2;
+  return std::min(VtiSeriesWriter::defaultCapacity(geometry), fits);
+}
+
 // The wavefield series of a run: the frames are read on this thread (the solver's) and written on the
 // series writer's own, so the run goes on while they are written; the figures say what it cost. Under
 // mpirun every rank reads the frames (a collective read of a grid cut over the ranks), rank 0 writes them.
@@ -392,7 +421,7 @@ class SeriesDump {
  public:
   SeriesDump(const SeriesRequest& request, const SeriesGeometry& geometry, double dt, bool writes)
       : every_(request.every), dt_(dt) {
-    if (writes) writer_.emplace(request.folder, geometry, VtiSeriesWriter::defaultCapacity(geometry));
+    if (writes) writer_.emplace(request.folder, geometry, seriesCapacity(geometry));
   }
 
   int stepsToNext(int done) const { return every_ - done % every_; }
@@ -455,6 +484,9 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   }
   const Scenario s = restart ? restartScenario(opts, restart->scenario) : opts.resolve();
   const long firstStep = restart ? restart->state.step : 0;
+  if (firstStep + s.steps > kMaxScenarioSteps)
+    throw UsageError("--restart: the checkpoint is at step " + std::to_string(firstStep) + "; " + std::to_string(s.steps) +
+                     " more steps would pass the limit of " + std::to_string(kMaxScenarioSteps) + " steps");
   if (restart && s.stage != restart->scenario.stage)
     std::printf("note: continuing a %s checkpoint on %s: the result agrees to round-off, not bit for bit "
                 "(the same stage continues bit for bit)\n", restart->scenario.stage.c_str(), s.stage.c_str());
@@ -525,10 +557,11 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     if (series && series->due(done)) series->take(*solver);
   }
   const double loopSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loopStart).count();
-  // A decomposed run's roofline: its devices' together (alike devices: as many times one's).
+  // A decomposed run's roofline: its devices' together (alike devices: as many times one's). A run smaller
+  // than the bandwidth probe does not start one: it shows a stored ceiling, or none.
   const double devices = decomposed ? double(distinctDevices(executionConfig(s))) : 1.0;
   Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
-                                   devices * stage.rooflineCeiling(device).gbs);
+                                   devices * runCeilingGBs(stage, device, solverBytes(grid)));
   t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
   if (stage.openCl())
@@ -582,8 +615,8 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
       for (const Stage* stage : tunableStages()) {
         if (std::find(stages.begin(), stages.end(), stage->id()) == stages.end()) continue;
         std::printf("tuning %s at %dx%dx%d\n", stage->id().c_str(), s.n1, s.n2, s.n3);
-        tuneStage(tuningProblem(s), device, *stage->openCl(), options,
-                  [&](const StageTiming& t) { printTiming(stage->id(), t); });
+        noteKeptDatabase(tuneStage(tuningProblem(s), device, *stage->openCl(), options,
+                                   [&](const StageTiming& t) { printTiming(stage->id(), t); }));
       }
     }
     BenchmarkRunner runner({s, stages, 1, bench.repeat}, [](const BenchmarkProgress& p) {
@@ -600,11 +633,11 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
   }
   std::printf("%s", benchmarkTable(all).c_str());
   if (bench.json) {
-    writeFileAtomically(*bench.json, benchmarkJson(all));
+    writeWholeFile(*bench.json, benchmarkJson(all));
     std::printf("wrote %s\n", bench.json->c_str());
   }
   if (bench.csv) {
-    writeFileAtomically(*bench.csv, benchmarkCsv(all));
+    writeWholeFile(*bench.csv, benchmarkCsv(all));
     std::printf("wrote %s\n", bench.csv->c_str());
   }
   return all.anyFailed() ? kFailureExit : 0;
@@ -764,8 +797,8 @@ void printDeviceLinks(const std::vector<DeviceInfo>& devices) {
 int devicesCommand(bool measureBandwidth, bool measureLinks) {
   const auto devices = listDevices();
   if (devices.empty()) {
-    std::printf("No OpenCL platform or device found. Install a driver (e.g. pocl-opencl-icd for the CPU,\n"
-                "or the GPU vendor's OpenCL ICD) and check /etc/OpenCL/vendors. CPU stages still run.\n");
+    std::printf("No OpenCL device found: %s.\nInstall a driver (e.g. pocl-opencl-icd for the CPU, or the GPU vendor's "
+                "OpenCL ICD) and check /etc/OpenCL/vendors. CPU stages still run.\n", noOpenClPlatformReason().c_str());
     return 0;
   }
   for (const auto& d : devices) {
@@ -893,6 +926,7 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
         tuneStage(p, device, descriptor, options, [&](const StageTiming& t) { printTiming(stage->id(), t); });
     std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
                 tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in your tuning database)");
+    noteKeptDatabase(result);
     // For resources/tuning/: the same result as an entry of the shipped database.
     std::printf("shipped entry: %s\n",
                 shippedTuningEntry(stage->id(), device, result.best, p.grid, result.bestMpts).c_str());

@@ -13,6 +13,7 @@
 #include "compute/ClError.h"
 #include "compute/Stage.h"
 #include "core/Communicator.h"
+#include "core/TemporaryFiles.h"
 #include "core/Version.h"
 #include "mpi/MpiSession.h"
 
@@ -61,6 +62,7 @@ int reportError(const std::exception& e, const iso::MpiSession& mpi) {
 int runProgram(int argc, char** argv, const iso::MpiSession& mpi);
 
 int main(int argc, char** argv) {
+  iso::TemporaryFiles::removeOnSignals();  // before any library installs handlers of its own
   iso::registerStages();  // before any option names or checks a stage
   std::optional<iso::MpiSession> mpi;
   try {

@@ -72,9 +72,12 @@ const BenchmarkRow* rowOf(const BenchmarkReport& report, const QString& stage) {
 
 // A log axis over whole decades that holds [lo, hi], labelled every decade, or every second one when
 // there are more than `mostLabels` decades (a narrow axis keeps its labels apart).
+// The range is kept to what a measurement can be (kMaxPlausibleRate): Qt Charts lays out a log axis over
+// hundreds of decades (a damaged report's 1e308) until it fails.
 void setDecades(QLogValueAxis* axis, double lo, double hi, int mostLabels) {
-  lo = std::max(lo, 1e-6);
-  hi = std::max(hi, lo * 10.0);
+  constexpr double kLowest = 1e-6, kHighest = 10.0 * kMaxPlausibleRate;
+  lo = std::isfinite(lo) ? std::clamp(lo, kLowest, kHighest / 10.0) : kLowest;
+  hi = std::isfinite(hi) ? std::clamp(hi, lo * 10.0, kHighest) : kHighest;
   const double first = std::floor(std::log10(lo)), last = std::ceil(std::log10(hi));
   const bool sparse = last - first > mostLabels;
   axis->setBase(sparse ? 100.0 : 10.0);

@@ -2,7 +2,7 @@
 // The benchmark panel's three charts (Qt Charts), each drawn from the runs the panel shows: throughput
 // per stage (bars, one set per run), the roofline (log-log: each device's memory and compute ceilings,
 // each stage a point) and a tuning sweep (throughput per candidate, the fastest and the chosen marked).
-// Every chart saves itself as PNG or SVG, written whole or not at all (core/AtomicFile).
+// Every chart saves itself as PNG or SVG, written whole or not at all (core/OutputFile).
 #include <QChartView>
 #include <QString>
 #include <functional>

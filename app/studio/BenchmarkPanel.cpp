@@ -33,7 +33,7 @@
 #include "compute/StageParams.h"
 #include "compute/TuningDatabase.h"
 #include "compute/Stage.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/HostBandwidth.h"
 #include "core/ScenarioResize.h"
@@ -527,7 +527,7 @@ bool BenchmarkPanel::start() {
           std::filesystem::create_directories(folder.toStdString());
           const QString name = QString::fromStdString(report.date).remove(':').remove('-') + "-" +
                                QString::fromStdString(stableHash(benchmarkRunLabel(report).toStdString())).left(8) + ".json";
-          writeFileAtomically((folder + "/" + name).toStdString(), benchmarkJson(report));
+          writeWholeFile((folder + "/" + name).toStdString(), benchmarkJson(report));
         } catch (const std::exception& e) {  // the run stands; only its copy in the history is missing
           note = "Not kept in the history: " + QString::fromStdString(e.what());
         }
@@ -766,15 +766,17 @@ bool BenchmarkPanel::useChosenCandidate(QString& error) {
     return false;
   }
   const StageTiming& t = s->candidates[std::size_t(chosen_)];
+  std::string keptAs;
   try {
-    storeTuning(s->stage, s->device, t.params, s->grid, t.mpts);
+    keptAs = storeTuning(s->stage, s->device, t.params, s->grid, t.mpts);
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
     return false;
   }
-  status_->setText(QStringLiteral("Stored for %1 on %2: %3")
+  status_->setText(QStringLiteral("Stored for %1 on %2: %3%4")
                        .arg(QString::fromStdString(s->stage), QString::fromStdString(s->device.name),
-                            QString::fromStdString(formatStageParams(t.params))));
+                            QString::fromStdString(formatStageParams(t.params)),
+                            keptAs.empty() ? QString() : " (the unreadable database is kept as " + QString::fromStdString(keptAs) + ")"));
   return true;
 }
 
@@ -814,7 +816,7 @@ bool BenchmarkPanel::exportTable(const QString& path, QString& error) {
     return false;
   }
   try {
-    writeFileAtomically(path.toStdString(), ext == "csv" ? benchmarkCsv(run->report) : benchmarkJson(run->report));
+    writeWholeFile(path.toStdString(), ext == "csv" ? benchmarkCsv(run->report) : benchmarkJson(run->report));
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
     return false;

@@ -6,7 +6,7 @@
 #include <QPainter>
 #include <QSvgGenerator>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 
 namespace iso {
 
@@ -50,7 +50,7 @@ bool writePictureFile(const QString& path, const QSize& size, const QString& tit
 
 bool writeFileBytes(const QString& path, const QByteArray& bytes, QString& error) {
   try {
-    writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+    writeWholeFile(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
   } catch (const FileWriteError& e) {
     error = QString::fromStdString(e.what());
     return false;

@@ -18,6 +18,7 @@
 #include "app/studio/StageMaterial.h"
 #include "core/StageRegistry.h"
 #include "app/studio/StageSourceView.h"
+#include "app/studio/ViewImage.h"
 
 namespace iso {
 
@@ -127,8 +128,8 @@ int runStageExplorer(const std::string& stageId, StageExplorer::Tab tab, const Q
   int status = 0;
   // After the first paint: the tab's widgets have their final sizes.
   QTimer::singleShot(0, &explorer, [&] {
-    if (!explorer.grab().save(screenshot, "PNG")) {
-      std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s\n", qPrintable(screenshot));
+    if (QString problem; !writeImageFile(explorer.grab().toImage(), screenshot, problem)) {
+      std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(problem));
       status = 1;
     }
     QApplication::quit();

@@ -323,6 +323,10 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
   const QString pictureOptions = "--resolution, --no-hud, --no-colour-bar and --no-labels";
   const QSize size = o.picture.size;
   const std::pair<bool, QString> rules[] = {
+      // An empty name leaves nothing to save, and the window would stay open for ever.
+      {given.contains("screenshot") && o.screenshot.isEmpty(), "--screenshot needs a file name (got an empty one)"},
+      {given.contains("record") && o.record.isEmpty(), "--record needs a file name (got an empty one)"},
+      {o.benchLoad.contains(QString()), "--load needs a file name (got an empty one)"},
       {given.contains("screenshot") && o.steps < 0 && o.stagesTab < 0 && !o.benchPanel, "--screenshot needs --steps N (the step to take it at)"},
       {given.contains("record") && !given.contains("frames"), "--record needs --frames N (how many frames to write)"},
       {given.contains("record") && (given.contains("screenshot") || given.contains("steps")), "--record runs on its own: leave out --steps and --screenshot"},

@@ -1,5 +1,6 @@
 #pragma once
-// Runs the real `iso3dfd` binary as a user would, and collects what it prints.
+// Runs the real `iso3dfd` (ISO3DFD_BINARY) through the shell, as a user types it: `args` may carry
+// redirections; `prefix` goes before the binary (environment assignments, a launcher such as "mpirun -np 2").
 #include <sys/wait.h>
 
 #include <array>
@@ -9,11 +10,10 @@
 namespace iso::test {
 
 struct CliResult {
-  int status = -1;
+  int status = -1;     // exit status; -1 when killed by a signal
   std::string output;  // stdout and stderr together
 };
 
-// `prefix` goes before the binary (a launcher such as "mpirun -np 2"), `args` after it.
 inline CliResult runCli(const std::string& args, const std::string& prefix = "") {
   CliResult r;
   const std::string cmd = prefix + (prefix.empty() ? "" : " ") + ISO3DFD_BINARY + " " + args + " 2>&1";
