@@ -10,6 +10,7 @@
 #include "core/Format.h"
 #include "compute/ClHost.h"
 #include "compute/KernelSources.h"
+#include "compute/OpenClVolumeRenderer.h"
 #include "compute/stages/OpenClStage.h"
 
 namespace iso {
@@ -116,6 +117,7 @@ struct OpenClSolver::Impl {
 
   Buffer<float> sliceBuffer;  // xy | xz | yz, read in one piece
   Event sliceRead;            // the read of startSlices, until finishSlices
+  std::unique_ptr<OpenClVolumeRenderer> volume;  // built when first asked for an image
 
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
 
@@ -446,6 +448,14 @@ bool OpenClSolver::startSlices(int i, int j, int k, std::span<float> planes) {
 void OpenClSolver::finishSlices() {
   Event read = std::move(impl_->sliceRead);
   if (read) read.wait();
+  if (impl_->volume) impl_->volume->finish();
+}
+
+bool OpenClSolver::startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
+  Impl& m = *impl_;
+  if (!m.volume) m.volume = std::make_unique<OpenClVolumeRenderer>(m.ctx);
+  m.volume->start(view, grid_, m.field[m.cur], m.vel, rgba, seconds);
+  return false;
 }
 
 std::vector<float> OpenClSolver::traces() {

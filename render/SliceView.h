@@ -26,7 +26,7 @@
 #include "render/GainControl.h"
 #include "render/Hud.h"
 #include "render/MappedSliceBuffers.h"
-#include "render/OrbitCamera.h"
+#include "core/OrbitCamera.h"
 #include "render/OverlayLayer.h"
 #include "render/Overlays.h"
 #include "render/SliceGeometry.h"

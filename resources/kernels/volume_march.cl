@@ -1,0 +1,294 @@
+// The volume renderer's one definition: ray set-up, empty-space skipping, sampling, the transfer function
+// and front-to-back compositing of one pixel, plus the per-brick summaries that let a ray skip what is
+// transparent. Written in the subset that is both OpenCL C 1.2 and C++: the OpenCL program puts
+// volume.cl's kernels after it (compute/OpenClVolumeRenderer.cpp), and the host renderer of the CPU
+// stages includes it (core/VolumeMarch.h), which defines VR_GLOBAL and the OpenCL built-ins it uses
+// (clamp, fmin, fmax, floor, ceil, exp, log, sqrt, fabs, isnan, isinf, INFINITY). No vector types, no
+// overloading, no references: plain floats and a struct of 4-byte members, which both compilers lay out
+// alike.
+//
+// Coordinates. Grid coordinates are in cells: interior point i (at i·dx metres) is the cell [i, i+1),
+// its value sits at i + 0.5, as the slice view draws it (render/SliceGeometry.h). The field is the
+// solver's padded array (halo `halo` cells, x fastest; core/Grid.h), whose halo is 0 for u. A ray is
+// set up from clip space: clip_to_grid (column-major 4x4) takes a point of the view's clip space to grid
+// coordinates; the caller builds it from the same camera matrices that OpenGL draws the box, the axes
+// and the markers with (core/VolumeView.h).
+//
+// Transfer function (signed): a sample u takes the colour of the colormap at 0.5 + 0.5·u/clip, clamped
+// (red for u > 0 and blue for u < 0 with "seismic"), and an extinction that rises with |u|/clip above a
+// dead zone: sigma = density·w², w = (|u|/clip − dead_zone)/(1 − dead_zone) in [0, 1]. A step of ds cells
+// has opacity 1 − exp(−sigma·ds), so the picture does not depend on the samples per cell. Non-finite
+// samples are opaque magenta, as on the slices: a blown-up run is never hidden. The optional context
+// (the velocity model's contrasts, VR_CONTEXT_MAX = the strongest) adds a faint warm-grey extinction.
+//
+// Empty-space skipping: the interior is cut into bricks of VR_BRICK³ cells. A brick's summary is the
+// largest |u| over the cells that any sample inside it interpolates from (the brick and one cell around
+// it), infinite when one is not finite. A ray crossing a brick whose summary is within the dead zone (and
+// without context there) jumps to the brick's far side: those samples would add exactly nothing.
+// Samples lie on one lattice per ray (t = t_entry + (k + jitter)·ds), skipped or not, so skipping changes
+// no sample that is taken.
+
+#ifndef VR_GLOBAL
+#define VR_GLOBAL __global
+#endif
+#ifndef VR_INDEX
+#define VR_INDEX int  // the host refuses grids whose padded size needs more (compute/OpenClSolver.h)
+#endif
+#define VR_BRICK 8
+#define VR_CONTEXT_MAX 255.0f
+
+typedef struct vr_params {
+  float clip_to_grid[16];  // column-major: grid = M · (x_ndc, y_ndc, z_ndc, 1), then / w
+  float box_lo[3], box_hi[3];  // the marched box in grid coordinates
+  int n1, n2, n3;          // interior cells
+  int halo;                // the field's padding on every side (R for the solvers' arrays)
+  int nb1, nb2, nb3;       // bricks along x, y, z
+  int width, height;       // image pixels
+  float step;              // cells between samples along a ray
+  float inv_clip;          // 1 / the colour range
+  float dead_zone;         // |u|/clip at which the wave starts to show
+  float density;           // extinction per cell of a wave at the clip
+  float context_density;   // extinction per cell of the strongest velocity contrast; 0: no context
+  float stop_alpha;        // opacity at which a ray stops (early termination); > 1: never
+  int jitter;              // 1: the first sample's offset varies per pixel (no wood-grain bands)
+  int plane_axis;          // -1: no slice plane; 0, 1, 2: the plane x, y or z through cell plane_cell
+  int plane_cell;
+} vr_params;
+
+// The index of interior cell (i, j, k) in the padded field (i, j, k may reach into the halo).
+inline VR_INDEX vr_field_index(const vr_params* p, int i, int j, int k) {
+  const VR_INDEX nx = p->n1 + 2 * p->halo, ny = p->n2 + 2 * p->halo;
+  return (((VR_INDEX)k + p->halo) * ny + j + p->halo) * nx + i + p->halo;
+}
+
+// The index of interior cell (i, j, k) in an interior array (C order (n3, n2, n1)).
+inline VR_INDEX vr_cell_index(const vr_params* p, int i, int j, int k) {
+  return ((VR_INDEX)k * p->n2 + j) * p->n1 + i;
+}
+
+// Trilinear interpolation of the field at grid coordinates (x, y, z), inside the interior's box.
+inline float vr_sample(const vr_params* p, const VR_GLOBAL float* u, float x, float y, float z) {
+  const float fx = x - 0.5f, fy = y - 0.5f, fz = z - 0.5f;
+  const float ix = floor(fx), iy = floor(fy), iz = floor(fz);
+  const float ax = fx - ix, ay = fy - iy, az = fz - iz;
+  const VR_INDEX nx = p->n1 + 2 * p->halo, nxy = nx * (p->n2 + 2 * p->halo);
+  const VR_INDEX c = vr_field_index(p, (int)ix, (int)iy, (int)iz);
+  const float c00 = u[c] + ax * (u[c + 1] - u[c]);
+  const float c10 = u[c + nx] + ax * (u[c + nx + 1] - u[c + nx]);
+  const float c01 = u[c + nxy] + ax * (u[c + nxy + 1] - u[c + nxy]);
+  const float c11 = u[c + nxy + nx] + ax * (u[c + nxy + nx + 1] - u[c + nxy + nx]);
+  const float c0 = c00 + ay * (c10 - c00), c1 = c01 + ay * (c11 - c01);
+  return c0 + az * (c1 - c0);
+}
+
+// The context (one byte per interior cell, 0 to VR_CONTEXT_MAX) at grid coordinates, trilinear, edges
+// repeated.
+inline float vr_sample_context(const vr_params* p, const VR_GLOBAL uchar* context, float x, float y, float z) {
+  const float fx = clamp(x - 0.5f, 0.0f, (float)(p->n1 - 1)), fy = clamp(y - 0.5f, 0.0f, (float)(p->n2 - 1)),
+              fz = clamp(z - 0.5f, 0.0f, (float)(p->n3 - 1));
+  const int i = (int)fx, j = (int)fy, k = (int)fz;
+  const float ax = fx - (float)i, ay = fy - (float)j, az = fz - (float)k;
+  const VR_INDEX di = i + 1 < p->n1 ? 1 : 0, dj = j + 1 < p->n2 ? p->n1 : 0,
+                 dk = k + 1 < p->n3 ? (VR_INDEX)p->n1 * p->n2 : 0;
+  const VR_INDEX c = vr_cell_index(p, i, j, k);
+  const float c00 = (float)context[c] + ax * ((float)context[c + di] - (float)context[c]);
+  const float c10 = (float)context[c + dj] + ax * ((float)context[c + dj + di] - (float)context[c + dj]);
+  const float c01 = (float)context[c + dk] + ax * ((float)context[c + dk + di] - (float)context[c + dk]);
+  const float c11 = (float)context[c + dk + dj] + ax * ((float)context[c + dk + dj + di] - (float)context[c + dk + dj]);
+  const float c0 = c00 + ay * (c10 - c00), c1 = c01 + ay * (c11 - c01);
+  return (c0 + az * (c1 - c0)) * (1.0f / VR_CONTEXT_MAX);
+}
+
+// Channel `shift` (0, 8, 16) of an RGBA8 colour as 0..1.
+inline float vr_channel(uint rgba, int shift) { return (float)((rgba >> shift) & 0xFFu) * (1.0f / 255.0f); }
+
+// The colormap (256 packed RGBA8 entries) at 0.5 + 0.5·u/clip, interpolated between entries as
+// OpenGL's linear filter does; channel `shift`.
+inline float vr_colour(const VR_GLOBAL uint* colormap, float position, int shift) {
+  const float x = clamp(position, 0.0f, 1.0f) * 255.0f;
+  const int i = (int)fmin(floor(x), 254.0f);
+  const float a = x - (float)i;
+  const float lo = vr_channel(colormap[i], shift), hi = vr_channel(colormap[i + 1], shift);
+  return lo + a * (hi - lo);
+}
+
+// The transfer function's extinction per cell of a finite sample (see the top of the file).
+inline float vr_extinction(const vr_params* p, float u) {
+  const float w = clamp((fabs(u) * p->inv_clip - p->dead_zone) / (1.0f - p->dead_zone), 0.0f, 1.0f);
+  return p->density * w * w;
+}
+
+// Largest |u| over brick (b1, b2, b3) and one cell around it (what its samples interpolate from);
+// infinite when one of them is not finite.
+inline float vr_brick_summary(const vr_params* p, const VR_GLOBAL float* u, int b1, int b2, int b3) {
+  const int i0 = b1 * VR_BRICK - 1, j0 = b2 * VR_BRICK - 1, k0 = b3 * VR_BRICK - 1;
+  const int i1 = i0 + VR_BRICK + 1 < p->n1 ? i0 + VR_BRICK + 1 : p->n1;
+  const int j1 = j0 + VR_BRICK + 1 < p->n2 ? j0 + VR_BRICK + 1 : p->n2;
+  const int k1 = k0 + VR_BRICK + 1 < p->n3 ? k0 + VR_BRICK + 1 : p->n3;
+  float largest = 0.0f;
+  int finite = 1;
+  for (int k = k0; k <= k1; ++k)
+    for (int j = j0; j <= j1; ++j) {
+      const VR_INDEX row = vr_field_index(p, 0, j, k);
+      for (int i = i0; i <= i1; ++i) {
+        const float v = u[row + i];
+        if (isnan(v) || isinf(v)) finite = 0;
+        largest = fmax(largest, fabs(v));
+      }
+    }
+  return finite ? largest : INFINITY;
+}
+
+// The largest context byte over brick (b1, b2, b3) and one cell around it.
+inline uint vr_brick_context(const vr_params* p, const VR_GLOBAL uchar* context, int b1, int b2, int b3) {
+  const int i0 = b1 * VR_BRICK > 0 ? b1 * VR_BRICK - 1 : 0, j0 = b2 * VR_BRICK > 0 ? b2 * VR_BRICK - 1 : 0,
+            k0 = b3 * VR_BRICK > 0 ? b3 * VR_BRICK - 1 : 0;
+  const int i1 = (b1 + 1) * VR_BRICK < p->n1 ? (b1 + 1) * VR_BRICK : p->n1 - 1;
+  const int j1 = (b2 + 1) * VR_BRICK < p->n2 ? (b2 + 1) * VR_BRICK : p->n2 - 1;
+  const int k1 = (b3 + 1) * VR_BRICK < p->n3 ? (b3 + 1) * VR_BRICK : p->n3 - 1;
+  uint largest = 0;
+  for (int k = k0; k <= k1; ++k)
+    for (int j = j0; j <= j1; ++j)
+      for (int i = i0; i <= i1; ++i) {
+        const uint c = context[vr_cell_index(p, i, j, k)];
+        largest = c > largest ? c : largest;
+      }
+  return largest;
+}
+
+// The velocity model's contrast at interior cell (i, j, k), 0 to VR_CONTEXT_MAX: |∇ ln v| per cell by
+// central differences of the padded vel = v²·dt² (whose halo repeats the edge), so it does not depend on
+// dt or units. Below 0.02 (smooth gradients) nothing; 0.15 (a 35 % jump across two cells: salt, a strong
+// layer boundary) or more is the strongest.
+inline uint vr_context_cell(const vr_params* p, const VR_GLOBAL float* vel, int i, int j, int k) {
+  const VR_INDEX c = vr_field_index(p, i, j, k);
+  const VR_INDEX nx = p->n1 + 2 * p->halo, nxy = nx * (p->n2 + 2 * p->halo);
+  const float dx = log(vel[c + 1]) - log(vel[c - 1]);
+  const float dy = log(vel[c + nx]) - log(vel[c - nx]);
+  const float dz = log(vel[c + nxy]) - log(vel[c - nxy]);
+  const float gradient = 0.25f * sqrt(dx * dx + dy * dy + dz * dz);  // ln v = ln vel / 2 + const
+  const float strength = clamp((gradient - 0.02f) / (0.15f - 0.02f), 0.0f, 1.0f);
+  return (uint)(strength * VR_CONTEXT_MAX + 0.5f);
+}
+
+// A point of clip space (z = -1 near, +1 far) at pixel centre (px, py) to grid coordinates.
+inline void vr_unproject(const vr_params* p, float x, float y, float z, float* out) {
+  const float* m = p->clip_to_grid;
+  const float w = m[3] * x + m[7] * y + m[11] * z + m[15];
+  for (int r = 0; r < 3; ++r) out[r] = (m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]) / w;
+}
+
+// A per-pixel number in [0, 1): the first sample's offset, so that neighbouring rays do not sample the
+// same depths (which would show as bands). Integer hashing: the same on every device.
+inline float vr_jitter(int px, int py) {
+  uint h = (uint)px * 73856093u ^ (uint)py * 19349663u;
+  h ^= h >> 13;
+  h *= 0x5bd1e995u;
+  h ^= h >> 15;
+  return (float)(h & 0xFFFFFFu) * (1.0f / 16777216.0f);
+}
+
+inline uint vr_pack(float r, float g, float b, float a) {
+  return (uint)(clamp(r, 0.0f, 1.0f) * 255.0f + 0.5f) | (uint)(clamp(g, 0.0f, 1.0f) * 255.0f + 0.5f) << 8 |
+         (uint)(clamp(b, 0.0f, 1.0f) * 255.0f + 0.5f) << 16 | (uint)(clamp(a, 0.0f, 1.0f) * 255.0f + 0.5f) << 24;
+}
+
+// Pixel (px, py) of the image (row 0 at the top): RGBA8 with premultiplied alpha, to be drawn over the
+// background and under the box, axes and markers. context may be unused (context_density 0).
+inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const VR_GLOBAL float* bricks,
+                            const VR_GLOBAL uchar* context, const VR_GLOBAL uchar* brick_context,
+                            const VR_GLOBAL uint* colormap, int px, int py) {
+  const float x = 2.0f * ((float)px + 0.5f) / (float)p->width - 1.0f;
+  const float y = 1.0f - 2.0f * ((float)py + 0.5f) / (float)p->height;
+  float o[3], f[3], d[3], inv[3];
+  vr_unproject(p, x, y, -1.0f, o);
+  vr_unproject(p, x, y, 1.0f, f);
+  const float length = sqrt((f[0] - o[0]) * (f[0] - o[0]) + (f[1] - o[1]) * (f[1] - o[1]) + (f[2] - o[2]) * (f[2] - o[2]));
+  float t0 = 0.0f, t1 = INFINITY;
+  for (int a = 0; a < 3; ++a) {
+    d[a] = (f[a] - o[a]) / length;
+    inv[a] = 1.0f / (fabs(d[a]) > 1e-12f ? d[a] : (d[a] < 0.0f ? -1e-12f : 1e-12f));
+    const float ta = (p->box_lo[a] - o[a]) * inv[a], tb = (p->box_hi[a] - o[a]) * inv[a];
+    t0 = fmax(t0, fmin(ta, tb));
+    t1 = fmin(t1, fmax(ta, tb));
+  }
+  if (!(t0 < t1)) return 0u;
+  // The slice plane, if any, ends the ray where it crosses it.
+  int plane = 0;
+  if (p->plane_axis >= 0) {
+    const int a = p->plane_axis;
+    const float tp = ((float)p->plane_cell + 0.5f - o[a]) * inv[a];
+    if (tp >= t0 && tp <= t1) {
+      t1 = tp;
+      plane = 1;
+    }
+  }
+  float r = 0.0f, g = 0.0f, b = 0.0f, alpha = 0.0f;
+  const float ds = p->step;
+  const float first = t0 + (p->jitter ? vr_jitter(px, py) : 0.5f) * ds;
+  const int with_context = p->context_density > 0.0f;
+  int skipped_brick = -1;  // the brick last found transparent, checked again only on leaving it
+  for (float t = first; t < t1 && alpha < p->stop_alpha;) {
+    const float sx = o[0] + t * d[0], sy = o[1] + t * d[1], sz = o[2] + t * d[2];
+    const int b1 = (int)fmin(sx * (1.0f / VR_BRICK), (float)(p->nb1 - 1)),
+              b2 = (int)fmin(sy * (1.0f / VR_BRICK), (float)(p->nb2 - 1)),
+              b3 = (int)fmin(sz * (1.0f / VR_BRICK), (float)(p->nb3 - 1));
+    const int brick = (b3 * p->nb2 + b2) * p->nb1 + b1;
+    if (brick != skipped_brick && bricks[brick] * p->inv_clip <= p->dead_zone &&
+        (!with_context || brick_context[brick] == 0)) {
+      // To the first lattice sample past the brick's far side.
+      float exit = t1;
+      const int cell[3] = {b1, b2, b3};
+      for (int a = 0; a < 3; ++a) {
+        const float side = (float)((d[a] > 0.0f ? cell[a] + 1 : cell[a]) * VR_BRICK);
+        exit = fmin(exit, (side - o[a]) * inv[a]);
+      }
+      const float next = first + ceil((exit - first) / ds) * ds;
+      if (next > t) {
+        t = next;
+        continue;
+      }
+      skipped_brick = brick;  // rounding left the sample in it: take it (it adds nothing)
+    }
+    const float v = vr_sample(p, u, sx, sy, sz);
+    float sigma = 0.0f, cr = 0.0f, cg = 0.0f, cb = 0.0f;
+    if (isnan(v) || isinf(v)) {
+      sigma = INFINITY;
+      cr = 1.0f, cb = 1.0f;
+    } else {
+      sigma = vr_extinction(p, v);
+      if (sigma > 0.0f) {
+        const float position = 0.5f + 0.5f * v * p->inv_clip;
+        cr = vr_colour(colormap, position, 0), cg = vr_colour(colormap, position, 8), cb = vr_colour(colormap, position, 16);
+      }
+      if (with_context) {
+        const float sc = p->context_density * vr_sample_context(p, context, sx, sy, sz);
+        if (sc > 0.0f) {  // a warm grey, mixed with the wave's colour by extinction
+          const float total = sigma + sc;
+          cr = (sigma * cr + sc * 0.80f) / total, cg = (sigma * cg + sc * 0.74f) / total, cb = (sigma * cb + sc * 0.64f) / total;
+          sigma = total;
+        }
+      }
+    }
+    if (sigma > 0.0f) {
+      const float a = (1.0f - alpha) * (1.0f - exp(-sigma * ds));
+      r += a * cr, g += a * cg, b += a * cb;
+      alpha += a;
+    }
+    t += ds;
+  }
+  if (plane && alpha < p->stop_alpha) {  // the plane is opaque: the slice view's colours
+    const float sx = o[0] + t1 * d[0], sy = o[1] + t1 * d[1], sz = o[2] + t1 * d[2];
+    const float v = vr_sample(p, u, sx, sy, sz);
+    const float rest = 1.0f - alpha;
+    if (isnan(v) || isinf(v)) {
+      r += rest, b += rest;
+    } else {
+      const float position = 0.5f + 0.5f * v * p->inv_clip;
+      r += rest * vr_colour(colormap, position, 0), g += rest * vr_colour(colormap, position, 8),
+          b += rest * vr_colour(colormap, position, 16);
+    }
+    alpha = 1.0f;
+  }
+  return vr_pack(r, g, b, alpha);
+}
