@@ -19,6 +19,7 @@ OpenClVolumeRenderer::OpenClVolumeRenderer(const ClContext& ctx)
       context_(program_.kernel("volume_context")),
       brickContext_(program_.kernel("volume_brick_context")),
       render_(program_.kernel("volume_render")),
+      activeBricks_(ctx, 8, CL_MEM_READ_WRITE, "volume active bricks"),
       contextCells_(ctx, 1, CL_MEM_READ_WRITE, "volume context placeholder"),
       contextBricks_(ctx, 1, CL_MEM_READ_WRITE, "volume context placeholder"),
       colormap_(ctx, kColourTableEntries, CL_MEM_READ_ONLY, "volume colormap") {}
@@ -65,9 +66,13 @@ void OpenClVolumeRenderer::start(const VolumeView& view, const Grid& g, const Bu
   if (brickSummaries_.size() != bricks) brickSummaries_ = Buffer<float>(ctx_, bricks, CL_MEM_READ_WRITE, "volume bricks");
   if (image_.size() < view.pixels()) image_ = Buffer<std::uint32_t>(ctx_, view.pixels(), CL_MEM_WRITE_ONLY, "volume image");
 
-  bricks_.args(p, u, brickSummaries_);
+  // No brick shows anything until the bricks' kernel says so (a pattern of 8 ints: fills need a power of 2).
+  const cl_int none[8] = {p.nb1, p.nb2, p.nb3, -1, -1, -1, 0, 0};
+  checkCl(clEnqueueFillBuffer(ctx_.queue(), activeBricks_.get(), none, sizeof none, 0, sizeof none, 0, nullptr, nullptr),
+          "clEnqueueFillBuffer", "resetting the volume's active bricks");
+  bricks_.args(p, u, brickSummaries_, activeBricks_);
   kernels_.push_back(bricks_.launch(ctx_, {3, {std::size_t(p.nb1), std::size_t(p.nb2), std::size_t(p.nb3)}, {0, 0, 0}}));
-  render_.args(p, u, brickSummaries_, contextCells_, contextBricks_, colormap_, image_);
+  render_.args(p, u, brickSummaries_, activeBricks_, contextCells_, contextBricks_, colormap_, image_);
   kernels_.push_back(render_.launch(ctx_, pixelRange(p.width, p.height)));
   // As the slices: the read waits for the image on the transfer queue, the first queue goes on.
   checkCl(clFlush(ctx_.queue()), "clFlush", "submitting the volume image");

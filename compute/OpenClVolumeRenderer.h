@@ -45,6 +45,7 @@ class OpenClVolumeRenderer {
   Program program_;
   Kernel bricks_, context_, brickContext_, render_;
   Buffer<float> brickSummaries_;
+  Buffer<int> activeBricks_;  // the box of the bricks that show wave (volume.cl)
   Buffer<std::uint8_t> contextCells_, contextBricks_;  // one byte each until a view asks for context
   Grid contextGrid_;
   Buffer<std::uint32_t> colormap_, image_;

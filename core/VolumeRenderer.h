@@ -6,6 +6,7 @@
 // well: core/ has no OpenCL, the CPU stages run where no OpenCL driver is installed, and a CPU device
 // would need the field in a buffer of its own (a copy of N³ values a frame) or one over the solver's
 // arrays, which swap every step; compiling the one source twice gives the same pictures without either.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -15,6 +16,10 @@
 #include "core/VolumeView.h"
 
 namespace iso {
+
+namespace march {
+struct vr_params;  // core/VolumeMarch.h
+}  // namespace march
 
 class HostVolumeRenderer {
  public:
@@ -29,6 +34,7 @@ class HostVolumeRenderer {
 
  private:
   void buildContext(const Grid& grid, const float* vel, const RunRanges& run);
+  std::array<int, 6> activeBricks(const march::vr_params& p) const;  // the box of the bricks that show wave
 
   std::vector<float> bricks_;               // the field's brick summaries, every frame
   std::vector<std::uint8_t> context_;       // the velocity model's contrasts, per interior cell, built once

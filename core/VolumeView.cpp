@@ -73,6 +73,7 @@ march::vr_params marchParams(const VolumeView& v, const Grid& g, int halo) {
   p.nb1 = volumeBricks(g.n1), p.nb2 = volumeBricks(g.n2), p.nb3 = volumeBricks(g.n3);
   p.width = v.width, p.height = v.height;
   p.step = 1.0f / v.samplesPerCell;
+  p.samples_per_cell = v.samplesPerCell;
   p.inv_clip = 1.0f / v.clip;
   p.dead_zone = VolumeView::kDeadZone;
   p.density = VolumeView::kDensity;

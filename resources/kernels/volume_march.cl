@@ -23,10 +23,11 @@
 //
 // Empty-space skipping: the interior is cut into bricks of VR_BRICK³ cells. A brick's summary is the
 // largest |u| over the cells that any sample inside it interpolates from (the brick and one cell around
-// it), infinite when one is not finite. A ray crossing a brick whose summary is within the dead zone (and
-// without context there) jumps to the brick's far side: those samples would add exactly nothing.
-// Samples lie on one lattice per ray (t = t_entry + (k + jitter)·ds), skipped or not, so skipping changes
-// no sample that is taken.
+// it), infinite when one is not finite. A ray marches only through the box around the bricks whose
+// summary is above the dead zone (`active`, every frame), and crossing a brick within the dead zone (and
+// without context there) it jumps to the brick's far side: those samples would add exactly nothing.
+// Samples lie on one lattice per ray (t = t_entry + (k + jitter)·ds, t_entry where the ray enters the
+// marched box), skipped or not, so skipping changes no sample that is taken.
 
 #ifndef VR_GLOBAL
 #define VR_GLOBAL __global
@@ -45,6 +46,7 @@ typedef struct vr_params {
   int nb1, nb2, nb3;       // bricks along x, y, z
   int width, height;       // image pixels
   float step;              // cells between samples along a ray
+  float samples_per_cell;  // 1 / step
   float inv_clip;          // 1 / the colour range
   float dead_zone;         // |u|/clip at which the wave starts to show
   float density;           // extinction per cell of a wave at the clip
@@ -102,42 +104,50 @@ inline float vr_sample_context(const vr_params* p, const VR_GLOBAL uchar* contex
 // Channel `shift` (0, 8, 16) of an RGBA8 colour as 0..1.
 inline float vr_channel(uint rgba, int shift) { return (float)((rgba >> shift) & 0xFFu) * (1.0f / 255.0f); }
 
-// The colormap (256 packed RGBA8 entries) at 0.5 + 0.5·u/clip, interpolated between entries as
-// OpenGL's linear filter does; channel `shift`.
-inline float vr_colour(const VR_GLOBAL uint* colormap, float position, int shift) {
+// The colormap (256 packed RGBA8 entries) at 0.5 + 0.5·u/clip (`position`), interpolated between
+// entries as OpenGL's linear filter does, into rgb[0..2].
+inline void vr_colour(const VR_GLOBAL uint* colormap, float position, float* rgb) {
   const float x = clamp(position, 0.0f, 1.0f) * 255.0f;
   const int i = (int)fmin(floor(x), 254.0f);
   const float a = x - (float)i;
-  const float lo = vr_channel(colormap[i], shift), hi = vr_channel(colormap[i + 1], shift);
-  return lo + a * (hi - lo);
+  const uint lo = colormap[i], hi = colormap[i + 1];
+  for (int c = 0; c < 3; ++c) {
+    const float l = vr_channel(lo, 8 * c);
+    rgb[c] = l + a * (vr_channel(hi, 8 * c) - l);
+  }
 }
 
 // The transfer function's extinction per cell of a finite sample (see the top of the file).
 inline float vr_extinction(const vr_params* p, float u) {
-  const float w = clamp((fabs(u) * p->inv_clip - p->dead_zone) / (1.0f - p->dead_zone), 0.0f, 1.0f);
+  const float above = fabs(u) * p->inv_clip - p->dead_zone;
+  if (!(above > 0.0f)) return 0.0f;
+  const float w = fmin(above / (1.0f - p->dead_zone), 1.0f);
   return p->density * w * w;
 }
 
 // Largest |u| over brick (b1, b2, b3) and one cell around it (what its samples interpolate from);
-// infinite when one of them is not finite.
+// infinite when one of them is not finite. Branch-free over each row, so that compilers vectorise it:
+// v·0 is 0 unless v is NaN or infinite, and then it makes `poison` NaN for good.
 inline float vr_brick_summary(const vr_params* p, const VR_GLOBAL float* u, int b1, int b2, int b3) {
   const int i0 = b1 * VR_BRICK - 1, j0 = b2 * VR_BRICK - 1, k0 = b3 * VR_BRICK - 1;
   const int i1 = i0 + VR_BRICK + 1 < p->n1 ? i0 + VR_BRICK + 1 : p->n1;
   const int j1 = j0 + VR_BRICK + 1 < p->n2 ? j0 + VR_BRICK + 1 : p->n2;
   const int k1 = k0 + VR_BRICK + 1 < p->n3 ? k0 + VR_BRICK + 1 : p->n3;
-  float largest = 0.0f;
-  int finite = 1;
+  float largest = 0.0f, poison = 0.0f;
   for (int k = k0; k <= k1; ++k)
     for (int j = j0; j <= j1; ++j) {
-      const VR_INDEX row = vr_field_index(p, 0, j, k);
+      const VR_GLOBAL float* row = u + vr_field_index(p, 0, j, k);
       for (int i = i0; i <= i1; ++i) {
-        const float v = u[row + i];
-        if (isnan(v) || isinf(v)) finite = 0;
-        largest = fmax(largest, fabs(v));
+        const float v = fabs(row[i]);
+        largest = v > largest ? v : largest;
+        poison += v * 0.0f;
       }
     }
-  return finite ? largest : INFINITY;
+  return poison == 0.0f ? largest : INFINITY;
 }
+
+// Whether a brick whose summary is `summary` shows any of the wave (else its samples add nothing).
+inline int vr_wave_shows(const vr_params* p, float summary) { return !(summary * p->inv_clip <= p->dead_zone); }
 
 // The largest context byte over brick (b1, b2, b3) and one cell around it.
 inline uint vr_brick_context(const vr_params* p, const VR_GLOBAL uchar* context, int b1, int b2, int b3) {
@@ -195,9 +205,11 @@ inline uint vr_pack(float r, float g, float b, float a) {
 
 // Pixel (px, py) of the image (row 0 at the top): RGBA8 with premultiplied alpha, to be drawn over the
 // background and under the box, axes and markers. context may be unused (context_density 0).
+// active: the box of the bricks that show some wave (lowest b1, b2, b3, then highest; lowest > highest:
+// none), which bounds the march unless the context shows everywhere.
 inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const VR_GLOBAL float* bricks,
-                            const VR_GLOBAL uchar* context, const VR_GLOBAL uchar* brick_context,
-                            const VR_GLOBAL uint* colormap, int px, int py) {
+                            const VR_GLOBAL int* active, const VR_GLOBAL uchar* context,
+                            const VR_GLOBAL uchar* brick_context, const VR_GLOBAL uint* colormap, int px, int py) {
   const float x = 2.0f * ((float)px + 0.5f) / (float)p->width - 1.0f;
   const float y = 1.0f - 2.0f * ((float)py + 0.5f) / (float)p->height;
   float o[3], f[3], d[3], inv[3];
@@ -227,52 +239,59 @@ inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const 
   const float ds = p->step;
   const float first = t0 + (p->jitter ? vr_jitter(px, py) : 0.5f) * ds;
   const int with_context = p->context_density > 0.0f;
-  int skipped_brick = -1;  // the brick last found transparent, checked again only on leaving it
-  for (float t = first; t < t1 && alpha < p->stop_alpha;) {
+  // Outside the active bricks' box nothing shows: the march starts at its first sample inside it.
+  float begin = first, end = t1;
+  if (!with_context) {
+    for (int a = 0; a < 3; ++a) {
+      const float ta = ((float)(active[a] * VR_BRICK) - o[a]) * inv[a];
+      const float tb = ((float)((active[3 + a] + 1) * VR_BRICK) - o[a]) * inv[a];
+      begin = fmax(begin, fmin(ta, tb));
+      end = fmin(end, fmax(ta, tb));
+    }
+    if (active[0] > active[3]) end = -INFINITY;
+    if (begin > first) begin = first + ceil((begin - first) * p->samples_per_cell) * ds;
+  }
+  float brick_end = begin;  // the samples up to here lie in a brick found to show something
+  for (float t = begin; t < end && alpha < p->stop_alpha;) {
     const float sx = o[0] + t * d[0], sy = o[1] + t * d[1], sz = o[2] + t * d[2];
-    const int b1 = (int)fmin(sx * (1.0f / VR_BRICK), (float)(p->nb1 - 1)),
-              b2 = (int)fmin(sy * (1.0f / VR_BRICK), (float)(p->nb2 - 1)),
-              b3 = (int)fmin(sz * (1.0f / VR_BRICK), (float)(p->nb3 - 1));
-    const int brick = (b3 * p->nb2 + b2) * p->nb1 + b1;
-    if (brick != skipped_brick && bricks[brick] * p->inv_clip <= p->dead_zone &&
-        (!with_context || brick_context[brick] == 0)) {
-      // To the first lattice sample past the brick's far side.
-      float exit = t1;
-      const int cell[3] = {b1, b2, b3};
+    if (t >= brick_end) {  // a new brick: where the ray leaves it, and whether it can show anything
+      const int cell[3] = {(int)fmin(sx * (1.0f / VR_BRICK), (float)(p->nb1 - 1)),
+                           (int)fmin(sy * (1.0f / VR_BRICK), (float)(p->nb2 - 1)),
+                           (int)fmin(sz * (1.0f / VR_BRICK), (float)(p->nb3 - 1))};
+      float exit = end;
       for (int a = 0; a < 3; ++a) {
         const float side = (float)((d[a] > 0.0f ? cell[a] + 1 : cell[a]) * VR_BRICK);
         exit = fmin(exit, (side - o[a]) * inv[a]);
       }
-      const float next = first + ceil((exit - first) / ds) * ds;
-      if (next > t) {
-        t = next;
-        continue;
+      const int brick = (cell[2] * p->nb2 + cell[1]) * p->nb1 + cell[0];
+      if (!vr_wave_shows(p, bricks[brick]) && (!with_context || brick_context[brick] == 0)) {
+        const float next = first + ceil((exit - first) * p->samples_per_cell) * ds;  // the first sample past it
+        if (next > t) {
+          t = next;
+          continue;
+        }
       }
-      skipped_brick = brick;  // rounding left the sample in it: take it (it adds nothing)
+      brick_end = exit;  // (a transparent brick whose far side rounding put at t: its sample adds nothing)
     }
     const float v = vr_sample(p, u, sx, sy, sz);
-    float sigma = 0.0f, cr = 0.0f, cg = 0.0f, cb = 0.0f;
+    float sigma = 0.0f, rgb[3] = {1.0f, 0.0f, 1.0f};  // magenta where the field is not finite
     if (isnan(v) || isinf(v)) {
       sigma = INFINITY;
-      cr = 1.0f, cb = 1.0f;
     } else {
       sigma = vr_extinction(p, v);
-      if (sigma > 0.0f) {
-        const float position = 0.5f + 0.5f * v * p->inv_clip;
-        cr = vr_colour(colormap, position, 0), cg = vr_colour(colormap, position, 8), cb = vr_colour(colormap, position, 16);
-      }
+      if (sigma > 0.0f) vr_colour(colormap, 0.5f + 0.5f * v * p->inv_clip, rgb);
       if (with_context) {
         const float sc = p->context_density * vr_sample_context(p, context, sx, sy, sz);
         if (sc > 0.0f) {  // a warm grey, mixed with the wave's colour by extinction
-          const float total = sigma + sc;
-          cr = (sigma * cr + sc * 0.80f) / total, cg = (sigma * cg + sc * 0.74f) / total, cb = (sigma * cb + sc * 0.64f) / total;
+          const float total = sigma + sc, grey[3] = {0.80f, 0.74f, 0.64f};
+          for (int c = 0; c < 3; ++c) rgb[c] = (sigma * rgb[c] + sc * grey[c]) / total;
           sigma = total;
         }
       }
     }
     if (sigma > 0.0f) {
       const float a = (1.0f - alpha) * (1.0f - exp(-sigma * ds));
-      r += a * cr, g += a * cg, b += a * cb;
+      r += a * rgb[0], g += a * rgb[1], b += a * rgb[2];
       alpha += a;
     }
     t += ds;
@@ -281,13 +300,9 @@ inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const 
     const float sx = o[0] + t1 * d[0], sy = o[1] + t1 * d[1], sz = o[2] + t1 * d[2];
     const float v = vr_sample(p, u, sx, sy, sz);
     const float rest = 1.0f - alpha;
-    if (isnan(v) || isinf(v)) {
-      r += rest, b += rest;
-    } else {
-      const float position = 0.5f + 0.5f * v * p->inv_clip;
-      r += rest * vr_colour(colormap, position, 0), g += rest * vr_colour(colormap, position, 8),
-          b += rest * vr_colour(colormap, position, 16);
-    }
+    float rgb[3] = {1.0f, 0.0f, 1.0f};
+    if (!(isnan(v) || isinf(v))) vr_colour(colormap, 0.5f + 0.5f * v * p->inv_clip, rgb);
+    r += rest * rgb[0], g += rest * rgb[1], b += rest * rgb[2];
     alpha = 1.0f;
   }
   return vr_pack(r, g, b, alpha);
