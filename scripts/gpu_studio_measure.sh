@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The studio's figures on a GPU server, with OpenGL and OpenCL on the GPU (run by `scripts/gpu_studio.sh
+# run`, which sets up the display and the libraries; see there). Every figure is measured ROUNDS times
+# (default 3), the runs of different kinds alternating, and scripts/gpu_studio_summary.py prints the
+# medians. Logs go to $OUT/logs.tar.gz, pictures to $OUT/pictures.tar.gz, the summary to $OUT/summary.txt.
+#   GPU_DEVICE   the OpenCL device (default nvidia)      ROUNDS        repetitions (default 3)
+#   SECONDS_EACH seconds of each --benchmark half (5)     SKIP          space-separated parts to leave out:
+#                                                                      main compare record shots teach
+#   MAIN_SIZES (256 512), COMPARE_SIZE (256), RECORD_SIZE (512): cube edges, smaller for a trial on a CPU
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="${OUT:-$root/out}"; mkdir -p "$out"
+logs="$(mktemp -d)"; pics="$(mktemp -d)"
+dev="${GPU_DEVICE:-nvidia}"; rounds="${ROUNDS:-3}"; secs="${SECONDS_EACH:-5}"; skip=" ${SKIP:-} "
+main_sizes="${MAIN_SIZES:-256 512}"; compare_size="${COMPARE_SIZE:-256}"; record_size="${RECORD_SIZE:-512}"
+gpu_stages="gpu-basic@$dev,gpu-slm@$dev,gpu-optimized@$dev,gpu-temporal@$dev"
+
+# run NAME PROGRAM ARGS...: appends the command, its output and its wall time to NAME.log.
+run() {
+  local name="$1"; shift
+  echo "==== $*" >> "$logs/$name.log"
+  local start; start=$(date +%s.%N)
+  timeout 300 "$@" >> "$logs/$name.log" 2>&1
+  local rc=$?
+  echo "==== exit $rc, wall $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s" >> "$logs/$name.log"
+  echo "$name: exit $rc"
+}
+wanted() { [[ "$skip" != *" $1 "* ]]; }
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$logs/nvidia-smi.log" 2>&1
+cp "$out/gl.txt" "$logs/" 2>/dev/null
+run devices iso3dfd devices --bandwidth
+
+if wanted compare; then  # the stages' own figures, for the compare view's to be set against
+  run bench iso3dfd bench $compare_size $compare_size $compare_size 40 --stages "${gpu_stages//@$dev/}" --device "$dev" --repeat 3
+fi
+for r in $(seq "$rounds"); do
+  if wanted main; then
+    for n in $main_sizes; do
+      run "main-$n" iso3dfd-studio --size "$n,$n,$n" --stage gpu-optimized --device "$dev" \
+          --steps-per-frame 4 --benchmark "$secs"
+    done
+  fi
+  if wanted compare; then
+    run compare iso3dfd-studio --compare "$gpu_stages" --size "$compare_size,$compare_size,$compare_size" --steps 600 \
+        --screenshot "$pics/compare.png"
+  fi
+  if wanted record; then
+    for res in 1920x1080 3840x2160; do
+      run "record-$res" iso3dfd-studio --size "$record_size,$record_size,$record_size" --stage gpu-optimized --device "$dev" \
+          --record "/tmp/record-$res.mp4" --frames 150 --every 4 --resolution "$res"
+    done
+  fi
+  if wanted shots; then
+    run shot-4k iso3dfd-studio --size "$record_size,$record_size,$record_size" --stage gpu-optimized --device "$dev" --steps 200 \
+        --screenshot "$pics/shot-4k.png" --resolution 3840x2160
+  fi
+done
+if wanted shots; then  # the pictures compared with llvmpipe's: cpu-serial gives the same numbers anywhere
+  for mode in 3d xz; do
+    run "picture-$mode" iso3dfd-studio --stage cpu-serial --size 96,96,96 --steps 200 --mode "$mode" --resolution 1280x720 \
+        --screenshot "$pics/picture-$mode.png"
+  done
+fi
+if wanted teach; then
+  run explorer iso3dfd-studio --stages-window explanation --stage gpu-optimized --screenshot "$pics/explorer.png"
+  run panel iso3dfd-studio --bench-panel --size 128 --steps 20 --stages "cpu-parallel,${gpu_stages//@$dev/}" \
+      --screenshot "$pics/panel.png" --json "$logs/panel.json"
+fi
+
+python3 "$root/scripts/gpu_studio_summary.py" "$logs" | tee "$out/summary.txt"
+tar -C "$logs" -czf "$out/logs.tar.gz" .
+tar -C "$pics" -czf "$out/pictures.tar.gz" .
