@@ -77,6 +77,7 @@ march::vr_params marchParams(const VolumeView& v, const Grid& g, int halo) {
   p.inv_clip = 1.0f / v.clip;
   p.dead_zone = VolumeView::kDeadZone;
   p.density = VolumeView::kDensity;
+  p.emission = VolumeView::kEmission;
   p.context_density = v.velocityContext ? VolumeView::kContextDensity : 0.0f;
   p.stop_alpha = v.earlyTermination ? VolumeView::kStopAlpha : 2.0f;
   p.jitter = v.jitter ? 1 : 0;

@@ -22,7 +22,8 @@ struct VolumeView {
   static constexpr float kMinSamplesPerCell = 0.25f, kMaxSamplesPerCell = 8.0f;
   // The transfer function (volume_march.cl): |u|/clip below deadZone is transparent; a wave at the clip
   // has `density` extinction per cell, the strongest velocity contrast contextDensity.
-  static constexpr float kDeadZone = 0.08f, kDensity = 0.45f, kContextDensity = 0.12f;
+  static constexpr float kDeadZone = 0.08f, kDensity = 0.2f, kContextDensity = 0.12f;
+  static constexpr float kEmission = 2.0f;
   static constexpr float kStopAlpha = 0.99f;  // early termination: a ray this opaque stops
 
   glm::mat4 worldToClip{1.0f};  // the camera's projection · view (OrbitCamera)

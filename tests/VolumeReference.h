@@ -56,6 +56,21 @@ double trilinear(const glm::dvec3& p, F f) {
   return sum;
 }
 
+// The gradient of that interpolant (its derivatives along x, y, z).
+template <class F>
+glm::dvec3 trilinearGradient(const glm::dvec3& p, F f) {
+  const glm::dvec3 q = p - 0.5, base = glm::floor(q), a = q - base;
+  const int i = int(base.x), j = int(base.y), k = int(base.z);
+  glm::dvec3 g(0.0);
+  for (int c = 0; c < 8; ++c) {
+    const int di = c & 1, dj = (c >> 1) & 1, dk = (c >> 2) & 1;
+    const double wx = di ? a.x : 1 - a.x, wy = dj ? a.y : 1 - a.y, wz = dk ? a.z : 1 - a.z;
+    const double v = f(i + di, j + dj, k + dk);
+    g += glm::dvec3((di ? 1 : -1) * wy * wz, (dj ? 1 : -1) * wx * wz, (dk ? 1 : -1) * wx * wy) * v;
+  }
+  return g;
+}
+
 // Premultiplied RGBA in [0, 1] of every pixel, rows top to bottom. view.worldToClip must be the camera's
 // (setVolumeCamera); marginCells, the plane and velocityContext are honoured, earlyTermination ignored.
 inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView& view, const OrbitCamera& camera,
@@ -97,10 +112,15 @@ inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView&
       const double first = 0.5 * ds;  // the tests render without jitter
       for (double t = t0 + first; t < t1; t += ds) {
         const glm::dvec3 p = o + t * d;
-        const double u = trilinear(p, [&](int i, int j, int k) { return field.at(i, j, k); });
+        const auto u_at = [&](int i, int j, int k) { return field.at(i, j, k); };
+        const double u = trilinear(p, u_at);
         const double w = std::clamp((std::abs(u) / view.clip - VolumeView::kDeadZone) / (1.0 - VolumeView::kDeadZone), 0.0, 1.0);
         double sigma = VolumeView::kDensity * w * w, rgb[3] = {0, 0, 0};
-        for (int c = 0; c < 3 && sigma > 0; ++c) rgb[c] = colour(u, c);
+        if (sigma > 0) {  // lit from the eye: ambient 0.4, the rest as the gradient faces the ray
+          const glm::dvec3 g = trilinearGradient(p, u_at);
+          const double light = glm::length(g) > 0 ? 0.4 + 0.6 * std::abs(glm::dot(g, d)) / glm::length(g) : 1.0;
+          for (int c = 0; c < 3; ++c) rgb[c] = light * colour(u, c);
+        }
         if (view.velocityContext) {
           const double sc = VolumeView::kContextDensity * context(p);
           const double grey[3] = {0.80, 0.74, 0.64};
@@ -109,7 +129,7 @@ inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView&
           sigma += sc;
         }
         const double a = (1.0 - out[3]) * (1.0 - std::exp(-sigma * ds));
-        for (int c = 0; c < 3; ++c) out[c] += a * rgb[c];
+        for (int c = 0; c < 3; ++c) out[c] += VolumeView::kEmission * a * rgb[c];
         out[3] += a;
       }
       if (plane) {
@@ -117,6 +137,7 @@ inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView&
         for (int c = 0; c < 3; ++c) out[c] += (1.0 - out[3]) * colour(u, c);
         out[3] = 1.0;
       }
+      for (int c = 0; c < 3; ++c) out[c] = std::min(out[c], 1.0);  // light beyond full is full
     }
   return image;
 }

@@ -17,9 +17,12 @@
 // Transfer function (signed): a sample u takes the colour of the colormap at 0.5 + 0.5·u/clip, clamped
 // (red for u > 0 and blue for u < 0 with "seismic"), and an extinction that rises with |u|/clip above a
 // dead zone: sigma = density·w², w = (|u|/clip − dead_zone)/(1 − dead_zone) in [0, 1]. A step of ds cells
-// has opacity 1 − exp(−sigma·ds), so the picture does not depend on the samples per cell. Non-finite
-// samples are opaque magenta, as on the slices: a blown-up run is never hidden. The optional context
-// (the velocity model's contrasts, VR_CONTEXT_MAX = the strongest) adds a faint warm-grey extinction.
+// has opacity 1 − exp(−sigma·ds), so the picture does not depend on the samples per cell, and gives
+// `emission` times as much light of its colour, lit from the eye (vr_shade: the gradient of u as the
+// normal of its shell), so that translucent shells stay bright on the dark background and show their
+// shape; light beyond full saturates. Non-finite samples are opaque magenta, as on the slices: a
+// blown-up run is never hidden. The optional context (the velocity model's contrasts, VR_CONTEXT_MAX =
+// the strongest) adds a faint warm-grey extinction.
 //
 // Empty-space skipping: the interior is cut into bricks of VR_BRICK³ cells. A brick's summary is the
 // largest |u| over the cells that any sample inside it interpolates from (the brick and one cell around
@@ -37,6 +40,7 @@
 #endif
 #define VR_BRICK 8
 #define VR_CONTEXT_MAX 255.0f
+#define VR_AMBIENT 0.4f  // the share of a sample's light that does not depend on its surface's facing
 
 typedef struct vr_params {
   float clip_to_grid[16];  // column-major: grid = M · (x_ndc, y_ndc, z_ndc, 1), then / w
@@ -50,6 +54,7 @@ typedef struct vr_params {
   float inv_clip;          // 1 / the colour range
   float dead_zone;         // |u|/clip at which the wave starts to show
   float density;           // extinction per cell of a wave at the clip
+  float emission;          // light a sample gives per unit of the opacity it takes
   float context_density;   // extinction per cell of the strongest velocity contrast; 0: no context
   float stop_alpha;        // opacity at which a ray stops (early termination); > 1: never
   int jitter;              // 1: the first sample's offset varies per pixel (no wood-grain bands)
@@ -68,19 +73,34 @@ inline VR_INDEX vr_cell_index(const vr_params* p, int i, int j, int k) {
   return ((VR_INDEX)k * p->n2 + j) * p->n1 + i;
 }
 
-// Trilinear interpolation of the field at grid coordinates (x, y, z), inside the interior's box.
-inline float vr_sample(const vr_params* p, const VR_GLOBAL float* u, float x, float y, float z) {
+// Trilinear interpolation of the field at grid coordinates (x, y, z), inside the interior's box, and
+// the interpolant's gradient there (from the same eight values: no more loads) into gradient[0..2].
+inline float vr_sample(const vr_params* p, const VR_GLOBAL float* u, float x, float y, float z, float* gradient) {
   const float fx = x - 0.5f, fy = y - 0.5f, fz = z - 0.5f;
   const float ix = floor(fx), iy = floor(fy), iz = floor(fz);
   const float ax = fx - ix, ay = fy - iy, az = fz - iz;
   const VR_INDEX nx = p->n1 + 2 * p->halo, nxy = nx * (p->n2 + 2 * p->halo);
   const VR_INDEX c = vr_field_index(p, (int)ix, (int)iy, (int)iz);
-  const float c00 = u[c] + ax * (u[c + 1] - u[c]);
-  const float c10 = u[c + nx] + ax * (u[c + nx + 1] - u[c + nx]);
-  const float c01 = u[c + nxy] + ax * (u[c + nxy + 1] - u[c + nxy]);
-  const float c11 = u[c + nxy + nx] + ax * (u[c + nxy + nx + 1] - u[c + nxy + nx]);
+  const float d00 = u[c + 1] - u[c], d10 = u[c + nx + 1] - u[c + nx];
+  const float d01 = u[c + nxy + 1] - u[c + nxy], d11 = u[c + nxy + nx + 1] - u[c + nxy + nx];
+  const float c00 = u[c] + ax * d00, c10 = u[c + nx] + ax * d10;
+  const float c01 = u[c + nxy] + ax * d01, c11 = u[c + nxy + nx] + ax * d11;
   const float c0 = c00 + ay * (c10 - c00), c1 = c01 + ay * (c11 - c01);
+  const float dx0 = d00 + ay * (d10 - d00), dx1 = d01 + ay * (d11 - d01);
+  gradient[0] = dx0 + az * (dx1 - dx0);
+  gradient[1] = (c10 - c00) + az * ((c11 - c01) - (c10 - c00));
+  gradient[2] = c1 - c0;
   return c0 + az * (c1 - c0);
+}
+
+// The light a surface of normal `gradient` reflects towards the eye, lit from the eye (a headlight)
+// along the ray's direction d: an ambient share and a diffuse one, both sides alike. It gives the shells
+// their shape; where the gradient vanishes, full light.
+inline float vr_shade(const float* gradient, const float* d) {
+  const float length = sqrt(gradient[0] * gradient[0] + gradient[1] * gradient[1] + gradient[2] * gradient[2]);
+  if (!(length > 0.0f)) return 1.0f;
+  const float facing = fabs(gradient[0] * d[0] + gradient[1] * d[1] + gradient[2] * d[2]) / length;
+  return VR_AMBIENT + (1.0f - VR_AMBIENT) * facing;
 }
 
 // The context (one byte per interior cell, 0 to VR_CONTEXT_MAX) at grid coordinates, trilinear, edges
@@ -273,13 +293,18 @@ inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const 
       }
       brick_end = exit;  // (a transparent brick whose far side rounding put at t: its sample adds nothing)
     }
-    const float v = vr_sample(p, u, sx, sy, sz);
+    float gradient[3];
+    const float v = vr_sample(p, u, sx, sy, sz, gradient);
     float sigma = 0.0f, rgb[3] = {1.0f, 0.0f, 1.0f};  // magenta where the field is not finite
     if (isnan(v) || isinf(v)) {
       sigma = INFINITY;
     } else {
       sigma = vr_extinction(p, v);
-      if (sigma > 0.0f) vr_colour(colormap, 0.5f + 0.5f * v * p->inv_clip, rgb);
+      if (sigma > 0.0f) {
+        vr_colour(colormap, 0.5f + 0.5f * v * p->inv_clip, rgb);
+        const float light = vr_shade(gradient, d);
+        for (int c = 0; c < 3; ++c) rgb[c] *= light;
+      }
       if (with_context) {
         const float sc = p->context_density * vr_sample_context(p, context, sx, sy, sz);
         if (sc > 0.0f) {  // a warm grey, mixed with the wave's colour by extinction
@@ -291,14 +316,15 @@ inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const 
     }
     if (sigma > 0.0f) {
       const float a = (1.0f - alpha) * (1.0f - exp(-sigma * ds));
-      r += a * rgb[0], g += a * rgb[1], b += a * rgb[2];
+      r += p->emission * a * rgb[0], g += p->emission * a * rgb[1], b += p->emission * a * rgb[2];
       alpha += a;
     }
     t += ds;
   }
   if (plane && alpha < p->stop_alpha) {  // the plane is opaque: the slice view's colours
     const float sx = o[0] + t1 * d[0], sy = o[1] + t1 * d[1], sz = o[2] + t1 * d[2];
-    const float v = vr_sample(p, u, sx, sy, sz);
+    float gradient[3];
+    const float v = vr_sample(p, u, sx, sy, sz, gradient);
     const float rest = 1.0f - alpha;
     float rgb[3] = {1.0f, 0.0f, 1.0f};
     if (!(isnan(v) || isinf(v))) vr_colour(colormap, 0.5f + 0.5f * v * p->inv_clip, rgb);

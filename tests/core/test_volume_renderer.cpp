@@ -69,17 +69,37 @@ TEST(VolumeRenderer, HostAgreesWithTheReference) {
   }
 }
 
+// A Ricker source at the centre of a constant medium of n³ cells (2000 m/s, 10 m, 1 ms, 25 Hz, t0 60 ms),
+// reflecting boundaries.
+Scenario shellScenario(int n) {
+  Scenario s = presetScenario("default");
+  s.n1 = s.n2 = s.n3 = n;
+  s.dx = 10.0;
+  s.dt = 0.001;
+  s.model.kind = ModelKind::Constant;
+  s.model.velocity = 2000.0;
+  s.model.salt.enabled = false;
+  s.boundary.kind = BoundaryKind::Reflecting;
+  s.source = {SourceKind::Ricker, -1, -1, -1, 25.0, 1.0e6, 0.06};
+  s.receivers.clear();
+  return s;
+}
+
 TEST(VolumeRenderer, EarlyTerminationChangesLittle) {
-  RenderedScene s = runScene("cpu-serial", 120);
-  const OrbitCamera camera = test::sceneCamera(s.solver->grid());
-  VolumeView view = test::sceneView(s.solver->grid(), camera, 31, 19, 0.01f * s.clip);  // mostly opaque
-  const std::vector<std::uint32_t> full = render(*s.solver, view);
+  auto solver = createCpuSolver(buildProblem(shellScenario(40)), "cpu-serial");
+  solver->advance(120);
+  std::vector<float> u;
+  solver->readField(u);
+  const OrbitCamera camera = test::sceneCamera(solver->grid());
+  // A range far below the wave's: every ray through it saturates.
+  VolumeView view = test::sceneView(solver->grid(), camera, 31, 19, 0.01f * test::robustRange(u));
+  const std::vector<std::uint32_t> full = render(*solver, view);
   view.earlyTermination = true;
-  const std::vector<std::uint32_t> stopped = render(*s.solver, view);
+  const std::vector<std::uint32_t> stopped = render(*solver, view);
   int largest = 0, opaque = 0;
   for (std::size_t n = 0; n < full.size(); ++n) {
     for (int c = 0; c < 4; ++c) largest = std::max(largest, std::abs(test::channel(full[n], c) - test::channel(stopped[n], c)));
-    opaque += test::channel(full[n], 3) == 255;
+    opaque += test::channel(full[n], 3) >= 253;
   }
   EXPECT_GT(opaque, 20) << "too few rays reach the stopping opacity to test it";
   EXPECT_LE(largest, 3);  // what is left after 99 % opacity
@@ -155,16 +175,7 @@ double outlinePixels(const OrbitCamera& camera, glm::vec3 centre, float radius, 
 // times (within 1 cell). The range is 3.5 times the lobe's peak, so that only the main lobe shows (the
 // side lobes, about half as strong, stay in the dead zone).
 TEST(VolumeRenderer, RickerPulseIsAShellOfRadiusVt) {
-  Scenario s = presetScenario("default");
-  s.n1 = s.n2 = s.n3 = 64;
-  s.dx = 10.0;
-  s.dt = 0.001;
-  s.model.kind = ModelKind::Constant;
-  s.model.velocity = 2000.0;
-  s.model.salt.enabled = false;
-  s.boundary.kind = BoundaryKind::Reflecting;
-  s.source = {SourceKind::Ricker, -1, -1, -1, 25.0, 1.0e6, 0.06};
-  s.receivers.clear();
+  const Scenario s = shellScenario(64);
   auto solver = createCpuSolver(buildProblem(s), "cpu-parallel");
   const Grid& g = solver->grid();
   const OrbitCamera camera = test::sceneCamera(g, 30.0f, 10.0f);
