@@ -1,35 +1,25 @@
 #pragma once
-// The options every command shares: they start from a preset or a scenario file and override single
-// parameters, so a command line can say exactly what a run is.
-#include <optional>
+// The scenario options of every iso3dfd command: the shared table (app/options/ScenarioOptionTable.h,
+// the same as the studio's) registered with CLI11, and the grid size as positional numbers.
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
-#include "core/Scenario.h"
+#include "app/options/ScenarioOverrides.h"
 
 namespace iso::cli {
 
-struct ScenarioOptions {
-  std::vector<int> sizes;  // n1 n2 n3 iterations (positional); empty when a scenario file gives them
-  std::string scenario = "default";
-  std::optional<std::string> stage, device, model, modelFile, modelUnit, source, boundary, coefficients, dt;
-  std::optional<double> velocity, dx, frequency, amplitude;
-  std::optional<int> boundaryWidth;
-  std::optional<std::vector<int>> modelDims, sourcePos;
-  std::vector<std::string> params, receivers;
+struct ScenarioOptions : ScenarioOverrides {
+  // n1 n2 n3 [iterations], or the iterations alone after --size (or for a --restart), as typed; after
+  // parsing, --size n1,n2,n3 is folded in front of them, so this says what the grid and length are.
+  std::vector<int> sizes;
 
   // Registers the options on a subcommand; `withStage` adds --stage (verify and bench choose stages
-  // themselves).
+  // themselves). A bad value or --size beside three positional sizes is a CLI11 ValidationError.
   void addTo(CLI::App& cmd, bool withStage = true);
   // The scenario these options describe. Throws ScenarioError for bad values.
   Scenario resolve() const;
-  // Sets the --param values on `s` (resolve does it too). Throws ScenarioError for a malformed one.
-  void applyParams(Scenario& s) const;
-  // The files a run of `resolved` (these options' scenario) reads: the scenario file and the model
-  // file, which no output may replace.
-  std::vector<std::string> inputFiles(const Scenario& resolved) const;
 };
 
 }  // namespace iso::cli

@@ -1,7 +1,6 @@
 #include "app/studio/BenchmarkPanel.h"
 
 #include <QApplication>
-#include <QBuffer>
 #include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -28,7 +27,8 @@
 #include <filesystem>
 #include <map>
 
-#include "app/studio/StudioCli.h"
+#include "app/studio/HeadlessDriver.h"
+#include "app/studio/StudioOptions.h"
 #include "compute/DeviceRegistry.h"
 #include "compute/StageParams.h"
 #include "compute/TuningDatabase.h"
@@ -811,6 +811,24 @@ void BenchmarkPanel::closeEvent(QCloseEvent* event) {
   QMainWindow::closeEvent(event);
 }
 
+namespace {
+
+// The end of an automated run: the table, and a failure when the run was stopped or a stage failed or
+// disagrees with cpu-serial.
+HeadlessDriver::Report runReport(const BenchmarkPanel& panel, bool stopped) {
+  HeadlessDriver::Report report;
+  const BenchmarkRun* run = panel.currentRun();
+  if (stopped || !run) report.problems << panel.statusText();
+  if (!run) return report;
+  report.lines << QString::fromStdString(benchmarkTable(run->report)).chopped(1);  // without its last newline
+  if (!BenchmarkPanel::allPassed(run->report))
+    report.problems << QStringLiteral("a stage failed or disagrees with cpu-serial beyond relative L2 %1")
+                           .arg(BenchmarkPanel::kAgreementTolerance);
+  return report;
+}
+
+}  // namespace
+
 int runBenchmarkPanel(const StudioOptions& options) {
   BenchmarkPanel panel(options.scenario);
   if (!options.benchStages.isEmpty()) {
@@ -822,51 +840,28 @@ int runBenchmarkPanel(const StudioOptions& options) {
   for (const QString& file : options.benchLoad) {
     QString error;
     if (!panel.loadResults(file, error)) {
-      std::fprintf(stderr, "iso3dfd-studio: --load %s: %s\n", qPrintable(file), qPrintable(error));
+      printStudioError("--load " + file + ": " + error);
       return 1;
     }
   }
   if (options.steps > 0) panel.setSteps(int(options.steps));
-  panel.show();
-  const bool automated = !options.screenshot.isEmpty() || !options.benchJson.isEmpty();
-  int status = 0;
-  const auto fail = [&](const QString& text) {
-    std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(text));
-    status = 1;
-  };
-  QObject::connect(&panel, &BenchmarkPanel::finished, &panel, [&](bool stopped) {
-    if (!automated) return;
-    // After the last rows and charts are painted.
-    QTimer::singleShot(0, &panel, [&, stopped] {
-      const BenchmarkRun* run = panel.currentRun();
-      if (stopped || !run) fail(panel.statusText());
-      if (run) std::printf("%s", benchmarkTable(run->report).c_str());
-      if (run && !BenchmarkPanel::allPassed(run->report)) fail("a stage failed or disagrees with cpu-serial beyond relative L2 1e-5");
-      if (!options.screenshot.isEmpty()) {
-        QByteArray png;
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        try {
-          if (!panel.grab().save(&buffer, "PNG")) throw FileWriteError("could not encode the window as PNG");
-          writeFileAtomically(options.screenshot.toStdString(), std::string_view(png.constData(), std::size_t(png.size())));
-        } catch (const FileWriteError& e) {
-          fail(QString::fromStdString(e.what()));
-        }
-      }
-      QString error;
-      if (!options.benchJson.isEmpty() && !panel.exportTable(options.benchJson, error)) fail(error);
-      std::fflush(stdout);
-      QApplication::exit(status);
+  bool stopped = false;
+  HeadlessDriver::Target target;
+  target.window = &panel;
+  target.screenArea = &panel;
+  target.conclude = [&] { return runReport(panel, stopped); };
+  target.writeResults = [&](const QString& path, QString& error) { return panel.exportTable(path, error); };
+  HeadlessDriver driver(options, std::move(target));
+  QObject::connect(&panel, &BenchmarkPanel::finished, &driver, [&](bool wasStopped) {
+    stopped = wasStopped;
+    if (options.automated()) driver.finish();  // after the last rows and charts are painted
+  });
+  return driver.exec([&] {
+    if (!options.automated()) return;
+    QTimer::singleShot(0, &panel, [&] {  // once the window is up
+      if (!panel.start()) driver.fail(panel.statusText());
     });
   });
-  if (automated)
-    QTimer::singleShot(0, &panel, [&] {
-      if (!panel.start()) {
-        fail(panel.statusText());
-        QApplication::exit(1);
-      }
-    });
-  return QApplication::exec() != 0 ? std::max(status, 1) : status;
 }
 
 }  // namespace iso

@@ -29,7 +29,8 @@
 #include "app/studio/SimulationPane.h"
 #include "render/SliceView.h"
 #include "core/StageRegistry.h"
-#include "app/studio/StudioCli.h"
+#include "app/studio/HeadlessDriver.h"
+#include "app/studio/StudioOptions.h"
 #include "core/ThreadPool.h"
 
 namespace iso {
@@ -687,118 +688,131 @@ void CompareWindow::closeEvent(QCloseEvent* event) {
   event->accept();
 }
 
+namespace {
+
+// What the lockstep costs and how interactive the views stay, for docs/PERFORMANCE.md: from the first
+// common frame (every solver built) to the step asked for, the wall time, the common frames, the frames
+// the first view drew and the longest wait between two of them; with --drag, a left-button drag across
+// the first view throughout, one mouse move every 16 ms (what a pointer moving steadily delivers at 60
+// Hz), orbiting every linked camera as a user's drag does.
+class LockstepMeter : public QObject {
+ public:
+  LockstepMeter(CompareWindow& window, const StudioOptions& options)
+      : window_(window), options_(options), firstView_(window.viewport(0)->pane()->view()) {
+    connect(firstView_, &SliceView::frameDrawn, this, [this] {
+      ++framesDrawn_;
+      if (wall_.isValid() && sinceDrawn_.isValid()) longestGapMs_ = std::max(longestGapMs_, sinceDrawn_.elapsed());
+      sinceDrawn_.start();
+    });
+    connect(&window, &CompareWindow::commonFrame, this, &LockstepMeter::onCommonFrame);
+    if (!options.dragCamera) return;
+    connect(&dragTimer_, &QTimer::timeout, this, [this] {
+      if (dragTicks_++ == 0) sendMouse(QEvent::MouseButtonPress, Qt::LeftButton);
+      sendMouse(QEvent::MouseMove, Qt::LeftButton);
+    });
+    dragTimer_.start(16);
+  }
+
+ private:
+  void onCommonFrame(long step) {
+    if (!wall_.isValid()) {
+      wall_.start();
+      framesDrawn_ = commonFrames_ = 0;
+      longestGapMs_ = 0;
+      sinceDrawn_.invalidate();
+      return;
+    }
+    ++commonFrames_;
+    if (step < options_.steps || reported_) return;
+    reported_ = true;
+    if (dragTimer_.isActive()) {
+      dragTimer_.stop();
+      sendMouse(QEvent::MouseButtonRelease, Qt::NoButton);
+    }
+    const double seconds = wall_.elapsed() / 1000.0;
+    double points = 0.0;
+    for (int n = 0; n < window_.viewportCount(); ++n)
+      if (window_.coordinator().active(std::size_t(n)))
+        points += double(window_.viewport(n)->pane()->lastStatus().grid.interiorSize()) * double(step);
+    if (seconds <= 0.0) return;
+    std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f common frames/s, "
+                "%.1f frames/s drawn (longest wait between two: %lld ms)%s, %d steps per frame at the end%s\n",
+                step, seconds, points / seconds / 1e6, double(commonFrames_) / seconds, double(framesDrawn_) / seconds,
+                static_cast<long long>(longestGapMs_), options_.dragCamera ? " while the camera was dragged" : "",
+                window_.stepsPerFrame(), options_.stepsPerFrameGiven ? "" : " (auto)");
+    std::fflush(stdout);
+  }
+
+  void sendMouse(QEvent::Type type, Qt::MouseButtons buttons) {
+    const QPointF at(firstView_->width() / 2 + 4 * (std::abs(dragTicks_ % 120 - 60) - 30), firstView_->height() / 2);
+    QMouseEvent event(type, at, firstView_->mapToGlobal(at), Qt::LeftButton, buttons, Qt::NoModifier);
+    QApplication::sendEvent(firstView_, &event);
+  }
+
+  CompareWindow& window_;
+  const StudioOptions& options_;
+  SliceView* firstView_;
+  QElapsedTimer wall_, sinceDrawn_;
+  long framesDrawn_ = 0, commonFrames_ = 0;
+  qint64 longestGapMs_ = 0;
+  bool reported_ = false;
+  QTimer dragTimer_;
+  int dragTicks_ = 0;
+};
+
+// At the step asked for: each viewport's figures, and a failure when a viewport failed or disagrees
+// with the reference.
+HeadlessDriver::Report agreementReport(CompareWindow& window) {
+  HeadlessDriver::Report report;
+  for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();
+  bool agree = window.referenceIndex() >= 0;
+  for (int n = 0; n < window.viewportCount(); ++n) {
+    const bool running = window.coordinator().active(std::size_t(n));
+    const CompareWindow::Agreement& a = window.agreement(n);
+    if (!running || (n != window.referenceIndex() && (!a.compared || !a.worst.withinTolerance(CompareWindow::kAgreementTolerance))))
+      agree = false;
+  }
+  report.lines = window.summary();
+  if (!agree)
+    report.problems << QStringLiteral("a viewport failed or disagrees with the reference beyond relative L2 %1")
+                           .arg(CompareWindow::kAgreementTolerance);
+  return report;
+}
+
+// Grid points updated so far, over every viewport with a solver.
+double pointsComputed(const CompareWindow& window) {
+  double points = 0.0;
+  for (int n = 0; n < window.viewportCount(); ++n) {
+    const ControllerStatus s = window.viewport(n)->pane()->controller().status();
+    if (s.hasSolver) points += double(s.grid.interiorSize()) * double(s.step);
+  }
+  return points;
+}
+
+}  // namespace
+
 int runCompareWindow(const StudioOptions& options) {
   CompareWindow window(options.scenario, options.compareStages);
   window.setStepsPerFrame(options.stepsPerFrameGiven ? options.stepsPerFrame : CompareWindow::kAutoStepsPerFrame);
-  if (!window.notice().isEmpty()) std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(window.notice()));
+  if (!window.notice().isEmpty()) printStudioError(window.notice());
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
-  // Wall time from the first common frame (every solver built) to the last, the common frames and the
-  // frames the first view drew meanwhile, and the longest wait between two of its frames: what the
-  // lockstep costs and how interactive the views stay, for docs/PERFORMANCE.md.
-  QElapsedTimer wall, sinceDrawn;
-  long framesDrawn = 0, commonFrames = 0;
-  qint64 longestGapMs = 0;
-  SliceView* firstView = window.viewport(0)->pane()->view();
-  QObject::connect(firstView, &SliceView::frameDrawn, &window, [&] {
-    ++framesDrawn;
-    if (wall.isValid() && sinceDrawn.isValid()) longestGapMs = std::max(longestGapMs, sinceDrawn.elapsed());
-    sinceDrawn.start();
-  });
-  // --drag: a left-button drag across the first view, one mouse move every 16 ms (what a pointer moving
-  // steadily delivers at 60 Hz), orbiting every linked camera as a user's drag does.
-  QTimer dragTimer;
-  int dragTicks = 0;
-  auto sendMouse = [&](QEvent::Type type, Qt::MouseButtons buttons) {
-    const QPointF at(firstView->width() / 2 + 4 * (std::abs(dragTicks % 120 - 60) - 30), firstView->height() / 2);
-    QMouseEvent event(type, at, firstView->mapToGlobal(at), Qt::LeftButton, buttons, Qt::NoModifier);
-    QApplication::sendEvent(firstView, &event);
-  };
-  if (options.dragCamera) {
-    QObject::connect(&dragTimer, &QTimer::timeout, &window, [&] {
-      if (dragTicks++ == 0) sendMouse(QEvent::MouseButtonPress, Qt::LeftButton);
-      sendMouse(QEvent::MouseMove, Qt::LeftButton);
-    });
-    dragTimer.start(16);
-  }
-  if (!options.screenshot.isEmpty()) {
-    QObject::connect(&window, &CompareWindow::commonFrame, &window, [&, taken = false](long step) mutable {
-      if (!wall.isValid()) {
-        wall.start();
-        framesDrawn = commonFrames = 0;
-        longestGapMs = 0;
-        sinceDrawn.invalidate();
-        return;
-      }
-      ++commonFrames;
-      if (step < options.steps || taken) return;
-      taken = true;
-      if (dragTimer.isActive()) {
-        dragTimer.stop();
-        sendMouse(QEvent::MouseButtonRelease, Qt::NoButton);
-      }
-      const double seconds = wall.elapsed() / 1000.0;
-      double points = 0.0;
-      for (int n = 0; n < window.viewportCount(); ++n)
-        if (window.coordinator().active(std::size_t(n)))
-          points += double(window.viewport(n)->pane()->lastStatus().grid.interiorSize()) * double(step);
-      if (seconds > 0.0)
-        std::printf("lockstep: %ld steps in %.2f s of wall time: %.1f Mpts/s over all viewports, %.1f common frames/s, "
-                    "%.1f frames/s drawn (longest wait between two: %lld ms)%s, %d steps per frame at the end%s\n",
-                    step, seconds, points / seconds / 1e6, double(commonFrames) / seconds, double(framesDrawn) / seconds,
-                    static_cast<long long>(longestGapMs), options.dragCamera ? " while the camera was dragged" : "",
-                    window.stepsPerFrame(), options.stepsPerFrameGiven ? "" : " (auto)");
-      // After the views have drawn this step (they paint in the next pass of the event loop).
-      QTimer::singleShot(50, &window, [&] {
-        for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();
-        bool agree = window.referenceIndex() >= 0;
-        for (int n = 0; n < window.viewportCount(); ++n) {
-          const bool running = window.coordinator().active(std::size_t(n));
-          const CompareWindow::Agreement& a = window.agreement(n);
-          if (!running || (n != window.referenceIndex() && (!a.compared || !a.worst.withinTolerance(CompareWindow::kAgreementTolerance))))
-            agree = false;
-        }
-        for (const QString& line : window.summary()) std::printf("%s\n", qPrintable(line));
-        std::fflush(stdout);
-        // The window as it is, unless the picture was given a size or fewer decorations: then drawn for it.
-        ImageOptions picture = options.picture;
-        const bool drawn = !picture.size.isEmpty() || !picture.hud || !picture.colourBar || !picture.labels;
-        QString problem;
-        bool saved = false;
-        if (drawn) {
-          if (picture.size.isEmpty()) picture.size = window.screenPixels();
-          saved = saveViewImage(window, options.screenshot, picture, problem);
-        } else {
-          saved = writeImageFile(window.screenshot(options.screenshotWindow), options.screenshot, problem);
-        }
-        if (!saved)
-          std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s%s%s\n", qPrintable(options.screenshot),
-                       problem.isEmpty() ? "" : ": ", qPrintable(problem));
-        if (!agree) std::fprintf(stderr, "iso3dfd-studio: a viewport failed or disagrees with the reference beyond relative L2 %g\n",
-                                 CompareWindow::kAgreementTolerance);
-        QApplication::exit(saved && agree ? 0 : 1);
-      });
-    });
-  }
-  // --record: from the first common frame (every solver built); the session runs the lockstep itself.
-  RecordingSession& recording = *window.exportActions()->recording();  // shown as the Record button's
-  if (!options.record.isEmpty()) {
-    QObject::connect(&window, &CompareWindow::commonFrame, &window, [&, started = false]() mutable {
-      if (started) return;
-      started = true;
-      recordFromCommandLine(recording, options, [&] {
-        double points = 0.0;
-        for (int n = 0; n < window.viewportCount(); ++n) {
-          const ControllerStatus s = window.viewport(n)->pane()->controller().status();
-          if (s.hasSolver) points += double(s.grid.interiorSize()) * double(s.step);
-        }
-        return points;
-      });
-    });
-  }
-  window.show();
-  window.setPlaying(!options.startPaused && options.record.isEmpty());
-  return QApplication::exec();
+  // Before the driver's: the measurement ends at the step, not after the screenshot.
+  std::optional<LockstepMeter> meter;
+  if (!options.screenshot.isEmpty()) meter.emplace(window, options);
+  HeadlessDriver::Target target;
+  target.window = &window;
+  target.view = &window;
+  target.screenArea = window.centralWidget();  // the viewports with the sharing note
+  target.recording = window.exportActions()->recording();
+  target.pointsComputed = [&] { return pointsComputed(window); };
+  target.conclude = [&] { return agreementReport(window); };
+  target.settleMs = 50;  // the views paint the step in the next pass of the event loop
+  HeadlessDriver driver(options, std::move(target));
+  driver.finishAtStep();
+  // Recording starts at the first common frame (every solver built); the session runs the lockstep itself.
+  QObject::connect(&window, &CompareWindow::commonFrame, &driver, [&] { driver.startRecording(); });
+  return driver.exec([&] { window.setPlaying(!options.startPaused && options.record.isEmpty()); });
 }
 
 }  // namespace iso

@@ -1,47 +1,14 @@
 #pragma once
-// Command line of iso3dfd-studio: which scenario to open, overrides, and the automation modes
-// (--steps N --screenshot FILE for tests and scripts; --record PATH --frames N for videos and frame
-// sequences; --benchmark SECONDS for the cost of the view; --bench-panel for the stages' benchmark).
-#include <QSize>
+// Command line of iso3dfd-studio: parsing it into StudioOptions (the scenario options shared with
+// iso3dfd, app/options/ScenarioOptionTable.h, and the studio's own: automation, view, panels) and
+// running what it asks for in the window it names.
 #include <QString>
 #include <QStringList>
-#include <functional>
 #include <optional>
 
-#include "core/Scenario.h"
-#include "render/SliceView.h"
+#include "app/studio/StudioOptions.h"
 
 namespace iso {
-
-struct StudioOptions {
-  Scenario scenario;            // after the file or preset and every override
-  QString scenarioFile;         // the scenario file given, if any ...
-  bool scenarioEdited = false;  // ... and changed by the options (--stage, --size, ...)
-  bool scenarioGiven = false;   // a file, a preset, --stage or --size was given (no GPU upgrade)
-  long steps = -1;              // pause at this step (< 0: run on)
-  QString screenshot;           // with steps: save the view there after that step, then quit
-  bool screenshotWindow = false;  // ... the whole window (docks and status bar) instead of the view
-  QString record;               // a video (.mp4/.mkv/.mov) or a folder of PNG frames: record, then quit
-  long recordFrames = 0;        // with record: frames to write
-  int recordEvery = 4;          // with record: time steps between frames (frame i shows step every·i)
-  int recordFps = 30;
-  // The screenshot's or the recording's picture: its size (empty: the view's) and what it shows.
-  ImageOptions picture;
-  double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
-  int stepsPerFrame = 4;
-  bool stepsPerFrameGiven = false;  // --steps-per-frame was given (the compare view's default is auto)
-  bool hostSlicePath = false;   // --slice-path host: the triple buffer's host copies, not the mapped GL buffers
-  bool startPaused = false;
-  int viewMode = 0;  // an index of viewModes()
-  int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
-  QStringList compareStages;  // --compare: 2 to 4 "stage" or "stage@device", side by side in lockstep
-  bool dragCamera = false;    // --drag: with --compare, orbit viewport 1's camera with synthetic mouse drags
-  bool benchPanel = false;    // --bench-panel: the benchmark panel alone (steps: per stage)
-  QStringList benchStages;    // --stages: the stages it times (empty: every stage available)
-  int benchSize = 0;          // --size N: a cube N³ (0: the scenario's grid)
-  QString benchJson;          // --json: the results as iso3dfd-bench/1
-  QStringList benchLoad;      // --load: results shown next to the run (iso3dfd bench --json files)
-};
 
 // Parses the arguments (QCoreApplication::arguments()); on a bad value returns nullopt and sets
 // `error` to a message naming the option and its limits. --help and --version exit from inside.
@@ -51,15 +18,8 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
 // resized to 256³ on the first GPU when OpenCL offers one.
 Scenario defaultScenarioForThisMachine();
 
-class RecordingSession;
-
-// --record: starts `recording` with the command line's settings (once the run is built); when the output
-// is complete, prints what was written and how fast the run went meanwhile (pointsComputed(): the grid
-// points updated so far, over all solvers) and quits with 0; on failure prints why and quits with 1.
-void recordFromCommandLine(RecordingSession& recording, const StudioOptions& options,
-                           std::function<double()> pointsComputed);
-
-// Runs the application (needs a QApplication); returns the exit status.
+// Runs the application (needs a QApplication) in the window the options name (the main window, the
+// compare view, the benchmark panel or the stage explorer); returns the exit status.
 int runStudio(const StudioOptions& options);
 
 }  // namespace iso

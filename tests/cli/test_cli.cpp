@@ -218,6 +218,9 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
       {"run 10 10 10 2 --stage gpu-warp", "unknown stage"},
       {"run 10 10 10 2 --stage gpu-basic --device no-such-device-xyz", "no OpenCL device matches"},
       {"run --no-such-option", "no-such-option"},
+      {"run --size 0,10,10 2", "--size 0,10,10: expected a cube N or n1,n2,n3"},
+      {"run 10 10 10 2 --size 5,5,5", "give the grid once"},
+      {"run 10 10 10 2 --dx 1 --dx 2", "--dx 1 and 2: give it once"},
       {"frobnicate", ""},
   };
   for (const auto& c : cases) {
@@ -227,6 +230,22 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
     EXPECT_EQ(r.output.find("Running"), std::string::npos) << c.args << ": the run started";
   }
   EXPECT_FALSE(std::filesystem::exists(traces)) << "no output of a refused command is written";
+}
+
+// The studio's spellings (shared by both programs: app/options) describe the same run as the older ones.
+TEST(Cli, TheStudiosSpellingsDescribeTheSameRun) {
+  const auto saved = [](const std::string& args) {
+    const auto file = tempPath("spelling.json");
+    std::filesystem::remove(file);
+    const Result r = runCli("run " + args + " --save-scenario " + file.string());
+    EXPECT_EQ(r.status, 0) << args << " gave:\n" << r.output;
+    std::ifstream in(file);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const std::string positional = saved("24 20 16 3 --scenario oneapi --stage cpu-parallel --param threads=2");
+  ASSERT_NE(positional.find("\"n1\": 24"), std::string::npos) << positional;
+  EXPECT_EQ(saved("--size 24,20,16 3 --preset oneapi --stage cpu-parallel --threads 2"), positional);
+  EXPECT_EQ(saved("--size 16 3 --stage cpu-serial"), saved("16 16 16 3 --stage cpu-serial")) << "--size N is a cube";
 }
 
 // The tuner times a stage's own kernel: with the default scenario's perfectly matched layer it leaves the

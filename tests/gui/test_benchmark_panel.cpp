@@ -9,7 +9,6 @@
 #include <QHorizontalBarSeries>
 #include <QImage>
 #include <QLogValueAxis>
-#include <QProcess>
 #include <QMenu>
 #include <QProgressBar>
 #include <QRadioButton>
@@ -35,6 +34,7 @@
 #include "core/StageRegistry.h"
 #include "tests/ScratchDir.h"
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
@@ -360,32 +360,12 @@ TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
       << parallel->throughput.mpts << " in:\n" << text.toStdString();
 }
 
-struct StudioRun {
-  int exitCode = -1;
-  QString output;
-};
-
-StudioRun runStudio(const QStringList& arguments) {
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(ISO_STUDIO_BINARY, arguments);
-  StudioRun r;
-  if (!p.waitForFinished(180000 * test::timeoutScale())) {
-    p.kill();
-    p.waitForFinished();
-    r.output = "timed out: " + QString::fromLocal8Bit(p.readAll());
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.output = QString::fromLocal8Bit(p.readAll());
-  return r;
-}
 
 TEST(BenchmarkPanelBinary, WritesTheWindowAsPngAndTheResultsAsJson) {
   const QString png = QString::fromStdString(test::scratchPath("panel.png").string());
   const QString json = QString::fromStdString(test::scratchPath("panel.json").string());
   const QString stages = listDevices().empty() ? "cpu-serial,cpu-parallel" : "cpu-serial,cpu-parallel,gpu-basic";
-  const StudioRun r = runStudio({"--bench-panel", "--stages", stages, "--size", "16", "--steps", "3", "--screenshot", png, "--json", json});
+  const test::StudioRun r = test::runStudio({"--bench-panel", "--stages", stages, "--size", "16", "--steps", "3", "--screenshot", png, "--json", json});
   ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   const QImage image(png);
   ASSERT_FALSE(image.isNull()) << r.output.toStdString();
@@ -402,7 +382,7 @@ TEST(BenchmarkPanelBinary, WritesTheWindowAsPngAndTheResultsAsJson) {
 TEST(BenchmarkPanelBinary, AStageThatFailsMakesTheExitStatusOneAndIsInTheJson) {
   if (listDevices().empty()) GTEST_SKIP() << "no OpenCL stage to fail";
   const QString json = QString::fromStdString(test::scratchPath("failed.json").string());
-  const StudioRun r = runStudio({"--bench-panel", "--stages", "cpu-serial,gpu-basic", "--device", "no-such-device", "--size", "8",
+  const test::StudioRun r = test::runStudio({"--bench-panel", "--stages", "cpu-serial,gpu-basic", "--device", "no-such-device", "--size", "8",
                                  "--steps", "2", "--json", json});
   EXPECT_EQ(r.exitCode, 1) << r.output.toStdString();
   EXPECT_TRUE(r.output.contains("a stage failed")) << r.output.toStdString();
@@ -413,16 +393,16 @@ TEST(BenchmarkPanelBinary, AStageThatFailsMakesTheExitStatusOneAndIsInTheJson) {
 }
 
 TEST(BenchmarkPanelBinary, RefusesBadOptionsBeforeRunning) {
-  StudioRun r = runStudio({"--bench-panel", "--stages", "cpu-serial,no-such-stage", "--json", "x.json"});
+  test::StudioRun r = test::runStudio({"--bench-panel", "--stages", "cpu-serial,no-such-stage", "--json", "x.json"});
   EXPECT_NE(r.exitCode, 0);
   EXPECT_TRUE(r.output.contains("no-such-stage")) << r.output.toStdString();
-  r = runStudio({"--stages", "cpu-serial", "--steps", "3"});
+  r = test::runStudio({"--stages", "cpu-serial", "--steps", "3"});
   EXPECT_NE(r.exitCode, 0);
   EXPECT_TRUE(r.output.contains("--stages belongs to --bench-panel")) << r.output.toStdString();
-  r = runStudio({"--bench-panel", "--json", "results.csv"});
+  r = test::runStudio({"--bench-panel", "--json", "results.csv"});
   EXPECT_NE(r.exitCode, 0);
   EXPECT_TRUE(r.output.contains(".json")) << r.output.toStdString();
-  r = runStudio({"--bench-panel", "--json", "/no/such/folder/results.json"});
+  r = test::runStudio({"--bench-panel", "--json", "/no/such/folder/results.json"});
   EXPECT_NE(r.exitCode, 0);
   EXPECT_TRUE(r.output.contains("does not exist")) << r.output.toStdString();
 }

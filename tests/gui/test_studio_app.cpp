@@ -12,7 +12,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMouseEvent>
-#include <QProcess>
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -27,6 +26,7 @@
 #include "app/studio/SourceEditor.h"
 #include "compute/DeviceRegistry.h"
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
@@ -68,36 +68,12 @@ double colourStdDev(const QImage& image) {
   return std::sqrt(std::max(0.0, sum2 / n - (sum / n) * (sum / n)));
 }
 
-struct BinaryRun {
-  int exitCode = -1;
-  QString output;
-  double seconds = 0.0;
-};
-
-BinaryRun runStudioBinary(const QStringList& arguments, int timeoutMs = 120000) {
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  QElapsedTimer clock;
-  clock.start();
-  p.start(ISO_STUDIO_BINARY, arguments);
-  BinaryRun r;
-  if (!p.waitForFinished(timeoutMs)) {
-    p.kill();
-    p.waitForFinished();
-    r.output = "timed out: " + QString::fromLocal8Bit(p.readAll());
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.output = QString::fromLocal8Bit(p.readAll());
-  r.seconds = clock.elapsed() / 1000.0;
-  return r;
-}
 
 TEST(StudioApp, ScreenshotAfterNStepsShowsAWave) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   QTemporaryDir dir;
   const QString shot = dir.filePath("view.png");
-  const BinaryRun r = runStudioBinary({"--size", "64,64,64", "--steps", "120", "--screenshot", shot});
+  const test::StudioRun r = test::runStudio({"--size", "64,64,64", "--steps", "120", "--screenshot", shot});
   ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   QImage image(shot);
   ASSERT_FALSE(image.isNull()) << "no PNG at " << shot.toStdString();
@@ -106,13 +82,13 @@ TEST(StudioApp, ScreenshotAfterNStepsShowsAWave) {
 }
 
 TEST(StudioApp, BadArgumentsAndMissingFilesExitWithAMessage) {
-  const BinaryRun size = runStudioBinary({"--size", "0,64,64", "--steps", "1", "--screenshot", "x.png"});
+  const test::StudioRun size = test::runStudio({"--size", "0,64,64", "--steps", "1", "--screenshot", "x.png"});
   EXPECT_EQ(size.exitCode, 2);
   EXPECT_TRUE(size.output.contains("--size")) << size.output.toStdString();
-  const BinaryRun file = runStudioBinary({"/nonexistent/scenario.json"});
+  const test::StudioRun file = test::runStudio({"/nonexistent/scenario.json"});
   EXPECT_EQ(file.exitCode, 2);
   EXPECT_TRUE(file.output.contains("/nonexistent/scenario.json")) << file.output.toStdString();
-  const BinaryRun help = runStudioBinary({"--help"});
+  const test::StudioRun help = test::runStudio({"--help"});
   EXPECT_EQ(help.exitCode, 0);
   EXPECT_TRUE(help.output.contains("--screenshot")) << help.output.toStdString();
 }

@@ -4,7 +4,6 @@
 
 #include <QDir>
 #include <QImage>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <algorithm>
@@ -22,6 +21,7 @@
 #include "tests/gui/test_painted_text.h"
 #include "tests/gui/test_render_support.h"
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
@@ -353,26 +353,6 @@ TEST(CompareFromMainWindow, OpensOnTheActiveScenarioAndPausesTheMainRun) {
 
 // ---- the binary ----
 
-struct StudioRun {
-  int exitCode = -1;
-  QString output;
-};
-
-StudioRun runStudio(const QStringList& arguments) {
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(ISO_STUDIO_BINARY, arguments);
-  StudioRun r;
-  if (!p.waitForFinished(180000 * test::timeoutScale())) {
-    p.kill();
-    p.waitForFinished();
-    r.output = "timed out: " + QString::fromLocal8Bit(p.readAll());
-    return r;
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.output = QString::fromLocal8Bit(p.readAll());
-  return r;
-}
 
 // Pixels of the seismic colour map's saturated ends (strong red or blue, little green): the wave, not the
 // grey interface, the white of a quiet field or the axis labels (whose green is high).
@@ -392,7 +372,7 @@ TEST(StudioCompareBinary, FourStagesScreenshotShowsFourWavesAndAgreement) {
   const QString shot = dir.filePath("compare.png");
   // 160 steps (the pulse's peak leaves at 133): the wave has left the source cell and fills a disc of
   // the XZ plane.
-  const StudioRun r = runStudio({"--size", "48,48,48", "--compare", "cpu-serial,cpu-parallel,gpu-basic,gpu-optimized",
+  const test::StudioRun r = test::runStudio({"--size", "48,48,48", "--compare", "cpu-serial,cpu-parallel,gpu-basic,gpu-optimized",
                                  "--steps", "160", "--steps-per-frame", "10", "--mode", "xz", "--screenshot", shot});
   ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   for (int n = 1; n <= 4; ++n) EXPECT_TRUE(r.output.contains(QStringLiteral("viewport %1:").arg(n))) << r.output.toStdString();
@@ -409,13 +389,13 @@ TEST(StudioCompareBinary, FourStagesScreenshotShowsFourWavesAndAgreement) {
 }
 
 TEST(StudioCompareBinary, BadStageListsExitWithAMessage) {
-  const StudioRun five = runStudio({"--compare", "cpu-serial,cpu-serial,cpu-serial,cpu-serial,cpu-serial", "--steps", "1",
+  const test::StudioRun five = test::runStudio({"--compare", "cpu-serial,cpu-serial,cpu-serial,cpu-serial,cpu-serial", "--steps", "1",
                               "--screenshot", "x.png"});
   EXPECT_EQ(five.exitCode, 2);
   EXPECT_TRUE(five.output.contains("expected 2 to 4 stages")) << five.output.toStdString();
   if (!test::haveDisplay()) GTEST_SKIP() << "the unknown-stage run needs an X display with OpenGL";
   QTemporaryDir dir;
-  const StudioRun unknown = runStudio({"--size", "24,24,24", "--compare", "cpu-serial,warp-drive", "--steps", "4",
+  const test::StudioRun unknown = test::runStudio({"--size", "24,24,24", "--compare", "cpu-serial,warp-drive", "--steps", "4",
                                  "--screenshot", dir.filePath("unknown.png")});
   EXPECT_EQ(unknown.exitCode, 1);
   EXPECT_TRUE(unknown.output.contains("Unknown stage 'warp-drive'")) << unknown.output.toStdString();

@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <QImage>
-#include <QProcess>
 #include <QTemporaryDir>
 
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
@@ -31,13 +31,10 @@ Coloured countColoured(const QImage& image) {
 QImage screenshotAfter(const QStringList& scenario, int steps, const QString& mode) {
   QTemporaryDir dir;
   const QString shot = dir.filePath("view.png");
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(ISO_STUDIO_BINARY, scenario + QStringList{"--mode", mode, "--steps", QString::number(steps), "--screenshot", shot});
-  if (!p.waitForFinished(120000 * test::timeoutScale()) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-    ADD_FAILURE() << "iso3dfd-studio failed: " << p.readAll().toStdString();
-    p.kill();
-    p.waitForFinished();
+  const test::StudioRun r =
+      test::runStudio(scenario + QStringList{"--mode", mode, "--steps", QString::number(steps), "--screenshot", shot}, {}, 120000);
+  if (r.exitCode != 0) {
+    ADD_FAILURE() << "iso3dfd-studio failed: " << r.output.toStdString();
     return {};
   }
   return QImage(shot);

@@ -4,37 +4,18 @@
 
 #include <QElapsedTimer>
 #include <QImage>
-#include <QProcess>
 
 #include "app/studio/PngSequenceWriter.h"
 #include "tests/ScratchDir.h"
 #include "tests/gui/test_studio_export_support.h"
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct StudioRun {
-  int exitCode = -1;
-  std::string output;
-};
-
-StudioRun runStudio(const QStringList& arguments) {
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  p.start(ISO_STUDIO_BINARY, arguments);
-  StudioRun r;
-  if (!p.waitForFinished(180000 * test::timeoutScale())) {
-    p.kill();
-    p.waitForFinished();
-    r.output = "timed out: ";
-  }
-  r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  r.output += p.readAll().toStdString();
-  return r;
-}
 
 QString q(const fs::path& path) { return QString::fromStdString(path.string()); }
 
@@ -45,10 +26,10 @@ TEST(StudioExport, RecordedVideoHasEveryFrameTheSizeTheRateAndTheWave) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   const fs::path video = test::scratchPath("run.mp4");
   constexpr int kFrames = 9;
-  const StudioRun r = runStudio(kSmallRun + QStringList{"--record", q(video), "--frames", QString::number(kFrames), "--every",
+  const test::StudioRun r = test::runStudio(kSmallRun + QStringList{"--record", q(video), "--frames", QString::number(kFrames), "--every",
                                                   "80", "--resolution", "640x360", "--fps", "12"});
-  ASSERT_EQ(r.exitCode, 0) << r.output;
-  EXPECT_NE(r.output.find("recorded 9 frames (640x360, every 80 steps, 12 fps)"), std::string::npos) << r.output;
+  ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
+  EXPECT_TRUE(r.output.contains("recorded 9 frames (640x360, every 80 steps, 12 fps)")) << r.output.toStdString();
   const test::DecodedVideo decoded = test::decodeVideo(video);
   ASSERT_EQ(decoded.error, "");
   EXPECT_EQ(decoded.frames, kFrames);
@@ -66,9 +47,9 @@ TEST(StudioExport, RecordedFramesFolderHasOnePngPerFrameShowingItsStep) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   const fs::path folder = test::scratchPath("frames");
   constexpr int kFrames = 5;
-  const StudioRun r = runStudio(kSmallRun + QStringList{"--record", q(folder), "--frames", QString::number(kFrames), "--every",
+  const test::StudioRun r = test::runStudio(kSmallRun + QStringList{"--record", q(folder), "--frames", QString::number(kFrames), "--every",
                                                   "55", "--resolution", "640x360"});
-  ASSERT_EQ(r.exitCode, 0) << r.output;
+  ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   std::set<std::string> expected;
   for (int i = 0; i < kFrames; ++i) expected.insert(PngSequenceWriter::frameName(i));
   ASSERT_EQ(test::filesIn(folder), expected);
@@ -96,9 +77,9 @@ TEST(StudioExport, RecordedFramesFolderHasOnePngPerFrameShowingItsStep) {
 TEST(StudioExport, RecordedCompareViewHoldsEveryViewport) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   const fs::path video = test::scratchPath("compare.mp4");
-  const StudioRun r = runStudio({"--size", "48,48,48", "--compare", "cpu-serial,cpu-parallel", "--mode", "xz", "--record",
+  const test::StudioRun r = test::runStudio({"--size", "48,48,48", "--compare", "cpu-serial,cpu-parallel", "--mode", "xz", "--record",
                                  q(video), "--frames", "4", "--every", "100", "--resolution", "640x360"});
-  ASSERT_EQ(r.exitCode, 0) << r.output;
+  ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   const test::DecodedVideo decoded = test::decodeVideo(video);
   ASSERT_EQ(decoded.error, "");
   EXPECT_EQ(decoded.frames, 4);
@@ -132,8 +113,8 @@ TEST(StudioExport, NoColourBarLeavesTheColourBarOut) {
   };
   const fs::path with = test::scratchPath("bar.png"), without = test::scratchPath("nobar.png");
   for (const auto& [path, extra] : {std::pair{with, QStringList{}}, std::pair{without, QStringList{"--no-colour-bar"}}}) {
-    const StudioRun r = runStudio(kSmallRun + QStringList{"--steps", "1", "--screenshot", q(path), "--resolution", "640x360"} + extra);
-    ASSERT_EQ(r.exitCode, 0) << r.output;
+    const test::StudioRun r = test::runStudio(kSmallRun + QStringList{"--steps", "1", "--screenshot", q(path), "--resolution", "640x360"} + extra);
+    ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   }
   EXPECT_GT(strongRed(with), 100);
   EXPECT_EQ(strongRed(without), 0);
@@ -142,8 +123,8 @@ TEST(StudioExport, NoColourBarLeavesTheColourBarOut) {
 TEST(StudioExport, A4KScreenshotHasThatSize) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   const fs::path shot = test::scratchPath("4k.png");
-  const StudioRun r = runStudio(kSmallRun + QStringList{"--steps", "40", "--screenshot", q(shot), "--resolution", "3840x2160"});
-  ASSERT_EQ(r.exitCode, 0) << r.output;
+  const test::StudioRun r = test::runStudio(kSmallRun + QStringList{"--steps", "40", "--screenshot", q(shot), "--resolution", "3840x2160"});
+  ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   const QImage image(q(shot));
   EXPECT_EQ(image.size(), QSize(3840, 2160));
 }
@@ -151,7 +132,7 @@ TEST(StudioExport, A4KScreenshotHasThatSize) {
 TEST(StudioExport, BadRecordingOptionsExitWithAMessageAndWriteNothing) {
   const fs::path older = test::scratchPath("older.mp4");
   test::writeText(older, "older file");
-  const std::pair<QStringList, std::string> cases[] = {
+  const std::pair<QStringList, QString> cases[] = {
       {{"--record", q(older)}, "--record needs --frames"},
       {{"--record", q(older), "--frames", "0"}, "--frames 0"},
       {{"--record", q(older), "--frames", "3", "--resolution", "641x360"}, "even width"},
@@ -164,9 +145,9 @@ TEST(StudioExport, BadRecordingOptionsExitWithAMessageAndWriteNothing) {
       {{"--no-hud"}, "go with --screenshot or --record"},
   };
   for (const auto& [arguments, message] : cases) {
-    const StudioRun r = runStudio(arguments);
-    EXPECT_EQ(r.exitCode, 2) << arguments.join(' ').toStdString() << "\n" << r.output;
-    EXPECT_NE(r.output.find(message), std::string::npos) << arguments.join(' ').toStdString() << "\n" << r.output;
+    const test::StudioRun r = test::runStudio(arguments);
+    EXPECT_EQ(r.exitCode, 2) << arguments.join(' ').toStdString() << "\n" << r.output.toStdString();
+    EXPECT_TRUE(r.output.contains(message)) << arguments.join(' ').toStdString() << "\n" << r.output.toStdString();
   }
   EXPECT_EQ(test::fileText(older), "older file");
 }
@@ -175,9 +156,9 @@ TEST(StudioExport, RecordingIntoAnUnwritableFolderFailsAndKeepsNothing) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   const fs::path file = test::scratchPath("plain-file");
   test::writeText(file, "x");
-  const StudioRun r = runStudio(kSmallRun + QStringList{"--record", q(file / "out.mp4"), "--frames", "2"});
-  EXPECT_EQ(r.exitCode, 1) << r.output;
-  EXPECT_NE(r.output.find("cannot write to the folder"), std::string::npos) << r.output;
+  const test::StudioRun r = test::runStudio(kSmallRun + QStringList{"--record", q(file / "out.mp4"), "--frames", "2"});
+  EXPECT_EQ(r.exitCode, 1) << r.output.toStdString();
+  EXPECT_TRUE(r.output.contains("cannot write to the folder")) << r.output.toStdString();
 }
 
 }  // namespace

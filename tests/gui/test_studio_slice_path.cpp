@@ -2,14 +2,13 @@
 // through the triple buffer's host copies when forced or when the GL cannot; the counters name the path.
 #include <gtest/gtest.h>
 
-#include <QProcess>
-
 #include "app/studio/MainWindow.h"
 #include "app/studio/SimulationPane.h"
 #include "app/studio/StudioCli.h"
 #include "core/ScenarioResize.h"
 #include "render/SliceView.h"
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
@@ -141,14 +140,8 @@ TEST(StudioSlicePathOptions, SlicePathIsParsed) {
 TEST(StudioSlicePathBinary, TheBenchmarkNamesThePathAndTheFallbackItsReason) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   const auto run = [](const QStringList& extra, const QStringList& environment = {}) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString& setting : environment) env.insert(setting.section('=', 0, 0), setting.section('=', 1));
-    p.setProcessEnvironment(env);
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(ISO_STUDIO_BINARY, QStringList{"--size", "24,20,16", "--stage", "cpu-serial", "--benchmark", "0.5"} + extra);
-    if (!p.waitForFinished(120000)) p.kill();
-    return QString::fromLocal8Bit(p.readAll());
+    return test::runStudio(QStringList{"--size", "24,20,16", "--stage", "cpu-serial", "--benchmark", "0.5"} + extra, environment, 120000)
+        .output;
   };
   const QString help = run({"--help"});
   EXPECT_TRUE(help.contains("--slice-path <mapped|host>")) << help.toStdString();

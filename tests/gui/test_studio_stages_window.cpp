@@ -7,7 +7,6 @@
 #include <QDir>
 #include <QImage>
 #include <QMenuBar>
-#include <QProcess>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -26,6 +25,7 @@
 #include "core/StageRegistry.h"
 #include "app/studio/StageSourceView.h"
 #include "tests/gui/test_studio_support.h"
+#include "tests/support/StudioProcess.h"
 
 namespace iso {
 namespace {
@@ -170,39 +170,17 @@ TEST(StageExplorer, UnknownStageIsRefusedWithTheKnownOnes) {
   EXPECT_EQ(explorer.currentStage(), "gpu-slm");
 }
 
-struct ExplorerRun {
-  int exitCode = -1;
-  QString output;
-};
-
 // The studio binary in --stages-window mode; without a display on Qt's offscreen platform (the
 // explorer draws no OpenGL).
-ExplorerRun runExplorerBinary(const QStringList& arguments) {
-  QProcess p;
-  p.setProcessChannelMode(QProcess::MergedChannels);
-  if (!test::haveDisplay()) {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("QT_QPA_PLATFORM", "offscreen");
-    p.setProcessEnvironment(env);
-  }
-  p.start(ISO_STUDIO_BINARY, arguments);
-  ExplorerRun r;
-  if (!p.waitForFinished(60000 * test::timeoutScale())) {
-    p.kill();
-    p.waitForFinished();
-    r.output = "timed out: ";
-  } else {
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-  }
-  r.output += QString::fromLocal8Bit(p.readAll());
-  return r;
+test::StudioRun runExplorerBinary(const QStringList& arguments) {
+  return test::runStudio(arguments, test::haveDisplay() ? QStringList{} : QStringList{"QT_QPA_PLATFORM=offscreen"}, 60000);
 }
 
 TEST(StageExplorer, CommandLineScreenshotOfEachTab) {
   QTemporaryDir dir;
   for (const QString tab : {"source", "diff", "explanation"}) {
     const QString shot = dir.filePath(tab + ".png");
-    const ExplorerRun r = runExplorerBinary({"--stages-window", tab, "--stage", "gpu-linear", "--screenshot", shot});
+    const test::StudioRun r = runExplorerBinary({"--stages-window", tab, "--stage", "gpu-linear", "--screenshot", shot});
     ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
     const QImage image(shot);
     ASSERT_FALSE(image.isNull()) << "no PNG at " << shot.toStdString();
@@ -210,7 +188,7 @@ TEST(StageExplorer, CommandLineScreenshotOfEachTab) {
     EXPECT_GE(image.height(), 600);
     if (qEnvironmentVariableIsSet("ISO_TEST_SAVE_IMAGES")) image.save(QDir::temp().filePath("stages_" + tab + ".png"));
   }
-  const ExplorerRun bad = runExplorerBinary({"--stages-window", "assembly", "--screenshot", dir.filePath("x.png")});
+  const test::StudioRun bad = runExplorerBinary({"--stages-window", "assembly", "--screenshot", dir.filePath("x.png")});
   EXPECT_EQ(bad.exitCode, 2);
   EXPECT_TRUE(bad.output.contains("--stages-window assembly")) << bad.output.toStdString();
 }

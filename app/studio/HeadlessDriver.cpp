@@ -1,0 +1,111 @@
+#include "app/studio/HeadlessDriver.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTimer>
+#include <QWidget>
+#include <cstdio>
+#include <memory>
+
+#include "app/studio/RecordableView.h"
+#include "app/studio/RecordingSession.h"
+#include "app/studio/ViewImage.h"
+#include "render/SliceView.h"
+
+namespace iso {
+
+void printStudioError(const QString& text) { std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(text)); }
+
+HeadlessDriver::HeadlessDriver(const StudioOptions& options, Target target)
+    : options_(options), target_(std::move(target)) {}
+
+void HeadlessDriver::finishAtStep() {
+  if (options_.screenshot.isEmpty() || !target_.view) return;
+  target_.view->connectImageStep(this, [this](long step) {
+    if (step >= options_.steps) finish();
+  });
+}
+
+void HeadlessDriver::finish() {
+  if (ended_) return;
+  ended_ = true;
+  QTimer::singleShot(target_.settleMs, this, [this] { conclude(); });
+}
+
+void HeadlessDriver::conclude() {
+  const Report report = target_.conclude ? target_.conclude() : Report{};
+  for (const QString& line : report.lines) std::printf("%s\n", qPrintable(line));
+  std::fflush(stdout);
+  QStringList problems = report.problems;
+  QString problem;
+  if (!options_.screenshot.isEmpty() && !saveScreenshot(problem))
+    problems << (problem.isEmpty() ? "could not save the screenshot to " + options_.screenshot : problem);
+  if (!options_.benchJson.isEmpty() && target_.writeResults && !target_.writeResults(options_.benchJson, problem))
+    problems << problem;
+  for (const QString& text : problems) printStudioError(text);
+  QApplication::exit(problems.isEmpty() ? 0 : 1);
+}
+
+// The window as it is on screen, unless the picture was given a size or fewer decorations (or the
+// target has no screen area): then the view drawn for it, at the view's size by default.
+bool HeadlessDriver::saveScreenshot(QString& problem) {
+  const ImageOptions& picture = options_.picture;
+  const bool custom = !picture.size.isEmpty() || !picture.hud || !picture.colourBar || !picture.labels;
+  QWidget* grabbed = options_.screenshotWindow ? target_.window : target_.screenArea;
+  if (grabbed && (options_.screenshotWindow || !custom || !target_.view))
+    return writeImageFile(SliceView::grabWithViews(*grabbed), options_.screenshot, problem);
+  ImageOptions image = picture;
+  if (image.size.isEmpty()) {
+    image.size = target_.view->screenPixels();
+    image.scale = target_.window->devicePixelRatioF();  // as on screen, as File › Save image… does
+  }
+  return saveViewImage(*target_.view, options_.screenshot, image, problem);
+}
+
+void HeadlessDriver::fail(const QString& message) {
+  printStudioError(message);
+  if (!options_.automated() || ended_) return;
+  ended_ = true;
+  QApplication::exit(1);
+}
+
+void HeadlessDriver::startRecording() {
+  if (options_.record.isEmpty() || recording_ || !target_.recording) return;
+  recording_ = true;
+  RecordingSettings settings;
+  settings.path = options_.record;
+  settings.picture = options_.picture;
+  settings.fps = options_.recordFps;
+  settings.every = options_.recordEvery;
+  settings.frames = options_.recordFrames;
+  auto clock = std::make_shared<QElapsedTimer>();
+  clock->start();
+  const double pointsBefore = target_.pointsComputed();
+  RecordingSession& recording = *target_.recording;
+  connect(&recording, &RecordingSession::finished, this, [this, &recording, clock, pointsBefore](bool ok, const QString& message) {
+    if (!ok) return fail(message);
+    const double wall = clock->elapsed() / 1000.0;
+    const QSize size = recording.frameSize();
+    const long frames = recording.framesCaptured();
+    std::printf("recorded %ld frames (%dx%d, every %d steps, %d fps) to %s in %.2f s\n", frames, size.width(),
+                size.height(), options_.recordEvery, options_.recordFps, qPrintable(message), wall);
+    std::printf("simulation: %.1f Mpts/s over the recording (wall time)\n",
+                wall > 0 ? (target_.pointsComputed() - pointsBefore) / wall / 1e6 : 0.0);
+    std::printf("drawing: %.1f ms per frame; writer: %.1f frames/s of its own time; run held for the writer %.2f s\n",
+                frames ? 1e3 * recording.renderSeconds() / double(frames) : 0.0,
+                recording.writerBusySeconds() > 0 ? double(frames) / recording.writerBusySeconds() : 0.0,
+                recording.waitSeconds());
+    std::fflush(stdout);
+    ended_ = true;
+    QApplication::exit(0);
+  });
+  if (!recording.start(settings)) fail(recording.error());
+}
+
+int HeadlessDriver::exec(const std::function<void()>& play) {
+  target_.window->show();
+  play();
+  return QApplication::exec();
+}
+
+}  // namespace iso

@@ -1,0 +1,47 @@
+#pragma once
+// What iso3dfd-studio's command line asks for (parsed by app/studio/StudioCli.h): the scenario to open
+// and the automation of a run (--steps N --screenshot FILE for tests and scripts; --record PATH --frames
+// N for videos and frame sequences; --benchmark SECONDS for the cost of the view; --bench-panel for the
+// stages' benchmark). Plain data: the windows' run functions and the headless driver read it.
+#include <QString>
+#include <QStringList>
+
+#include "core/Scenario.h"
+#include "render/SliceView.h"
+
+namespace iso {
+
+struct StudioOptions {
+  Scenario scenario;            // after the file or preset and every override
+  QString scenarioFile;         // the scenario file given, if any ...
+  bool scenarioEdited = false;  // ... and changed by the options (--stage, --size, ...)
+  long steps = -1;              // pause at this step (< 0: run on)
+  QString screenshot;           // with steps: save the view there after that step, then quit
+  bool screenshotWindow = false;  // ... the whole window (docks and status bar) instead of the view
+  QString record;               // a video (.mp4/.mkv/.mov) or a folder of PNG frames: record, then quit
+  long recordFrames = 0;        // with record: frames to write
+  int recordEvery = 4;          // with record: time steps between frames (frame i shows step every·i)
+  int recordFps = 30;
+  // The screenshot's or the recording's picture: its size (empty: the view's) and what it shows.
+  ImageOptions picture;
+  double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
+  int stepsPerFrame = 4;
+  bool stepsPerFrameGiven = false;  // --steps-per-frame was given (the compare view's default is auto)
+  bool hostSlicePath = false;   // --slice-path host: the triple buffer's host copies, not the mapped GL buffers
+  bool startPaused = false;
+  int viewMode = 0;  // an index of viewModes()
+  int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
+  QStringList compareStages;  // --compare: 2 to 4 "stage" or "stage@device", side by side in lockstep
+  bool dragCamera = false;    // --drag: with --compare, orbit viewport 1's camera with synthetic mouse drags
+  bool benchPanel = false;    // --bench-panel: the benchmark panel alone (steps: per stage)
+  QStringList benchStages;    // --stages: the stages it times (empty: every stage available)
+  int benchSize = 0;          // --size N: a cube N³ (0: the scenario's grid)
+  QString benchJson;          // --json: the results as iso3dfd-bench/1
+  QStringList benchLoad;      // --load: results shown next to the run (iso3dfd bench --json files)
+
+  // The run ends by itself (a screenshot, a recording, results or a measurement), so a failure ends the
+  // program with status 1 instead of waiting for a user.
+  bool automated() const { return !screenshot.isEmpty() || !record.isEmpty() || !benchJson.isEmpty() || benchmarkSeconds > 0.0; }
+};
+
+}  // namespace iso
