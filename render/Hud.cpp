@@ -80,6 +80,43 @@ const QColor& Hud::panelColour() {
   return colour;
 }
 
+namespace {
+
+// The bar itself: one row per table entry, the top one `hi`, framed.
+void drawColourStrip(QPainter& painter, const QRectF& bar, const ColourTable& table) {
+  QImage strip(1, int(table.size()), QImage::Format_RGB32);
+  for (int n = 0; n < int(table.size()); ++n) {
+    const auto& c = table[table.size() - 1 - std::size_t(n)];
+    strip.setPixel(0, n, qRgb(c[0], c[1], c[2]));
+  }
+  painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
+  painter.drawImage(bar, strip);
+  painter.setPen(QPen(QColor(150, 152, 158), 1.0));
+  painter.setBrush(Qt::NoBrush);
+  painter.drawRect(bar);
+}
+
+// Ticks and their labels right of the bar, up to the right edge of `area`; a constant range (hi <= lo)
+// gets one label, at the bottom.
+void drawColourBarTicks(QPainter& painter, const QRectF& bar, const QRectF& area, double lo, double hi,
+                        const QFontMetricsF& metrics) {
+  const bool constant = !(hi > lo);
+  const std::vector<double> ticks =
+      constant ? std::vector<double>{lo} : colourBarTicks(lo, hi, bar.height(), metrics.height());
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : std::abs(hi - lo);
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  for (double v : ticks) {
+    const double y = constant ? bar.bottom() : bar.bottom() - (v - lo) / (hi - lo) * bar.height();
+    painter.setPen(QPen(Hud::textColour(), 1.0));
+    painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5.0, y));
+    painter.drawText(QRectF(bar.right() + 8.0, y - metrics.height() * 0.5, area.right() - bar.right() - 8.0,
+                            metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, formatTick(v, step));
+  }
+}
+
+}  // namespace
+
 QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
                           const QString& title, const QString& caption) const {
   painter.save();
@@ -99,39 +136,13 @@ QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTab
   painter.setBrush(panelColour());
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.drawRoundedRect(area.adjusted(-6, -2, 0, 2), 4.0, 4.0);
-
-  // The bar: one row per table entry, top = hi.
-  QImage strip(1, int(table.size()), QImage::Format_RGB32);
-  for (int n = 0; n < int(table.size()); ++n) {
-    const auto& c = table[table.size() - 1 - std::size_t(n)];
-    strip.setPixel(0, n, qRgb(c[0], c[1], c[2]));
-  }
-  painter.setRenderHint(QPainter::SmoothPixmapTransform, true);
-  painter.drawImage(bar, strip);
-  painter.setPen(QPen(QColor(150, 152, 158), 1.0));
-  painter.setBrush(Qt::NoBrush);
-  painter.drawRect(bar);
-
+  drawColourStrip(painter, bar, table);
   painter.setPen(textColour());
   painter.drawText(QRectF(area.left(), area.top(), area.width(), titleHeight), Qt::AlignLeft | Qt::AlignVCenter, title);
-
   if (!caption.isEmpty())
     painter.drawText(QRectF(area.left(), area.bottom() - captionBox.height(), area.width(), captionBox.height()),
                      Qt::TextWordWrap | Qt::AlignLeft, caption);
-
-  const bool constant = !(hi > lo);
-  const std::vector<double> ticks =
-      constant ? std::vector<double>{lo} : colourBarTicks(lo, hi, bar.height(), metrics.height());
-  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : std::abs(hi - lo);
-  painter.setRenderHint(QPainter::Antialiasing, true);
-  for (double v : ticks) {
-    const double y = constant ? bar.bottom() : bar.bottom() - (v - lo) / (hi - lo) * bar.height();
-    painter.setPen(QPen(textColour(), 1.0));
-    painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5.0, y));
-    painter.drawText(QRectF(bar.right() + 8.0, y - metrics.height() * 0.5, area.right() - bar.right() - 8.0,
-                            metrics.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, formatTick(v, step));
-  }
+  drawColourBarTicks(painter, bar, area, lo, hi, metrics);
   painter.restore();
   return bar;
 }

@@ -85,38 +85,34 @@ QImage& OverlayLayer::begin(int widthPx, int heightPx, double pixelRatio) {
   return painted_;
 }
 
-bool OverlayLayer::draw(GlFunctions* gl, bool flipped) {
-  if (painted_.isNull()) return true;
+void OverlayLayer::addQuad(const QRect& r, bool flipped) {
   const int w = painted_.width(), h = painted_.height();
-  gl->glActiveTexture(GL_TEXTURE0);
-  gl->glBindTexture(GL_TEXTURE_2D, texture_);
-  const bool fresh = painted_.size() != uploaded_.size();
-  if (fresh) gl->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  const float x0 = 2.0f * r.left() / w - 1.0f, x1 = 2.0f * (r.right() + 1) / w - 1.0f;
+  const float up = flipped ? -1.0f : 1.0f;
+  const float y0 = up * (1.0f - 2.0f * r.top() / h), y1 = up * (1.0f - 2.0f * (r.bottom() + 1) / h);
+  const float s0 = float(r.left()) / w, s1 = float(r.right() + 1) / w;
+  const float t0 = float(r.top()) / h, t1 = float(r.bottom() + 1) / h;
+  vertices_.insert(vertices_.end(), {x0, y0, s0, t0, x1, y0, s1, t0, x1, y1, s1, t1,
+                                     x0, y0, s0, t0, x1, y1, s1, t1, x0, y1, s0, t1});
+}
+
+void OverlayLayer::uploadRect(GlFunctions* gl, const QRect& r) {
+  gl->glPixelStorei(GL_UNPACK_SKIP_PIXELS, r.left());
+  gl->glPixelStorei(GL_UNPACK_SKIP_ROWS, r.top());
+  gl->glTexSubImage2D(GL_TEXTURE_2D, 0, r.left(), r.top(), r.width(), r.height(), GL_RGBA, GL_UNSIGNED_BYTE,
+                      painted_.constBits());
+}
+
+bool OverlayLayer::sendTiles(GlFunctions* gl, bool fresh, bool flipped) {
   // RGBA bytes into RGBA8 storage: a plain copy per row for the driver.
   gl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   gl->glPixelStorei(GL_UNPACK_ROW_LENGTH, int(painted_.bytesPerLine() / 4));
   vertices_.clear();
   bool uploadedAny = false;
   // Along each row of tiles, runs of neighbours are sent in one upload and drawn as one quad.
-  const auto upload = [&](const QRect& r) {
-    gl->glPixelStorei(GL_UNPACK_SKIP_PIXELS, r.left());
-    gl->glPixelStorei(GL_UNPACK_SKIP_ROWS, r.top());
-    gl->glTexSubImage2D(GL_TEXTURE_2D, 0, r.left(), r.top(), r.width(), r.height(), GL_RGBA, GL_UNSIGNED_BYTE,
-                        painted_.constBits());
-    uploadedAny = true;
-  };
-  const auto quad = [&](const QRect& r) {
-    const float x0 = 2.0f * r.left() / w - 1.0f, x1 = 2.0f * (r.right() + 1) / w - 1.0f;
-    const float up = flipped ? -1.0f : 1.0f;
-    const float y0 = up * (1.0f - 2.0f * r.top() / h), y1 = up * (1.0f - 2.0f * (r.bottom() + 1) / h);
-    const float s0 = float(r.left()) / w, s1 = float(r.right() + 1) / w;
-    const float t0 = float(r.top()) / h, t1 = float(r.bottom() + 1) / h;
-    vertices_.insert(vertices_.end(), {x0, y0, s0, t0, x1, y0, s1, t0, x1, y1, s1, t1,
-                                       x0, y0, s0, t0, x1, y1, s1, t1, x0, y1, s0, t1});
-  };
-  for (int ty = 0; ty * kTile < h; ++ty) {
+  for (int ty = 0; ty * kTile < painted_.height(); ++ty) {
     QRect drawRun, uploadRun;
-    for (int tx = 0; tx * kTile < w; ++tx) {
+    for (int tx = 0; tx * kTile < painted_.width(); ++tx) {
       const QRect r = tileRect(painted_, tx, ty);
       // An empty tile is not drawn, so what the texture holds there does not matter until it is painted
       // on; a painted one the texture holds already is not sent again.
@@ -124,15 +120,31 @@ bool OverlayLayer::draw(GlFunctions* gl, bool flipped) {
       const bool send = !empty && (fresh || !tileSame(painted_, uploaded_, r));
       if (!empty) drawRun = drawRun.isNull() ? r : drawRun.united(r);
       if (send) uploadRun = uploadRun.isNull() ? r : uploadRun.united(r);
-      if (empty && !drawRun.isNull()) quad(std::exchange(drawRun, QRect()));
-      if (!send && !uploadRun.isNull()) upload(std::exchange(uploadRun, QRect()));
+      if (empty && !drawRun.isNull()) addQuad(std::exchange(drawRun, QRect()), flipped);
+      if (!send && !uploadRun.isNull()) {
+        uploadRect(gl, std::exchange(uploadRun, QRect()));
+        uploadedAny = true;
+      }
     }
-    if (!drawRun.isNull()) quad(drawRun);
-    if (!uploadRun.isNull()) upload(uploadRun);
+    if (!drawRun.isNull()) addQuad(drawRun, flipped);
+    if (!uploadRun.isNull()) {
+      uploadRect(gl, uploadRun);
+      uploadedAny = true;
+    }
   }
   gl->glPixelStorei(GL_UNPACK_SKIP_PIXELS, 0);
   gl->glPixelStorei(GL_UNPACK_SKIP_ROWS, 0);
   gl->glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  return uploadedAny;
+}
+
+bool OverlayLayer::draw(GlFunctions* gl, bool flipped) {
+  if (painted_.isNull()) return true;
+  gl->glActiveTexture(GL_TEXTURE0);
+  gl->glBindTexture(GL_TEXTURE_2D, texture_);
+  const bool fresh = painted_.size() != uploaded_.size();
+  if (fresh) gl->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, painted_.width(), painted_.height(), 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  const bool uploadedAny = sendTiles(gl, fresh, flipped);
   // The texture now holds this frame's painted tiles; its empty ones may hold older pixels, which the
   // comparison with uploaded_ (whose empty tiles are transparent) sends again once they are painted on.
   if (uploadedAny || fresh) std::swap(painted_, uploaded_);

@@ -36,6 +36,12 @@ class OverlayLayer {
   const QString& lastError() const { return error_; }
 
  private:
+  // Uploads the painted tiles the texture does not hold yet and collects the quads of the painted ones
+  // in vertices_; true when it uploaded any.
+  bool sendTiles(GlFunctions* gl, bool fresh, bool flipped);
+  void uploadRect(GlFunctions* gl, const QRect& rect);  // that part of the painted image into the texture
+  void addQuad(const QRect& rect, bool flipped);       // two triangles over that part of the image
+
   QImage painted_;   // this frame's
   QImage uploaded_;  // what the texture holds (the previous frame's memory, swapped)
   std::vector<float> vertices_;  // this frame's tiles with something painted: x y s t per vertex

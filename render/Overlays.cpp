@@ -156,89 +156,97 @@ std::vector<bool> keepApart(const std::vector<QRectF>& fixed, const std::vector<
 }
 
 double Overlays::tickLength() const {
-  return 0.018 * double(std::max({geometry_.size[0], geometry_.size[1], geometry_.size[2]}));
+  const std::array<int, 3>& n = scene_.geometry.size;
+  return 0.018 * double(std::max({n[0], n[1], n[2]}));
 }
 
 void Overlays::addLine(const glm::vec3& gridA, const glm::vec3& gridB, const QColor& colour) {
   for (const glm::vec3& g : {gridA, gridB}) {
-    const glm::vec3 w = geometry_.toWorld(g);
+    const glm::vec3 w = scene_.geometry.toWorld(g);
     vertices_.push_back({w.x, w.y, w.z, float(colour.redF()), float(colour.greenF()), float(colour.blueF()),
                          float(colour.alphaF())});
   }
 }
 
-bool Overlays::update(GlFunctions* gl, const SliceGeometry& geometry, double dx, const std::optional<Cell>& source,
-                      const std::array<int, 3>& absorbingCells) {
-  if (built_ && geometry == geometry_ && dx == dx_ && source == source_ && absorbingCells == absorbingCells_) return true;
-  geometry_ = geometry;
-  dx_ = dx;
-  source_ = source;
-  absorbingCells_ = absorbingCells;
-  vertices_.clear();
-  labels_.clear();
-  sourceWorld_.reset();
-  const glm::vec3 n(geometry.size[0], geometry.size[1], geometry.size[2]);
+// A box: the 12 edges between corners that differ in one coordinate.
+void Overlays::addBox(const glm::vec3& lo, const glm::vec3& hi, const QColor& colour) {
+  for (int a = 0; a < 8; ++a)
+    for (int axis = 0; axis < 3; ++axis) {
+      if (a & (1 << axis)) continue;
+      const glm::vec3 from(a & 1 ? hi.x : lo.x, a & 2 ? hi.y : lo.y, a & 4 ? hi.z : lo.z);
+      glm::vec3 to = from;
+      to[axis] = hi[axis];
+      addLine(from, to, colour);
+    }
+}
 
-  // A box: the 12 edges between corners that differ in one coordinate.
-  const auto addBox = [&](const glm::vec3& lo, const glm::vec3& hi, const QColor& colour) {
-    for (int a = 0; a < 8; ++a)
-      for (int axis = 0; axis < 3; ++axis) {
-        if (a & (1 << axis)) continue;
-        const glm::vec3 from(a & 1 ? hi.x : lo.x, a & 2 ? hi.y : lo.y, a & 4 ? hi.z : lo.z);
-        glm::vec3 to = from;
-        to[axis] = hi[axis];
-        addLine(from, to, colour);
-      }
-  };
-  addBox(glm::vec3(0.0f), n, kBoxColour);
-  // The absorbing layer's inner faces: a second box, inset by the layer's width along each axis.
-  const glm::vec3 inset(absorbingCells[0], absorbingCells[1], absorbingCells[2]);
-  if (inset != glm::vec3(0.0f) && glm::all(glm::lessThan(2.0f * inset, n))) addBox(inset, n - inset, kLayerColour);
-
-  // Slice outlines, in the colour of each slice's normal axis.
+// Slice outlines, in the colour of each slice's normal axis.
+void Overlays::addSliceOutlines() {
+  const SliceGeometry& g = scene_.geometry;
   for (SlicePlane p : kSlicePlanes) {
     const QColor colour = axisColour(planeAxes(p).normal);
     const float corners[5][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}, {0, 0}};
     for (int c = 0; c < 4; ++c)
-      addLine(geometry.toGrid(geometry.planeCorner(p, corners[c][0], corners[c][1])),
-              geometry.toGrid(geometry.planeCorner(p, corners[c + 1][0], corners[c + 1][1])), colour);
+      addLine(g.toGrid(g.planeCorner(p, corners[c][0], corners[c][1])),
+              g.toGrid(g.planeCorner(p, corners[c + 1][0], corners[c + 1][1])), colour);
   }
+}
 
-  // Axes with ticks at round metre values; grid point i (at i·dx metres) is the centre of cell i.
+// An axis with ticks at round metre values (grid point i, at i·dx metres, is the centre of cell i),
+// their labels, and its title beside its middle, beyond the tick labels (placed on screen when painted).
+void Overlays::addAxis(int axis) {
+  const SliceGeometry& g = scene_.geometry;
+  const double dx = scene_.dx;
   const float tick = float(tickLength());
+  const AxisEdge edge = axisEdge(axis, g);
+  const QColor colour = axisColour(axis);
+  glm::vec3 end = edge.start;
+  end[axis] = float(g.size[std::size_t(axis)]);
+  addLine(edge.start, end, colour);
+  const double lengthMetres = double(g.size[std::size_t(axis)] - 1) * dx;
+  const std::vector<double> ticks = niceTicks(0.0, lengthMetres, 5);
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : lengthMetres;
+  for (double m : ticks) {
+    if (axis == 1 && m == 0.0) continue;  // x's "0" already marks the corner both axes start from
+    glm::vec3 at = edge.start;
+    at[axis] = float(m / dx + 0.5);
+    addLine(at, at + tick * edge.outward, colour);
+    labels_.push_back({g.toWorld(at + 3.2f * tick * edge.outward), metres(m, step), colour, std::nullopt});
+  }
+  const glm::vec3 middle = 0.5f * (edge.start + end);
+  labels_.push_back({g.toWorld(middle + 3.2f * tick * edge.outward), axisTitle(axis), colour, g.toWorld(middle)});
+}
+
+// The source: a small cross of three lines, ringed when painted.
+void Overlays::addSource(const Cell& source) {
+  const glm::vec3 centre(source.i + 0.5f, source.j + 0.5f, source.k + 0.5f);
+  const float half = 1.6f * float(tickLength());
   for (int axis = 0; axis < 3; ++axis) {
-    const AxisEdge edge = axisEdge(axis, geometry);
-    const QColor colour = axisColour(axis);
-    glm::vec3 end = edge.start;
-    end[axis] = n[axis];
-    addLine(edge.start, end, colour);
-    const double lengthMetres = double(geometry.size[axis] - 1) * dx;
-    const std::vector<double> ticks = niceTicks(0.0, lengthMetres, 5);
-    const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : lengthMetres;
-    for (double m : ticks) {
-      if (axis == 1 && m == 0.0) continue;  // x's "0" already marks the corner both axes start from
-      glm::vec3 at = edge.start;
-      at[axis] = float(m / dx + 0.5);
-      addLine(at, at + tick * edge.outward, colour);
-      labels_.push_back({geometry.toWorld(at + 3.2f * tick * edge.outward), metres(m, step), colour, std::nullopt});
-    }
-    // The title beside the middle of the axis, beyond its tick labels (placed on screen when painted).
-    const glm::vec3 middle = 0.5f * (edge.start + end);
-    labels_.push_back({geometry.toWorld(middle + 3.2f * tick * edge.outward), axisTitle(axis), colour,
-                       geometry.toWorld(middle)});
+    glm::vec3 d(0.0f);
+    d[axis] = half;
+    addLine(centre - d, centre + d, kSourceColour);
   }
+  sourceWorld_ = scene_.geometry.toWorld(centre);
+}
 
-  if (source) {
-    const glm::vec3 centre(source->i + 0.5f, source->j + 0.5f, source->k + 0.5f);
-    const float half = 1.6f * tick;
-    for (int axis = 0; axis < 3; ++axis) {
-      glm::vec3 d(0.0f);
-      d[axis] = half;
-      addLine(centre - d, centre + d, kSourceColour);
-    }
-    sourceWorld_ = geometry.toWorld(centre);
-  }
+bool Overlays::update(GlFunctions* gl, const Scene& scene) {
+  if (built_ && scene == scene_) return true;
+  scene_ = scene;
+  vertices_.clear();
+  labels_.clear();
+  sourceWorld_.reset();
+  const glm::vec3 n(scene.geometry.size[0], scene.geometry.size[1], scene.geometry.size[2]);
+  addBox(glm::vec3(0.0f), n, kBoxColour);
+  // The absorbing layer's inner faces: a second box, inset by the layer's width along each axis.
+  const glm::vec3 inset(scene.absorbingCells[0], scene.absorbingCells[1], scene.absorbingCells[2]);
+  if (inset != glm::vec3(0.0f) && glm::all(glm::lessThan(2.0f * inset, n))) addBox(inset, n - inset, kLayerColour);
+  if (scene.sliceOutlines) addSliceOutlines();
+  for (int axis = 0; axis < 3; ++axis) addAxis(axis);
+  if (scene.source) addSource(*scene.source);
+  return upload(gl);
+}
 
+bool Overlays::upload(GlFunctions* gl) {
   gl->glBindBuffer(GL_ARRAY_BUFFER, vbo_);
   const GLsizeiptr bytes = GLsizeiptr(vertices_.size() * sizeof(Vertex));
   if (vertices_.size() > uploadedCapacity_) {
@@ -265,6 +273,27 @@ void Overlays::draw3D(GlFunctions* gl, const glm::mat4& viewProjection) {
   program_->release();
 }
 
+std::optional<QRectF> Overlays::labelBox(const Label& label, const OrbitCamera& camera, int width, int height,
+                                         const QFontMetricsF& metrics, const QSizeF& tickLabel) const {
+  auto at = camera.project(label.world, width, height);
+  if (!at) return std::nullopt;
+  const QSizeF size(metrics.horizontalAdvance(label.text) + 4.0, metrics.height());
+  if (label.axisPoint) {
+    // Push the title outward from its axis, on screen, past a tick label at the same spot: the
+    // projected outward direction varies with the viewpoint, so this cannot be fixed in 3D.
+    const auto anchor = camera.project(*label.axisPoint, width, height);
+    if (!anchor || glm::length(*at - *anchor) < 1e-3f) return std::nullopt;
+    const glm::vec2 dir = glm::normalize(*at - *anchor);
+    const auto extent = [&dir](const QSizeF& s) {
+      return 0.5f * (std::abs(dir.x) * float(s.width()) + std::abs(dir.y) * float(s.height()));
+    };
+    *at += dir * (extent(tickLabel) + extent(size) + 4.0f);
+  }
+  // Kept inside the scene, so a title pushed past the edge is still read.
+  const double left = std::clamp(double(at->x) - 0.5 * size.width(), 2.0, std::max(2.0, width - size.width() - 2.0));
+  return QRectF(left, at->y - 0.5 * size.height(), size.width(), size.height());
+}
+
 void Overlays::paintLabels3D(QPainter& painter, const OrbitCamera& camera, int width, int height,
                              const Hud& hud) const {
   if (!built_) return;
@@ -280,25 +309,9 @@ void Overlays::paintLabels3D(QPainter& painter, const OrbitCamera& camera, int w
   std::vector<QRectF> titleBoxes, tickBoxes;
   std::vector<const Label*> titles, ticks;
   for (const Label& label : labels_) {
-    auto at = camera.project(label.world, width, height);
-    if (!at) continue;
-    const QFontMetricsF& metrics = label.axisPoint ? titleMetrics : tickMetrics;
-    const QSizeF size(metrics.horizontalAdvance(label.text) + 4.0, metrics.height());
-    if (label.axisPoint) {
-      // Push the title outward from its axis, on screen, past a tick label at the same spot: the
-      // projected outward direction varies with the viewpoint, so this cannot be fixed in 3D.
-      const auto anchor = camera.project(*label.axisPoint, width, height);
-      if (!anchor || glm::length(*at - *anchor) < 1e-3f) continue;
-      const glm::vec2 dir = glm::normalize(*at - *anchor);
-      const auto extent = [&dir](const QSizeF& s) {
-        return 0.5f * (std::abs(dir.x) * float(s.width()) + std::abs(dir.y) * float(s.height()));
-      };
-      *at += dir * (extent(tickLabel) + extent(size) + 4.0f);
-    }
-    // Kept inside the scene, so a title pushed past the edge is still read.
-    const double left = std::clamp(double(at->x) - 0.5 * size.width(), 2.0, std::max(2.0, width - size.width() - 2.0));
-    const QRectF box(left, at->y - 0.5 * size.height(), size.width(), size.height());
-    (label.axisPoint ? titleBoxes : tickBoxes).push_back(box);
+    const auto box = labelBox(label, camera, width, height, label.axisPoint ? titleMetrics : tickMetrics, tickLabel);
+    if (!box) continue;
+    (label.axisPoint ? titleBoxes : tickBoxes).push_back(*box);
     (label.axisPoint ? titles : ticks).push_back(&label);
   }
   painter.setFont(titleFont);
@@ -322,77 +335,72 @@ void Overlays::paintLabels3D(QPainter& painter, const OrbitCamera& camera, int w
 
 // ---- 2D ------------------------------------------------------------------------------------------
 
-void Overlays::paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,
-                       const std::optional<Cell>& source, const Hud& hud) const {
+namespace {
+
+// Dashed traces of the other two slices through the plane, in the colours of their normals.
+void paintTraces(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry) {
   const PlaneAxes axes = planeAxes(layout.plane);
   const QRectF& r = layout.rect;
-  painter.save();
-  painter.setRenderHint(QPainter::Antialiasing, true);
-  painter.setRenderHint(QPainter::TextAntialiasing, true);
-
-  // Traces of the other two slices through this plane.
-  QPen trace(Qt::white, 1.0, Qt::DashLine);
   const QPointF point = layout.centreOf(geometry.point[axes.column], geometry.point[axes.row]);
-  QColor c = axisColour(axes.column);
-  c.setAlpha(170);
-  trace.setColor(c);
-  painter.setPen(trace);
-  painter.drawLine(QPointF(point.x(), r.top()), QPointF(point.x(), r.bottom()));
-  c = axisColour(axes.row);
-  c.setAlpha(170);
-  trace.setColor(c);
-  painter.setPen(trace);
-  painter.drawLine(QPointF(r.left(), point.y()), QPointF(r.right(), point.y()));
-
-  // Frame in the colour of the plane's normal, as in the 3D view.
-  painter.setPen(QPen(axisColour(axes.normal), 1.0));
-  painter.setBrush(Qt::NoBrush);
-  painter.drawRect(r.adjusted(-0.5, -0.5, 0.5, 0.5));
-
-  // Metre axes: the column axis below the plane, the row axis on its left.
-  painter.setFont(hud.smallFont());
-  const QFontMetricsF small(hud.smallFont());
-  const auto drawAxis = [&](int axis, int cells, bool horizontal) {
-    const double lengthMetres = double(cells - 1) * dx;
-    const double pixels = horizontal ? r.width() : r.height();
-    const std::vector<double> ticks = niceTicks(0.0, lengthMetres, std::max(2, int(pixels / (horizontal ? 90 : 60))));
-    const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : lengthMetres;
-    for (double m : ticks) {
-      const QPointF at = horizontal ? layout.centreOf(m / dx, 0) : layout.centreOf(0, m / dx);
-      const QString text = metres(m, step);
-      painter.setPen(QPen(Hud::textColour(), 1.0));
-      if (horizontal) {
-        painter.drawLine(QPointF(at.x(), r.bottom() + 1), QPointF(at.x(), r.bottom() + 6));
-        painter.drawText(QRectF(at.x() - 40, r.bottom() + 7, 80, small.height()), Qt::AlignHCenter | Qt::AlignTop, text);
-      } else {
-        painter.drawLine(QPointF(r.left() - 6, at.y()), QPointF(r.left() - 1, at.y()));
-        painter.drawText(QRectF(r.left() - 88, at.y() - 0.5 * small.height(), 80, small.height()),
-                         Qt::AlignRight | Qt::AlignVCenter, text);
-      }
-    }
-    QFont titleFont = hud.font();
-    titleFont.setBold(true);
-    painter.setFont(titleFont);
-    painter.setPen(axisColour(axis));
-    const QFontMetricsF title(titleFont);
-    if (horizontal) {
-      painter.drawText(QRectF(r.left(), r.bottom() + 8 + small.height(), r.width(), title.height()),
-                       Qt::AlignHCenter | Qt::AlignTop, axisTitle(axis) + QString::fromUtf8(" \u2192"));
-    } else {
-      painter.save();
-      painter.translate(r.left() - 14 - small.horizontalAdvance("00000") - title.height(), r.center().y());
-      painter.rotate(-90);
-      // Rotated text reads bottom-to-top, so the arrow pointing down the axis goes first.
-      painter.drawText(QRectF(-0.5 * r.height(), 0, r.height(), title.height()), Qt::AlignCenter,
-                       QString::fromUtf8("\u2190 ") + axisTitle(axis));
-      painter.restore();
-    }
-    painter.setFont(hud.smallFont());
+  const auto dashed = [](int axis) {
+    QColor c = axisColour(axis);
+    c.setAlpha(170);
+    return QPen(c, 1.0, Qt::DashLine);
   };
-  drawAxis(axes.column, layout.columns, true);
-  drawAxis(axes.row, layout.rows, false);
+  painter.setPen(dashed(axes.column));
+  painter.drawLine(QPointF(point.x(), r.top()), QPointF(point.x(), r.bottom()));
+  painter.setPen(dashed(axes.row));
+  painter.drawLine(QPointF(r.left(), point.y()), QPointF(r.right(), point.y()));
+}
 
-  // Which slice this is, above the plane.
+// A metre axis along the plane: `axis` across its columns below it (horizontal), or down its rows on
+// its left, with ticks, their labels and the axis's title.
+void paintAxis2D(QPainter& painter, const PlaneLayout& layout, int axis, bool horizontal, double dx, const Hud& hud) {
+  const QRectF& r = layout.rect;
+  const QFontMetricsF small(hud.smallFont());
+  painter.setFont(hud.smallFont());
+  const int cells = horizontal ? layout.columns : layout.rows;
+  const double lengthMetres = double(cells - 1) * dx;
+  const double pixels = horizontal ? r.width() : r.height();
+  const std::vector<double> ticks = niceTicks(0.0, lengthMetres, std::max(2, int(pixels / (horizontal ? 90 : 60))));
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : lengthMetres;
+  painter.setPen(QPen(Hud::textColour(), 1.0));
+  for (double m : ticks) {
+    const QPointF at = horizontal ? layout.centreOf(m / dx, 0) : layout.centreOf(0, m / dx);
+    const QString text = metres(m, step);
+    if (horizontal) {
+      painter.drawLine(QPointF(at.x(), r.bottom() + 1), QPointF(at.x(), r.bottom() + 6));
+      painter.drawText(QRectF(at.x() - 40, r.bottom() + 7, 80, small.height()), Qt::AlignHCenter | Qt::AlignTop, text);
+    } else {
+      painter.drawLine(QPointF(r.left() - 6, at.y()), QPointF(r.left() - 1, at.y()));
+      painter.drawText(QRectF(r.left() - 88, at.y() - 0.5 * small.height(), 80, small.height()),
+                       Qt::AlignRight | Qt::AlignVCenter, text);
+    }
+  }
+  QFont titleFont = hud.font();
+  titleFont.setBold(true);
+  painter.setFont(titleFont);
+  painter.setPen(axisColour(axis));
+  const QFontMetricsF title(titleFont);
+  if (horizontal) {
+    painter.drawText(QRectF(r.left(), r.bottom() + 8 + small.height(), r.width(), title.height()),
+                     Qt::AlignHCenter | Qt::AlignTop, axisTitle(axis) + QString::fromUtf8(" \u2192"));
+  } else {
+    painter.save();
+    painter.translate(r.left() - 14 - small.horizontalAdvance("00000") - title.height(), r.center().y());
+    painter.rotate(-90);
+    // Rotated text reads bottom-to-top, so the arrow pointing down the axis goes first.
+    painter.drawText(QRectF(-0.5 * r.height(), 0, r.height(), title.height()), Qt::AlignCenter,
+                     QString::fromUtf8("\u2190 ") + axisTitle(axis));
+    painter.restore();
+  }
+}
+
+// Which slice this is, above the plane, as wide as the room up to the colour bar (narrow windows
+// elide the end).
+void paintHeading(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx, const Hud& hud) {
+  const PlaneAxes axes = planeAxes(layout.plane);
+  const QRectF& r = layout.rect;
   const int n = axes.normal;
   const int index = geometry.point[n];
   const QString kind = layout.plane == SlicePlane::XY ? "depth slice" : "section";
@@ -405,29 +413,49 @@ void Overlays::paint2D(QPainter& painter, const PlaneLayout& layout, const Slice
                               .arg(formatTick(index * dx, dx))
                               .arg(QStringList{"i", "j", "k"}.value(n))
                               .arg(index);
-  // As wide as the room up to the colour bar (narrow windows elide the end).
   const double headingWidth = std::max(r.width(), painter.device()->width() / painter.device()->devicePixelRatioF() -
                                                       r.left() - 130.0);
   drawHaloText(painter, QRectF(r.left(), r.top() - header.height() - 4, headingWidth, header.height()),
                Qt::AlignLeft | Qt::AlignVCenter, header.elidedText(heading, Qt::ElideRight, headingWidth - 4),
                Hud::textColour());
+}
 
-  // Source marker: solid when the source lies in this plane, dashed when it is only projected onto it.
-  if (source) {
-    const std::array<int, 3> s{source->i, source->j, source->k};
-    const QPointF at = layout.centreOf(s[axes.column], s[axes.row]);
-    const double radius = std::max(6.0, 0.8 * layout.pixelsPerCell);
-    const bool inPlane = s[n] == geometry.point[n];
-    painter.setBrush(Qt::NoBrush);
-    painter.setPen(QPen(QColor(0, 0, 0, 180), 3.5));
-    painter.drawEllipse(at, radius, radius);
-    painter.setPen(QPen(kSourceColour, 1.8, inPlane ? Qt::SolidLine : Qt::DashLine));
-    painter.drawEllipse(at, radius, radius);
-    if (inPlane) {
-      painter.drawLine(at - QPointF(radius * 0.5, 0), at + QPointF(radius * 0.5, 0));
-      painter.drawLine(at - QPointF(0, radius * 0.5), at + QPointF(0, radius * 0.5));
-    }
+// The source's ring: solid when the source lies in this plane, dashed when it is only projected onto it.
+void paintSource2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, const Cell& source) {
+  const PlaneAxes axes = planeAxes(layout.plane);
+  const std::array<int, 3> s{source.i, source.j, source.k};
+  const QPointF at = layout.centreOf(s[axes.column], s[axes.row]);
+  const double radius = std::max(6.0, 0.8 * layout.pixelsPerCell);
+  const bool inPlane = s[axes.normal] == geometry.point[axes.normal];
+  painter.setBrush(Qt::NoBrush);
+  painter.setPen(QPen(QColor(0, 0, 0, 180), 3.5));
+  painter.drawEllipse(at, radius, radius);
+  painter.setPen(QPen(kSourceColour, 1.8, inPlane ? Qt::SolidLine : Qt::DashLine));
+  painter.drawEllipse(at, radius, radius);
+  if (inPlane) {
+    painter.drawLine(at - QPointF(radius * 0.5, 0), at + QPointF(radius * 0.5, 0));
+    painter.drawLine(at - QPointF(0, radius * 0.5), at + QPointF(0, radius * 0.5));
   }
+}
+
+}  // namespace
+
+void Overlays::paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,
+                       const std::optional<Cell>& source, const Hud& hud) const {
+  const PlaneAxes axes = planeAxes(layout.plane);
+  painter.save();
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setRenderHint(QPainter::TextAntialiasing, true);
+  paintTraces(painter, layout, geometry);
+  // Frame in the colour of the plane's normal, as in the 3D view.
+  painter.setPen(QPen(axisColour(axes.normal), 1.0));
+  painter.setBrush(Qt::NoBrush);
+  painter.drawRect(layout.rect.adjusted(-0.5, -0.5, 0.5, 0.5));
+  // Metre axes: the column axis below the plane, the row axis on its left.
+  paintAxis2D(painter, layout, axes.column, true, dx, hud);
+  paintAxis2D(painter, layout, axes.row, false, dx, hud);
+  paintHeading(painter, layout, geometry, dx, hud);
+  if (source) paintSource2D(painter, layout, geometry, *source);
   painter.restore();
 }
 
@@ -449,7 +477,8 @@ void Overlays::paintReceivers2D(QPainter& painter, const PlaneLayout& layout, co
 }
 
 void Overlays::paintReceivers3D(QPainter& painter, const OrbitCamera& camera, int width, int height,
-                                const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud) {
+                                const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud,
+                                bool onSlicesOnly) {
   if (receivers.empty() || geometry.empty()) return;
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing, true);
@@ -461,7 +490,7 @@ void Overlays::paintReceivers3D(QPainter& painter, const OrbitCamera& camera, in
       onSlice = onSlice || cell[a] == geometry.point[a];
       inside = inside && cell[a] >= 0 && cell[a] < geometry.size[a];
     }
-    if (!onSlice || !inside) continue;
+    if ((onSlicesOnly && !onSlice) || !inside) continue;
     const glm::vec3 centre(cell[0] + 0.5f, cell[1] + 0.5f, cell[2] + 0.5f);
     if (const auto at = camera.project(geometry.toWorld(centre), width, height)) marks.draw(QPointF(at->x, at->y), int(r));
   }

@@ -1,16 +1,17 @@
 #pragma once
-// Lines and labels that give the slices their frame of reference: in 3D the bounding box (and the inner
-// faces of the absorbing layer), the x/y/z
-// axes with metre ticks along three edges from the origin corner, the outlines of the three slices
-// and a source marker (GL lines, labels painted afterwards); in 2D the plane's frame, metre axes,
-// the traces of the other two slices and the source marker (all painted with QPainter). Receivers are
-// numbered triangles, in 2D and 3D, on the slices they lie on.
+// Lines and labels that give the wavefield its frame of reference: in 3D the bounding box (and the inner
+// faces of the absorbing layer), the x/y/z axes with metre ticks along three edges from the origin
+// corner, the outlines of the three slices (for a renderer of slices) and a source marker (GL lines,
+// labels painted afterwards); in 2D the plane's frame, metre axes, heading, the traces of the other two
+// slices and the source marker (all painted with QPainter). Receivers are numbered triangles, in 2D on
+// the plane shown, in 3D on the slices or anywhere in the grid. Decorations places them in a frame.
 #include <array>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include <QColor>
+#include <QFontMetricsF>
 #include <QOpenGLShaderProgram>
 #include <QPainter>
 #include <QRectF>
@@ -58,21 +59,31 @@ class Overlays {
   void destroy(GlFunctions* gl);
   const QString& lastError() const { return error_; }
 
-  // Rebuilds the 3D lines when the geometry, the spacing, the source or the absorbing layer (its width in
-  // cells along x, y, z; zeros: none, else its inner faces are drawn as a second box) changed.
-  bool update(GlFunctions* gl, const SliceGeometry& geometry, double dx, const std::optional<Cell>& source,
-              const std::array<int, 3>& absorbingCells);
+  // What the 3D lines show: the grid's box, the absorbing layer's inner faces as a second box (its width
+  // in cells along x, y, z; zeros: none), the metre axes, the source, and the outlines of the slices.
+  struct Scene {
+    SliceGeometry geometry;
+    double dx = 0.0;
+    std::optional<Cell> source;
+    std::array<int, 3> absorbingCells{0, 0, 0};
+    bool sliceOutlines = true;  // a renderer of the slices outlines them; a volume has none
+    bool operator==(const Scene&) const = default;
+  };
+  // Rebuilds the 3D lines when the scene changed. False on a GL error (lastError).
+  bool update(GlFunctions* gl, const Scene& scene);
   void draw3D(GlFunctions* gl, const glm::mat4& viewProjection);
   void paintLabels3D(QPainter& painter, const OrbitCamera& camera, int width, int height, const Hud& hud) const;
 
   void paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,
                const std::optional<Cell>& source, const Hud& hud) const;
 
-  // Receivers (numbered by their index) that lie on the plane shown, or in 3D on any of the three slices.
+  // Receivers (numbered by their index) that lie on the plane shown, or in 3D inside the grid: on any of
+  // the three slices with `onSlicesOnly`, anywhere otherwise (a volume).
   static void paintReceivers2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry,
                                const std::vector<Cell>& receivers, const Hud& hud);
   static void paintReceivers3D(QPainter& painter, const OrbitCamera& camera, int width, int height,
-                               const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud);
+                               const SliceGeometry& geometry, const std::vector<Cell>& receivers, const Hud& hud,
+                               bool onSlicesOnly);
 
  private:
   struct Vertex {
@@ -85,7 +96,15 @@ class Overlays {
     std::optional<glm::vec3> axisPoint;  // titles: pushed on screen away from this point of their axis
   };
   void addLine(const glm::vec3& gridA, const glm::vec3& gridB, const QColor& colour);
+  void addBox(const glm::vec3& lo, const glm::vec3& hi, const QColor& colour);
+  void addSliceOutlines();
+  void addAxis(int axis);
+  void addSource(const Cell& source);
+  bool upload(GlFunctions* gl);
   double tickLength() const;
+  // Where a label goes on screen (a title pushed outward from its axis), or nullopt when it cannot be shown.
+  std::optional<QRectF> labelBox(const Label& label, const OrbitCamera& camera, int width, int height,
+                                 const QFontMetricsF& metrics, const QSizeF& tickLabel) const;
 
   std::unique_ptr<QOpenGLShaderProgram> program_;
   GLuint vao_ = 0, vbo_ = 0;
@@ -93,10 +112,7 @@ class Overlays {
   std::vector<Vertex> vertices_;
   std::vector<Label> labels_;
   std::optional<glm::vec3> sourceWorld_;
-  SliceGeometry geometry_;
-  double dx_ = 0.0;
-  std::optional<Cell> source_;
-  std::array<int, 3> absorbingCells_{0, 0, 0};
+  Scene scene_;  // what the lines show
   bool built_ = false;
   QString error_;
 };

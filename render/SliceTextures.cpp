@@ -34,7 +34,7 @@ void SliceTextures::destroy(GlFunctions* gl) {
   loaded_ = false;
 }
 
-bool SliceTextures::upload(GlFunctions* gl, const SliceSet& slices, std::optional<MappedSliceBuffers::Location> from) {
+bool SliceTextures::upload(GlFunctions* gl, const SliceSet& slices, std::optional<MappedPixelBuffers::Location> from) {
   const SliceGeometry geometry = SliceGeometry::of(slices);
   gl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   for (SlicePlane p : kSlicePlanes) {

@@ -8,7 +8,7 @@
 #include <QString>
 
 #include "render/GlCheck.h"
-#include "render/MappedSliceBuffers.h"
+#include "render/MappedPixelBuffers.h"
 #include "render/SliceGeometry.h"
 
 namespace iso {
@@ -19,8 +19,8 @@ class SliceTextures {
   void destroy(GlFunctions* gl);
 
   // Uploads the planes of a slice set that passed sliceSetProblem(), from `from` when given: the mapped
-  // buffer that holds the set's planes (MappedSliceBuffers::locate). False on a GL error.
-  bool upload(GlFunctions* gl, const SliceSet& slices, std::optional<MappedSliceBuffers::Location> from = std::nullopt);
+  // buffer that holds the set's planes (MappedPixelBuffers::locate). False on a GL error.
+  bool upload(GlFunctions* gl, const SliceSet& slices, std::optional<MappedPixelBuffers::Location> from = std::nullopt);
   bool hasData() const { return loaded_; }
   const SliceGeometry& geometry() const { return geometry_; }
 

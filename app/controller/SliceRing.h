@@ -1,7 +1,7 @@
 #pragma once
 // A small ring of slots for the compute thread's slices (and, in the volume view, the image rendered with
 // them, after the planes in the same slot), in memory that the reader provides: in the
-// studio, persistently mapped OpenGL pixel-unpack buffers (render/MappedSliceBuffers.h), so that the
+// studio, persistently mapped OpenGL pixel-unpack buffers (render/MappedPixelBuffers.h), so that the
 // solver writes each frame once, straight where the GL uploads it from. No GL here: a slot is a pointer
 // and a capacity, and the compute thread never calls OpenGL.
 //

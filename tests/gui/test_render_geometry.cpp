@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "render/Colormap.h"
+#include "render/GridCamera.h"
 #include "render/Hud.h"
 #include "core/OrbitCamera.h"
 #include "render/Overlays.h"
@@ -190,6 +191,31 @@ TEST(RenderGeometry, ColourTables) {
   EXPECT_EQ(Colormap::colourAt(viridis, 1.0), QColor(253, 231, 37));
   const ColourTable& grey = *Colormap::table("grey");
   for (std::size_t n = 1; n < grey.size(); ++n) EXPECT_GE(grey[n][0], grey[n - 1][0]);
+}
+
+TEST(RenderGeometry, TheGridCameraIsFramedForEachNewGridSizeAndKeepsTheUsersMovesOtherwise) {
+  const SliceGeometry small{{40, 30, 20}, {10, 12, 5}}, moved{{40, 30, 20}, {3, 4, 5}}, large{{80, 60, 40}, {1, 2, 3}};
+  GridCamera grid;
+  grid.frame(small);
+  const float framedDistance = grid.camera().distance();
+  grid.camera().orbit(50.0f, 10.0f);
+  const float yaw = grid.camera().yaw();
+  grid.frame(moved);  // the same size, another slice point: the user's view stays
+  EXPECT_FLOAT_EQ(grid.camera().yaw(), yaw);
+  grid.frame(large);  // another size: framed afresh, from further away
+  EXPECT_NE(grid.camera().yaw(), yaw);
+  EXPECT_GT(grid.camera().distance(), framedDistance);
+  // Another view's camera is taken as framed for the grid: the next frame keeps it.
+  GridCamera other;
+  other.adopt(grid.camera(), large);
+  other.frame(large);
+  EXPECT_FLOAT_EQ(other.camera().distance(), grid.camera().distance());
+  EXPECT_FLOAT_EQ(other.camera().yaw(), grid.camera().yaw());
+  // A reset without a grid frames at the next grid, even of the size framed before.
+  grid.camera().orbit(50.0f, 0.0f);
+  grid.reset(SliceGeometry{});
+  grid.frame(large);
+  EXPECT_FLOAT_EQ(grid.camera().yaw(), other.camera().yaw());
 }
 
 }  // namespace

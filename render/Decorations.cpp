@@ -1,0 +1,190 @@
+#include "render/Decorations.h"
+
+#include <cmath>
+
+#include <QDebug>
+#include <QFontMetricsF>
+#include <QPainterPath>
+
+namespace iso {
+namespace {
+constexpr double kTwoColourBarsHeight = 260;  // below it, a frame shows the first colour bar alone
+}  // namespace
+
+bool Decorations::create(GlFunctions* gl) { return lines_.create(gl); }
+
+void Decorations::destroy(GlFunctions* gl) { lines_.destroy(gl); }
+
+// ---- What is marked --------------------------------------------------------------------------------
+
+bool Decorations::setGridSpacing(double dxMetres) {
+  if (!(std::isfinite(dxMetres) && dxMetres > 0.0)) {
+    qWarning() << "setGridSpacing: the spacing must be a positive number of metres, got" << dxMetres;
+    return false;
+  }
+  dx_ = dxMetres;
+  return true;
+}
+
+std::optional<Cell> Decorations::sourceIn(const SliceGeometry& grid) const {
+  const Cell& s = source_;
+  if (s.i < 0 || grid.empty()) return std::nullopt;
+  if (s.i >= grid.size[0] || s.j < 0 || s.j >= grid.size[1] || s.k < 0 || s.k >= grid.size[2]) return std::nullopt;
+  return s;
+}
+
+bool Decorations::setReceivers(const std::vector<Cell>& cells) {
+  if (cells == receivers_) return false;
+  receivers_ = cells;
+  return true;
+}
+
+bool Decorations::setAbsorbingLayer(const std::array<int, 3>& cells) {
+  if (cells == absorbingCells_) return false;
+  absorbingCells_ = cells;
+  return true;
+}
+
+bool Decorations::setHudLines(const QStringList& lines) {
+  if (lines == hudLines_) return false;
+  hudLines_ = lines;
+  return true;
+}
+
+bool Decorations::setScreenNotice(const QString& line) {
+  if (line == screenNotice_) return false;
+  screenNotice_ = line;
+  return true;
+}
+
+// ---- Layout ----------------------------------------------------------------------------------------
+
+QStringList Decorations::hudText(const FrameTarget& target, const SliceGeometry& grid, const QStringList& warnings) const {
+  if (!target.hud) return {};
+  QStringList lines = hudLines_;
+  if (target.onScreen && !screenNotice_.isEmpty()) lines << screenNotice_;
+  if (const auto source = sourceIn(grid)) {
+    const std::array<int, 3> at{source->i, source->j, source->k};
+    for (std::size_t a = 0; a < 3; ++a)
+      if (absorbingCells_[a] > 0 && (at[a] < absorbingCells_[a] || at[a] >= grid.size[a] - absorbingCells_[a])) {
+        lines << "warning: the source is inside the absorbing layer: its wave is damped as it starts";
+        break;
+      }
+  }
+  lines << warnings;
+  return lines;
+}
+
+double Decorations::hudHeight(int lines) const { return lines > 0 ? hud_.textLinesHeight(lines) + 4.0 : 0.0; }
+
+// Below the HUD panel, so that the HUD and the plane's heading never hide each other.
+double Decorations::contentTop(int hudLines) const { return kMarginTop + hudHeight(hudLines); }
+
+float Decorations::coveredTop(const FrameTarget& target, int hudLines) const {
+  const double hud = hudHeight(hudLines);
+  return float((hud > 0.0 ? kHudInset + hud : 0.0) / std::max(target.canvas.height(), 1.0));
+}
+
+int Decorations::sceneWidth(const FrameTarget& target) const {
+  // The 3D scene leaves the colour bar its own column, so the bar never hides the volume.
+  const int width = int(std::lround(target.canvas.width()));
+  return target.colourBar ? std::max(width - int(kMarginRight), width / 2) : width;
+}
+
+PlaneLayout Decorations::planeLayout(SlicePlane plane, const SliceGeometry& grid, const FrameTarget& target,
+                                     int hudLines) const {
+  const double top = contentTop(hudLines);
+  const QSizeF size = target.canvas;
+  const QRectF area(kMarginLeft, top, std::max(size.width() - kMarginLeft - kMarginRight, 16.0),
+                    std::max(size.height() - top - kMarginBottom, 16.0));
+  return PlaneLayout::fit(plane, grid, area);
+}
+
+// ---- 3D --------------------------------------------------------------------------------------------
+
+bool Decorations::update3D(GlFunctions* gl, const SliceGeometry& grid, bool sliceOutlines) {
+  return lines_.update(gl, {grid, dx_, sourceIn(grid), absorbingCells_, sliceOutlines});
+}
+
+void Decorations::paint3D(QPainter& painter, const OrbitCamera& camera, const FrameTarget& target,
+                          const SliceGeometry& grid, bool receiversOnSlicesOnly) const {
+  const int width = sceneWidth(target), height = int(std::lround(target.canvas.height()));
+  lines_.paintLabels3D(painter, camera, width, height, hud_);
+  Overlays::paintReceivers3D(painter, camera, width, height, grid, receivers_, hud_, receiversOnSlicesOnly);
+}
+
+// ---- 2D --------------------------------------------------------------------------------------------
+
+void Decorations::paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& grid) const {
+  paintAbsorbingLayer(painter, layout);
+  lines_.paint2D(painter, layout, grid, dx_, sourceIn(grid), hud_);
+  Overlays::paintReceivers2D(painter, layout, grid, receivers_, hud_);
+}
+
+void Decorations::paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layout) const {
+  const PlaneAxes axes = planeAxes(layout.plane);
+  const double across = absorbingCells_[std::size_t(axes.column)] * layout.pixelsPerCell;
+  const double down = absorbingCells_[std::size_t(axes.row)] * layout.pixelsPerCell;
+  if (across <= 0.0 && down <= 0.0) return;
+  const QRectF& outer = layout.rect;
+  const QRectF inner = outer.adjusted(across, down, -across, -down);
+  painter.save();
+  QPainterPath layer;
+  layer.addRect(outer);
+  layer.addRect(inner);  // odd-even fill: the frame between the two
+  painter.fillPath(layer, QColor(255, 255, 255, 38));
+  painter.setPen(QPen(QColor(255, 255, 255, 150), 1.0, Qt::DashDotLine));
+  painter.drawRect(inner);
+  painter.setFont(hud_.smallFont());
+  painter.setPen(QColor(255, 255, 255, 190));
+  const QString label = QStringLiteral("absorbing layer (%1 cells)").arg(absorbingCells_[std::size_t(axes.column)]);
+  if (down >= QFontMetricsF(hud_.smallFont()).height() + 2)
+    painter.drawText(QRectF(inner.left(), outer.top(), inner.width(), down), Qt::AlignCenter, label);
+  painter.restore();
+}
+
+// ---- Text and colour bars --------------------------------------------------------------------------
+
+void Decorations::paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines, const ColourBar& first,
+                                  const std::optional<ColourBar>& second) const {
+  const QSizeF area = target.canvas;
+  const double top = contentTop(hudLines), bottom = area.height() - kMarginBottom;
+  const double left = area.width() - kMarginRight + 14, width = kMarginRight - 18;
+  // The second bar only where both bars keep room for their ticks; the first comes first.
+  const bool both = second && second->table != nullptr && bottom - top >= kTwoColourBarsHeight;
+  const double split = both ? top + 0.58 * (bottom - top) : bottom;
+  if (first.table != nullptr)
+    hud_.drawColourBar(painter, QRectF(left, top, width, split - top), *first.table, first.lo, first.hi, first.title,
+                       first.caption);
+  if (both)
+    hud_.drawColourBar(painter, QRectF(left, split + 12, width, bottom - split - 12), *second->table, second->lo,
+                       second->hi, second->title, second->caption);
+}
+
+void Decorations::paintHud(QPainter& painter, const FrameTarget& target, const QStringList& lines) const {
+  hud_.drawTextLines(painter, QPointF(kHudInset, kHudInset), lines, target.canvas.width() - 2 * kHudInset);
+}
+
+void Decorations::paintMouseHint(QPainter& painter, const FrameTarget& target) const {
+  const QSizeF area = target.canvas;
+  painter.save();
+  painter.setFont(hud_.smallFont());
+  painter.setPen(QColor(170, 173, 180));
+  // One line where it fits, else two (the second starting at the mouse's clicks), elided only beyond that.
+  const QString view = QString::fromUtf8("z is depth, pointing down \u00b7 drag: orbit \u00b7 right drag: pan \u00b7 wheel: zoom");
+  const QString clicks = QString::fromUtf8("double click: reset \u00b7 click: pick a cell \u00b7 shift+click: add a receiver");
+  const QString joined = view + QString::fromUtf8(" \u00b7 ") + clicks;
+  const QFontMetricsF metrics(hud_.smallFont());
+  const double width = area.width() - 16;
+  const QStringList lines = metrics.horizontalAdvance(joined) <= width ? QStringList{joined} : QStringList{view, clicks};
+  for (int n = 0; n < lines.size(); ++n)
+    painter.drawText(QRectF(8, area.height() - 22 - 16.0 * (lines.size() - 1 - n), width, 18),
+                     Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(lines[n], Qt::ElideRight, width));
+  painter.restore();
+}
+
+void Decorations::paintMessage(QPainter& painter, const FrameTarget& target, const QString& text, bool error) const {
+  hud_.drawMessage(painter, QRectF(QPointF(0, 0), target.canvas), text, error);
+}
+
+}  // namespace iso

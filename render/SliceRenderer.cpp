@@ -1,0 +1,381 @@
+#include "render/SliceRenderer.h"
+
+#include <cmath>
+#include <limits>
+
+#include <QDebug>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVersionFunctionsFactory>
+#include <QPainter>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+namespace iso {
+namespace {
+
+const QColor kBackground(30, 31, 34);
+constexpr int kFieldUnit = 0, kColormapUnit = 1, kVelocityUnit = 2;
+
+SlicePlane planeOf(SliceRenderer::Mode mode) {
+  switch (mode) {
+    case SliceRenderer::Mode::PlaneXZ: return SlicePlane::XZ;
+    case SliceRenderer::Mode::PlaneYZ: return SlicePlane::YZ;
+    default: return SlicePlane::XY;
+  }
+}
+
+// The velocity overlay's earth-tone ramp (slice.frag), as the overlay shows it at full opacity.
+const ColourTable& rockTable() {
+  static const ColourTable table = [] {
+    ColourTable t(Colormap::kEntries);
+    for (int n = 0; n < Colormap::kEntries; ++n) {
+      const double s = double(n) / (Colormap::kEntries - 1);
+      t[n] = {std::uint8_t(std::lround(255 * (0.22 + s * 0.73))), std::uint8_t(std::lround(255 * (0.17 + s * 0.69))),
+              std::uint8_t(std::lround(255 * (0.13 + s * 0.53)))};
+    }
+    return t;
+  }();
+  return table;
+}
+
+// The smallest and largest finite values of a set's planes; {0, 1} when it has none.
+std::array<float, 2> finiteRange(const SliceSet& set) {
+  float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+  for (std::span<const float> plane : {set.xy, set.xz, set.yz})
+    for (float v : plane)
+      if (std::isfinite(v)) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+  return lo <= hi ? std::array<float, 2>{lo, hi} : std::array<float, 2>{0.0f, 1.0f};
+}
+
+}  // namespace
+
+SliceRenderer::SliceRenderer() = default;
+SliceRenderer::~SliceRenderer() = default;
+
+// ---- What to show ----------------------------------------------------------------------------------
+
+bool SliceRenderer::setSlices(std::shared_ptr<const SliceSet> slices) {
+  if (slices) {
+    if (const std::string problem = sliceSetProblem(*slices); !problem.empty()) {
+      dataProblem_ = QString("Wavefield slices refused: %1").arg(QString::fromStdString(problem));
+      qWarning().noquote() << dataProblem_;
+      return false;
+    }
+  }
+  dataProblem_.clear();
+  slices_ = std::move(slices);
+  geometry_ = slices_ ? SliceGeometry::of(*slices_) : SliceGeometry{};
+  fieldDirty_ = true;
+  if (slices_) gain_.update(*slices_);
+  return true;
+}
+
+void SliceRenderer::setVelocitySlices(std::shared_ptr<const SliceSet> velocity) {
+  if (velocity) {
+    if (const std::string problem = sliceSetProblem(*velocity); !problem.empty()) {
+      qWarning().noquote() << "Velocity slices refused:" << QString::fromStdString(problem);
+      velocity.reset();
+    }
+  }
+  velocity_ = std::move(velocity);
+  if (velocity_) velocityRange_ = finiteRange(*velocity_);
+  velocityDirty_ = true;
+}
+
+void SliceRenderer::setVelocityOverlay(bool on, float opacity) {
+  if (!(opacity >= 0.0f && opacity <= 1.0f)) {
+    qWarning() << "setVelocityOverlay: opacity must lie in [0, 1], got" << opacity << "- clamped";
+    opacity = std::isfinite(opacity) ? std::clamp(opacity, 0.0f, 1.0f) : 0.35f;
+  }
+  overlayOn_ = on;
+  overlayOpacity_ = opacity;
+}
+
+bool SliceRenderer::setColormap(const QString& name) {
+  if (Colormap::table(name) == nullptr) {
+    qWarning().noquote() << "setColormap: unknown colormap" << name << "(known:" << Colormap::names().join(", ") + ")";
+    return false;
+  }
+  colormapName_ = name;
+  colormapDirty_ = true;
+  return true;
+}
+
+bool SliceRenderer::setClip(float clip) {
+  if (gain_.setFixedClip(clip)) return true;
+  qWarning() << "setClip: the range must be a positive finite number, got" << clip;
+  return false;
+}
+
+bool SliceRenderer::velocityMatches() const {
+  return velocity_ && velocityTextures_.hasData() && velocityTextures_.geometry() == fieldTextures_.geometry();
+}
+
+// ---- OpenGL lifetime -------------------------------------------------------------------------------
+
+bool SliceRenderer::fail(const QString& problem) {
+  problem_ = problem;
+  ready_ = false;
+  qWarning().noquote() << "SliceRenderer:" << problem;
+  return false;
+}
+
+bool SliceRenderer::initialize(QOpenGLContext& context) {
+  context_ = &context;
+  problem_.clear();
+  const QSurfaceFormat got = context.format();
+  const bool versionOk = !context.isOpenGLES() && got.version() >= qMakePair(3, 3);
+  gl_ = versionOk ? QOpenGLVersionFunctionsFactory::get<GlFunctions>(&context) : nullptr;
+  if (gl_ == nullptr || !gl_->initializeOpenGLFunctions()) {
+    gl_ = nullptr;
+    return fail(QString("This view needs OpenGL 3.3 (core profile), but the system provides OpenGL%1 %2.%3. "
+                        "Update the graphics driver, or use Mesa's software renderer (LIBGL_ALWAYS_SOFTWARE=1).")
+                    .arg(context.isOpenGLES() ? " ES" : "")
+                    .arg(got.majorVersion())
+                    .arg(got.minorVersion()));
+  }
+  glInfo_ = QString("OpenGL %1 · %2")
+                .arg(reinterpret_cast<const char*>(gl_->glGetString(GL_VERSION)),
+                     reinterpret_cast<const char*>(gl_->glGetString(GL_RENDERER)));
+  if (!createGlObjects()) return false;
+  fieldDirty_ = velocityDirty_ = colormapDirty_ = true;
+  ready_ = true;
+  return true;
+}
+
+bool SliceRenderer::createGlObjects() {
+  program_ = std::make_unique<QOpenGLShaderProgram>();
+  if (const QString log = buildShaderProgram(*program_, ":/shaders/slice.vert", ":/shaders/slice.frag"); !log.isEmpty())
+    return fail(log);
+  program_->bind();
+  program_->setUniformValue("field", kFieldUnit);
+  program_->setUniformValue("colormap", kColormapUnit);
+  program_->setUniformValue("velocity", kVelocityUnit);
+  program_->release();
+  if (!quads_.create(gl_)) return fail(quads_.lastError());
+  if (!fieldTextures_.create(gl_)) return fail(fieldTextures_.lastError());
+  if (!velocityTextures_.create(gl_)) return fail(velocityTextures_.lastError());
+  if (!colormapTexture_.create(gl_)) return fail(colormapTexture_.lastError());
+  if (!decorations_.create(gl_)) return fail(decorations_.lastError());
+  if (!windowOverlay_.create(gl_)) return fail(windowOverlay_.lastError());
+  if (!imageOverlay_.create(gl_)) return fail(imageOverlay_.lastError());
+  return true;
+}
+
+void SliceRenderer::release() {
+  if (gl_ == nullptr) return;
+  // The picture stays, its planes in memory of its own: the mapped buffers go.
+  if (slices_ && uploads_.locate(slices_->xy.data(), slices_->planeFloats() * sizeof(float)))
+    slices_ = std::make_shared<const SliceSet>(slices_->copy());
+  uploads_.release(gl_);
+  fieldTextures_.destroy(gl_);
+  velocityTextures_.destroy(gl_);
+  colormapTexture_.destroy(gl_);
+  decorations_.destroy(gl_);
+  quads_.destroy(gl_);
+  program_.reset();
+  image_.destroy();
+  windowOverlay_.destroy(gl_);
+  imageOverlay_.destroy(gl_);
+  gl_ = nullptr;
+  ready_ = false;
+}
+
+// ---- Uploads ---------------------------------------------------------------------------------------
+
+std::optional<MappedUploads::Mapping> SliceRenderer::mapBuffers(int count, std::size_t bytes, QString& problem) {
+  if (!ready_) {
+    problem = problem_.isEmpty() ? QStringLiteral("the renderer's OpenGL is not ready") : problem_;
+    return std::nullopt;
+  }
+  return uploads_.map(*context_, gl_, count, bytes, problem);
+}
+
+bool SliceRenderer::uploadPending() {
+  if (colormapDirty_) {
+    if (!colormapTexture_.select(gl_, colormapName_)) return fail(colormapTexture_.lastError());
+    colormapDirty_ = false;
+  }
+  if (fieldDirty_) {
+    if (slices_ && !uploadField()) return fail(fieldTextures_.lastError());
+    fieldDirty_ = false;
+  }
+  if (velocityDirty_) {
+    if (velocity_ && !velocityTextures_.upload(gl_, *velocity_)) return fail(velocityTextures_.lastError());
+    velocityDirty_ = false;
+  }
+  return true;
+}
+
+bool SliceRenderer::uploadField() {
+  const std::size_t bytes = slices_->planeFloats() * sizeof(float);
+  const auto from = uploads_.problem().isEmpty() ? uploads_.locate(slices_->xy.data(), bytes) : std::nullopt;
+  if (!from) return fieldTextures_.upload(gl_, *slices_);
+  if (fieldTextures_.upload(gl_, *slices_, from)) {
+    uploads_.fence(gl_, slices_);  // held until the GL has read the buffer: only then may its slot be written again
+    return true;
+  }
+  // From now on planes in mapped buffers are uploaded from their memory, like any other.
+  uploads_.fail(fieldTextures_.lastError());
+  return fieldTextures_.upload(gl_, *slices_);
+}
+
+// ---- Frames ----------------------------------------------------------------------------------------
+
+void SliceRenderer::drawFrame(const FrameTarget& target) {
+  // The HUD's text covers the top of the view: the volume is framed below it, never under it.
+  if (mode_ == Mode::Orthogonal3D)
+    camera_.camera().setCoveredTop(decorations_.coveredTop(target, int(hudText(target).size())));
+  if (ready_) uploads_.retire(gl_);
+  if (ready_ && uploadPending()) {
+    clear(target);
+    if (hasPicture()) {
+      if (mode_ == Mode::Orthogonal3D)
+        drawSlices3D(target);
+      else
+        drawPlane2D(target);
+    }
+    if (const QString e = drainGlErrors(gl_, "drawing the frame"); !e.isEmpty()) fail(e);
+  }
+  if (!ready_) {
+    // Without a usable 3.3 context only the plain background is drawn; problem() says why.
+    QOpenGLFunctions* basic = context_->functions();
+    basic->glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.0f);
+    basic->glClear(GL_COLOR_BUFFER_BIT);
+    return;
+  }
+  drawOverlay(target);
+}
+
+void SliceRenderer::clear(const FrameTarget& target) {
+  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
+  gl_->glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.0f);
+  gl_->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+}
+
+void SliceRenderer::drawQuads(const glm::mat4& viewProjection, const std::array<int, 3>& quads, int count,
+                              const std::array<SlicePlane, 3>& planes) {
+  program_->bind();
+  gl_->glUniformMatrix4fv(program_->uniformLocation("viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);
+  program_->setUniformValue("clip", gain_.clip());
+  program_->setUniformValue("overlayOpacity", overlayOn_ && velocityMatches() ? overlayOpacity_ : 0.0f);
+  program_->setUniformValue("velocityRange", velocityRange_[0], velocityRange_[1]);
+  colormapTexture_.bind(gl_, kColormapUnit);
+  quads_.bind(gl_);
+  for (int n = 0; n < count; ++n) {
+    fieldTextures_.bind(gl_, planes[n], kFieldUnit);
+    velocityTextures_.bind(gl_, planes[n], kVelocityUnit);
+    quads_.draw(gl_, quads[n]);
+  }
+  quads_.release(gl_);
+  program_->release();
+}
+
+void SliceRenderer::drawSlices3D(const FrameTarget& target) {
+  const SliceGeometry& g = fieldTextures_.geometry();
+  camera_.frame(g);
+  quads_.place3D(gl_, g);
+  fieldTextures_.setMagnifyNearest(gl_, false);
+  velocityTextures_.setMagnifyNearest(gl_, false);
+  const int widthPx = int(std::lround(sceneWidth(target) * target.pixelRatio)), heightPx = target.pixels.height();
+  gl_->glViewport(0, 0, widthPx, heightPx);
+  const OrbitCamera& camera = camera_.camera();
+  glm::mat4 viewProjection = camera.projection(float(widthPx) / float(std::max(heightPx, 1))) * camera.view();
+  if (target.rowsDown) viewProjection = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f)) * viewProjection;
+  gl_->glEnable(GL_DEPTH_TEST);
+  drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ});
+  gl_->glEnable(GL_BLEND);
+  gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  if (!decorations_.update3D(gl_, g, true)) fail(decorations_.lastError());
+  decorations_.draw3D(gl_, viewProjection);
+  gl_->glDisable(GL_BLEND);
+  gl_->glDisable(GL_DEPTH_TEST);
+  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
+}
+
+void SliceRenderer::drawPlane2D(const FrameTarget& target) {
+  const PlaneLayout layout = planeLayout(target);
+  quads_.place2D(gl_, layout.rect);
+  // Magnified cells as crisp blocks; a linear filter would blur them into each other.
+  fieldTextures_.setMagnifyNearest(gl_, true);
+  velocityTextures_.setMagnifyNearest(gl_, true);
+  // Logical pixels, y down, like QPainter.
+  const float w = float(target.canvas.width()), h = float(target.canvas.height());
+  const glm::mat4 pixels = target.rowsDown ? glm::ortho(0.0f, w, 0.0f, h, -1.0f, 1.0f) : glm::ortho(0.0f, w, h, 0.0f, -1.0f, 1.0f);
+  drawQuads(pixels, {SliceQuads::kPlaneQuad}, 1, {layout.plane});
+}
+
+void SliceRenderer::drawOverlay(const FrameTarget& target) {
+  OverlayLayer& overlay = target.onScreen ? windowOverlay_ : imageOverlay_;
+  QPainter painter(&overlay.begin(target.pixels.width(), target.pixels.height(), target.pixelRatio));
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setRenderHint(QPainter::TextAntialiasing, true);
+  paintDecorations(painter, target);
+  painter.end();
+  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
+  if (!overlay.draw(gl_, target.rowsDown)) fail(overlay.lastError());
+}
+
+QImage SliceRenderer::renderImage(const ImageOptions& options, int samples, QString& error) {
+  if (!ready_) {
+    error = "the view cannot draw: " + (problem_.isEmpty() ? QStringLiteral("OpenGL is not initialised yet") : problem_);
+    return {};
+  }
+  return image_.render(gl_, options, samples, [this](const FrameTarget& target) {
+    drawFrame(target);
+    return problem_;  // drawFrame recorded a GL failure
+  }, error);
+}
+
+// ---- Layout and decorations ------------------------------------------------------------------------
+
+QStringList SliceRenderer::hudText(const FrameTarget& target) const {
+  QStringList warnings;
+  if (overlayOn_ && velocity_ && !velocityMatches())
+    warnings << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
+  if (const int nonFinite = gain_.lastMeasurement().nonFinite; nonFinite > 0)
+    warnings << QString("warning: %1 NaN/Inf samples in the slices (shown magenta)").arg(nonFinite);
+  return decorations_.hudText(target, geometry_, warnings);
+}
+
+PlaneLayout SliceRenderer::planeLayout(const FrameTarget& target) const {
+  return decorations_.planeLayout(planeOf(mode_), geometry_, target, int(hudText(target).size()));
+}
+
+void SliceRenderer::paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines) const {
+  const ColourTable* table = Colormap::table(colormapName_);
+  if (table == nullptr) return;
+  const float clip = gain_.clip();
+  const Decorations::ColourBar field{table, -clip, clip, decorations_.fieldLabel(), gainCaption(gain_)};
+  std::optional<Decorations::ColourBar> velocity;
+  if (overlayOn_ && velocityMatches()) velocity = Decorations::ColourBar{&rockTable(), velocityRange_[0], velocityRange_[1], "v (m/s)", {}};
+  decorations_.paintColourBars(painter, target, hudLines, field, velocity);
+}
+
+void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& target) const {
+  const QStringList hud = hudText(target);
+  const SliceGeometry& shown = fieldTextures_.geometry();
+  if (hasPicture() && target.labels) {
+    if (mode_ == Mode::Orthogonal3D)
+      decorations_.paint3D(painter, camera_.camera(), target, shown, true);
+    else
+      decorations_.paint2D(painter, planeLayout(target), shown);
+  }
+  if (!problem_.isEmpty()) return;  // whoever shows the renderer says what is wrong
+  if (hasPicture() && target.colourBar) paintColourBars(painter, target, int(hud.size()));
+  decorations_.paintHud(painter, target, hud);
+  // The mouse's hint only on screen: a saved picture or a video cannot be dragged.
+  if (mode_ == Mode::Orthogonal3D && hasPicture() && target.hud && target.onScreen)
+    decorations_.paintMouseHint(painter, target);
+  if (!dataProblem_.isEmpty())
+    decorations_.paintMessage(painter, target, dataProblem_, true);
+  else if (!hasPicture())
+    decorations_.paintMessage(painter, target, "No wavefield yet: waiting for the first slices.", false);
+}
+
+}  // namespace iso

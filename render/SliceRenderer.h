@@ -1,0 +1,142 @@
+#pragma once
+// The wavefield's slices drawn with OpenGL 3.3 core: the three orthogonal planes through the slice
+// point in a perspective 3D view, or one plane at a time in 2D, colour-mapped over a symmetric range,
+// with an optional velocity overlay and the decorations around them (render/Decorations.h). It needs
+// only a current OpenGL context, a QOpenGLContext on any surface (a window, a QOffscreenSurface, an EGL
+// pbuffer), not a widget: SliceView shows it in a window, and a program without one draws pictures
+// of it with renderImage.
+//
+// What to show is set without GL; initialize, drawFrame, renderImage, mapBuffers and release need the
+// context current, the same context every time from initialize to release. GUI thread (any one thread).
+//
+// Axes: x (n1) and y (n2) horizontal, z (n3) depth pointing down; (x, y, z) is right-handed.
+// 2D planes: XY with x right and y down (seen from above), XZ with x right and z down, YZ with y right
+// and z down. See SliceGeometry.h.
+#include <array>
+#include <memory>
+#include <optional>
+
+#include <QImage>
+#include <QString>
+#include <QStringList>
+
+#include "render/Colormap.h"
+#include "render/Decorations.h"
+#include "render/FrameTarget.h"
+#include "render/GainControl.h"
+#include "render/GridCamera.h"
+#include "render/ImageFramebuffer.h"
+#include "render/MappedUploads.h"
+#include "render/OverlayLayer.h"
+#include "render/SliceQuads.h"
+#include "render/SliceTextures.h"
+
+class QOpenGLContext;
+class QOpenGLShaderProgram;
+
+namespace iso {
+
+class SliceRenderer {
+ public:
+  enum class Mode { Orthogonal3D, PlaneXY, PlaneXZ, PlaneYZ };
+
+  SliceRenderer();
+  ~SliceRenderer();  // call release() first, with the context current: the GL objects go with it
+
+  // ---- What to show (no GL) ----
+  // New wavefield planes (shared, not copied; uploaded at the next frame); nullptr clears. An
+  // inconsistent set (sizes, slice point) is refused: false, the frames say why, the last set stays.
+  bool setSlices(std::shared_ptr<const SliceSet> slices);
+  const std::shared_ptr<const SliceSet>& slices() const { return slices_; }
+  const SliceGeometry& geometry() const { return geometry_; }  // of slices()
+  // Velocity planes (m/s) through the same point, for the optional semi-transparent overlay; drawn only
+  // while they match the wavefield's grid and slice point. An inconsistent set is dropped (a warning).
+  void setVelocitySlices(std::shared_ptr<const SliceSet> velocity);
+  void setVelocityOverlay(bool on, float opacity);  // opacity in [0, 1], else clamped (a warning)
+  void setMode(Mode mode) { mode_ = mode; }
+  Mode mode() const { return mode_; }
+  bool setColormap(const QString& name);  // false (and a warning) for an unknown name
+  const QString& colormap() const { return colormapName_; }
+  // The colour range's rule and the manual range (GainControl); clip() is the range in use.
+  void setGainMode(GainMode mode) { gain_.setMode(mode); }
+  bool setClip(float clip);  // false (and a warning) unless positive and finite
+  float clip() const { return gain_.clip(); }
+  const GainControl& gain() const { return gain_; }
+  Decorations& decorations() { return decorations_; }
+  const Decorations& decorations() const { return decorations_; }
+  GridCamera& camera() { return camera_; }
+  const GridCamera& camera() const { return camera_; }
+
+  // ---- OpenGL (the context current) ----
+  // Programs, textures and buffers. False when the context is not OpenGL 3.3 core or later or a step
+  // fails; problem() says why.
+  bool initialize(QOpenGLContext& context);
+  void release();  // everything initialize made, and the mapped buffers (MappedUploads::release)
+  bool ready() const { return ready_; }
+  const QString& problem() const { return problem_; }  // "" while it can draw
+  const QString& glInfo() const { return glInfo_; }    // "OpenGL 4.5 (Core Profile) Mesa … · llvmpipe …"
+  // Draws a frame into the bound framebuffer; on a GL failure, problem() says why (the frame is then
+  // the plain background).
+  void drawFrame(const FrameTarget& target);
+  // The frame drawn into a framebuffer object of options.size (ImageFramebuffer), with `samples` per
+  // pixel (the window's anti-aliasing). A null image and `error` set when the options are out of range
+  // or GL fails.
+  QImage renderImage(const ImageOptions& options, int samples, QString& error);
+  // Mapped pixel buffers for the wavefield's planes (MappedUploads::map): a set given to setSlices whose
+  // planes lie in one is uploaded from it, and held until the GL has read it.
+  std::optional<MappedUploads::Mapping> mapBuffers(int count, std::size_t bytes, QString& problem);
+  const QString& mappedProblem() const { return uploads_.problem(); }
+
+  // ---- A frame's layout ----
+  PlaneLayout planeLayout(const FrameTarget& target) const;  // of the 2D mode's plane (geometry())
+  int sceneWidth(const FrameTarget& target) const { return decorations_.sceneWidth(target); }
+  // Paints what a frame for `target` draws over its planes (axes and their labels, marks, colour bars,
+  // HUD, the mouse's hint, messages), placed as in the last frame.
+  void paintDecorations(QPainter& painter, const FrameTarget& target) const;
+
+ private:
+  bool fail(const QString& problem);  // records a GL problem; returns false
+  bool createGlObjects();
+  bool uploadPending();
+  bool uploadField();  // slices_, from the mapped buffer that holds it if one does; false on a GL error
+  void clear(const FrameTarget& target);
+  void drawSlices3D(const FrameTarget& target);
+  void drawPlane2D(const FrameTarget& target);
+  void drawQuads(const glm::mat4& viewProjection, const std::array<int, 3>& quads, int count,
+                 const std::array<SlicePlane, 3>& planes);
+  void drawOverlay(const FrameTarget& target);
+  bool hasPicture() const { return slices_ && fieldTextures_.hasData(); }
+  bool velocityMatches() const;
+  QStringList hudText(const FrameTarget& target) const;  // the decorations' lines and this renderer's warnings
+  void paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines) const;
+
+  // OpenGL (valid between initialize and release).
+  QOpenGLContext* context_ = nullptr;
+  GlFunctions* gl_ = nullptr;
+  bool ready_ = false;
+  QString glInfo_, problem_;
+  std::unique_ptr<QOpenGLShaderProgram> program_;
+  SliceQuads quads_;
+  SliceTextures fieldTextures_, velocityTextures_;
+  Colormap colormapTexture_;
+  OverlayLayer windowOverlay_;  // what QPainter draws over the slices, in a window's frames
+  OverlayLayer imageOverlay_;   // the same in pictures: a recording alternates between the two
+  ImageFramebuffer image_;
+  MappedUploads uploads_;
+
+  // What to show.
+  Mode mode_ = Mode::Orthogonal3D;
+  GridCamera camera_;
+  Decorations decorations_;
+  QString colormapName_ = "seismic";
+  bool overlayOn_ = false;
+  float overlayOpacity_ = 0.35f;
+  std::shared_ptr<const SliceSet> slices_, velocity_;
+  SliceGeometry geometry_;  // of slices_
+  bool fieldDirty_ = false, velocityDirty_ = false, colormapDirty_ = true;
+  std::array<float, 2> velocityRange_{0.0f, 1.0f};
+  QString dataProblem_;  // why the last slices were refused
+  GainControl gain_;
+};
+
+}  // namespace iso

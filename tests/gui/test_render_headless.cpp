@@ -1,0 +1,179 @@
+// SliceRenderer without a widget: a QOffscreenSurface and a QOpenGLContext (3.3 core) made here, as a
+// program on a machine without a window to show (a GPU server) would make them, and pictures of known
+// slices drawn through the renderer alone, checked pixel by pixel. Needs a display with OpenGL
+// (xvfb-run, see test_render_main.cpp).
+#include <QApplication>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <cmath>
+#include <gtest/gtest.h>
+
+#include "render/SliceRenderer.h"
+#include "tests/gui/test_render_support.h"
+
+namespace iso {
+namespace {
+
+const QColor kBackground(30, 31, 34);
+
+// A 24 x 16 x 12 grid through (5, 9, 3). The XY plane, which the 2D tests draw: +1 in its top-left
+// quarter, -1 in its top-right one, 0 in the bottom half but a NaN at column 20, row 12. The other
+// planes are 0.5 (XZ) and -0.5 (YZ).
+constexpr int kN1 = 24, kN2 = 16, kN3 = 12;
+float knownValue(int plane, int col, int row) {
+  if (plane == 1) return 0.5f;
+  if (plane == 2) return -0.5f;
+  if (col == 20 && row == 12) return std::nanf("");
+  if (row >= kN2 / 2) return 0.0f;
+  return col < kN1 / 2 ? 1.0f : -1.0f;
+}
+
+int colourDistance(const QColor& a, const QColor& b) {
+  return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+}
+
+class RenderHeadless : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::displayAvailable()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+    ASSERT_TRUE(QApplication::allWidgets().isEmpty()) << "this test proves that no widget is needed";
+    QSurfaceFormat format;
+    format.setRenderableType(QSurfaceFormat::OpenGL);
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    surface_.setFormat(format);
+    surface_.create();
+    context_.setFormat(format);
+    ASSERT_TRUE(context_.create()) << "no OpenGL 3.3 core context";
+    ASSERT_TRUE(context_.makeCurrent(&surface_));
+    ASSERT_TRUE(renderer_.initialize(context_)) << renderer_.problem().toStdString();
+    renderer_.setColormap("seismic");
+    renderer_.setGainMode(GainMode::Fixed);
+    ASSERT_TRUE(renderer_.setClip(1.0f));
+    ASSERT_TRUE(renderer_.setSlices(test::makeSlices(kN1, kN2, kN3, 5, 9, 3, knownValue)));
+  }
+
+  void TearDown() override {
+    if (context_.isValid() && context_.makeCurrent(&surface_)) {
+      renderer_.release();
+      context_.doneCurrent();
+    }
+    EXPECT_TRUE(QApplication::allWidgets().isEmpty()) << "drawn without any widget";
+  }
+
+  QImage render(const ImageOptions& options, const char* screenshot) {
+    QString error;
+    const QImage image = renderer_.renderImage(options, 0, error);
+    EXPECT_FALSE(image.isNull()) << error.toStdString();
+    EXPECT_EQ(image.size(), options.size);
+    if (!image.isNull()) test::saveScreenshot(image, screenshot);
+    return image;
+  }
+
+  // What a picture of `options` is laid out as (ImageOptions at scale 1: the image's own pixels).
+  static FrameTarget targetOf(const ImageOptions& options) {
+    FrameTarget target = FrameTarget::window(QSizeF(options.size), options.size, 1.0);
+    target.hud = options.hud, target.colourBar = options.colourBar, target.labels = options.labels;
+    target.onScreen = false;
+    return target;
+  }
+
+  QOffscreenSurface surface_;
+  QOpenGLContext context_;
+  SliceRenderer renderer_;
+};
+
+TEST_F(RenderHeadless, APlaneIsDrawnCellByCellInItsColours) {
+  renderer_.setMode(SliceRenderer::Mode::PlaneXY);
+  const ImageOptions bare{QSize(480, 360), 1.0, false, false, false};
+  const QImage image = render(bare, "headless_xy");
+  const PlaneLayout layout = renderer_.planeLayout(targetOf(bare));
+  ASSERT_EQ(layout.columns, kN1);
+  ASSERT_EQ(layout.rows, kN2);
+  EXPECT_EQ(layout.pixelsPerCell, std::floor(layout.pixelsPerCell)) << "magnified by whole pixels per cell";
+  const ColourTable& seismic = *Colormap::table("seismic");
+  const auto expected = [&](float u) {
+    if (std::isnan(u)) return QColor(255, 0, 255);
+    return Colormap::colourAt(seismic, 0.5 + 0.5 * double(u));
+  };
+  for (int row = 0; row < kN2; ++row)
+    for (int col = 0; col < kN1; ++col) {
+      const QPointF centre = layout.centreOf(col, row);
+      const QColor got = image.pixelColor(int(centre.x()), int(centre.y()));
+      const QColor want = expected(knownValue(0, col, row));
+      ASSERT_LE(colourDistance(got, want), 6) << "cell (" << col << ", " << row << "): got " << got.name().toStdString()
+                                              << ", expected " << want.name().toStdString();
+    }
+  // Around the plane: the background, nothing else (no HUD, colour bar or labels asked for).
+  const QRect plane = layout.rect.toAlignedRect();
+  for (const QPoint p : {QPoint(2, 2), QPoint(image.width() - 3, image.height() - 3), QPoint(plane.left() - 3, plane.center().y()),
+                         QPoint(plane.right() + 3, plane.center().y()), QPoint(plane.center().x(), plane.bottom() + 3)})
+    EXPECT_EQ(image.pixelColor(p), kBackground) << p.x() << ", " << p.y();
+}
+
+TEST_F(RenderHeadless, ThePerspectiveViewShowsTheSlicesAndFollowsTheCamera) {
+  renderer_.setMode(SliceRenderer::Mode::Orthogonal3D);
+  const ImageOptions options{QSize(640, 400), 1.0, false, false, true};
+  const QImage image = render(options, "headless_3d");
+  // The XZ slice (+0.5: light red) and the YZ slice (-0.5: light blue) face the default viewpoint.
+  const ColourTable& seismic = *Colormap::table("seismic");
+  const QColor xz = Colormap::colourAt(seismic, 0.75), yz = Colormap::colourAt(seismic, 0.25);
+  int nearXz = 0, nearYz = 0;
+  for (int y = 0; y < image.height(); y += 2)
+    for (int x = 0; x < image.width(); x += 2) {
+      nearXz += colourDistance(image.pixelColor(x, y), xz) <= 6;
+      nearYz += colourDistance(image.pixelColor(x, y), yz) <= 6;
+    }
+  EXPECT_GT(nearXz, 1000) << "the XZ slice";
+  EXPECT_GT(nearYz, 1000) << "the YZ slice";
+  EXPECT_EQ(image.pixelColor(2, 2), kBackground);
+  renderer_.camera().camera().orbit(120.0f, 0.0f);
+  EXPECT_NE(render(options, "headless_3d_orbited"), image) << "the camera moved, the picture did not";
+}
+
+TEST_F(RenderHeadless, DecorationsAreDrawnOnlyWhereAsked) {
+  renderer_.setMode(SliceRenderer::Mode::PlaneXY);
+  renderer_.decorations().setHudLines({"step 0 · headless"});
+  const QSize size(480, 360);
+  const QImage bare = render({size, 1.0, false, false, false}, "headless_xy_bare");
+  const QImage dressed = render({size, 1.0, true, true, true}, "headless_xy_dressed");
+  const auto differing = [&](const QRect& area) {
+    int count = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y)
+      for (int x = area.left(); x <= area.right(); ++x) count += bare.pixelColor(x, y) != dressed.pixelColor(x, y);
+    return count;
+  };
+  const QRect hud(8, 8, 150, 20), colourBar(size.width() - 100, 100, 90, 150);
+  EXPECT_GT(differing(hud), 300) << "the HUD's line";
+  EXPECT_GT(differing(colourBar), 3000) << "the colour bar";
+}
+
+TEST_F(RenderHeadless, PlanesInMappedBuffersAreUploadedFromThemAndHeldUntilRead) {
+  renderer_.setMode(SliceRenderer::Mode::PlaneXY);
+  const ImageOptions options{QSize(480, 360), 1.0, false, false, false};
+  const QImage owned = render(options, "headless_owned");
+  const auto known = renderer_.slices();
+  const std::size_t floats = known->planeFloats();
+  QString problem;
+  auto mapping = renderer_.mapBuffers(2, floats * sizeof(float), problem);
+  if (!mapping) GTEST_SKIP() << "no mapped buffers here: " << problem.toStdString();
+  auto* planes = static_cast<float*>(mapping->memory[0]);
+  std::copy(known->planes().begin(), known->planes().end(), planes);
+  bool released = false;
+  auto inBuffer = std::make_shared<SliceSet>(*known);
+  inBuffer->viewPlanes(planes, std::shared_ptr<const void>(planes, [owner = mapping->owner, &released](const void*) {
+                         released = true;
+                       }));
+  ASSERT_TRUE(renderer_.setSlices(inBuffer));
+  inBuffer.reset();
+  EXPECT_EQ(render(options, "headless_mapped"), owned) << "the upload from the mapped buffer draws the same picture";
+  EXPECT_TRUE(renderer_.mappedProblem().isEmpty()) << renderer_.mappedProblem().toStdString();
+  EXPECT_FALSE(released) << "shown, so held";
+  ASSERT_TRUE(renderer_.setSlices(known));
+  render(options, "headless_owned_again");  // its frame finds the mapped upload's fence passed
+  EXPECT_TRUE(released) << "let go of once the GL has read it";
+}
+
+}  // namespace
+}  // namespace iso
