@@ -22,7 +22,7 @@ struct VolumeView {
   static constexpr float kMinSamplesPerCell = 0.25f, kMaxSamplesPerCell = 8.0f;
   // The transfer function (volume_march.cl): |u|/clip below deadZone is transparent; a wave at the clip
   // has `density` extinction per cell, the strongest velocity contrast contextDensity.
-  static constexpr float kDeadZone = 0.08f, kDensity = 0.2f, kContextDensity = 0.12f;
+  static constexpr float kDeadZone = 0.06f, kDensity = 0.25f, kContextDensity = 0.12f;
   static constexpr float kEmission = 2.0f;
   static constexpr float kStopAlpha = 0.99f;  // early termination: a ray this opaque stops
 
@@ -40,6 +40,18 @@ struct VolumeView {
 
   std::size_t pixels() const { return std::size_t(width) * std::size_t(height); }
   void setColormap(const ColourTable& table);  // the first kColourTableEntries entries, opaque
+};
+
+// What the user chooses of a volume view (the studio's view controls): its quality, its content. The
+// studio turns it, with the camera, the size and the colour range, into the VolumeView the solver
+// renders.
+struct VolumeSettings {
+  float samplesPerCell = 1.0f;
+  int imageScale = 0;  // the image at 1/imageScale of the view's size per side; 0: automatic (VolumeImageScale)
+  bool earlyTermination = true;
+  bool velocityContext = false;
+  int slicePlane = -1;  // -1: none; 0, 1, 2: the plane x, y or z through the slice point
+  bool operator==(const VolumeSettings&) const = default;
 };
 
 // The view of the 3D slice view's default camera (OrbitCamera::frame around the grid) at width × height,

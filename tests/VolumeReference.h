@@ -76,8 +76,9 @@ glm::dvec3 trilinearGradient(const glm::dvec3& p, F f) {
 inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView& view, const OrbitCamera& camera,
                                                                const ReferenceField& field) {
   const std::array<int, 3> size{field.n1, field.n2, field.n3};
-  const auto colour = [&](double u, int channel) {
-    const double x = std::clamp(0.5 + 0.5 * u / view.clip, 0.0, 1.0) * 255.0;
+  // The colormap at `position` (0 to 1), interpolated as OpenGL's linear filter does.
+  const auto colour = [&](double position, int channel) {
+    const double x = std::clamp(position, 0.0, 1.0) * 255.0;
     const int i = std::min(int(x), 254);
     const auto c = [&](int n) { return double((view.colormap[n] >> (8 * channel)) & 0xFF) / 255.0; };
     return c(i) + (x - i) * (c(i + 1) - c(i));
@@ -115,11 +116,11 @@ inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView&
         const auto u_at = [&](int i, int j, int k) { return field.at(i, j, k); };
         const double u = trilinear(p, u_at);
         const double w = std::clamp((std::abs(u) / view.clip - VolumeView::kDeadZone) / (1.0 - VolumeView::kDeadZone), 0.0, 1.0);
-        double sigma = VolumeView::kDensity * w * w, rgb[3] = {0, 0, 0};
-        if (sigma > 0) {  // lit from the eye: ambient 0.4, the rest as the gradient faces the ray
+        double sigma = VolumeView::kDensity * w, rgb[3] = {0, 0, 0};
+        if (sigma > 0) {  // the sign's hue, lit from the eye: ambient 0.4, the rest as the gradient faces the ray
           const glm::dvec3 g = trilinearGradient(p, u_at);
           const double light = glm::length(g) > 0 ? 0.4 + 0.6 * std::abs(glm::dot(g, d)) / glm::length(g) : 1.0;
-          for (int c = 0; c < 3; ++c) rgb[c] = light * colour(u, c);
+          for (int c = 0; c < 3; ++c) rgb[c] = light * colour(u < 0 ? 0.32 : 0.68, c);
         }
         if (view.velocityContext) {
           const double sc = VolumeView::kContextDensity * context(p);
@@ -134,7 +135,7 @@ inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView&
       }
       if (plane) {
         const double u = trilinear(o + t1 * d, [&](int i, int j, int k) { return field.at(i, j, k); });
-        for (int c = 0; c < 3; ++c) out[c] += (1.0 - out[3]) * colour(u, c);
+        for (int c = 0; c < 3; ++c) out[c] += (1.0 - out[3]) * colour(0.5 + 0.5 * u / view.clip, c);
         out[3] = 1.0;
       }
       for (int c = 0; c < 3; ++c) out[c] = std::min(out[c], 1.0);  // light beyond full is full

@@ -262,8 +262,10 @@ void SimulationController::apply(Commands& c) {
   singleStepsLeft_ += c.singleSteps;
   if (sim_.solver && !republished) {  // the slices shown move to the new point or path
     if (c.slicePoint) updateVelocitySlices();
-    // A new volume view is drawn at once at rest; a playing run's next frame has it anyway.
-    if (c.slicePoint || c.slicePath || (c.volume && !playing_)) publishSlices();
+    if (c.slicePoint || c.slicePath) publishSlices();
+    // A new volume view: the next frame has it, and a run that rests (or comes to rest: a pause step
+    // reached at once) publishes one with it.
+    if (c.volume) slicesBehind_ = true;
   }
   for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
   std::lock_guard lock(statusMutex_);

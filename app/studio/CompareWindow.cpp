@@ -25,6 +25,7 @@
 #include "app/studio/ExportActions.h"
 #include "app/studio/RecordingSession.h"
 #include "app/studio/ViewImage.h"
+#include "app/studio/ViewModes.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/SimulationPane.h"
 #include "render/SliceView.h"
@@ -153,8 +154,8 @@ void CompareWindow::buildToolbar() {
   tools->addSeparator();
 
   mode_ = new QComboBox;
-  mode_->addItems({"3D orthogonal slices", "Plane XY (top)", "Plane XZ (side)", "Plane YZ (front)"});
-  mode_->setToolTip("What the views show (keys 1–4)");
+  for (const ViewModeInfo& m : viewModes()) mode_->addItem(m.title());
+  mode_->setToolTip("What the views show (keys 1–5)");
   connect(mode_, &QComboBox::activated, this, [this](int mode) { setViewMode(mode); });
   tools->addWidget(mode_);
   velocityAction_ = tools->addAction("&Velocity");
@@ -266,7 +267,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
     pane->controller().setComputeTurn(computeTurn_);
     connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
     pane->view()->installEventFilter(this);
-    pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
+    pane->view()->setMode(viewModes()[std::size_t(mode_->currentIndex())].mode);
     pane->view()->setVelocityOverlay(velocityAction_->isChecked());
   }
   for (int n = 0; n < viewportCount(); ++n) {
@@ -389,7 +390,7 @@ void CompareWindow::setViewMode(int mode) {
 }
 
 void CompareWindow::applyViewMode(int n, int mode) {
-  viewports_.at(std::size_t(n))->pane()->view()->setMode(static_cast<SliceView::Mode>(mode));
+  viewports_.at(std::size_t(n))->pane()->view()->setMode(viewModes()[std::size_t(mode)].mode);
 }
 
 void CompareWindow::applySlicePoint(int n) {

@@ -257,7 +257,7 @@ void MainWindow::buildMenus() {
                        "<p>Solves the 3D acoustic wave equation with the ISO3DFD stencil (16th order in space, "
                        "2nd order in time) on OpenCL devices and the CPU, shows the waves live, and compares "
                        "the GPU optimisation stages of the oneAPI iso3dfd samples.</p>"
-                       "<p>Space play/pause · S or → step · R reset · 1–4 view modes · F12 save image · Ctrl+R record · "
+                       "<p>Space play/pause · S or → step · R reset · 1–5 view modes · F12 save image · Ctrl+R record · "
                        "click a slice to move the source · Shift+click a slice to add a receiver.</p>")
             .arg(ISO_VERSION));
   });
@@ -287,7 +287,7 @@ QDockWidget* MainWindow::addPanel(const QString& title, const QString& objectNam
 void MainWindow::buildDocks() {
   // Every panel is a tab on the left (scenario, stage, traces, view controls): the view keeps the rest of
   // the width, most of it at 1280×720, and a lecturer's picture is as large as the window allows. The
-  // view's most used controls are also in the View menu and on the keys 1–4.
+  // view's most used controls are also in the View menu and on the keys 1–5.
   // Rows whose field does not fit beside its label go below it: a narrow form leaves the view the width.
   for (QWidget* page : {form_->physicsPage(), form_->stagePage()})
     for (QFormLayout* rows : page->findChildren<QFormLayout*>()) rows->setRowWrapPolicy(QFormLayout::WrapLongRows);

@@ -12,6 +12,7 @@ const std::vector<ViewModeInfo>& viewModes() {
       {"xy", "Plane &XY (top)", SliceView::Mode::PlaneXY},
       {"xz", "Plane X&Z (side)", SliceView::Mode::PlaneXZ},
       {"yz", "Plane &YZ (front)", SliceView::Mode::PlaneYZ},
+      {"volume", "&Volume (the whole field)", SliceView::Mode::Volume},
   };
   return modes;
 }

@@ -14,9 +14,10 @@
 // coordinates; the caller builds it from the same camera matrices that OpenGL draws the box, the axes
 // and the markers with (core/VolumeView.h).
 //
-// Transfer function (signed): a sample u takes the colour of the colormap at 0.5 + 0.5·u/clip, clamped
-// (red for u > 0 and blue for u < 0 with "seismic"), and an extinction that rises with |u|/clip above a
-// dead zone: sigma = density·w², w = (|u|/clip − dead_zone)/(1 − dead_zone) in [0, 1]. A step of ds cells
+// Transfer function (signed): a sample u takes a colour of its sign's half of the colormap
+// (vr_signed_position: red for u > 0 and blue for u < 0 with "seismic"), and an extinction that
+// rises with |u|/clip above a dead zone:
+// sigma = density·w, w = (|u|/clip − dead_zone)/(1 − dead_zone) in [0, 1]. A step of ds cells
 // has opacity 1 − exp(−sigma·ds), so the picture does not depend on the samples per cell, and gives
 // `emission` times as much light of its colour, lit from the eye (vr_shade: the gradient of u as the
 // normal of its shell), so that translucent shells stay bright on the dark background and show their
@@ -137,12 +138,18 @@ inline void vr_colour(const VR_GLOBAL uint* colormap, float position, float* rgb
   }
 }
 
+// Where a sample of the wave takes its colour in the colormap: one place in its sign's half, whatever
+// its strength, which its opacity and light show: with "seismic" a light red or blue, which stays
+// bright on the dark background. Weak waves keep their sign's hue, faint, instead of the near-white of
+// u ≈ 0; strong ones are not the dark ends.
+inline float vr_signed_position(float u) { return u < 0.0f ? 0.32f : 0.68f; }
+
 // The transfer function's extinction per cell of a finite sample (see the top of the file).
 inline float vr_extinction(const vr_params* p, float u) {
   const float above = fabs(u) * p->inv_clip - p->dead_zone;
   if (!(above > 0.0f)) return 0.0f;
   const float w = fmin(above / (1.0f - p->dead_zone), 1.0f);
-  return p->density * w * w;
+  return p->density * w;
 }
 
 // Largest |u| over brick (b1, b2, b3) and one cell around it (what its samples interpolate from);
@@ -301,7 +308,7 @@ inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const 
     } else {
       sigma = vr_extinction(p, v);
       if (sigma > 0.0f) {
-        vr_colour(colormap, 0.5f + 0.5f * v * p->inv_clip, rgb);
+        vr_colour(colormap, vr_signed_position(v), rgb);
         const float light = vr_shade(gradient, d);
         for (int c = 0; c < 3; ++c) rgb[c] *= light;
       }
