@@ -258,6 +258,7 @@ void SliceRenderer::drawFrame(const FrameTarget& target) {
   }
   if (!ready_) {
     // Without a usable 3.3 context only the plain background is drawn; problem() says why.
+    if (context_ == nullptr) return;  // never initialised: nothing to draw with
     QOpenGLFunctions* basic = context_->functions();
     basic->glClearColor(kBackground.redF(), kBackground.greenF(), kBackground.blueF(), 1.0f);
     basic->glClear(GL_COLOR_BUFFER_BIT);
