@@ -24,6 +24,13 @@ int viewModeIndex(const QString& option) {
   return -1;
 }
 
+int viewModeIndex(SliceView::Mode mode) {
+  const auto& modes = viewModes();
+  for (std::size_t n = 0; n < modes.size(); ++n)
+    if (modes[n].mode == mode) return int(n);
+  return 0;
+}
+
 QString viewModeOptions() {
   QStringList options;
   for (const ViewModeInfo& m : viewModes()) options << m.option;

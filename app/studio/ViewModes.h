@@ -17,6 +17,7 @@ struct ViewModeInfo {
 
 const std::vector<ViewModeInfo>& viewModes();
 int viewModeIndex(const QString& option);  // -1 for none of the options (case-insensitive)
+int viewModeIndex(SliceView::Mode mode);    // its place in the list
 QString viewModeOptions();                 // "3d, xy, xz, yz or volume"
 
 }  // namespace iso
