@@ -96,8 +96,14 @@ std::vector<StudioOption> runOptions() {
          o.hostSlicePath = path == "host";
          return error.isEmpty();
        }},
+      {"view-size", "WxH", "Size the main window so that its view is WxH pixels (measurements at a given size).",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         o.viewSize = parseResolution(value, error);
+         return error.isEmpty();
+       }},
       {"benchmark", "SECONDS",
-       "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost, quit.",
+       "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost (in the volume "
+       "view also the image's size and the renderer's time per image), quit.",
        [](StudioOptions& o, const QString& value, QString& error) {
          bool ok = false;
          o.benchmarkSeconds = value.toDouble(&ok);
@@ -353,6 +359,14 @@ class WindowViewCost : public QObject {
   WindowViewCost(MainWindow& window, const StudioOptions& options, HeadlessDriver& driver, ViewCostResult cost)
       : controller_(window.pane()->controller()), options_(options), driver_(driver), cost_(std::move(cost)) {
     connect(window.pane()->view(), &SliceView::frameDrawn, this, [this] { ++framesDrawn_; });
+    // The volume view's images shown while measured: their size and the renderer's time.
+    connect(window.pane(), &SimulationPane::frameShown, this, [this, view = window.pane()->view()] {
+      const auto& frame = view->slices();
+      if (!measuring_.isValid() || !frame || !frame->imageView) return;
+      cost_.imageWidth = frame->imageWidth, cost_.imageHeight = frame->imageHeight;
+      renderSeconds_ += frame->imageSeconds;
+      ++images_;
+    });
     connect(&tick_, &QTimer::timeout, this, &WindowViewCost::measure);
     tick_.start(20);
   }
@@ -384,6 +398,7 @@ class WindowViewCost : public QObject {
     cost_.withViewMpts = double(s.grid.interiorSize()) * double(s.step - startStep_) / seconds / 1e6;
     cost_.framesPerSecond = framesDrawn_ / seconds;
     cost_.batchesWithoutSlices = controller_.framesSkipped() - skippedAtStart_;
+    cost_.renderMs = images_ > 0 ? 1e3 * renderSeconds_ / double(images_) : 0.0;
     report_ = QString::fromStdString(formatViewCost(cost_)).split('\n');
     if (report_.last().isEmpty()) report_.removeLast();
     tick_.stop();
@@ -400,6 +415,8 @@ class WindowViewCost : public QObject {
   long startStep_ = 0;
   std::uint64_t skippedAtStart_ = 0;
   int framesDrawn_ = 0;
+  double renderSeconds_ = 0.0;  // of the volume images shown while measured
+  long images_ = 0;
 };
 
 }  // namespace
@@ -452,7 +469,11 @@ int runStudio(const StudioOptions& options) {
   // Recording starts once the solver is built (the session sets the pause steps and plays).
   QObject::connect(pane, &SimulationPane::rebuilt, &driver, [&] { driver.startRecording(); });
   window.setViewMode(options.viewMode);
-  const int status = driver.exec([&] { window.setPlaying(!options.startPaused && options.record.isEmpty()); });
+  const int status = driver.exec([&] {
+    // Shown: the view has its size in the window's layout, which the window grows or shrinks by.
+    if (!options.viewSize.isEmpty()) window.resize(window.size() + options.viewSize - pane->view()->size());
+    window.setPlaying(!options.startPaused && options.record.isEmpty());
+  });
   pane->stop();
   return status;
 }

@@ -29,6 +29,7 @@ struct StudioOptions {
   bool stepsPerFrameGiven = false;  // --steps-per-frame was given (the compare view's default is auto)
   bool hostSlicePath = false;   // --slice-path host: the triple buffer's host copies, not the mapped GL buffers
   bool startPaused = false;
+  QSize viewSize;               // --view-size: the main window sized so that its view has this size (empty: as saved)
   int viewMode = 0;  // an index of viewModes()
   int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
   QStringList compareStages;  // --compare: 2 to 4 "stage" or "stage@device", side by side in lockstep
