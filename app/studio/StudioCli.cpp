@@ -96,9 +96,13 @@ std::vector<StudioOption> runOptions() {
          o.hostSlicePath = path == "host";
          return error.isEmpty();
        }},
-      {"view-size", "WxH", "Size the main window so that its view is WxH pixels (measurements at a given size).",
+      {"view-size", "WxH", "Size the main window so that its view is WxH pixels, as far as its docks allow (measurements at a given size).",
        [](StudioOptions& o, const QString& value, QString& error) {
          o.viewSize = parseResolution(value, error);
+         const QSize most = SliceView::kMaxImageSize;
+         if (error.isEmpty() && (o.viewSize.width() > most.width() || o.viewSize.height() > most.height()))
+           error = QStringLiteral("at most %1x%2 pixels").arg(most.width()).arg(most.height());
+         if (!error.isEmpty()) error = "--view-size " + value + ": " + error;
          return error.isEmpty();
        }},
       {"benchmark", "SECONDS",

@@ -9,6 +9,7 @@
 #include "app/studio/MainWindow.h"
 #include "app/studio/PngSequenceWriter.h"
 #include "app/studio/SimulationPane.h"
+#include "app/studio/StudioCli.h"
 #include "app/studio/ViewModes.h"
 #include "core/ScenarioResize.h"
 #include "render/SliceView.h"
@@ -120,6 +121,26 @@ TEST(StudioVolumeBinary, ScreenshotsAndRecordingsOfTheVolume) {
     EXPECT_GT(red, 50) << path << ": the wave's positive part";
     EXPECT_GT(blue, 50) << path << ": its negative part";
   }
+}
+
+TEST(StudioVolumeOptions, ModeAndViewSizeAreParsed) {
+  QString error;
+  const auto options = parseStudioOptions({"iso3dfd-studio", "--mode", "volume", "--view-size", "1280x720"}, error);
+  ASSERT_TRUE(options) << error.toStdString();
+  EXPECT_EQ(viewModes()[std::size_t(options->viewMode)].mode, SliceView::Mode::Volume);
+  EXPECT_EQ(options->viewSize, QSize(1280, 720));
+  EXPECT_FALSE(parseStudioOptions({"iso3dfd-studio", "--view-size", "1280"}, error));
+  EXPECT_TRUE(error.contains("--view-size")) << error.toStdString();
+}
+
+// The view has the size asked for: a screenshot of it (the view as on screen) is that size.
+TEST(StudioVolumeBinary, TheViewHasTheSizeAskedFor) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  const fs::path shot = test::scratchPath("view-size.png");
+  const test::StudioRun r =
+      test::runStudio({"--size", "24", "--stage", "cpu-serial", "--view-size", "760x480", "--steps", "1", "--screenshot", q(shot)});
+  ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
+  EXPECT_EQ(QImage(q(shot)).size(), QSize(760, 480));
 }
 
 }  // namespace
