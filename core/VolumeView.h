@@ -21,8 +21,9 @@ struct VolumeView {
   static constexpr int kMaxImageSide = 8192;  // pixels per side
   static constexpr float kMinSamplesPerCell = 0.25f, kMaxSamplesPerCell = 8.0f;
   // The transfer function (volume_march.cl): |u|/clip below deadZone is transparent; a wave at the clip
-  // has `density` extinction per cell, the strongest velocity contrast contextDensity.
-  static constexpr float kDeadZone = 0.06f, kDensity = 0.25f, kContextDensity = 0.12f;
+  // has `density` extinction per cell and gives kEmission times the light of its colour; the strongest
+  // velocity contrast has contextDensity.
+  static constexpr float kDeadZone = 0.06f, kDensity = 0.25f, kContextDensity = 0.04f;
   static constexpr float kEmission = 2.0f;
   static constexpr float kStopAlpha = 0.99f;  // early termination: a ray this opaque stops
 

@@ -116,11 +116,11 @@ inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView&
         const auto u_at = [&](int i, int j, int k) { return field.at(i, j, k); };
         const double u = trilinear(p, u_at);
         const double w = std::clamp((std::abs(u) / view.clip - VolumeView::kDeadZone) / (1.0 - VolumeView::kDeadZone), 0.0, 1.0);
-        double sigma = VolumeView::kDensity * w, rgb[3] = {0, 0, 0};
+        double sigma = VolumeView::kDensity * std::sqrt(w), rgb[3] = {0, 0, 0};
         if (sigma > 0) {  // the sign's hue, lit from the eye: ambient 0.4, the rest as the gradient faces the ray
           const glm::dvec3 g = trilinearGradient(p, u_at);
           const double light = glm::length(g) > 0 ? 0.4 + 0.6 * std::abs(glm::dot(g, d)) / glm::length(g) : 1.0;
-          for (int c = 0; c < 3; ++c) rgb[c] = light * colour(u < 0 ? 0.32 : 0.68, c);
+          for (int c = 0; c < 3; ++c) rgb[c] = VolumeView::kEmission * light * colour(u < 0 ? 0.32 : 0.68, c);
         }
         if (view.velocityContext) {
           const double sc = VolumeView::kContextDensity * context(p);
@@ -130,7 +130,7 @@ inline std::vector<std::array<double, 4>> referenceVolumeImage(const VolumeView&
           sigma += sc;
         }
         const double a = (1.0 - out[3]) * (1.0 - std::exp(-sigma * ds));
-        for (int c = 0; c < 3; ++c) out[c] += VolumeView::kEmission * a * rgb[c];
+        for (int c = 0; c < 3; ++c) out[c] += a * rgb[c];
         out[3] += a;
       }
       if (plane) {

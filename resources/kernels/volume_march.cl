@@ -15,15 +15,16 @@
 // and the markers with (core/VolumeView.h).
 //
 // Transfer function (signed): a sample u takes a colour of its sign's half of the colormap
-// (vr_signed_position: red for u > 0 and blue for u < 0 with "seismic"), and an extinction that
-// rises with |u|/clip above a dead zone:
-// sigma = density·w, w = (|u|/clip − dead_zone)/(1 − dead_zone) in [0, 1]. A step of ds cells
-// has opacity 1 − exp(−sigma·ds), so the picture does not depend on the samples per cell, and gives
-// `emission` times as much light of its colour, lit from the eye (vr_shade: the gradient of u as the
-// normal of its shell), so that translucent shells stay bright on the dark background and show their
-// shape; light beyond full saturates. Non-finite samples are opaque magenta, as on the slices: a
+// (vr_signed_position: red for u > 0 and blue for u < 0 with "seismic"), and an extinction that rises
+// with |u|/clip above a dead zone: sigma = density·√w, w = (|u|/clip − dead_zone)/(1 − dead_zone) in
+// [0, 1] (the square root lifts the weak waves, reflections, so that they show beside the direct one).
+// A step of ds cells has opacity 1 − exp(−sigma·ds), so the picture does not depend on the samples per
+// cell; the wave
+// gives `emission` times as much light of its colour, lit from the eye (vr_shade: the gradient of u as
+// the normal of its shell), so that translucent shells stay bright on the dark background and show
+// their shape; light beyond full saturates. Non-finite samples are opaque magenta, as on the slices: a
 // blown-up run is never hidden. The optional context (the velocity model's contrasts, VR_CONTEXT_MAX =
-// the strongest) adds a faint warm-grey extinction.
+// the strongest) adds a faint warm-grey extinction that gives no more light than its colour.
 //
 // Empty-space skipping: the interior is cut into bricks of VR_BRICK³ cells. A brick's summary is the
 // largest |u| over the cells that any sample inside it interpolates from (the brick and one cell around
@@ -149,7 +150,7 @@ inline float vr_extinction(const vr_params* p, float u) {
   const float above = fabs(u) * p->inv_clip - p->dead_zone;
   if (!(above > 0.0f)) return 0.0f;
   const float w = fmin(above / (1.0f - p->dead_zone), 1.0f);
-  return p->density * w;
+  return p->density * sqrt(w);
 }
 
 // Largest |u| over brick (b1, b2, b3) and one cell around it (what its samples interpolate from);
@@ -309,7 +310,7 @@ inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const 
       sigma = vr_extinction(p, v);
       if (sigma > 0.0f) {
         vr_colour(colormap, vr_signed_position(v), rgb);
-        const float light = vr_shade(gradient, d);
+        const float light = p->emission * vr_shade(gradient, d);
         for (int c = 0; c < 3; ++c) rgb[c] *= light;
       }
       if (with_context) {
@@ -323,7 +324,7 @@ inline uint vr_render_pixel(const vr_params* p, const VR_GLOBAL float* u, const 
     }
     if (sigma > 0.0f) {
       const float a = (1.0f - alpha) * (1.0f - exp(-sigma * ds));
-      r += p->emission * a * rgb[0], g += p->emission * a * rgb[1], b += p->emission * a * rgb[2];
+      r += a * rgb[0], g += a * rgb[1], b += a * rgb[2];
       alpha += a;
     }
     t += ds;
