@@ -820,6 +820,7 @@ int runCompareWindow(const StudioOptions& options) {
   if (!window.notice().isEmpty()) printStudioError(window.notice());
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
+  for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->view()->setVolumeSettings(options.volume);
   // Before the driver's: the measurement ends at the step, not after the screenshot.
   std::optional<LockstepMeter> meter;
   if (!options.screenshot.isEmpty()) meter.emplace(window, options);

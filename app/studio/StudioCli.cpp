@@ -86,6 +86,22 @@ std::vector<StudioOption> runOptions() {
          if (o.viewMode < 0) error = "--mode " + value + ": expected " + viewModeOptions();
          return o.viewMode >= 0;
        }},
+      {"volume-context", "", "In the volume view: the velocity model's strong contrasts (salt, layer boundaries) as a faint surface.",
+       [](StudioOptions& o, const QString&, QString&) { return (o.volume.velocityContext = true, true); }},
+      {"volume-plane", "x|y|z", "In the volume view: one opaque slice through the slice point, normal to that axis.",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         const int axis = QStringLiteral("xyz").indexOf(value.toLower());
+         if (value.size() != 1 || axis < 0) error = "--volume-plane " + value + ": expected x, y or z";
+         o.volume.slicePlane = axis;
+         return error.isEmpty();
+       }},
+      {"image-scale", "N", "In the volume view: render the image at 1/N of the view's size per side (1 to 4; default automatic).",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         bool ok = false;
+         o.volume.imageScale = value.toInt(&ok);
+         if (!ok || o.volume.imageScale < 1 || o.volume.imageScale > 4) error = "--image-scale " + value + ": expected 1, 2, 3 or 4";
+         return error.isEmpty();
+       }},
       {"slice-path", "mapped|host",
        "How the slices reach the view: mapped (the default where OpenGL 4.4 or ARB_buffer_storage is available: the solver "
        "writes them into persistently mapped GL buffers, 1 host copy per frame) or host (a triple buffer the view copies "
@@ -473,6 +489,7 @@ int runStudio(const StudioOptions& options) {
   // Recording starts once the solver is built (the session sets the pause steps and plays).
   QObject::connect(pane, &SimulationPane::rebuilt, &driver, [&] { driver.startRecording(); });
   window.setViewMode(options.viewMode);
+  window.viewControls()->setVolumeSettings(options.volume);
   const int status = driver.exec([&] {
     // Shown: the view has its size in the window's layout, which the window grows or shrinks by.
     if (!options.viewSize.isEmpty()) window.resize(window.size() + options.viewSize - pane->view()->size());

@@ -163,6 +163,22 @@ void ViewControls::addVolumeControls(QFormLayout* form) {
   applyVolumeSettings();
 }
 
+void ViewControls::setVolumeSettings(const VolumeSettings& settings) {
+  {
+    const QSignalBlocker blockSamples(samplesPerCell_), blockScale(imageScale_), blockPlane(slicePlane_),
+        blockEarly(earlyTermination_), blockContext(velocityContext_);
+    const auto select = [](QComboBox* box, const QVariant& value) {  // a value the box does not offer: as it is
+      if (const int index = box->findData(value); index >= 0) box->setCurrentIndex(index);
+    };
+    select(samplesPerCell_, double(settings.samplesPerCell));
+    select(imageScale_, settings.imageScale);
+    select(slicePlane_, settings.slicePlane);
+    earlyTermination_->setChecked(settings.earlyTermination);
+    velocityContext_->setChecked(settings.velocityContext);
+  }
+  applyVolumeSettings();
+}
+
 void ViewControls::applyVolumeSettings() {
   VolumeSettings settings;
   settings.samplesPerCell = float(samplesPerCell_->currentData().toDouble());

@@ -4,6 +4,8 @@
 // frames. Changes go straight to the view and the controller.
 #include <QWidget>
 
+#include "core/VolumeView.h"
+
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -24,6 +26,7 @@ class ViewControls : public QWidget {
   void setGridSize(int n1, int n2, int n3);  // the slice point's limits
   void setMode(int mode);                    // an index of viewModes(); emits modeChanged()
   void setStepsPerFrame(int steps);          // 1 to 1000; the controller follows
+  void setVolumeSettings(const VolumeSettings& settings);  // shown in the volume controls; the view follows
 
  signals:
   void modeChanged(int mode);

@@ -125,10 +125,19 @@ TEST(StudioVolumeBinary, ScreenshotsAndRecordingsOfTheVolume) {
 
 TEST(StudioVolumeOptions, ModeAndViewSizeAreParsed) {
   QString error;
-  const auto options = parseStudioOptions({"iso3dfd-studio", "--mode", "volume", "--view-size", "1280x720"}, error);
+  const auto options = parseStudioOptions({"iso3dfd-studio", "--mode", "volume", "--view-size", "1280x720", "--volume-context",
+                                           "--volume-plane", "z", "--image-scale", "3"},
+                                          error);
   ASSERT_TRUE(options) << error.toStdString();
   EXPECT_EQ(viewModes()[std::size_t(options->viewMode)].mode, SliceView::Mode::Volume);
   EXPECT_EQ(options->viewSize, QSize(1280, 720));
+  EXPECT_TRUE(options->volume.velocityContext);
+  EXPECT_EQ(options->volume.slicePlane, 2);
+  EXPECT_EQ(options->volume.imageScale, 3);
+  for (const QStringList& bad : {QStringList{"--volume-plane", "w"}, QStringList{"--image-scale", "5"}}) {
+    EXPECT_FALSE(parseStudioOptions(QStringList{"iso3dfd-studio"} + bad, error)) << bad.join(' ').toStdString();
+    EXPECT_TRUE(error.contains(bad.first())) << error.toStdString();
+  }
   EXPECT_FALSE(parseStudioOptions({"iso3dfd-studio", "--view-size", "1280"}, error));
   EXPECT_TRUE(error.contains("--view-size")) << error.toStdString();
 }
