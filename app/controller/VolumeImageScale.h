@@ -15,7 +15,7 @@ class VolumeImageScale {
   // Budgets per image: beside a solver on the host's cores, where the image, the solver and the drawing
   // share the cores, so that a 96³ run still shows 15 frames a second; on a GPU, about a tenth of a
   // 60 Hz frame.
-  static constexpr double kHostBudgetSeconds = 0.025, kDeviceBudgetSeconds = 0.0015;
+  static constexpr double kHostBudgetSeconds = 0.020, kDeviceBudgetSeconds = 0.0015;
 
   explicit VolumeImageScale(double budgetSeconds = kHostBudgetSeconds) : budget_(budgetSeconds) {}
   void setBudget(double seconds) { budget_ = seconds; }

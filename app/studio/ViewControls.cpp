@@ -130,7 +130,7 @@ void ViewControls::addVolumeControls(QFormLayout* form) {
   imageScale_->addItem("automatic", 0);
   for (int divisor : {1, 2, 3, 4}) imageScale_->addItem(divisor == 1 ? QStringLiteral("full") : QStringLiteral("1/%1").arg(divisor), divisor);
   imageScale_->setToolTip("Volume: the image's resolution per side, of the view's. Automatic renders as finely as\n"
-                          "keeps the image within ~25 ms beside a solver on the host's cores (1.5 ms on a GPU)");
+                          "keeps the image within ~20 ms beside a solver on the host's cores (1.5 ms on a GPU)");
   auto* qualityRow = new QHBoxLayout;
   qualityRow->addWidget(new QLabel("samples/cell"));
   qualityRow->addWidget(samplesPerCell_);
