@@ -53,13 +53,13 @@ class KernelTime {
 
 }  // namespace
 
-std::string stageBuildOptions(const std::string& stage, const StageParamMap& p, bool damping, const Grid& grid) {
+std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& p, bool damping, const Grid& grid) {
   // Subnormal floats may be flushed to zero, as the CPU stages do (core/FlushDenormals.h): on a CPU
   // device (PoCL) they would cost a microcode assist per operation; a GPU handles either way at full
   // speed, and the values are far below anything the solver shows.
   std::string o = "-cl-denorms-are-zero -DR=" + std::to_string(kHalfLength) +
                   " -DPML_M=" + std::to_string(kPmlHalfLength) + " -DDAMPING=" + (damping ? "1" : "0");
-  if (const std::string own = openClStage(stage).buildOptions(p, grid); !own.empty()) o += " " + own;
+  if (const std::string own = stage.buildOptions(p, grid); !own.empty()) o += " " + own;
   return o;
 }
 
@@ -88,238 +88,320 @@ void checkGridFitsDevice(const Grid& g, const DeviceInfo& d, int fieldBuffers) {
                                                        "; choose a smaller grid");
 }
 
-struct OpenClSolver::Impl {
-  ClContext ctx;
+namespace {
+
+// Every check of the problem's arrays against its grid, before anything is allocated on the device.
+void checkProblemFitsGrid(const Problem& problem) {
+  const Grid& g = problem.grid;
+  const std::size_t n = g.paddedSize();
+  const auto refuse = [](const std::string& what) { throw ComputeError(ComputeStatus::InvalidParameter, what); };
+  if (problem.vel.size() != n)
+    refuse("problem.vel has " + std::to_string(problem.vel.size()) + " values, expected the padded size " +
+           std::to_string(n));
+  if (!problem.initialPrev.empty() && problem.initialPrev.size() != n)
+    refuse("problem.initialPrev has " + std::to_string(problem.initialPrev.size()) + " values, expected " +
+           std::to_string(n));
+  const DampingProfile& dp = problem.damping;
+  if (dp.enabled() && (dp.gx.size() != std::size_t(g.nx()) || dp.gy.size() != std::size_t(g.ny()) ||
+                       dp.gz.size() != std::size_t(g.nz())))
+    refuse("damping profile sizes do not match the padded grid");
+  if (problem.source && problem.source->index >= n)
+    refuse("source index " + std::to_string(problem.source->index) + " is outside the padded grid of " +
+           std::to_string(n));
+  for (std::size_t i : problem.receivers)
+    if (i >= n) refuse("receiver index " + std::to_string(i) + " is outside the padded grid of " + std::to_string(n));
+}
+
+// The grid-sized field buffers a stage rotates: 2 for one step in place, 4 for two steps out of place.
+int fieldBuffersOf(const OpenClStage& stage, const StageParamMap& p) {
+  const int stepsPerPass = stage.stepsPerPass(p), fieldCount = stage.fieldBuffers(p);
+  // In place needs two buffers; out of place, u^(n-1), u^n and one for each new level.
+  if (stepsPerPass < 1 || stepsPerPass > 2 || fieldCount != 2 * stepsPerPass)
+    throw std::logic_error("stage '" + stage.id() + "': " + std::to_string(stepsPerPass) + " steps per pass with " +
+                           std::to_string(fieldCount) + " field buffers is not a form this solver runs");
+  return fieldCount;
+}
+
+// The stage's program (the shared utilities, the absorbing layer's kernels and the stage's kernel, its
+// parameters as defines) and how its stencil is launched.
+struct StencilProgram {
   Program program;
-  Kernel stencil, inject, record, slices;
-  NDRange stencilRange;
-  std::vector<int> stencilExtraArgs;  // after the kernel's own arguments (e.g. the z chunk)
+  Kernel stencil, inject, slices;
+  NDRange range;
+  std::vector<int> extraArgs;  // after the kernel's own arguments (e.g. the z chunk)
   int stepsPerPass = 1;
 
+  StencilProgram() = default;
+  StencilProgram(const ClContext& ctx, const OpenClStage& stage, const StageParamMap& p, bool damping, const Grid& g) {
+    const std::string file = stage.kernelFile(p);
+    program = Program(ctx, {kernelSource("common.cl") + "\n" + kernelSource("pml.cl") + "\n" + kernelSource(file),
+                            stageBuildOptions(stage, p, damping, g), stage.id() + " (" + file + ")",
+                            p.count("max_registers") ? p.at("max_registers") : 0});
+    stencil = program.kernel("stencil");
+    inject = program.kernel("inject_source");
+    slices = program.kernel("extract_slices");
+    // Registers can make a kernel's own work-group limit smaller than the device's.
+    if (const std::size_t wg = workGroupSize(stage, p); wg > 0 && stage.kernelLimitIsReliable(p, ctx.info())) {
+      const std::size_t kernelMax = stencil.maxWorkGroupSize(ctx);
+      if (wg > kernelMax)
+        throw ComputeError(ComputeStatus::InvalidParameter,
+                           "stage '" + stage.id() + "': work-group of " + std::to_string(wg) + " work-items (" +
+                               formatStageParams(p) + ") exceeds this kernel's limit of " + std::to_string(kernelMax) +
+                               " on " + ctx.info().name + " (registers); choose a smaller tile");
+    }
+    const StageLaunch launch = stage.launch(p, g);
+    range = NDRange{3, launch.global, launch.local};
+    extraArgs = launch.extraArgs;
+    stepsPerPass = stage.stepsPerPass(p);
+  }
+
+  void setExtraArgs(int first) {
+    for (std::size_t a = 0; a < extraArgs.size(); ++a) stencil.setArg(cl_uint(first + a), extraArgs[a]);
+  }
+};
+
+// The fields the stage rotates and vel, each optionally inside a guarded parent allocation
+// (OpenClSolverOptions), with u^0 = the problem's initial field and every other level 0.
+struct FieldBuffers {
   std::size_t guard = 0;
-  int fieldCount = 2;
+  int count = 2;
   Buffer<float> parents[kMaxFieldBuffers + 1];  // with guards: the full allocations (fields, then vel)
   Buffer<float> field[kMaxFieldBuffers], vel;
-  Buffer<float> coef, gx, gy, gz;
   int cur = 0, old = 1;  // field[cur] holds u^n, field[old] u^(n-1)
 
-  // The absorbing layer: per axis ψ, ζ and the recursion coefficients (none for an axis without a layer).
-  PmlProfile pml;
-  Kernel pmlMemory[3], pmlCorrect[3];  // per axis
-  std::array<std::size_t, 2> layerGroup{32, 4};  // layerRange's work-group; {0, 0}: the driver's choice
-  Buffer<float> pmlPsi[3], pmlZeta[3], pmlRecursion[3], pmlWeights;
-
-  std::optional<PointInjection> source;
-  Buffer<int> receiverIndex;
-  Buffer<float> traceRows;
-  int receiverCount = 0, traceRowsOnDevice = 0;
-  std::vector<float> traces;
-
-  Buffer<float> sliceBuffer;  // xy | xz | yz, read in one piece
-  Event sliceRead;            // the read of startSlices, until finishSlices
-  std::unique_ptr<OpenClVolumeRenderer> volume;  // built when first asked for an image
-
-  explicit Impl(const DeviceInfo& d) : ctx(d) {}
+  FieldBuffers() = default;
+  FieldBuffers(const ClContext& ctx, const Problem& problem, int fieldCount, const OpenClSolverOptions& options)
+      : count(fieldCount) {
+    const std::size_t n = problem.grid.paddedSize();
+    const std::size_t align = ctx.baseAddressAlignBytes() / sizeof(float);
+    guard = options.guardElements ? roundUp(options.guardElements, std::max<std::size_t>(align, 1)) : 0;
+    for (int b = 0; b <= count; ++b) {
+      const bool isField = b < count;
+      Buffer<float>& target = isField ? field[b] : vel;
+      if (guard) {
+        parents[b] = Buffer<float>(ctx, n + 2 * guard, CL_MEM_READ_WRITE, "guarded grid buffer");
+        parents[b].fill(ctx, options.guardValue);
+        target = Buffer<float>::subBuffer(parents[b], guard, n);
+      } else {
+        target = Buffer<float>(ctx, n, CL_MEM_READ_WRITE, isField ? "wavefield buffer" : "velocity buffer");
+      }
+    }
+    vel.write(ctx, problem.vel);
+    if (problem.initialPrev.empty())
+      field[0].fill(ctx, 0.0f);
+    else
+      field[0].write(ctx, problem.initialPrev);
+    // u^-1 = 0; the buffers a multi-step pass writes start at 0 too, since no kernel writes a halo.
+    for (int b = 1; b < count; ++b) field[b].fill(ctx, 0.0f);
+  }
 
   // The field buffers that hold neither u^n nor u^(n-1), in order.
   std::array<int, 2> freeFields() const {
     std::array<int, 2> out{-1, -1};
-    for (int b = 0, n = 0; b < fieldCount && n < 2; ++b)
+    for (int b = 0, n = 0; b < count && n < 2; ++b)
       if (b != cur && b != old) out[n++] = b;
     return out;
   }
+  // The whole allocation of field buffer `which`, or of vel (which == count), guards included.
+  const Buffer<float>& allocation(int which) const {
+    return guard ? parents[which] : (which < count ? field[which] : vel);
+  }
+};
 
-  void flushTraces() {
-    if (traceRowsOnDevice == 0) return;
-    const std::size_t n = std::size_t(traceRowsOnDevice) * receiverCount;
-    const std::size_t old = traces.size();
-    traces.resize(old + n);
-    traceRows.read(ctx, traces.data() + old, n);
-    traceRowsOnDevice = 0;
+// The stencil's scaled coefficients and the sponge's damping profiles.
+struct StencilConstants {
+  Buffer<float> coef, gx, gy, gz;
+
+  StencilConstants() = default;
+  StencilConstants(const ClContext& ctx, const Problem& problem) {
+    coef = Buffer<float>(ctx, problem.coeffs.size(), CL_MEM_READ_ONLY, "coefficients");
+    coef.write(ctx, problem.coeffs.data(), problem.coeffs.size());
+    const DampingProfile& dp = problem.damping;
+    const char* names[] = {"damping gx", "damping gy", "damping gz"};
+    const std::vector<float>* profiles[] = {&dp.gx, &dp.gy, &dp.gz};
+    Buffer<float>* buffers[] = {&gx, &gy, &gz};
+    for (int a = 0; a < 3; ++a) {
+      // Without the sponge the kernels take the arguments but never read them (no DAMPING).
+      *buffers[a] = Buffer<float>(ctx, dp.enabled() ? profiles[a]->size() : 1, CL_MEM_READ_ONLY,
+                                  dp.enabled() ? names[a] : "damping placeholder");
+      if (dp.enabled()) buffers[a]->write(ctx, *profiles[a]);
+    }
+  }
+};
+
+// The absorbing layer on the device (resources/kernels/pml.cl): per axis ψ, ζ and the recursion
+// coefficients (none for an axis without a layer), and the kernels that update them and correct a new
+// level; disabled when the problem has no layer.
+class AbsorbingLayer {
+ public:
+  AbsorbingLayer() = default;
+  AbsorbingLayer(const ClContext& ctx, const Program& program, const PmlProfile& pml) : pml_(pml) {
+    if (!pml_.enabled()) return;
+    for (int a = 0; a < 3; ++a) {
+      const std::string axis(1, "xyz"[a]);
+      memory_[a] = program.kernel("pml_memory_" + axis);
+      correct_[a] = program.kernel("pml_correct_" + axis);
+      // Fewer rows where a kernel allows fewer work-items (registers, a small device), or the driver's
+      // choice below one warp's width.
+      for (const Kernel* k : {&memory_[a], &correct_[a]}) {
+        const std::size_t limit = k->maxWorkGroupSize(ctx);
+        if (limit < group_[0] * group_[1])
+          group_ = limit < group_[0] ? std::array<std::size_t, 2>{0, 0} : std::array<std::size_t, 2>{group_[0], limit / group_[0]};
+      }
+    }
+    weights_ = Buffer<float>(ctx, kPmlHalfLength, CL_MEM_READ_ONLY, "absorbing-layer weights");
+    weights_.write(ctx, pml_.firstDerivative.data(), kPmlHalfLength);
+    for (int a = 0; a < 3; ++a)
+      if (pml_.axes[a].width > 0) allocateAxis(ctx, a);
   }
 
-  // The layer's kernels in work-groups of 32 along dimension 0 (x, or for axis x the layer's cells along
-  // it) by 4 rows (layerGroup): whole warps over contiguous memory. The global size is rounded up to
-  // whole groups; the kernels skip the work-items past the ends.
-  NDRange layerRange(const std::array<std::size_t, 3>& cells) const {
-    if (layerGroup[0] == 0) return {3, cells, {0, 0, 0}};
-    NDRange r{3, cells, {layerGroup[0], layerGroup[1], 1}};
-    for (int d = 0; d < 2; ++d) r.global[d] = (cells[d] + r.local[d] - 1) / r.local[d] * r.local[d];
-    return r;
-  }
+  bool enabled() const { return pml_.enabled(); }
+  std::size_t memoryFloats() const { return pml_.memoryFloats(); }
 
   // Adds the layer's terms of step n to u^(n+1) in `next`, u^n being `prev` (after the stencil).
-  void correctForLayer(const Buffer<float>& prev, const Buffer<float>& next, const Grid& g, KernelTime& time) {
+  void correct(const ClContext& ctx, const Buffer<float>& prev, const Buffer<float>& next, const Buffer<float>& vel,
+               const Buffer<float>& coef, const Grid& g, KernelTime& time) {
     for (int a = 0; a < 3; ++a) {
-      const PmlAxis& axis = pml.axes[a];
+      const PmlAxis& axis = pml_.axes[a];
       if (axis.width == 0) continue;
-      const auto dims = pml.memoryDims(a);
-      pmlMemory[a].args(prev, pmlPsi[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3, axis.width);
-      time.add(pmlMemory[a].launch(ctx, layerRange({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])})));
+      const auto dims = pml_.memoryDims(a);
+      memory_[a].args(prev, psi_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width);
+      time.add(memory_[a].launch(ctx, range({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])})));
       std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(g.n3)};
       reach[a] = std::size_t(axis.reachCells());
-      pmlCorrect[a].args(prev, next, vel, coef, pmlPsi[a], pmlZeta[a], pmlRecursion[a], pmlWeights, g.n1, g.n2, g.n3,
-                      axis.width);
-      time.add(pmlCorrect[a].launch(ctx, layerRange(reach)));
+      correct_[a].args(prev, next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width);
+      time.add(correct_[a].launch(ctx, range(reach)));
     }
   }
 
   // Calls copy(buffer, offset) for ψ then ζ of x, y and z: their places in PmlProfile::memoryFloats order.
   template <class Copy>
-  void forEachLayerBuffer(Copy copy) const {
+  void forEachBuffer(Copy copy) const {
     std::size_t offset = 0;
     for (int a = 0; a < 3; ++a)
-      for (const Buffer<float>* b : {&pmlPsi[a], &pmlZeta[a]}) {
+      for (const Buffer<float>* b : {&psi_[a], &zeta_[a]}) {
         if (b->size() == 0) continue;  // an axis without a layer
         copy(*b, offset);
         offset += b->size();
       }
   }
+
+ private:
+  void allocateAxis(const ClContext& ctx, int a) {
+    const PmlAxis& axis = pml_.axes[a];
+    const std::size_t floats = pml_.axisMemoryFloats(a) / 2;
+    psi_[a] = Buffer<float>(ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
+    zeta_[a] = Buffer<float>(ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
+    psi_[a].fill(ctx, 0.0f);
+    zeta_[a].fill(ctx, 0.0f);
+    std::vector<float> recursion;
+    for (const auto* v : {&axis.psiDecay, &axis.psiGain, &axis.zetaDecay, &axis.zetaGain})
+      recursion.insert(recursion.end(), v->begin(), v->end());
+    recursion_[a] = Buffer<float>(ctx, recursion.size(), CL_MEM_READ_ONLY, "absorbing-layer coefficients");
+    recursion_[a].write(ctx, recursion);
+  }
+
+  // The layer's kernels in work-groups of 32 along dimension 0 (x, or for axis x the layer's cells along
+  // it) by 4 rows (group_): whole warps over contiguous memory. The global size is rounded up to whole
+  // groups; the kernels skip the work-items past the ends.
+  NDRange range(const std::array<std::size_t, 3>& cells) const {
+    if (group_[0] == 0) return {3, cells, {0, 0, 0}};
+    NDRange r{3, cells, {group_[0], group_[1], 1}};
+    for (int d = 0; d < 2; ++d) r.global[d] = (cells[d] + r.local[d] - 1) / r.local[d] * r.local[d];
+    return r;
+  }
+
+  PmlProfile pml_;
+  Kernel memory_[3], correct_[3];  // per axis
+  std::array<std::size_t, 2> group_{32, 4};  // {0, 0}: the driver's choice
+  Buffer<float> psi_[3], zeta_[3], recursion_[3], weights_;
 };
 
-OpenClSolver::OpenClSolver(const Problem& problem, const std::string& stage, const StageParamMap& params,
+// The receivers' samples: recorded on the device after each step, read back kTraceRowsPerFlush rows at
+// a time (and whenever they are asked for).
+class ReceiverRecord {
+ public:
+  ReceiverRecord() = default;
+  ReceiverRecord(const ClContext& ctx, const Program& program, const std::vector<std::size_t>& receivers)
+      : count_(int(receivers.size())) {
+    if (count_ == 0) return;
+    kernel_ = program.kernel("record_receivers");
+    const std::vector<int> indices(receivers.begin(), receivers.end());  // inside the padded grid: checked
+    index_ = Buffer<int>(ctx, indices.size(), CL_MEM_READ_ONLY, "receiver indices");
+    index_.write(ctx, indices);
+    rows_ = Buffer<float>(ctx, std::size_t(kTraceRowsPerFlush) * count_, CL_MEM_READ_WRITE, "traces");
+  }
+
+  int count() const { return count_; }
+
+  void record(const ClContext& ctx, const Buffer<float>& level, KernelTime& time) {
+    if (count_ == 0) return;
+    if (rowsOnDevice_ == kTraceRowsPerFlush) flush(ctx);
+    kernel_.args(level, index_, rows_, count_, rowsOnDevice_);
+    time.add(kernel_.launch(ctx, NDRange{1, {std::size_t(count_), 1, 1}, {0, 0, 0}}));
+    ++rowsOnDevice_;
+  }
+
+  // Every sample so far, after reading the rows still on the device.
+  const std::vector<float>& samples(const ClContext& ctx) {
+    flush(ctx);
+    return samples_;
+  }
+  void restore(const ClContext& ctx, std::vector<float> samples) {
+    flush(ctx);
+    samples_ = std::move(samples);
+  }
+
+ private:
+  void flush(const ClContext& ctx) {
+    if (rowsOnDevice_ == 0) return;
+    const std::size_t n = std::size_t(rowsOnDevice_) * count_, old = samples_.size();
+    samples_.resize(old + n);
+    rows_.read(ctx, samples_.data() + old, n);
+    rowsOnDevice_ = 0;
+  }
+
+  int count_ = 0, rowsOnDevice_ = 0;
+  Kernel kernel_;
+  Buffer<int> index_;
+  Buffer<float> rows_;
+  std::vector<float> samples_;
+};
+
+}  // namespace
+
+struct OpenClSolver::Impl {
+  ClContext ctx;
+  StencilProgram program;
+  FieldBuffers fields;
+  StencilConstants constants;
+  AbsorbingLayer layer;
+  std::optional<PointInjection> source;
+  ReceiverRecord receivers;
+  Buffer<float> sliceBuffer;  // xy | xz | yz, read in one piece
+  Event sliceRead;            // the read of startSlices, until finishSlices
+  std::unique_ptr<OpenClVolumeRenderer> volume;  // built when first asked for an image
+
+  explicit Impl(const DeviceInfo& d) : ctx(d) {}
+};
+
+OpenClSolver::OpenClSolver(const Problem& problem, const OpenClStage& stage, const StageParamMap& params,
                            const DeviceInfo& device, const OpenClSolverOptions& options)
-    : stage_(stage), grid_(problem.grid) {
-  const OpenClStage& descriptor = openClStage(stage_);
-  params_ = resolveStageParams(stage_, device, problem.grid, params, options.useTuningDatabase);
-  const int stepsPerPass = descriptor.stepsPerPass(params_), fieldCount = descriptor.fieldBuffers(params_);
-  // In place needs two buffers; out of place, u^(n-1), u^n and one for each new level.
-  if (stepsPerPass < 1 || stepsPerPass > 2 || fieldCount != 2 * stepsPerPass)
-    throw std::logic_error("stage '" + stage_ + "': " + std::to_string(stepsPerPass) + " steps per pass with " +
-                           std::to_string(fieldCount) + " field buffers is not a form this solver runs");
+    : stage_(stage.id()),
+      grid_(problem.grid),
+      params_(resolveStageParams(stage, device, problem.grid, params, options.useTuningDatabase)) {
+  const int fieldCount = fieldBuffersOf(stage, params_);
   checkGridFitsDevice(grid_, device, fieldCount);
-  const Grid& g = grid_;
-  if (problem.vel.size() != g.paddedSize())
-    throw ComputeError(ComputeStatus::InvalidParameter, "problem.vel has " + std::to_string(problem.vel.size()) +
-                                                            " values, expected the padded size " +
-                                                            std::to_string(g.paddedSize()));
+  checkProblemFitsGrid(problem);
   impl_ = std::make_unique<Impl>(device);
   Impl& m = *impl_;
-  const bool damping = problem.damping.enabled();
-
-  // Program: the shared utilities plus the stage's kernel, parameters as defines.
-  const std::string file = descriptor.kernelFile(params_);
-  m.program = Program(m.ctx, {kernelSource("common.cl") + "\n" + kernelSource("pml.cl") + "\n" + kernelSource(file),
-                              stageBuildOptions(stage_, params_, damping, grid_), stage_ + " (" + file + ")",
-                              params_.count("max_registers") ? params_.at("max_registers") : 0});
-  m.stencil = m.program.kernel("stencil");
-  m.inject = m.program.kernel("inject_source");
-  m.record = m.program.kernel("record_receivers");
-  m.slices = m.program.kernel("extract_slices");
-
-  // Registers can make a kernel's own work-group limit smaller than the device's.
-  if (const std::size_t wg = workGroupSize(stage_, params_); wg > 0 && descriptor.kernelLimitIsReliable(params_, device)) {
-    const std::size_t kernelMax = m.stencil.maxWorkGroupSize(m.ctx);
-    if (wg > kernelMax)
-      throw ComputeError(ComputeStatus::InvalidParameter,
-                         "stage '" + stage_ + "': work-group of " + std::to_string(wg) + " work-items (" +
-                             formatStageParams(params_) + ") exceeds this kernel's limit of " +
-                             std::to_string(kernelMax) + " on " + device.name + " (registers); choose a smaller tile");
-  }
-
-  const StageLaunch launch = descriptor.launch(params_, g);
-  m.stencilRange = NDRange{3, launch.global, launch.local};
-  m.stencilExtraArgs = launch.extraArgs;
-  m.stepsPerPass = stepsPerPass;
-  m.fieldCount = fieldCount;
-
-  // Buffers: the fields and vel, optionally inside guarded parents.
-  const std::size_t n = g.paddedSize();
-  const std::size_t align = m.ctx.baseAddressAlignBytes() / sizeof(float);
-  m.guard = options.guardElements ? roundUp(options.guardElements, std::max<std::size_t>(align, 1)) : 0;
-  for (int b = 0; b <= m.fieldCount; ++b) {
-    const bool isField = b < m.fieldCount;
-    Buffer<float>& target = isField ? m.field[b] : m.vel;
-    if (m.guard) {
-      m.parents[b] = Buffer<float>(m.ctx, n + 2 * m.guard, CL_MEM_READ_WRITE, "guarded grid buffer");
-      m.parents[b].fill(m.ctx, options.guardValue);
-      target = Buffer<float>::subBuffer(m.parents[b], m.guard, n);
-    } else {
-      target = Buffer<float>(m.ctx, n, CL_MEM_READ_WRITE, isField ? "wavefield buffer" : "velocity buffer");
-    }
-  }
-  m.vel.write(m.ctx, problem.vel);
-  if (problem.initialPrev.empty()) {
-    m.field[0].fill(m.ctx, 0.0f);
-  } else {
-    if (problem.initialPrev.size() != n)
-      throw ComputeError(ComputeStatus::InvalidParameter, "problem.initialPrev has " +
-                                                              std::to_string(problem.initialPrev.size()) +
-                                                              " values, expected " + std::to_string(n));
-    m.field[0].write(m.ctx, problem.initialPrev);
-  }
-  // u^-1 = 0; the buffers a multi-step pass writes start at 0 too, since no kernel writes a halo.
-  for (int b = 1; b < m.fieldCount; ++b) m.field[b].fill(m.ctx, 0.0f);
-
-  m.coef = Buffer<float>(m.ctx, problem.coeffs.size(), CL_MEM_READ_ONLY, "coefficients");
-  m.coef.write(m.ctx, problem.coeffs.data(), problem.coeffs.size());
-  if (damping) {
-    const DampingProfile& dp = problem.damping;
-    if (dp.gx.size() != std::size_t(g.nx()) || dp.gy.size() != std::size_t(g.ny()) || dp.gz.size() != std::size_t(g.nz()))
-      throw ComputeError(ComputeStatus::InvalidParameter, "damping profile sizes do not match the padded grid");
-    m.gx = Buffer<float>(m.ctx, dp.gx.size(), CL_MEM_READ_ONLY, "damping gx");
-    m.gy = Buffer<float>(m.ctx, dp.gy.size(), CL_MEM_READ_ONLY, "damping gy");
-    m.gz = Buffer<float>(m.ctx, dp.gz.size(), CL_MEM_READ_ONLY, "damping gz");
-    m.gx.write(m.ctx, dp.gx);
-    m.gy.write(m.ctx, dp.gy);
-    m.gz.write(m.ctx, dp.gz);
-  } else {
-    // The kernels take the arguments but never read them without DAMPING.
-    for (Buffer<float>* b : {&m.gx, &m.gy, &m.gz}) *b = Buffer<float>(m.ctx, 1, CL_MEM_READ_ONLY, "damping placeholder");
-  }
-
-  m.pml = problem.pml;
-  if (m.pml.enabled()) {
-    for (int a = 0; a < 3; ++a) {
-      const std::string axis(1, "xyz"[a]);
-      m.pmlMemory[a] = m.program.kernel("pml_memory_" + axis);
-      m.pmlCorrect[a] = m.program.kernel("pml_correct_" + axis);
-      // Fewer rows where a kernel allows fewer work-items (registers, a small device), or the driver's
-      // choice below one warp's width.
-      for (const Kernel* k : {&m.pmlMemory[a], &m.pmlCorrect[a]}) {
-        const std::size_t limit = k->maxWorkGroupSize(m.ctx);
-        if (limit < m.layerGroup[0] * m.layerGroup[1])
-          m.layerGroup = limit < m.layerGroup[0] ? std::array<std::size_t, 2>{0, 0}
-                                                 : std::array<std::size_t, 2>{m.layerGroup[0], limit / m.layerGroup[0]};
-      }
-    }
-    m.pmlWeights = Buffer<float>(m.ctx, kPmlHalfLength, CL_MEM_READ_ONLY, "absorbing-layer weights");
-    m.pmlWeights.write(m.ctx, m.pml.firstDerivative.data(), kPmlHalfLength);
-    for (int a = 0; a < 3; ++a) {
-      const PmlAxis& axis = m.pml.axes[a];
-      if (axis.width == 0) continue;
-      const std::size_t floats = m.pml.axisMemoryFloats(a) / 2;
-      m.pmlPsi[a] = Buffer<float>(m.ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
-      m.pmlZeta[a] = Buffer<float>(m.ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
-      m.pmlPsi[a].fill(m.ctx, 0.0f);
-      m.pmlZeta[a].fill(m.ctx, 0.0f);
-      std::vector<float> recursion;
-      for (const auto* v : {&axis.psiDecay, &axis.psiGain, &axis.zetaDecay, &axis.zetaGain})
-        recursion.insert(recursion.end(), v->begin(), v->end());
-      m.pmlRecursion[a] = Buffer<float>(m.ctx, recursion.size(), CL_MEM_READ_ONLY, "absorbing-layer coefficients");
-      m.pmlRecursion[a].write(m.ctx, recursion);
-    }
-  }
-
+  m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), grid_);
+  m.fields = FieldBuffers(m.ctx, problem, fieldCount, options);
+  m.constants = StencilConstants(m.ctx, problem);
+  m.layer = AbsorbingLayer(m.ctx, m.program.program, problem.pml);
   m.source = problem.source;
-  if (m.source && m.source->index >= n)
-    throw ComputeError(ComputeStatus::InvalidParameter, "source index " + std::to_string(m.source->index) +
-                                                            " is outside the padded grid of " + std::to_string(n));
-  m.receiverCount = int(problem.receivers.size());
-  if (m.receiverCount > 0) {
-    std::vector<int> idx;
-    for (std::size_t i : problem.receivers) {
-      if (i >= n)
-        throw ComputeError(ComputeStatus::InvalidParameter, "receiver index " + std::to_string(i) +
-                                                                " is outside the padded grid of " + std::to_string(n));
-      idx.push_back(int(i));
-    }
-    m.receiverIndex = Buffer<int>(m.ctx, idx.size(), CL_MEM_READ_ONLY, "receiver indices");
-    m.receiverIndex.write(m.ctx, idx);
-    m.traceRows = Buffer<float>(m.ctx, std::size_t(kTraceRowsPerFlush) * m.receiverCount, CL_MEM_READ_WRITE, "traces");
-  }
-  const std::size_t sliceCount = std::size_t(g.n1) * g.n2 + std::size_t(g.n1) * g.n3 + std::size_t(g.n2) * g.n3;
-  m.sliceBuffer = Buffer<float>(m.ctx, sliceCount, CL_MEM_READ_WRITE, "slices");
+  m.receivers = ReceiverRecord(m.ctx, m.program.program, problem.receivers);
+  m.sliceBuffer = Buffer<float>(m.ctx, SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3), CL_MEM_READ_WRITE, "slices");
   m.ctx.finish();
 }
 
@@ -337,34 +419,30 @@ const DeviceInfo& OpenClSolver::device() const { return impl_->ctx.info(); }
 double OpenClSolver::advance(int steps) {
   if (steps < 0) throw ComputeError(ComputeStatus::InvalidParameter, "advance: steps must be >= 0");
   Impl& m = *impl_;
+  FieldBuffers& f = m.fields;
+  StencilProgram& p = m.program;
   const Grid& g = grid_;
   KernelTime stencilTime, otherTime;
-  // The source term of `step` into u^(step+1), and the receivers' samples of a new level.
+  // The source term of `step` into u^(step+1).
   const auto inject = [&](const Buffer<float>& level, long step) {
-    m.inject.args(level, int(m.source->index), m.source->valueForStep(step));
-    otherTime.add(m.inject.launch(m.ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
+    p.inject.args(level, int(m.source->index), m.source->valueForStep(step));
+    otherTime.add(p.inject.launch(m.ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
   };
-  const auto record = [&](const Buffer<float>& level) {
-    if (m.receiverCount == 0) return;
-    if (m.traceRowsOnDevice == kTraceRowsPerFlush) m.flushTraces();
-    m.record.args(level, m.receiverIndex, m.traceRows, m.receiverCount, m.traceRowsOnDevice);
-    otherTime.add(m.record.launch(m.ctx, NDRange{1, {std::size_t(m.receiverCount), 1, 1}, {0, 0, 0}}));
-    ++m.traceRowsOnDevice;
+  const auto correctForLayer = [&](const Buffer<float>& prev, const Buffer<float>& next) {
+    if (m.layer.enabled()) m.layer.correct(m.ctx, prev, next, f.vel, m.constants.coef, g, otherTime);
   };
-  const auto setExtraArgs = [&](int first) {
-    for (std::size_t a = 0; a < m.stencilExtraArgs.size(); ++a) m.stencil.setArg(cl_uint(first + a), m.stencilExtraArgs[a]);
-  };
+  const StencilConstants& c = m.constants;
   for (int s = 0; s < steps;) {
-    if (m.stepsPerPass == 1) {
+    if (p.stepsPerPass == 1) {
       // In place: u^(n+1) over u^(n-1).
-      const Buffer<float>& next = m.field[m.old];
-      m.stencil.args(m.field[m.cur], next, m.vel, m.coef, m.gx, m.gy, m.gz, g.n1, g.n2, g.n3);
-      setExtraArgs(kStencilArgs);
-      stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
-      if (m.pml.enabled()) m.correctForLayer(m.field[m.cur], next, g, otherTime);
+      const Buffer<float>& next = f.field[f.old];
+      p.stencil.args(f.field[f.cur], next, f.vel, c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3);
+      p.setExtraArgs(kStencilArgs);
+      stencilTime.add(p.stencil.launch(m.ctx, p.range));
+      correctForLayer(f.field[f.cur], next);
       if (m.source) inject(next, step_);
-      record(next);
-      std::swap(m.cur, m.old);
+      m.receivers.record(m.ctx, next, otherTime);
+      std::swap(f.cur, f.old);
       ++s;
       ++step_;
       continue;
@@ -372,23 +450,23 @@ double OpenClSolver::advance(int steps) {
     // Out of place, up to two steps (fewer for the rest of the count): u^(n+1) and u^(n+2) into the free
     // buffers. The kernel adds step n's source term to u^(n+1) before it computes u^(n+2) from it. The
     // absorbing layer's pass must come between two steps, so with it every pass is one step.
-    const int n = m.pml.enabled() ? 1 : std::min(m.stepsPerPass, steps - s);
-    const auto [first, second] = m.freeFields();
-    m.stencil.args(m.field[m.old], m.field[m.cur], m.field[first], m.field[second], m.vel, m.coef, m.gx, m.gy, m.gz,
+    const int n = m.layer.enabled() ? 1 : std::min(p.stepsPerPass, steps - s);
+    const auto [first, second] = f.freeFields();
+    p.stencil.args(f.field[f.old], f.field[f.cur], f.field[first], f.field[second], f.vel, c.coef, c.gx, c.gy, c.gz,
                    g.n1, g.n2, g.n3, m.source ? int(m.source->index) : -1,
                    m.source ? m.source->valueForStep(step_) : 0.0f, n);
-    setExtraArgs(kMultiStepArgs);
-    stencilTime.add(m.stencil.launch(m.ctx, m.stencilRange));
-    if (m.pml.enabled()) m.correctForLayer(m.field[m.cur], m.field[first], g, otherTime);
-    record(m.field[first]);
+    p.setExtraArgs(kMultiStepArgs);
+    stencilTime.add(p.stencil.launch(m.ctx, p.range));
+    correctForLayer(f.field[f.cur], f.field[first]);
+    m.receivers.record(m.ctx, f.field[first], otherTime);
     if (n == 2) {
-      if (m.source) inject(m.field[second], step_ + 1);
-      record(m.field[second]);
-      m.old = first;
-      m.cur = second;
+      if (m.source) inject(f.field[second], step_ + 1);
+      m.receivers.record(m.ctx, f.field[second], otherTime);
+      f.old = first;
+      f.cur = second;
     } else {
-      m.old = m.cur;
-      m.cur = first;
+      f.old = f.cur;
+      f.cur = first;
     }
     s += n;
     step_ += n;
@@ -410,7 +488,7 @@ void OpenClSolver::readField(std::vector<float>& interior) {
   const std::size_t R = kHalfLength;
   const std::size_t bufferOrigin[3] = {R * sizeof(float), R, R}, hostOrigin[3] = {0, 0, 0};
   const std::size_t region[3] = {std::size_t(g.n1) * sizeof(float), std::size_t(g.n2), std::size_t(g.n3)};
-  checkCl(clEnqueueReadBufferRect(m.ctx.queue(), m.field[m.cur].get(), CL_TRUE, bufferOrigin, hostOrigin, region,
+  checkCl(clEnqueueReadBufferRect(m.ctx.queue(), m.fields.field[m.fields.cur].get(), CL_TRUE, bufferOrigin, hostOrigin, region,
                                   std::size_t(g.nx()) * sizeof(float), g.planeSize() * sizeof(float),
                                   std::size_t(g.n1) * sizeof(float), std::size_t(g.n1) * g.n2 * sizeof(float),
                                   interior.data(), 0, nullptr, nullptr),
@@ -429,9 +507,9 @@ bool OpenClSolver::startSlices(int i, int j, int k, std::span<float> planes) {
     throw ComputeError(ComputeStatus::InvalidParameter, std::to_string(planes.size()) + " floats cannot hold the " +
                                                             std::to_string(m.sliceBuffer.size()) + " of the slices");
   finishSlices();  // one read at a time
-  m.slices.args(m.field[m.cur], m.sliceBuffer, g.n1, g.n2, g.n3, i, j, k);
+  m.program.slices.args(m.fields.field[m.fields.cur], m.sliceBuffer, g.n1, g.n2, g.n3, i, j, k);
   const std::size_t largest = std::max({std::size_t(g.n1) * g.n2, std::size_t(g.n1) * g.n3, std::size_t(g.n2) * g.n3});
-  const Event extracted = m.slices.launch(m.ctx, NDRange{1, {largest, 1, 1}, {0, 0, 0}});
+  const Event extracted = m.program.slices.launch(m.ctx, NDRange{1, {largest, 1, 1}, {0, 0, 0}});
   // The read goes through the transfer queue, so the next steps on the first queue run while the planes
   // cross to the host; only the slice buffer, untouched until finishSlices, is read.
   checkCl(clFlush(m.ctx.queue()), "clFlush", "submitting the slice extraction");
@@ -454,14 +532,11 @@ void OpenClSolver::finishSlices() {
 bool OpenClSolver::startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
   Impl& m = *impl_;
   if (!m.volume) m.volume = std::make_unique<OpenClVolumeRenderer>(m.ctx);
-  m.volume->start(view, grid_, m.field[m.cur], m.vel, rgba, seconds);
+  m.volume->start(view, grid_, m.fields.field[m.fields.cur], m.fields.vel, rgba, seconds);
   return false;
 }
 
-std::vector<float> OpenClSolver::traces() {
-  impl_->flushTraces();
-  return impl_->traces;
-}
+std::vector<float> OpenClSolver::traces() { return impl_->receivers.samples(impl_->ctx); }
 
 SolverState OpenClSolver::saveState() {
   Impl& m = *impl_;
@@ -469,46 +544,45 @@ SolverState OpenClSolver::saveState() {
   state.step = step_;
   state.current.resize(grid_.paddedSize());
   state.previous.resize(grid_.paddedSize());
-  m.field[m.cur].read(m.ctx, state.current.data(), state.current.size());
-  m.field[m.old].read(m.ctx, state.previous.data(), state.previous.size());
+  m.fields.field[m.fields.cur].read(m.ctx, state.current.data(), state.current.size());
+  m.fields.field[m.fields.old].read(m.ctx, state.previous.data(), state.previous.size());
   state.traces = traces();
-  state.boundaryMemory.resize(m.pml.memoryFloats());
-  m.forEachLayerBuffer([&](const Buffer<float>& b, std::size_t at) { b.read(m.ctx, state.boundaryMemory.data() + at, b.size()); });
+  state.boundaryMemory.resize(m.layer.memoryFloats());
+  m.layer.forEachBuffer([&](const Buffer<float>& b, std::size_t at) { b.read(m.ctx, state.boundaryMemory.data() + at, b.size()); });
   return state;
 }
 
 void OpenClSolver::restoreState(const SolverState& state) {
   Impl& m = *impl_;
   const std::size_t padded = grid_.paddedSize();
-  const std::size_t samples = std::size_t(state.step) * std::size_t(m.receiverCount);
-  if (state.boundaryMemory.size() != m.pml.memoryFloats())
+  const std::size_t samples = std::size_t(state.step) * std::size_t(m.receivers.count());
+  if (state.boundaryMemory.size() != m.layer.memoryFloats())
     throw std::invalid_argument("restoring stage '" + stage_ + "': the saved absorbing-layer memory has " +
                                 std::to_string(state.boundaryMemory.size()) + " values; this grid's layer needs " +
-                                std::to_string(m.pml.memoryFloats()));
+                                std::to_string(m.layer.memoryFloats()));
   if (state.current.size() != padded || state.previous.size() != padded || state.traces.size() != samples)
     throw std::invalid_argument("restoring stage '" + stage_ + "': the saved state has " +
                                 std::to_string(state.current.size()) + " + " + std::to_string(state.previous.size()) +
                                 " field values and " + std::to_string(state.traces.size()) + " trace samples; this grid needs " +
                                 std::to_string(padded) + " each and " + std::to_string(samples) + " samples");
-  m.flushTraces();
-  m.field[m.cur].write(m.ctx, state.current);
-  m.field[m.old].write(m.ctx, state.previous);
-  m.forEachLayerBuffer([&](const Buffer<float>& b, std::size_t at) { b.write(m.ctx, state.boundaryMemory.data() + at, b.size()); });
+  m.fields.field[m.fields.cur].write(m.ctx, state.current);
+  m.fields.field[m.fields.old].write(m.ctx, state.previous);
+  m.layer.forEachBuffer([&](const Buffer<float>& b, std::size_t at) { b.write(m.ctx, state.boundaryMemory.data() + at, b.size()); });
   m.ctx.finish();
-  m.traces = state.traces;
+  m.receivers.restore(m.ctx, state.traces);
   step_ = state.step;
 }
 
-std::size_t OpenClSolver::guardElements() const { return impl_->guard; }
+std::size_t OpenClSolver::guardElements() const { return impl_->fields.guard; }
 
-int OpenClSolver::rawBuffers() const { return impl_->fieldCount + 1; }
+int OpenClSolver::rawBuffers() const { return impl_->fields.count + 1; }
 
 std::vector<float> OpenClSolver::readRawBuffer(int which) {
   Impl& m = *impl_;
-  if (which < 0 || which > m.fieldCount)
+  if (which < 0 || which > m.fields.count)
     throw ComputeError(ComputeStatus::InvalidParameter,
-                       "readRawBuffer: which is 0 .. " + std::to_string(m.fieldCount) + " (the last: vel)");
-  const Buffer<float>& b = m.guard ? m.parents[which] : (which < m.fieldCount ? m.field[which] : m.vel);
+                       "readRawBuffer: which is 0 .. " + std::to_string(m.fields.count) + " (the last: vel)");
+  const Buffer<float>& b = m.fields.allocation(which);
   std::vector<float> out(b.size());
   b.read(m.ctx, out.data(), out.size());
   return out;

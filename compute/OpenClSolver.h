@@ -15,6 +15,8 @@
 
 namespace iso {
 
+class OpenClStage;
+
 // Live counters (docs/METRICS.md) of the steps this solver has run.
 struct SolverCounters {
   long steps = 0;               // steps advanced since construction
@@ -34,10 +36,11 @@ struct OpenClSolverOptions {
 
 class OpenClSolver : public WaveSolver {
  public:
-  // Runs `stage` with `params` (merged over the defaults) on `device`. Uploads the problem's arrays
-  // and keeps no reference to it, so that one Problem can serve many solvers (the tuner) uncopied.
-  // Throws ComputeError: unknown/invalid stage parameters, grid too large, build failure.
-  OpenClSolver(const Problem& problem, const std::string& stage, const StageParamMap& params,
+  // Runs the stage `stage` describes with `params` (merged over the defaults) on `device`. Uploads the
+  // problem's arrays and keeps no reference to it, so that one Problem can serve many solvers (the
+  // tuner) uncopied. Throws ComputeError: unknown/invalid stage parameters, arrays that do not fit the
+  // grid, grid too large for the device, build failure.
+  OpenClSolver(const Problem& problem, const OpenClStage& stage, const StageParamMap& params,
                const DeviceInfo& device, const OpenClSolverOptions& options = {});
   ~OpenClSolver() override;
 
@@ -56,7 +59,7 @@ class OpenClSolver : public WaveSolver {
   void restoreState(const SolverState& state) override;
 
   const DeviceInfo& device() const;
-  const StageParamMap& parameters() const { return params_; }
+  StageParamMap parameters() const override { return params_; }
   const SolverCounters& counters() const { return counters_; }
   // Test hook: the whole allocation of field buffer 0 .. rawBuffers()-2 or of vel (rawBuffers()-1),
   // guards included; the grid starts guardElements() floats into it.
@@ -79,7 +82,7 @@ class OpenClSolver : public WaveSolver {
 
 // The preprocessor options a stage's program is built with: the halo radius R (kHalfLength), the
 // absorbing layer, and the stage's own (the parameters that size local memory or registers, ...).
-std::string stageBuildOptions(const std::string& stage, const StageParamMap& params, bool damping, const Grid& grid);
+std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& params, bool damping, const Grid& grid);
 
 // Bytes the OpenCL solver allocates for a grid (the stage's field buffers and vel, padded grids, plus
 // small buffers), and the check that it fits the device: throws ComputeError(OutOfMemory) naming the

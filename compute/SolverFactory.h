@@ -1,34 +1,19 @@
 #pragma once
-// One entry point for every stage: CPU stages go to core/, OpenCL stages to this folder.
+// One entry point for every stage, from an ExecutionConfig (a stage id, a device selector, parameters):
+// the stage is resolved (compute/Stage.h), and builds its solver on its device.
 #include <memory>
 #include <optional>
-#include <string>
-#include <vector>
 
 #include "compute/DeviceRegistry.h"
+#include "compute/Stage.h"
 #include "core/Problem.h"
-#include "core/StageRegistry.h"
 #include "core/WaveSolver.h"
 
 namespace iso {
-
-// The OpenCL device config.device selects for an OpenCL stage; nullopt for a CPU stage. Throws
-// ComputeError for an unknown stage (listing the known ones) and std::runtime_error when no device matches.
-std::optional<DeviceInfo> resolveDevice(const ExecutionConfig& config);
 
 // Builds the solver for config.stage on config.device. Throws std::runtime_error (or a subclass) with
 // a message that says what went wrong and what to do (unknown stage, no such device, grid too large
 // for the device, bad stage parameters, kernel build failure with the build log).
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config);
-// The same on `device`, which resolveDevice(config) gave, for callers that need the device themselves
-// (so that it is selected once).
-std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
-                                         const std::optional<DeviceInfo>& device);
-
-// The stage parameters `stage` accepts (CPU or OpenCL), e.g. {"tile_x", "tile_y", "z_chunk", ...} for
-// gpu-slm, and the same with defaults (OpenCL stages: on a GPU of no particular vendor), ranges and
-// meanings. Throw ComputeError for an unknown stage.
-std::vector<std::string> stageParameterNames(const std::string& stage);
-std::vector<StageParamSpec> stageParameterSpecs(const std::string& stage);
 
 }  // namespace iso

@@ -9,27 +9,23 @@
 
 namespace iso {
 
-std::vector<StageParamSpec> openClStageParameterSpecs(const std::string& stage, const DeviceInfo& device) {
-  return openClStage(stage).parameters(device);
-}
-
-StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& device) {
+StageParamMap builtinStageDefaults(const OpenClStage& stage, const DeviceInfo& device) {
   StageParamMap p;
-  for (const StageParamSpec& spec : openClStageParameterSpecs(stage, device)) p[spec.name] = spec.defaultValue;
+  for (const StageParamSpec& spec : stage.parameters(device)) p[spec.name] = spec.defaultValue;
   return p;
 }
 
-StageParamMap defaultStageParams(const std::string& stage, const DeviceInfo& device, const Grid& grid) {
+StageParamMap defaultStageParams(const OpenClStage& stage, const DeviceInfo& device, const Grid& grid) {
   StageParamMap p = builtinStageDefaults(stage, device);
-  if (const std::optional<TunedParams> tuned = lookupTuning(stage, device, grid))
+  if (const std::optional<TunedParams> tuned = lookupTuning(stage.id(), device, grid))
     for (const auto& [k, v] : tuned->params)
       if (p.count(k)) p[k] = v;
   return p;
 }
 
-std::string stageParamsOrigin(const std::string& stage, const DeviceInfo& device, const Grid& grid,
+std::string stageParamsOrigin(const OpenClStage& stage, const DeviceInfo& device, const Grid& grid,
                               const StageParamMap& overrides, bool useDatabase) {
-  const std::optional<TunedParams> tuned = useDatabase ? lookupTuning(stage, device, grid) : std::nullopt;
+  const std::optional<TunedParams> tuned = useDatabase ? lookupTuning(stage.id(), device, grid) : std::nullopt;
   std::string origin = tuned ? tuned->origin : "built-in defaults for a " + device.type;
   if (!overrides.empty()) {
     origin = commaList(overrides, [](const auto& kv) { return kv.first; }) + " set by you, the rest from " + origin;
@@ -37,23 +33,18 @@ std::string stageParamsOrigin(const std::string& stage, const DeviceInfo& device
   return origin;
 }
 
-std::size_t workGroupSize(const std::string& stage, const StageParamMap& p) {
-  const auto [wx, wy] = openClStage(stage).workGroup(p);
+std::size_t workGroupSize(const OpenClStage& stage, const StageParamMap& p) {
+  const auto [wx, wy] = stage.workGroup(p);
   return wx * wy;
 }
 
-std::size_t localMemoryBytes(const std::string& stage, const StageParamMap& p) {
-  return openClStage(stage).localMemoryBytes(p);
-}
-
-StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& device, const Grid& grid,
+StageParamMap resolveStageParams(const OpenClStage& stage, const DeviceInfo& device, const Grid& grid,
                                  const StageParamMap& overrides, bool useDatabase) {
-  const OpenClStage& descriptor = openClStage(stage);
-  const std::vector<StageParamSpec> specs = descriptor.parameters(device);
+  const std::vector<StageParamSpec> specs = stage.parameters(device);
   StageParamMap p = useDatabase ? defaultStageParams(stage, device, grid) : builtinStageDefaults(stage, device);
   for (const auto& [key, value] : overrides) {
     if (!p.count(key)) {
-      throw stageParamError(stage, "unknown parameter '" + key + "' (this stage takes: " +
+      throw stageParamError(stage.id(), "unknown parameter '" + key + "' (this stage takes: " +
                                        commaList(specs, [](const StageParamSpec& s) { return s.name; }) + ")");
     }
     p[key] = value;
@@ -62,33 +53,33 @@ StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& dev
     const int value = p.at(spec.name);
     const std::string is = spec.name + " = " + std::to_string(value);
     if (value < spec.minValue)
-      throw stageParamError(stage, is + " must be >= " + std::to_string(spec.minValue) + " (" + spec.meaning + ")");
+      throw stageParamError(stage.id(), is + " must be >= " + std::to_string(spec.minValue) + " (" + spec.meaning + ")");
     if (value > spec.maxValue)
-      throw stageParamError(stage, is + " exceeds " + std::to_string(spec.maxValue) + " (" + spec.meaning + ")");
+      throw stageParamError(stage.id(), is + " exceeds " + std::to_string(spec.maxValue) + " (" + spec.meaning + ")");
   }
-  descriptor.checkParameters(p, device);
+  stage.checkParameters(p, device);
 
-  if (const auto [wx, wy] = descriptor.workGroup(p); wx * wy > 0) {
+  if (const auto [wx, wy] = stage.workGroup(p); wx * wy > 0) {
     if (wx * wy > device.maxWorkGroupSize)
-      throw stageParamError(stage, "work-group of " + std::to_string(wx * wy) + " work-items (" + std::to_string(wx) +
+      throw stageParamError(stage.id(), "work-group of " + std::to_string(wx * wy) + " work-items (" + std::to_string(wx) +
                                        " x " + std::to_string(wy) +
                                        ") exceeds the device's maximum work-group size of " +
                                        std::to_string(device.maxWorkGroupSize) + " on " + device.name);
     if (device.maxWorkItemSizes.size() >= 2 && (wx > device.maxWorkItemSizes[0] || wy > device.maxWorkItemSizes[1]))
-      throw stageParamError(stage, "work-group " + std::to_string(wx) + " x " + std::to_string(wy) +
+      throw stageParamError(stage.id(), "work-group " + std::to_string(wx) + " x " + std::to_string(wy) +
                                        " exceeds the device's maximum work-item sizes " +
                                        std::to_string(device.maxWorkItemSizes[0]) + " x " +
                                        std::to_string(device.maxWorkItemSizes[1]));
   }
-  if (const std::size_t local = descriptor.localMemoryBytes(p); local > device.localMemBytes)
-    throw stageParamError(stage, "tile needs " + std::to_string(local) + " bytes of local memory (" +
+  if (const std::size_t local = stage.localMemoryBytes(p); local > device.localMemBytes)
+    throw stageParamError(stage.id(), "tile needs " + std::to_string(local) + " bytes of local memory (" +
                                      formatStageParams(p) + ") but " + device.name + " has " +
                                      std::to_string(device.localMemBytes) + " bytes; choose a smaller tile");
   return p;
 }
 
-std::vector<StageParamMap> tuningCandidates(const std::string& stage, const DeviceInfo& device, const Grid& grid) {
-  std::vector<StageParamMap> raw = openClStage(stage).tuningCandidates(device);
+std::vector<StageParamMap> tuningCandidates(const OpenClStage& stage, const DeviceInfo& device, const Grid& grid) {
+  std::vector<StageParamMap> raw = stage.proposedCandidates(device);
   if (raw.empty()) raw.push_back({});  // the defaults alone
   std::vector<StageParamMap> out;
   for (auto& p : raw) {

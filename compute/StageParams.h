@@ -14,30 +14,27 @@
 
 namespace iso {
 
-// The parameters of an OpenCL stage with this device's built-in defaults (stages/OpenClStage.h).
-// Throws ComputeError(InvalidParameter) for a stage that is not an OpenCL stage.
-std::vector<StageParamSpec> openClStageParameterSpecs(const std::string& stage, const DeviceInfo& device);
+class OpenClStage;
 
 // Defaults for this device without the databases (level 3), and with them for this grid (levels 2-3).
-StageParamMap builtinStageDefaults(const std::string& stage, const DeviceInfo& device);
-StageParamMap defaultStageParams(const std::string& stage, const DeviceInfo& device, const Grid& grid);
+StageParamMap builtinStageDefaults(const OpenClStage& stage, const DeviceInfo& device);
+StageParamMap defaultStageParams(const OpenClStage& stage, const DeviceInfo& device, const Grid& grid);
 
 // Merges `overrides` over the defaults; throws ComputeError(InvalidParameter) for an unknown key or
 // a value the device cannot run (work-group too large, too much local memory, ...), naming the limit.
-StageParamMap resolveStageParams(const std::string& stage, const DeviceInfo& device, const Grid& grid,
+StageParamMap resolveStageParams(const OpenClStage& stage, const DeviceInfo& device, const Grid& grid,
                                  const StageParamMap& overrides, bool useDatabase = true);
 
 // Where resolveStageParams' values come from, for people: "your tuning for <device>, large grids (...)",
 // "shipped tuning for ...", "built-in defaults for a GPU", with "tile_x set by you" when overridden.
-std::string stageParamsOrigin(const std::string& stage, const DeviceInfo& device, const Grid& grid,
+std::string stageParamsOrigin(const OpenClStage& stage, const DeviceInfo& device, const Grid& grid,
                               const StageParamMap& overrides, bool useDatabase = true);
 
-// Work-group size (0: the driver chooses) and local-memory bytes a complete parameter set needs.
-std::size_t workGroupSize(const std::string& stage, const StageParamMap& p);
-std::size_t localMemoryBytes(const std::string& stage, const StageParamMap& p);
+// Work-items of one work-group for a complete parameter set (0: the driver chooses).
+std::size_t workGroupSize(const OpenClStage& stage, const StageParamMap& p);
 
 // Every parameter set the tuner tries for this stage, device and grid (all valid for the device).
-std::vector<StageParamMap> tuningCandidates(const std::string& stage, const DeviceInfo& device, const Grid& grid);
+std::vector<StageParamMap> tuningCandidates(const OpenClStage& stage, const DeviceInfo& device, const Grid& grid);
 
 // "tile_x=32 tile_y=8 z_chunk=0"
 std::string formatStageParams(const StageParamMap& p);

@@ -5,6 +5,7 @@
 #include "compute/ClError.h"
 #include "compute/OpenClSolver.h"
 #include "compute/TuningDatabase.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso {
 
@@ -13,7 +14,7 @@ Scenario scenarioForTuning(Scenario s) {
   return s;
 }
 
-StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const std::string& stage,
+StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const OpenClStage& stage,
                       const StageParamMap& params, const TuneOptions& options) {
   StageTiming t;
   t.params = params;
@@ -35,10 +36,10 @@ StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const st
   return t;
 }
 
-TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const std::string& stage,
+TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const OpenClStage& stage,
                      const TuneOptions& options, const std::function<void(const StageTiming&)>& progress) {
   TuneResult result;
-  result.stage = stage;
+  result.stage = stage.id();
   result.grid = problem.grid;
   for (const StageParamMap& c : tuningCandidates(stage, device, problem.grid)) {
     result.candidates.push_back(timeStage(problem, device, stage, c, options));
@@ -50,8 +51,8 @@ TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const std
     }
   }
   if (result.best.empty())
-    throw ComputeError(ComputeStatus::InvalidParameter, "tuning " + stage + ": no candidate ran on " + device.name);
-  if (options.store) storeTuning(stage, device, result.best, problem.grid, result.bestMpts);
+    throw ComputeError(ComputeStatus::InvalidParameter, "tuning " + stage.id() + ": no candidate ran on " + device.name);
+  if (options.store) storeTuning(stage.id(), device, result.best, problem.grid, result.bestMpts);
   return result;
 }
 

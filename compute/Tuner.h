@@ -1,6 +1,7 @@
 #pragma once
-// Timing of one stage configuration, and the auto-tuner that sweeps the tunable parameters of a stage
-// (gpu-slm, gpu-optimized) for the current device and grid and keeps the best in the tuning database.
+// Timing of one stage configuration, and the auto-tuner that sweeps the tunable parameters of an OpenCL
+// stage (gpu-slm, gpu-optimized, gpu-temporal) for the current device and grid and keeps the best in the
+// tuning database.
 // `iso3dfd tune`, `iso3dfd bench --tune` and `iso3dfd verify --candidates` call these.
 #include <functional>
 #include <string>
@@ -11,6 +12,8 @@
 #include "compute/StageParams.h"
 
 namespace iso {
+
+class OpenClStage;
 
 // The scenario a stage's parameters are timed on: `s` without its perfectly matched layer, if it has one
 // (reflecting instead). The layer's kernels take no stage parameter, so with them every candidate only
@@ -37,7 +40,7 @@ struct StageTiming {
 // Builds the stage with `params` (merged over the defaults) for `problem` and times it; the problem's
 // arrays are uploaded to the device, not copied, so one Problem serves every candidate.
 // Errors of the configuration are returned in `error`, not thrown.
-StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const std::string& stage,
+StageTiming timeStage(const Problem& problem, const DeviceInfo& device, const OpenClStage& stage,
                       const StageParamMap& params, const TuneOptions& options);
 
 struct TuneResult {
@@ -48,9 +51,9 @@ struct TuneResult {
   double bestMpts = 0.0;
 };
 
-// Tries every tuningCandidates() entry; `progress` (optional) sees each result as it comes.
+// Tries every tuningCandidates(stage, device, grid) entry; `progress` (optional) sees each result as it comes.
 // Throws ComputeError(InvalidParameter) when no candidate runs.
-TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const std::string& stage,
+TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const OpenClStage& stage,
                      const TuneOptions& options = {},
                      const std::function<void(const StageTiming&)>& progress = {});
 

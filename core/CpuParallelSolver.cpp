@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/CpuSolvers.h"
 #include "core/FlushDenormals.h"
 #include "core/Format.h"
 
@@ -89,6 +88,8 @@ CpuParallelSolver::TileKernel selectKernel(int simdWidth, bool damped) {
   return damped ? &portable::stencilTile<true> : &portable::stencilTile<false>;
 }
 
+constexpr int kMaxCpuThreads = 1024;  // far beyond any machine here; catches typos such as 80000
+
 // The smallest block_y or block_z that the defaults shrink to for more threads: below it a tile's
 // y-halo rows and z warm-up planes outweigh its own cells.
 constexpr int kMinDefaultBlock = 16;
@@ -114,8 +115,21 @@ int widestSupportedSimdWidth() {
   return 4;
 }
 
+std::vector<StageParamSpec> cpuParallelParameterSpecs() {
+  return {
+      {"threads", ThreadPool::hardwareThreads(), 1, kMaxCpuThreads, "worker threads (default: one per hardware thread)"},
+      {"block_x", 0, 0, kMaxAxisCells, "tile width along x in cells; 0 = the whole row"},
+      {"block_y", 64, 1, kMaxAxisCells,
+       "tile height along y in cells (by default fewer when the threads would have under two tiles each)"},
+      {"block_z", 64, 0, kMaxAxisCells,
+       "planes along z one tile streams through; 0 = the whole axis (by default fewer when the threads would have "
+       "under two tiles each)"},
+      {"simd_width", 0, 0, 16, "floats per SIMD vector: 0 = the widest this CPU runs, or 4, 8 (AVX2), 16 (AVX-512)"},
+  };
+}
+
 CpuParallelConfig parseCpuParallelConfig(const StageParamMap& params, const Grid& grid) {
-  const std::vector<StageParamSpec> specs = cpuStageParameterSpecs("cpu-parallel");
+  const std::vector<StageParamSpec> specs = cpuParallelParameterSpecs();
   for (const auto& [name, value] : params) {
     if (std::none_of(specs.begin(), specs.end(), [&](const StageParamSpec& s) { return s.name == name; })) {
       throw std::invalid_argument("cpu-parallel: unknown parameter '" + name + "' (known: " +
@@ -172,6 +186,11 @@ CpuParallelSolver::CpuParallelSolver(Problem problem, const StageParamMap& param
         tiles_.push_back({lo + x0, lo + std::min(x0 + config_.blockX, g.n1), lo + y0,
                           lo + std::min(y0 + config_.blockY, g.n2), lo + z0, lo + std::min(z0 + config_.blockZ, g.n3)});
   kernel_ = selectKernel(config_.simdWidth, problem_.damping.enabled());
+}
+
+StageParamMap CpuParallelSolver::parameters() const {
+  return {{"threads", config_.threads}, {"block_x", config_.blockX}, {"block_y", config_.blockY},
+          {"block_z", config_.blockZ}, {"simd_width", config_.simdWidth}};
 }
 
 std::string CpuParallelSolver::deviceName() const {

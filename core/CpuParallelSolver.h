@@ -6,8 +6,8 @@
 // together, neighbour distance outermost), so the binary runs on any x86-64. Kernels:
 // CpuStencilKernel.inc; measurements: docs/PERFORMANCE.md, and the kernels tried: docs/PERFORMANCE_LOG.md.
 //
-// Stage parameters (threads, block_x/y/z, simd_width), all optional: cpuStageParameterSpecs() in
-// CpuSolvers.cpp gives their defaults, ranges and meanings.
+// Stage parameters (threads, block_x/y/z, simd_width), all optional: cpuParallelParameterSpecs() gives
+// their defaults, ranges and meanings.
 #include <atomic>
 #include <cstddef>
 #include <map>
@@ -28,6 +28,10 @@ struct CpuParallelConfig {
   int simdWidth = 0;
 };
 
+// The parameters cpu-parallel accepts, with this machine's defaults (what the stage's entry in
+// CpuSolvers.cpp hands out).
+std::vector<StageParamSpec> cpuParallelParameterSpecs();
+
 // Reads and validates the stage parameters; throws std::invalid_argument naming the bad parameter,
 // its value and the accepted range (unknown names are errors too, listing the known ones).
 CpuParallelConfig parseCpuParallelConfig(const StageParamMap& params, const Grid& grid);
@@ -40,6 +44,7 @@ class CpuParallelSolver final : public CpuSolverBase {
   CpuParallelSolver(Problem problem, const StageParamMap& params);
   std::string stage() const override { return "cpu-parallel"; }
   std::string deviceName() const override;
+  StageParamMap parameters() const override;  // the resolved configuration, blocks in cells
   const CpuParallelConfig& config() const { return config_; }
 
   // A box of padded cells [x0, x1) × [y0, y1) × [z0, z1), all inside the interior.

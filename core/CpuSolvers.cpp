@@ -1,17 +1,15 @@
 #include "core/CpuSolvers.h"
 
+#include <mutex>
 #include <stdexcept>
 #include <utility>
 
 #include "core/CpuParallelSolver.h"
 #include "core/CpuSerialSolver.h"
 #include "core/Format.h"
-#include "core/ThreadPool.h"
 
 namespace iso {
 namespace {
-
-constexpr int kMaxCpuThreads = 1024;  // far beyond any machine here; catches typos such as 80000
 
 // One CPU stage: what the registry shows, the parameters it accepts, and how it is built.
 struct CpuStage {
@@ -26,6 +24,7 @@ const std::vector<CpuStage>& cpuStages() {
         .title = "CPU serial",
         .description = "Scalar triple loop over the padded grid: the reference every other stage is checked against.",
         .sampleName = "1_CPU_only",
+        .bytesPerPointStep = 16,
         .sourceFiles = {"core/CpuSerialSolver.cpp"}},
        [] { return std::vector<StageParamSpec>{}; },
        [](Problem problem, const StageParamMap& params) -> std::unique_ptr<WaveSolver> {
@@ -35,22 +34,11 @@ const std::vector<CpuStage>& cpuStages() {
         .title = "CPU parallel",
         .description = "All cores, SIMD over x, cache blocking in x/y and streaming along z: the fastest native "
                        "code here.",
+        .bytesPerPointStep = 16,
+        .preferred = true,
         .previous = "cpu-serial",
         .sourceFiles = {"core/CpuParallelSolver.cpp", "core/CpuStencilKernel.inc"}},
-       [] {
-         return std::vector<StageParamSpec>{
-             {"threads", ThreadPool::hardwareThreads(), 1, kMaxCpuThreads,
-              "worker threads (default: one per hardware thread)"},
-             {"block_x", 0, 0, kMaxAxisCells, "tile width along x in cells; 0 = the whole row"},
-             {"block_y", 64, 1, kMaxAxisCells,
-              "tile height along y in cells (by default fewer when the threads would have under two tiles each)"},
-             {"block_z", 64, 0, kMaxAxisCells,
-              "planes along z one tile streams through; 0 = the whole axis (by default fewer when the threads "
-              "would have under two tiles each)"},
-             {"simd_width", 0, 0, 16,
-              "floats per SIMD vector: 0 = the widest this CPU runs, or 4, 8 (AVX2), 16 (AVX-512)"},
-         };
-       },
+       cpuParallelParameterSpecs,
        [](Problem problem, const StageParamMap& params) -> std::unique_ptr<WaveSolver> {
          return std::make_unique<CpuParallelSolver>(std::move(problem), params);
        }},
@@ -81,6 +69,13 @@ std::vector<StageInfo> cpuStageInfos() {
   std::vector<StageInfo> out;
   for (const CpuStage& s : cpuStages()) out.push_back(s.info);
   return out;
+}
+
+void registerCpuStages() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (StageInfo& info : cpuStageInfos()) StageRegistry::add(std::move(info));
+  });
 }
 
 }  // namespace iso

@@ -19,7 +19,11 @@ std::unique_ptr<WaveSolver> createCpuSolver(Problem problem, const std::string& 
 // The parameters a CPU stage accepts (none for cpu-serial), with this machine's defaults.
 std::vector<StageParamSpec> cpuStageParameterSpecs(const std::string& stage);
 
-// The CPU stages' entries of the StageRegistry, in teaching order.
+// The CPU stages' facts, in teaching order.
 std::vector<StageInfo> cpuStageInfos();
+
+// Registers the CPU stages' facts in the StageRegistry, once (later calls do nothing): what a program
+// built on core alone calls first thing; compute's registerStages() calls it before the OpenCL stages.
+void registerCpuStages();
 
 }  // namespace iso

@@ -24,7 +24,7 @@ std::vector<std::string> reportLines(const Throughput& t) {
       format("traffic      : %s GBytes/s (16 B/pt: read prev, vel, next; write next)", rateText(t, t.gbsTraffic, 3).c_str())};
   if (t.ceilingGBs > 0.0)
     lines.push_back(format("roofline     : %s %% of the measured copy bandwidth (%.1f GB/s)",
-                           rateText(t, t.rooflinePercent, 1).c_str(), t.ceilingGBs));
+                       rateText(t, t.rooflinePercent, 1).c_str(), t.ceilingGBs));
   return lines;
 }
 
@@ -32,17 +32,20 @@ std::vector<std::string> overlayLines(const CounterReading& r) {
   const Throughput& t = r.throughput;
   const std::string ceiling = format("%s %.1f GB/s", r.ceilingName.c_str(), t.ceilingGBs);
   const std::string roofline = t.ceilingGBs <= 0.0 ? "roofline: ceiling unknown"
-                               : t.mpts > 0.0     ? format("%.1f %% of roofline (%s)", t.rooflinePercent, ceiling.c_str())
-                                                  : "roofline: " + ceiling;
-  return {format("step %ld · t = %.4f s · dt = %.4f ms · %s", r.step, r.time, r.dt * 1e3, r.state.c_str()),
-          format("%s Mpts/s · %s GFLOP/s · %.0f fps", rateText(t, t.mpts, 1).c_str(), rateText(t, t.gflops, 2).c_str(),
-                 r.framesPerSecond),
-          format("%s GB/s (12 B/pt) · %s GB/s (16 B/pt)", rateText(t, t.gbsSample, 2).c_str(),
-                 rateText(t, t.gbsTraffic, 2).c_str()),
-          roofline,
-          format("%s · %d×%d×%d", r.stage.c_str(), r.n1, r.n2, r.n3),
-          r.device,
-          "slices: " + r.transferPath};
+                           : t.mpts > 0.0     ? format("%.1f %% of roofline (%s)", t.rooflinePercent, ceiling.c_str())
+                                              : "roofline: " + ceiling;
+  std::vector<std::string> lines = {
+      format("step %ld · t = %.4f s · dt = %.4f ms · %s", r.step, r.time, r.dt * 1e3, r.state.c_str()),
+      format("%s Mpts/s · %s GFLOP/s · %.0f fps", rateText(t, t.mpts, 1).c_str(), rateText(t, t.gflops, 2).c_str(),
+             r.framesPerSecond),
+      format("%s GB/s (12 B/pt) · %s GB/s (16 B/pt)", rateText(t, t.gbsSample, 2).c_str(),
+             rateText(t, t.gbsTraffic, 2).c_str()),
+      roofline,
+      format("%s · %d×%d×%d", r.stage.c_str(), r.n1, r.n2, r.n3),
+      r.device,
+      "slices: " + r.transferPath};
+  if (!r.transferNote.empty()) lines.push_back("  (" + r.transferNote + ")");
+  return lines;
 }
 
 std::string statusLine(const CounterReading& r) {

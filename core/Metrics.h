@@ -31,6 +31,7 @@ struct CounterReading {
   double framesPerSecond = 0.0;
   int n1 = 0, n2 = 0, n3 = 0;
   std::string stage, device, transferPath;
+  std::string transferNote;  // a second line about the slices' path (e.g. why not on the device), or ""
   std::string ceilingName;  // what ceilingGBs measures
 };
 

@@ -9,7 +9,8 @@
 // read as m/s, say). Errors are ScenarioError naming the file and the problem.
 #include <string>
 
-#include "core/VelocityModel.h"
+#include "core/Scenario.h"
+#include "core/Volume.h"
 
 namespace iso {
 

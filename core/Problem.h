@@ -81,9 +81,6 @@ Problem buildProblem(const Scenario& s);
 // scenario: a checkpoint restores the model its run used, whatever the model file holds now.
 Problem buildProblem(const Scenario& s, std::vector<float> model);
 
-// The velocity model on the interior grid, m/s, C order (n3, n2, n1). Throws ScenarioError.
-std::vector<float> buildVelocityModel(const Scenario& s);
-
 // dt limit, Courant number and points per wavelength for a scenario (no arrays built).
 StabilityReport analyseStability(const Scenario& s, double vMin, double vMax);
 

@@ -9,7 +9,6 @@
 #include "core/Allocation.h"
 #include "core/Format.h"
 #include "core/ModelFile.h"
-#include "core/Problem.h"
 #include "core/SystemMemory.h"
 
 namespace iso {

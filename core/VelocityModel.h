@@ -6,17 +6,13 @@
 
 #include "core/Grid.h"
 #include "core/Scenario.h"
+#include "core/Volume.h"
 
 namespace iso {
 
-// A float32 volume with x (n1) fastest, as read from a model file.
-struct Volume {
-  int n1 = 0, n2 = 0, n3 = 0;
-  std::vector<float> data;
-  float at(int i, int j, int k) const {
-    return data[(std::size_t(k) * std::size_t(n2) + std::size_t(j)) * std::size_t(n1) + std::size_t(i)];
-  }
-};
+// The scenario's velocity model on its interior grid: built, or read from its file (resampled to the
+// grid when the sizes differ), with its salt body drawn in. Throws ScenarioError.
+std::vector<float> buildVelocityModel(const Scenario& s);
 
 std::vector<float> constantModel(const Grid& g, double velocity);
 // Each layer holds from its top down to the next layer's top; `layers` sorted by top, first top 0.

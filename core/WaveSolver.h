@@ -9,6 +9,7 @@
 
 #include "core/Grid.h"
 #include "core/SliceSet.h"
+#include "core/StageRegistry.h"
 
 namespace iso {
 
@@ -31,6 +32,8 @@ class WaveSolver {
   virtual std::string stage() const = 0;       // the StageRegistry id, e.g. "gpu-slm"
   virtual std::string deviceName() const = 0;  // human-readable device that runs the stage
   virtual const Grid& grid() const = 0;
+  // The stage parameters it runs with, every default and tuning resolved (none for a stage without).
+  virtual StageParamMap parameters() const { return {}; }
 
   // Advances `steps` time steps (source injection, damping and receivers included) and returns the
   // compute time in seconds: OpenCL profiling events on devices, steady_clock on the CPU.

@@ -50,10 +50,17 @@ QString ImageFramebuffer::bind(GlFunctions* gl, QSize drawn, int samples) {
       .arg(drawn.width()).arg(drawn.height());
 }
 
+// With samples, the frame is resolved into a single-sample framebuffer first (a blit on the GPU); either
+// way it is read straight into memory kept from the last image (RGBA bytes, what the video encoder
+// takes) once the caller has let go of it: a fresh 8 MB (1080p) every frame costs a page fault per 4 KiB,
+// and a pass on the CPU to flip or convert it costs more than drawing the frame on a GPU.
 QImage ImageFramebuffer::readBack(GlFunctions* gl, QSize drawn, int samples) {
-  if (samples > 0) return framebuffer_->toImage();  // resolves the samples; flipped from GL rows to image rows
-  // Read straight into memory kept from the last image (RGBA bytes, what the video encoder takes) once
-  // the caller has let go of it: a fresh 8 MB (1080p) every frame costs a page fault per 4 KiB.
+  if (samples > 0) {
+    if (!resolved_ || resolved_->size() != drawn) resolved_ = std::make_unique<QOpenGLFramebufferObject>(drawn);
+    if (!resolved_->isValid()) return {};
+    QOpenGLFramebufferObject::blitFramebuffer(resolved_.get(), framebuffer_.get());
+    if (!resolved_->bind()) return {};
+  }
   if (memory_.size() != drawn || !memory_.isDetached()) memory_ = QImage(drawn, QImage::Format_RGBX8888);
   if (memory_.isNull()) return {};
   gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
@@ -61,7 +68,7 @@ QImage ImageFramebuffer::readBack(GlFunctions* gl, QSize drawn, int samples) {
   return memory_;
 }
 
-FrameTarget ImageFramebuffer::target(const ImageOptions& options, int samples) {
+FrameTarget ImageFramebuffer::target(const ImageOptions& options) {
   const double scale = options.scaleFor(options.size);
   FrameTarget target;
   target.pixels = drawnSize(options.size, scale);
@@ -69,9 +76,9 @@ FrameTarget ImageFramebuffer::target(const ImageOptions& options, int samples) {
   target.canvas = QSizeF(target.pixels.width() / target.pixelRatio, target.pixels.height() / target.pixelRatio);
   target.hud = options.hud, target.colourBar = options.colourBar, target.labels = options.labels;
   target.onScreen = false;
-  // Without samples to resolve, the frame is drawn upside down, so that OpenGL's rows (bottom up) read
-  // back straight into the image's (top down): no pass to flip them.
-  target.rowsDown = samples == 0;
+  // Drawn upside down, so that OpenGL's rows (bottom up) read back straight into the image's (top down):
+  // no pass to flip them (a resolving blit keeps the orientation).
+  target.rowsDown = true;
   return target;
 }
 
@@ -79,7 +86,7 @@ QImage ImageFramebuffer::render(GlFunctions* gl, const ImageOptions& options, in
                                 QString& error) {
   if (error = optionsProblem(options); !error.isEmpty()) return {};
   const QSize size = options.size;
-  const FrameTarget frame = target(options, samples);
+  const FrameTarget frame = target(options);
   const QSize drawn = frame.pixels;
   if (error = limitProblem(gl, drawn); !error.isEmpty()) return {};
   if (error = bind(gl, drawn, samples); !error.isEmpty()) return {};
@@ -99,6 +106,7 @@ QImage ImageFramebuffer::render(GlFunctions* gl, const ImageOptions& options, in
 
 void ImageFramebuffer::destroy() {
   framebuffer_.reset();
+  resolved_.reset();
   memory_ = QImage();
 }
 

@@ -26,8 +26,8 @@ class ImageFramebuffer {
 
   // Why a picture with these options cannot be drawn (size or scale out of range), "" when it can.
   static QString optionsProblem(const ImageOptions& options);
-  // The frame a picture with these options is drawn as (render), with `samples` per pixel.
-  static FrameTarget target(const ImageOptions& options, int samples);
+  // The frame a picture with these options is drawn as (render).
+  static FrameTarget target(const ImageOptions& options);
 
   // Draws a frame for the target it is given into the bound framebuffer; "" or what failed.
   using Draw = std::function<QString(const FrameTarget& target)>;
@@ -49,6 +49,7 @@ class ImageFramebuffer {
   QImage readBack(GlFunctions* gl, QSize drawn, int samples);
 
   std::unique_ptr<QOpenGLFramebufferObject> framebuffer_;
+  std::unique_ptr<QOpenGLFramebufferObject> resolved_;  // the samples of framebuffer_ resolved, when it has any
   QImage memory_;  // the last image read without samples, whose memory the next one reuses
 };
 

@@ -33,6 +33,8 @@ SliceView::SliceView(QWidget* parent) : QWidget(parent) {
   setPalette(dark);
   setAutoFillBackground(true);
   frameTimer_.setSingleShot(true);
+  frameTimer_.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire 5 % late: 56 frames/s, not 60
+  frameClock_.start();
   connect(&frameTimer_, &QTimer::timeout, this, &SliceView::paintWindow);
   setMinimumSize(320, 240);
   setMouseTracking(true);  // the value under the pointer, without a button pressed
@@ -162,7 +164,7 @@ std::optional<SliceView::MappedBuffers> SliceView::mapSliceBuffers(int count, st
 }
 
 SliceRenderer::VolumeCamera SliceView::volumeCamera(const ImageOptions* picture) const {
-  return renderer_.volumeCamera(picture ? ImageFramebuffer::target(*picture, 0) : screenTarget());
+  return renderer_.volumeCamera(picture ? ImageFramebuffer::target(*picture) : screenTarget());
 }
 
 void SliceView::setVolumeSettings(const VolumeSettings& settings) {
@@ -235,9 +237,8 @@ void SliceView::resizeEvent(QResizeEvent* event) {
 
 void SliceView::requestFrame() {
   if (frameTimer_.isActive()) return;
-  const qint64 interval = (1000 + maxFrameRate_ - 1) / maxFrameRate_;  // whole milliseconds, rounded up
-  const qint64 since = sinceFrame_.isValid() ? sinceFrame_.elapsed() : interval;
-  frameTimer_.start(int(std::clamp<qint64>(interval - since, 0, interval)));
+  const qint64 wait = std::max<qint64>(0, nextFrameDueNs_ - frameClock_.nsecsElapsed());
+  frameTimer_.start(int((wait + 999'999) / 1'000'000));  // whole milliseconds, rounded up
 }
 
 FrameTarget SliceView::screenTarget() const {
@@ -263,7 +264,10 @@ QSize SliceView::drawWindowFrame() {
 
 void SliceView::paintWindow() {
   frameTimer_.stop();
-  sinceFrame_.restart();
+  // The next frame is due one period after this one was due, so that timers firing up to a millisecond
+  // late do not push the cadence back (60 frames/s, not 1000/17); after a pause, one period from now.
+  const qint64 now = frameClock_.nsecsElapsed(), period = 1'000'000'000 / maxFrameRate_;
+  nextFrameDueNs_ = now - nextFrameDueNs_ < period ? nextFrameDueNs_ + period : now + period;
   if (drawWindowFrame().isEmpty()) return;
   context_.context().swapBuffers(window_);
   emit frameDrawn();

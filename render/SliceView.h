@@ -68,7 +68,8 @@ class SliceView : public QWidget {
   void setAbsorbingLayer(const std::array<int, 3>& cells);
   void setMode(Mode mode);
   // At most this many frames a second (1 to kMaxFrameRate, the default: a display shows no more); the
-  // frames are paced at whole milliseconds, rounded up.
+  // frames start a period apart on average (each timer is at most a millisecond late, and the next frame
+  // is due a period after this one was due).
   void setMaxFrameRate(int framesPerSecond);
   int maxFrameRate() const { return maxFrameRate_; }
   static constexpr int kMaxFrameRate = 60;
@@ -172,7 +173,8 @@ class SliceView : public QWidget {
   QWidget* container_ = nullptr;       // child widget holding window_
   QLabel* problemLabel_ = nullptr;     // child widget showing a GL problem in place of the window
   QTimer frameTimer_;                  // the next paint, single shot
-  QElapsedTimer sinceFrame_;           // since the last paint
+  QElapsedTimer frameClock_;           // the pacing's clock
+  qint64 nextFrameDueNs_ = 0;          // on frameClock_: no frame starts before
   int maxFrameRate_ = kMaxFrameRate;
   float clip_ = 1.0f;  // the range in use as last announced (clipChanged fires when it changes)
   VolumeSettings volumeSettings_;

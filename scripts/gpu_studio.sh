@@ -43,10 +43,10 @@ pack() {
   for tool in Xvfb xkbcomp glxinfo; do
     command -v "$tool" >/dev/null || { echo "pack needs $tool (apt-get install xvfb x11-xkb-utils mesa-utils)" >&2; exit 2; }
   done
-  cmake --build "$build" --target iso3dfd-studio iso3dfd
+  cmake --build "$build" --target iso3dfd-studio iso3dfd iso_bench_render
   stage="$work/stage/iso3dfd-studio"
   rm -rf "$work" && mkdir -p "$stage"/{bin,lib/dri,plugins,fonts,xkb}
-  cp "$build/app/studio/iso3dfd-studio" "$build/app/cli/iso3dfd" "$(command -v Xvfb)" \
+  cp "$build/app/studio/iso3dfd-studio" "$build/app/cli/iso3dfd" "$build/bench/iso_bench_render" "$(command -v Xvfb)" \
      "$(command -v xkbcomp)" "$(command -v glxinfo)" "$stage/bin/"
   cp -L "$dri/swrast_dri.so" "$stage/lib/dri/"
   for p in platforms/libqxcb.so xcbglintegrations/libqxcb-glx-integration.so imageformats/libqsvg.so \

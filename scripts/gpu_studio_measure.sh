@@ -6,6 +6,7 @@
 #   GPU_DEVICE   the OpenCL device (default nvidia)      ROUNDS        repetitions (default 3)
 #   SECONDS_EACH seconds of each --benchmark half (5)     SKIP          space-separated parts to leave out:
 #                                                                      main compare record shots teach
+#                                                                      frame volume
 #   MAIN_SIZES (256 512), COMPARE_SIZE (256), RECORD_SIZE (512): cube edges, smaller for a trial on a CPU
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,6 +15,8 @@ logs="$(mktemp -d)"; pics="$(mktemp -d)"
 dev="${GPU_DEVICE:-nvidia}"; rounds="${ROUNDS:-3}"; secs="${SECONDS_EACH:-5}"; skip=" ${SKIP:-} "
 main_sizes="${MAIN_SIZES:-256 512}"; compare_size="${COMPARE_SIZE:-256}"; record_size="${RECORD_SIZE:-512}"
 gpu_stages="gpu-basic@$dev,gpu-slm@$dev,gpu-optimized@$dev,gpu-temporal@$dev"
+big="$record_size,$record_size,$record_size"
+largest="${main_sizes##* }"
 
 # run NAME PROGRAM ARGS...: appends the command, its output and its wall time to NAME.log.
 run() {
@@ -26,11 +29,15 @@ run() {
   echo "$name: exit $rc"
 }
 wanted() { [[ "$skip" != *" $1 "* ]]; }
+has_volume() { iso3dfd-studio --help 2>&1 | grep -q -- '--mode.*volume'; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$logs/nvidia-smi.log" 2>&1
 cp "$out/gl.txt" "$logs/" 2>/dev/null
 run devices iso3dfd devices --bandwidth
 
+if wanted frame; then  # what one recorded frame costs, part by part (drawing, reading back, encoding)
+  run frame-costs iso_bench_render --benchmark_repetitions=3 --benchmark_report_aggregates_only=true
+fi
 if wanted compare; then  # the stages' own figures, for the compare view's to be set against
   run bench iso3dfd bench $compare_size $compare_size $compare_size 40 --stages "${gpu_stages//@$dev/}" --device "$dev" --repeat 3
 fi
@@ -40,20 +47,35 @@ for r in $(seq "$rounds"); do
       run "main-$n" iso3dfd-studio --size "$n,$n,$n" --stage gpu-optimized --device "$dev" \
           --steps-per-frame 4 --benchmark "$secs"
     done
+    # What the window's cost is made of, at the largest size: half the frames, or the host-copy path.
+    run "main-$largest-30fps" iso3dfd-studio --size "$largest,$largest,$largest" --stage gpu-optimized --device "$dev" \
+        --steps-per-frame 4 --benchmark "$secs" --view-fps 30
+    run "main-$largest-hostpath" iso3dfd-studio --size "$largest,$largest,$largest" --stage gpu-optimized --device "$dev" \
+        --steps-per-frame 4 --benchmark "$secs" --slice-path host
   fi
   if wanted compare; then
     run compare iso3dfd-studio --compare "$gpu_stages" --size "$compare_size,$compare_size,$compare_size" --steps 600 \
         --screenshot "$pics/compare.png"
   fi
   if wanted record; then
-    for res in 1920x1080 3840x2160; do
-      run "record-$res" iso3dfd-studio --size "$record_size,$record_size,$record_size" --stage gpu-optimized --device "$dev" \
-          --record "/tmp/record-$res.mp4" --frames 150 --every 4 --resolution "$res"
+    for preset in veryfast ultrafast; do
+      for res in 1920x1080 3840x2160; do
+        run "record-$res-$preset" iso3dfd-studio --size "$big" --stage gpu-optimized --device "$dev" \
+            --record "/tmp/record-$res.mp4" --frames 150 --every 4 --resolution "$res" --video-preset "$preset"
+      done
     done
   fi
   if wanted shots; then
-    run shot-4k iso3dfd-studio --size "$record_size,$record_size,$record_size" --stage gpu-optimized --device "$dev" --steps 200 \
+    run shot-4k iso3dfd-studio --size "$big" --stage gpu-optimized --device "$dev" --steps 200 \
         --screenshot "$pics/shot-4k.png" --resolution 3840x2160
+  fi
+  if wanted volume && has_volume; then
+    run view-cost-volume iso3dfd view-cost "$record_size" "$record_size" "$record_size" --stage gpu-optimized \
+        --device "$dev" --mode volume --resolution 1920x1080
+    # The goal's size: a 1920x1080 view, its image at full scale (the window with its docks is larger than
+    # the default screen: SCREEN=2560x1440x24 scripts/gpu_studio.sh run).
+    run main-volume iso3dfd-studio --size "$big" --stage gpu-optimized --device "$dev" --mode volume \
+        --view-size 1920x1080 --image-scale 1 --steps-per-frame 4 --benchmark "$secs"
   fi
 done
 if wanted shots; then  # the pictures compared with llvmpipe's: cpu-serial gives the same numbers anywhere
@@ -61,6 +83,12 @@ if wanted shots; then  # the pictures compared with llvmpipe's: cpu-serial gives
     run "picture-$mode" iso3dfd-studio --stage cpu-serial --size 96,96,96 --steps 200 --mode "$mode" --resolution 1280x720 \
         --screenshot "$pics/picture-$mode.png"
   done
+  if wanted volume && has_volume; then
+    for step in 300 500 700; do
+      run "picture-volume-$step" iso3dfd-studio --stage gpu-optimized --device "$dev" --size 256,256,256 --steps "$step" \
+          --mode volume --resolution 1920x1080 --screenshot "$pics/volume-$step.png"
+    done
+  fi
 fi
 if wanted teach; then
   run explorer iso3dfd-studio --stages-window explanation --stage gpu-optimized --screenshot "$pics/explorer.png"

@@ -41,20 +41,27 @@ def spread(values):
     return f"median {median(values):.1f} of {len(values)} ({', '.join(f'{v:.1f}' for v in values)})"
 
 
+def window_cost(folder, name):
+    """One line pair for main-NAME.log: the solver alone, with the window, frames/s, ratio."""
+    b = runs(folder, f"main-{name}")
+    alone = numbers(b, r"solver alone\s*:\s*([\d.]+) Mpts/s")
+    window = numbers(b, r"with the window:\s*([\d.]+) Mpts/s")
+    fps = numbers(b, r"Mpts/s, ([\d.]+) frames/s delivered")
+    ratio = numbers(b, r"ratio\s*:\s*([\d.]+) %")
+    path = re.search(r"slices\s*:\s*(.*)", b[-1]).group(1) if b and "slices" in b[-1] else "-"
+    print(f"  {name}: alone {spread(alone)} Mpts/s; with the window {spread(window)} Mpts/s")
+    print(f"        frames/s drawn {spread(fps)}; ratio {spread(ratio)} %")
+    print(f"        slices: {path}")
+    return median(window)
+
+
 def main_window(folder):
     print("Main window, gpu-optimized, default scenario, 4 steps per frame (goal: 60 frames/s, >= 97 % at 512^3)")
-    sizes = sorted(int(p.stem.split("-")[1]) for p in Path(folder).glob("main-*.log"))
-    for n in sizes:
-        b = runs(folder, f"main-{n}")
-        alone = numbers(b, r"solver alone\s*:\s*([\d.]+) Mpts/s")
-        window = numbers(b, r"with the window:\s*([\d.]+) Mpts/s")
-        fps = numbers(b, r"Mpts/s, ([\d.]+) frames/s delivered")
-        ratio = numbers(b, r"ratio\s*:\s*([\d.]+) %")
-        path = re.search(r"slices\s*:\s*(.*)", b[-1]).group(1) if b and "slices" in b[-1] else "-"
-        print(f"  {n}^3: alone {spread(alone)} Mpts/s; with the window {spread(window)} Mpts/s")
-        print(f"        frames/s drawn {spread(fps)}; ratio {spread(ratio)} %")
-        print(f"        slices: {path}")
-    return median(numbers(runs(folder, f"main-{sizes[-1]}"), r"with the window:\s*([\d.]+) Mpts/s")) if sizes else float("nan")
+    names = sorted((p.stem[len("main-"):] for p in Path(folder).glob("main-*.log")),
+                   key=lambda n: (int(re.match(r"(\d*)", n).group(1) or 0), n))
+    live = {name: window_cost(folder, name) for name in names}
+    sizes = [n for n in names if n.isdigit()]
+    return live[sizes[-1]] if sizes else float("nan")
 
 
 def bench_rates(folder):
@@ -85,15 +92,40 @@ def compare(folder):
 
 def recording(folder, live):
     print(f"Recording every 4 steps, the largest grid (goal at 1080p: >= 90 % of the live window's {live:.1f} Mpts/s)")
-    for res in sorted((p.stem.split("-")[1] for p in Path(folder).glob("record-*.log")), key=lambda r: int(r.split("x")[0])):
-        b = runs(folder, f"record-{res}")
+    names = sorted((p.stem[len("record-"):] for p in Path(folder).glob("record-*.log")),
+                   key=lambda n: (int(n.split("x")[0]), n))
+    for name in names:
+        b = runs(folder, f"record-{name}")
         sim = numbers(b, r"simulation: ([\d.]+) Mpts/s")
-        print(f"  {res}: {spread(sim)} Mpts/s = {100 * median(sim) / live:.1f} % of the live window")
         drawing = numbers(b, r"drawing: ([\d.]+) ms per frame")
         encoder = numbers(b, r"writer: ([\d.]+) frames/s")
         held = numbers(b, r"held for the writer ([\d.]+) s")
+        print(f"  {name}: {spread(sim)} Mpts/s = {100 * median(sim) / live:.1f} % of the live window")
         print(f"        drawing {spread(drawing)} ms per frame; encoder {spread(encoder)} frames/s; "
               f"held for the writer {spread(held)} s")
+
+
+def frame_costs(folder):
+    """The medians of iso_bench_render's rows."""
+    b = runs(folder, "frame-costs")
+    if not b:
+        return
+    print("Frame costs (iso_bench_render, medians): drawing and reading back a picture, encoding 120 frames")
+    for line in b[-1].splitlines():
+        if "_median" in line or line.startswith("OpenGL"):
+            print("  " + re.sub(r"\s+", " ", line.strip()))
+
+
+def volume(folder):
+    for name in ("view-cost-volume",):
+        b = runs(folder, name)
+        if b:
+            print("Volume view, iso3dfd view-cost --mode volume (goal: >= 60 frames/s at 1080p, >= 90 % of the solver alone)")
+            print("  " + "\n  ".join(b[-1].splitlines()[-6:]))
+    b = runs(folder, "main-volume")
+    if b:
+        print("Volume view in the studio, 1920x1080 view at full image scale (--benchmark, last run)")
+        print("  " + "\n  ".join(line for line in b[-1].splitlines() if not line.startswith("====")))
 
 
 def screenshot(folder):
@@ -111,7 +143,9 @@ def main():
     live = main_window(folder)
     compare(folder)
     recording(folder, live)
+    frame_costs(folder)
     screenshot(folder)
+    volume(folder)
     for name in ("picture-3d", "picture-xz", "explorer", "panel"):
         codes = numbers(runs(folder, name), r"==== exit (\d+)")
         print(f"{name}: " + (f"exit {int(codes[-1])}" if codes else "not run"))

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -21,13 +22,16 @@
 #include "app/controller/OutputFile.h"
 #include "app/cli/PtxasReport.h"
 #include "core/ScenarioResize.h"
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
+#include "compute/StageParams.h"
 #include "core/StageRegistry.h"
 #include "core/Traces.h"
 #include "compute/Tuner.h"
 #include "compute/TuningDatabase.h"
 #include "compute/stages/OpenClStage.h"
+#include "core/VelocityModel.h"
 #include "app/controller/ViewCost.h"
+#include "core/VtiSeriesWriter.h"
 #include "core/VtiWriter.h"
 
 namespace iso::cli {
@@ -36,8 +40,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The tunable OpenCL stages, which `tune`, `bench --tune` and `verify --candidates` sweep.
-const std::vector<std::string> kTunedStages = tunableOpenClStages();
 constexpr int kVerifyDefaultSteps = 500;
 
 std::string megabytes(std::size_t bytes) { return std::to_string(bytes / (1024 * 1024)) + " MB"; }
@@ -89,10 +91,10 @@ void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std:
 void checkDeviceUse(const ScenarioOptions& opts, const std::vector<std::string>& stages) {
   if (!opts.device) return;
   for (const auto& s : stages)
-    if (StageRegistry::get(s).opencl) return;
+    if (resolveStage(s).opencl()) return;
   std::vector<std::string> openCl;
-  for (const auto& info : StageRegistry::all())
-    if (info.opencl) openCl.push_back(info.id);
+  for (const Stage* s : allStages())
+    if (s->opencl()) openCl.push_back(s->id());
   throw UsageError("--device " + *opts.device + " selects an OpenCL device, but " +
                    (stages.size() == 1 ? "stage " + stages.front() + " runs" : "stages " + commaList(stages) + " run") +
                    " on the host CPU: drop --device, or choose an OpenCL stage (" + commaList(openCl) + ")");
@@ -116,33 +118,66 @@ std::vector<int> parseIntegerList(const std::string& text, const std::string& wh
   return out;
 }
 
-// The products of "key=v1,v2;key=v3" (one per spec) as gpu-optimized parameter sets the device can run;
-// sets the device refuses are listed and skipped.
-std::vector<StageParamMap> sweepCandidates(const std::vector<std::string>& specs, const DeviceInfo& device,
-                                           const Grid& grid) {
-  std::vector<StageParamMap> out;
+// The parameter sets of --sweep specs "key=v1,v2;key=v3": the products of each spec's values.
+struct Sweep {
+  std::vector<StageParamMap> sets;
+  std::vector<std::string> keys;  // every key a spec names
+
+  // Whether `stage` takes every key of the sweep.
+  bool appliesTo(const Stage& stage) const {
+    const std::vector<std::string> names = stage.parameterNames();
+    return stage.opencl() && std::all_of(keys.begin(), keys.end(), [&](const std::string& k) {
+             return std::find(names.begin(), names.end(), k) != names.end();
+           });
+  }
+};
+
+Sweep parseSweep(const std::vector<std::string>& specs) {
+  Sweep sweep;
   for (const std::string& spec : specs) {
-    std::vector<StageParamMap> sets = {{{"cpu_form", 0}}};
+    std::vector<StageParamMap> sets = {{}};
     std::stringstream ss(spec);
     for (std::string item; std::getline(ss, item, ';');) {
       const auto eq = item.find('=');
       if (eq == std::string::npos || eq == 0) throw UsageError("--sweep: '" + item + "' is not key=v1,v2,...");
-      const std::vector<int> values = parseIntegerList(item.substr(eq + 1), "--sweep " + item.substr(0, eq));
+      const std::string key = item.substr(0, eq);
+      const std::vector<int> values = parseIntegerList(item.substr(eq + 1), "--sweep " + key);
       std::vector<StageParamMap> grown;
       for (const auto& base : sets)
         for (int v : values) {
           StageParamMap p = base;
-          p[item.substr(0, eq)] = v;
+          p[key] = v;
           grown.push_back(p);
         }
       sets = grown;
+      if (std::find(sweep.keys.begin(), sweep.keys.end(), key) == sweep.keys.end()) sweep.keys.push_back(key);
     }
-    for (const auto& p : sets) {
-      try {
-        out.push_back(resolveStageParams("gpu-optimized", device, grid, p, /*useDatabase=*/false));
-      } catch (const ComputeError& e) {
-        std::printf("sweep: skipped %s: %s\n", formatStageParams(p).c_str(), e.what());
-      }
+    sweep.sets.insert(sweep.sets.end(), sets.begin(), sets.end());
+  }
+  return sweep;
+}
+
+// The stages of `stages` the sweep applies to; UsageError when it applies to none.
+std::vector<const Stage*> sweptStages(const Sweep& sweep, const std::vector<std::string>& stages) {
+  std::vector<const Stage*> out;
+  for (const std::string& id : stages)
+    if (const Stage& stage = resolveStage(id); sweep.appliesTo(stage)) out.push_back(&stage);
+  if (out.empty())
+    throw UsageError("--sweep sets " + commaList(sweep.keys) + ": no OpenCL stage among " + commaList(stages) +
+                     " takes every parameter it sets (`iso3dfd stages` lists each stage's parameters)");
+  return out;
+}
+
+// The sweep's sets as complete parameter sets of `stage` that the device can run, merged over the
+// stage's built-in defaults as its tuning candidates are; sets the device refuses are listed and skipped.
+std::vector<StageParamMap> sweepCandidates(const Sweep& sweep, const Stage& stage, const DeviceInfo& device,
+                                           const Grid& grid) {
+  std::vector<StageParamMap> out;
+  for (const StageParamMap& p : sweep.sets) {
+    try {
+      out.push_back(resolveStageParams(*stage.openCl(), device, grid, p, /*useDatabase=*/false));
+    } catch (const ComputeError& e) {
+      std::printf("sweep: skipped %s: %s\n", formatStageParams(p).c_str(), e.what());
     }
   }
   return out;
@@ -174,6 +209,12 @@ void printTiming(const std::string& label, const StageTiming& t) {
 
 std::vector<std::string> availableStages() {
   return StageRegistry::ids(/*includeOpenCL=*/!listDevices().empty());
+}
+
+std::vector<std::string> tunableStageIds() {
+  std::vector<std::string> out;
+  for (const Stage* s : tunableStages()) out.push_back(s->id());
+  return out;
 }
 
 std::vector<std::string> expandStages(const std::vector<std::string>& names) {
@@ -239,7 +280,106 @@ Scenario restartScenario(const ScenarioOptions& opts, const Scenario& saved) {
   return s;
 }
 
+// The receivers' traces in the format the name asks for (CSV, .npy, SEG-Y), with what SEG-Y rounded.
+void writeTracesFile(const std::string& path, const std::vector<float>& traces, const Scenario& s, double dt,
+                     const std::vector<float>& initial) {
+  for (const std::string& note : saveTraces(path, traces, s, dt, initial)) std::printf("note: %s\n", note.c_str());
+  const bool segy = traceFormatOf(path) == TraceFormat::Segy;  // SEG-Y adds u^0 at t = 0
+  std::printf("wrote %zu traces of %zu samples to %s%s\n", s.receivers.size(), traces.size() / s.receivers.size() + segy,
+              path.c_str(), segy ? " (a SEG-Y shot gather, the first sample at t = 0)" : "");
+}
+
+// --dump-every K DIR: K and the folder, checked before anything runs.
+struct SeriesRequest {
+  int every = 0;
+  std::string folder;
+};
+
+std::optional<SeriesRequest> seriesRequest(const RunOptions& run) {
+  if (run.dumpEvery.empty()) {
+    if (run.dumpStride != 1) throw UsageError("--dump-stride needs --dump-every K DIR");
+    return std::nullopt;
+  }
+  SeriesRequest request;
+  const std::string& every = run.dumpEvery[0];
+  std::size_t used = 0;
+  try {
+    request.every = std::stoi(every, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != every.size() || request.every < 1)
+    throw UsageError("--dump-every K DIR: K must be a whole number of steps >= 1 (got '" + every + "')");
+  if (run.dumpStride < 1) throw UsageError("--dump-stride must be >= 1 (got " + std::to_string(run.dumpStride) + ")");
+  request.folder = run.dumpEvery[1];
+  if (request.folder.empty()) throw UsageError("--dump-every K DIR needs a folder name (got an empty one)");
+  std::error_code ec;
+  fs::path folder = fs::absolute(request.folder, ec).lexically_normal();
+  if (!folder.has_filename()) folder = folder.parent_path();  // "series/"
+  if (fs::exists(folder, ec) && !fs::is_directory(folder, ec))
+    throw UsageError("--dump-every: " + request.folder + " is a file, not a folder");
+  const fs::path writable = fs::is_directory(folder, ec) ? folder : folder.parent_path();
+  if (!fs::is_directory(writable, ec))
+    throw UsageError("--dump-every: the folder " + writable.string() + " that would hold " + request.folder + " does not exist");
+  if (::access(writable.c_str(), W_OK) != 0) throw UsageError("--dump-every: the folder " + writable.string() + " is not writable");
+  return request;
+}
+
+// The wavefield series of a run: the frames are read on this thread (the solver's) and written on the
+// series writer's own, so the run goes on while they are written; the figures say what it cost.
+class SeriesDump {
+ public:
+  SeriesDump(const SeriesRequest& request, const SeriesGeometry& geometry, double dt)
+      : every_(request.every), dt_(dt), writer_(request.folder, geometry, VtiSeriesWriter::defaultCapacity(geometry)) {}
+
+  int stepsToNext(int done) const { return every_ - done % every_; }
+  bool due(int done) const { return done % every_ == 0; }
+
+  void take(WaveSolver& solver) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<float> field;
+    solver.readField(field);
+    readSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const long step = solver.currentStep();
+    writer_.push(step, double(step) * dt_, std::move(field));
+  }
+
+  // Waits for the writer and prints what the series cost the run of `steps` steps that took
+  // `loopSeconds` (the wall time of the stepping, frames included) on `points` cells.
+  void finish(double loopSeconds, int steps, double points) {
+    const auto start = std::chrono::steady_clock::now();
+    writer_.finish();
+    const double drain = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const SeriesStats st = writer_.stats();
+    const auto size = writer_.frameSize();
+    std::printf("wrote %ld frames of u (%d x %d x %d points, every %d steps, %.1f MB) and %s\n", st.frames, size[0],
+                size[1], size[2], every_, double(st.bytes) / (1024.0 * 1024.0), writer_.collectionPath().c_str());
+    std::printf("with the series: %d steps in %.3f s wall, %.1f Mpts/s; reading u took %.3f s, waiting for the "
+                "writer %.3f s; the writer's thread wrote for %.3f s and finished %.3f s after the last step\n",
+                steps, loopSeconds, loopSeconds > 0.0 ? points * steps / loopSeconds * 1e-6 : 0.0, readSeconds_,
+                st.waitSeconds, st.writeSeconds, drain);
+  }
+
+ private:
+  int every_;
+  double dt_;
+  double readSeconds_ = 0.0;
+  VtiSeriesWriter writer_;
+};
+
 }  // namespace
+
+void addSeriesOptions(CLI::App& cmd, RunOptions& run) {
+  cmd.add_option("--dump-every", run.dumpEvery,
+                 "write u every K steps, from the run's first step, into the folder DIR (created if missing) as VTK "
+                 "image data DIR/wavefield_NNNNNN.vti, listed with their times in DIR/wavefield.pvd: ParaView opens "
+                 "the .pvd as an animation")
+      ->expected(2)
+      ->type_name("K DIR");
+  cmd.add_option("--dump-stride", run.dumpStride,
+                 "with --dump-every: keep every S-th point along each axis (the spacing grows S times)")
+      ->type_name("S");
+}
 
 int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   if (run.checkpointEvery < 0) throw UsageError("--checkpoint-every must be >= 1 (got " + std::to_string(run.checkpointEvery) + ")");
@@ -265,6 +405,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     if (path && restart && samePath(*path, *run.restart))
       throw UsageError(std::string(option) + " " + *path + " is the checkpoint this run restarts from");
   if (run.traces && s.receivers.empty()) throw UsageError("--traces needs at least one receiver (--receiver i,j,k)");
+  const std::optional<SeriesRequest> seriesRequested = seriesRequest(run);
 
   // A checkpoint stores the model the run used; a restart runs on the stored one.
   const bool keepModel = run.checkpoint || run.dumpModel;
@@ -272,14 +413,20 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   if (restart) model = std::move(restart->velocity);
   else if (keepModel) model = buildVelocityModel(s);
   Problem p = restart || keepModel ? buildProblem(s, model) : buildProblem(s);
+  if (run.traces && traceFormatOf(*run.traces) == TraceFormat::Segy)  // refused now, not after the run
+    if (const std::string problem = segyLimitProblem(s.receivers.size(), std::size_t(firstStep + s.steps) + 1, p.dt);
+        !problem.empty())
+      throw UsageError("--traces " + *run.traces + ": " + problem);
   printHeader(p);
   if (run.saveScenario)
     saveScenarioFile(s, *run.saveScenario);
   const Grid grid = p.grid;
   const double dt = p.dt;
   const double dx = p.dx;
-  const std::string selector = s.device;
-  auto solver = createSolver(std::move(p), executionConfig(s));
+  const Stage& stage = resolveStage(s.stage);
+  const std::optional<DeviceInfo> device = stage.device(s.device);
+  const std::vector<float> initialTraces = initialReceiverValues(p);  // u^0, the first sample of a SEG-Y trace
+  auto solver = stage.createSolver(std::move(p), s.stageParams, device);
   if (restart) {
     solver->restoreState(restart->state);
     restart->state = {};  // its arrays now live in the solver
@@ -291,29 +438,37 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     saveCheckpoint(*run.checkpoint, {saved, model, solver->saveState()});
     std::printf("wrote the state at step %ld to %s\n", solver->currentStep(), run.checkpoint->c_str());
   };
-  // Checkpoints every k steps split the run into chunks; each is timed like a whole run (the first
-  // step of the first one a warm-up), and the figures below sum them.
-  const int chunk = run.checkpointEvery > 0 ? run.checkpointEvery : std::max(s.steps, 1);
+  std::optional<SeriesDump> series;
+  if (seriesRequested) series.emplace(*seriesRequested, SeriesGeometry{{grid.n1, grid.n2, grid.n3}, dx, run.dumpStride}, dt);
+  // Checkpoints and series frames every k steps split the run into chunks; each is timed like a whole
+  // run (the first step of the first one a warm-up), and the figures below sum them.
+  const auto loopStart = std::chrono::steady_clock::now();
+  if (series) series->take(*solver);
   double seconds = 0.0, timedSteps = 0.0, warmupSteps = 0.0;
   for (int done = 0; done < s.steps;) {
-    const int n = std::min(chunk, s.steps - done);
+    int n = s.steps - done;
+    if (run.checkpointEvery > 0) n = std::min(n, run.checkpointEvery - done % run.checkpointEvery);
+    if (series) n = std::min(n, series->stepsToNext(done));
     const TimedSteps t = advanceTimed(*solver, n, /*warmupSteps=*/done == 0 ? 1 : 0, /*repeats=*/1);
     seconds += t.medianSecondsPerStep * t.timedSteps;
     timedSteps += t.timedSteps;
     warmupSteps += t.warmupSteps;
     done += n;
-    if (run.checkpointEvery > 0 && done < s.steps) writeCheckpoint();
+    if (run.checkpointEvery > 0 && done % run.checkpointEvery == 0 && done < s.steps) writeCheckpoint();
+    if (series && series->due(done)) series->take(*solver);
   }
+  const double loopSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loopStart).count();
   Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
-                                   rooflineCeiling(s.stage, selector).gbs);
+                                   stage.rooflineCeiling(device).gbs);
   t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
-  if (const auto* openCl = dynamic_cast<const OpenClSolver*>(solver.get()))
-    std::printf("parameters: %s\n  from %s\n", formatStageParams(openCl->parameters()).c_str(),
-                stageParamsOrigin(s.stage, openCl->device(), grid, s.stageParams).c_str());
+  if (stage.openCl())
+    std::printf("parameters: %s\n  from %s\n", formatStageParams(solver->parameters()).c_str(),
+                stageParamsOrigin(*stage.openCl(), *device, grid, s.stageParams).c_str());
   std::printf("--------------------------------------\n%s--------------------------------------\n",
               formatThroughput(t).c_str());
   if (warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
+  if (series) series->finish(loopSeconds, s.steps, double(grid.interiorSize()));
   if (run.checkpoint) writeCheckpoint();
   if (run.dump) {
     std::vector<float> field;
@@ -323,17 +478,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     writeGridFile(*run.dump, "u", field, grid, dx, keepModel ? &model : &velocity);
   }
   if (run.dumpModel) writeGridFile(*run.dumpModel, "velocity (m/s)", model, grid, dx, nullptr);
-  if (run.traces) {
-    const std::string& path = *run.traces;
-    const bool npy = path.size() > 4 && path.substr(path.size() - 4) == ".npy";
-    const std::vector<float> traces = solver->traces();
-    if (npy)
-      saveTracesNpy(path, traces, s.receivers.size());
-    else
-      saveTracesCsv(path, traces, s.receivers, dt);
-    std::printf("wrote %zu traces of %zu samples to %s\n", s.receivers.size(), traces.size() / s.receivers.size(),
-                path.c_str());
-  }
+  if (run.traces) writeTracesFile(*run.traces, solver->traces(), s, dt, initialTraces);
   return 0;
 }
 
@@ -359,10 +504,11 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
     if (bench.tune) {
       const DeviceInfo device = selectDevice(s.device);
       iso::TuneOptions options;  // stored, so that the timed run below picks the best up from the database
-      for (const auto& stage : kTunedStages) {
-        if (std::find(stages.begin(), stages.end(), stage) == stages.end()) continue;
-        std::printf("tuning %s at %dx%dx%d\n", stage.c_str(), s.n1, s.n2, s.n3);
-        tuneStage(tuningProblem(s), device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
+      for (const Stage* stage : tunableStages()) {
+        if (std::find(stages.begin(), stages.end(), stage->id()) == stages.end()) continue;
+        std::printf("tuning %s at %dx%dx%d\n", stage->id().c_str(), s.n1, s.n2, s.n3);
+        tuneStage(tuningProblem(s), device, *stage->openCl(), options,
+                  [&](const StageTiming& t) { printTiming(stage->id(), t); });
       }
     }
     BenchmarkRunner runner({s, stages, 1, bench.repeat}, [](const BenchmarkProgress& p) {
@@ -389,6 +535,86 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
   return all.anyFailed() ? kFailureExit : 0;
 }
 
+namespace {
+
+// One check of `verify`: a stage as a user runs it, or one exact parameter set of it (a candidate or a
+// swept set: no tuning database).
+struct VerifyCheck {
+  const Stage* stage = nullptr;
+  std::optional<StageParamMap> params;
+};
+
+// Each stage as a user runs it, then every parameter set the tuner may pick (--candidates) or the
+// sweep's sets (--sweep) on the scenario's device.
+std::vector<VerifyCheck> verifyChecks(const Scenario& s, const std::vector<std::string>& stages,
+                                      const VerifyOptions& verify) {
+  std::vector<VerifyCheck> checks;
+  for (const auto& id : stages) checks.push_back({&resolveStage(id), std::nullopt});
+  if (!verify.candidates && verify.sweeps.empty()) return checks;
+  if (listDevices().empty())
+    throw UsageError("--candidates and --sweep check OpenCL stages, and this machine has no OpenCL device");
+  const DeviceInfo device = selectDevice(s.device);
+  const Grid grid = buildProblem(s).grid;
+  if (!verify.sweeps.empty()) {
+    const Sweep sweep = parseSweep(verify.sweeps);
+    for (const Stage* stage : sweptStages(sweep, stages))
+      for (auto& c : sweepCandidates(sweep, *stage, device, grid)) checks.push_back({stage, std::move(c)});
+    return checks;
+  }
+  for (const Stage* stage : tunableStages())
+    for (auto& c : stage->tuningCandidates(device, grid)) checks.push_back({stage, std::move(c)});
+  return checks;
+}
+
+// The solver of a check: an OpenCL stage's inside NaN guard regions (its OpenClSolver in `openCl`).
+// nullptr when the device refuses a candidate (limits, compiler), which is skipped as the tuner skips it.
+std::unique_ptr<WaveSolver> verifySolver(const Scenario& s, const VerifyCheck& check, OpenClSolver*& openCl) {
+  const Stage& stage = *check.stage;
+  ExecutionConfig config = stage.execution(s);
+  if (check.params) config.params = *check.params;
+  const std::optional<DeviceInfo> device = stage.device(config.device);
+  if (!stage.openCl()) return stage.createSolver(buildProblem(s), config.params, device);
+  OpenClSolverOptions options;
+  options.guardElements = kGuardElements;
+  options.guardValue = std::nanf("");
+  options.useTuningDatabase = !check.params;
+  try {
+    auto built = std::make_unique<OpenClSolver>(buildProblem(s), *stage.openCl(), config.params, *device, options);
+    openCl = built.get();
+    return built;
+  } catch (const ComputeError& e) {
+    if (!check.params) throw;
+    std::printf("%-14s skipped (%s): %s; params %s\n", stage.id().c_str(), toString(e.status()), e.what(),
+                formatStageParams(*check.params).c_str());
+    return nullptr;
+  }
+}
+
+// Runs one check against the reference and prints its line; false when it fails.
+bool runVerifyCheck(const Scenario& s, const VerifyCheck& check, const SolverOutput& reference, double tolerance) {
+  const std::string params = check.params ? formatStageParams(*check.params) : "(as run)";
+  const char* id = check.stage->id().c_str();
+  try {
+    OpenClSolver* openCl = nullptr;
+    const std::unique_ptr<WaveSolver> solver = verifySolver(s, check, openCl);
+    if (!solver) return true;
+    solver->advance(s.steps);
+    const ReferenceAgreement a = compareWithReference(readSolverOutput(*solver), reference);
+    const std::size_t guards = openCl ? changedGuards(*openCl) : 0;
+    const bool ok = a.withinTolerance(tolerance) && guards == 0;
+    const std::string shownParams = openCl ? formatStageParams(solver->parameters()) : params;
+    std::printf("%-14s %-26.26s %11.4g %11.4g %11.4g %-8s %-15s %s\n", id, solver->deviceName().c_str(),
+                a.field.maxAbs, a.field.relativeL2, a.traces.relativeL2, openCl ? (guards ? "WRITTEN" : "intact") : "-",
+                ok ? "ok" : (a.field.nonFinite || a.traces.nonFinite ? "FAIL (NaN/Inf)" : "FAIL"), shownParams.c_str());
+    return ok;
+  } catch (const std::exception& e) {
+    std::printf("%-14s error: %s; params %s\n", id, e.what(), params.c_str());
+    return false;
+  }
+}
+
+}  // namespace
+
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   Scenario s = opts.resolve();
   // Without an iteration count, long enough to be past the default source's onset, short enough that the
@@ -402,74 +628,14 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
   std::erase(stages, std::string("cpu-serial"));
   if (stages.empty()) throw UsageError("nothing to verify: cpu-serial is the reference itself");
   checkDeviceUse(opts, stages);
-  const bool sweep = !verify.sweeps.empty();
-  if ((verify.candidates || sweep) && listDevices().empty())
-    throw UsageError("--candidates and --sweep check OpenCL stages, and this machine has no OpenCL device");
-
-  // What runs: each stage as a user runs it, then (--candidates) every parameter set the tuner may pick.
-  struct Check {
-    std::string stage;
-    std::optional<StageParamMap> params;  // a candidate's exact parameters (no tuning database)
-  };
-  std::vector<Check> checks;
-  for (const auto& stage : stages) checks.push_back({stage, std::nullopt});
-  if (verify.candidates || sweep) {
-    const DeviceInfo device = selectDevice(s.device);
-    const Grid grid = buildProblem(s).grid;
-    const auto optimized = sweep ? sweepCandidates(verify.sweeps, device, grid) : tuningCandidates("gpu-optimized", device, grid);
-    for (const auto& c : optimized) checks.push_back({"gpu-optimized", c});
-    if (!sweep)
-      for (const auto& stage : kTunedStages)
-        if (stage != "gpu-optimized")
-          for (const auto& c : tuningCandidates(stage, device, grid)) checks.push_back({stage, c});
-  }
+  const std::vector<VerifyCheck> checks = verifyChecks(s, stages, verify);
   printHeader(buildProblem(s));
   const SolverOutput reference = runReference(buildProblem(s), s.steps);
   std::printf("%-14s %-26s %11s %11s %11s %-8s %-15s %s\n", "stage", "device", "max|diff|", "relL2", "traces",
               "guards", "result", "params");
   bool allGood = true;
-  for (const Check& check : checks) {
-    const std::string params = check.params ? formatStageParams(*check.params) : "(as run)";
-    try {
-      Problem p = buildProblem(s);
-      ExecutionConfig config = stageConfig(s, check.stage);
-      if (check.params) config.params = *check.params;
-      std::unique_ptr<WaveSolver> solver;
-      OpenClSolver* openCl = nullptr;
-      if (StageRegistry::get(check.stage).opencl) {
-        OpenClSolverOptions options;
-        options.guardElements = kGuardElements;
-        options.guardValue = std::nanf("");
-        options.useTuningDatabase = !check.params;
-        const DeviceInfo device = selectDevice(config.device);
-        try {
-          auto built = std::make_unique<OpenClSolver>(p, config.stage, config.params, device, options);
-          openCl = built.get();
-          solver = std::move(built);
-        } catch (const ComputeError& e) {
-          if (!check.params) throw;
-          // A candidate the device refuses (limits, compiler) is skipped here as the tuner skips it.
-          std::printf("%-14s skipped (%s): %s; params %s\n", check.stage.c_str(), toString(e.status()), e.what(),
-                      params.c_str());
-          continue;
-        }
-      } else {
-        solver = createSolver(std::move(p), config);
-      }
-      solver->advance(s.steps);
-      const ReferenceAgreement a = compareWithReference(readSolverOutput(*solver), reference);
-      const std::size_t guards = openCl ? changedGuards(*openCl) : 0;
-      const bool ok = a.withinTolerance(verify.tolerance) && guards == 0;
-      allGood = allGood && ok;
-      const std::string shownParams = openCl ? formatStageParams(openCl->parameters()) : params;
-      std::printf("%-14s %-26.26s %11.4g %11.4g %11.4g %-8s %-15s %s\n", check.stage.c_str(),
-                  solver->deviceName().c_str(), a.field.maxAbs, a.field.relativeL2, a.traces.relativeL2,
-                  openCl ? (guards ? "WRITTEN" : "intact") : "-",
-                  ok ? "ok" : (a.field.nonFinite || a.traces.nonFinite ? "FAIL (NaN/Inf)" : "FAIL"), shownParams.c_str());
-    } catch (const std::exception& e) {
-      allGood = false;
-      std::printf("%-14s error: %s; params %s\n", check.stage.c_str(), e.what(), params.c_str());
-    }
+  for (const VerifyCheck& check : checks) {
+    allGood = runVerifyCheck(s, check, reference, verify.tolerance) && allGood;
     std::fflush(stdout);
   }
   std::printf("tolerance: relative L2 <= %g of the field u^%d and of the traces against cpu-serial; guards: NaN "
@@ -479,12 +645,12 @@ int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify) {
 }
 
 int stagesCommand() {
-  for (const std::string& id : StageRegistry::ids()) {
-    const StageInfo& info = StageRegistry::get(id);
-    std::printf("%s — %s%s\n", id.c_str(), info.title.c_str(),
+  for (const Stage* stage : allStages()) {
+    const StageInfo& info = stage->info();
+    std::printf("%s — %s%s\n", info.id.c_str(), info.title.c_str(),
                 info.sampleName.empty() ? "" : (" (oneAPI sample " + info.sampleName + ")").c_str());
     std::printf("  %s\n", info.description.c_str());
-    const std::vector<StageParamSpec> specs = stageParameterSpecs(id);
+    const std::vector<StageParamSpec> specs = stage->parameterSpecs();
     if (specs.empty()) std::printf("  no parameters\n");
     for (const StageParamSpec& p : specs)
       std::printf("  --param %s=N   %d to %d, default %d: %s\n", p.name.c_str(), p.minValue, p.maxValue,
@@ -533,15 +699,65 @@ int devicesCommand(bool measureBandwidth) {
   return 0;
 }
 
+namespace {
+
+// The stages `tune --stage` names, each one with something to tune.
+std::vector<const Stage*> stagesToTune(const std::vector<std::string>& ids) {
+  std::vector<const Stage*> out;
+  for (const std::string& id : ids) {
+    const Stage* stage = nullptr;
+    try {
+      stage = &resolveStage(id);
+    } catch (const ComputeError& e) {
+      throw UsageError(std::string("--stage: ") + e.what());
+    }
+    if (!stage->tunable())
+      throw UsageError("--stage " + id + ": only " + commaList(tunableStageIds()) + " have parameters to tune");
+    out.push_back(stage);
+  }
+  return out;
+}
+
+// NVIDIA's ptxas report of every candidate (and its PTX in ptxDir, if given).
+void printPtxasReports(const OpenClStage& stage, const DeviceInfo& device, const std::vector<StageParamMap>& candidates,
+                       const Grid& grid, const std::string& ptxDir) {
+  if (device.vendor.find("NVIDIA") == std::string::npos) {
+    std::printf("--ptxas: %s is not an NVIDIA device; there is no ptxas report\n", device.name.c_str());
+    return;
+  }
+  const ClContext context(device);
+  for (const auto& c : candidates) {
+    std::string ptx;
+    if (!ptxDir.empty()) {
+      std::string name = stage.id() + "_" + formatStageParams(c) + ".ptx";
+      std::replace(name.begin(), name.end(), ' ', '_');
+      ptx = (fs::path(ptxDir) / name).string();
+    }
+    std::printf("ptxas %s:\n%s\n", formatStageParams(c).c_str(), ptxasReport(context, stage, c, grid, ptx).c_str());
+  }
+}
+
+// A sweep explores: its sets are timed and the best is named, but the database is the tuner's.
+void timeSweep(const Problem& p, const DeviceInfo& device, const OpenClStage& stage,
+               const std::vector<StageParamMap>& candidates, const iso::TuneOptions& options) {
+  StageTiming best;
+  for (const auto& c : candidates) {
+    const StageTiming t = timeStage(p, device, stage, c, options);
+    printTiming(stage.id(), t);
+    if (t.error.empty() && t.mpts > best.mpts) best = t;
+  }
+  if (best.mpts <= 0.0) throw std::runtime_error("--sweep: no candidate of " + stage.id() + " ran on " + device.name);
+  std::printf("best (sweep): %s at %.1f Mpts/s (database unchanged: a sweep only explores)\n",
+              formatStageParams(best.params).c_str(), best.mpts);
+}
+
+}  // namespace
+
 int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   const Scenario s = opts.resolve();
-  for (const auto& stage : tune.stages) {
-    if (!StageRegistry::find(stage) || !StageRegistry::get(stage).opencl ||
-        std::find(kTunedStages.begin(), kTunedStages.end(), stage) == kTunedStages.end())
-      throw UsageError("--stage " + stage + ": only " + commaList(kTunedStages) + " have parameters to tune");
-  }
-  const bool tunesOptimized = std::find(tune.stages.begin(), tune.stages.end(), "gpu-optimized") != tune.stages.end();
-  if (!tune.sweeps.empty() && !tunesOptimized) throw UsageError("--sweep sets gpu-optimized's candidates: add --stage gpu-optimized");
+  const std::vector<const Stage*> stages = stagesToTune(tune.stages);
+  const std::optional<Sweep> sweep = tune.sweeps.empty() ? std::nullopt : std::optional(parseSweep(tune.sweeps));
+  if (sweep) sweptStages(*sweep, tune.stages);  // refuses a sweep that no stage given takes
   if (!tune.ptxDir.empty() && !tune.ptxas) throw UsageError("--ptx-dir goes with --ptxas");
   if (!tune.ptxDir.empty() && !fs::is_directory(tune.ptxDir))
     throw UsageError("--ptx-dir " + tune.ptxDir + " is not an existing folder");
@@ -552,47 +768,25 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   options.timedSteps = tune.steps;
   options.repeats = tune.repeats;
   options.store = !tune.dryRun;
-  for (const auto& stage : tune.stages) {
+  for (const Stage* stage : stages) {
+    const OpenClStage& descriptor = *stage->openCl();
     const Problem p = tuningProblem(s);
-    const bool swept = stage == "gpu-optimized" && !tune.sweeps.empty();
+    const bool swept = sweep && sweep->appliesTo(*stage);
     const std::vector<StageParamMap> candidates =
-        swept ? sweepCandidates(tune.sweeps, device, p.grid) : tuningCandidates(stage, device, p.grid);
-    std::printf("\n%s: %zu candidates\n", stage.c_str(), candidates.size());
-    if (tune.ptxas) {
-      if (device.vendor.find("NVIDIA") == std::string::npos) {
-        std::printf("--ptxas: %s is not an NVIDIA device; there is no ptxas report\n", device.name.c_str());
-      } else {
-        const ClContext context(device);
-        for (const auto& c : candidates) {
-          std::string ptx;
-          if (!tune.ptxDir.empty()) {
-            std::string name = stage + "_" + formatStageParams(c) + ".ptx";
-            std::replace(name.begin(), name.end(), ' ', '_');
-            ptx = (fs::path(tune.ptxDir) / name).string();
-          }
-          std::printf("ptxas %s:\n%s\n", formatStageParams(c).c_str(), ptxasReport(context, stage, c, p.grid, ptx).c_str());
-        }
-      }
-    }
+        swept ? sweepCandidates(*sweep, *stage, device, p.grid) : stage->tuningCandidates(device, p.grid);
+    std::printf("\n%s: %zu candidates\n", stage->id().c_str(), candidates.size());
+    if (tune.ptxas) printPtxasReports(descriptor, device, candidates, p.grid, tune.ptxDir);
     if (swept) {
-      // A sweep explores: its candidates are timed and the best is named, but the database is the tuner's.
-      StageTiming best;
-      for (const auto& c : candidates) {
-        const StageTiming t = timeStage(p, device, stage, c, options);
-        printTiming(stage, t);
-        if (t.error.empty() && t.mpts > best.mpts) best = t;
-      }
-      if (best.mpts <= 0.0) throw std::runtime_error("--sweep: no candidate ran on " + device.name);
-      std::printf("best (sweep): %s at %.1f Mpts/s (database unchanged: a sweep only explores)\n",
-                  formatStageParams(best.params).c_str(), best.mpts);
+      timeSweep(p, device, descriptor, candidates, options);
       continue;
     }
-    const TuneResult result = tuneStage(p, device, stage, options, [&](const StageTiming& t) { printTiming(stage, t); });
+    const TuneResult result =
+        tuneStage(p, device, descriptor, options, [&](const StageTiming& t) { printTiming(stage->id(), t); });
     std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
                 tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in your tuning database)");
     // For resources/tuning/: the same result as an entry of the shipped database.
     std::printf("shipped entry: %s\n",
-                shippedTuningEntry(stage, device, result.best, p.grid, result.bestMpts).c_str());
+                shippedTuningEntry(stage->id(), device, result.best, p.grid, result.bestMpts).c_str());
   }
   return 0;
 }

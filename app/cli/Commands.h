@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "compute/stages/OpenClStage.h"
-
 #include "app/cli/ScenarioOptions.h"
 
 namespace iso::cli {
@@ -25,7 +23,11 @@ struct RunOptions {
   std::optional<std::string> checkpoint;  // the run's state at its end (core/Checkpoint.h)
   int checkpointEvery = 0;                // also every k steps (> 0), each write replacing the last
   std::optional<std::string> restart;     // continue from this checkpoint for the given steps
+  std::vector<std::string> dumpEvery;     // --dump-every K DIR: the wavefield every K steps (ParaView series)
+  int dumpStride = 1;                     // ... keeping every stride-th point along each axis
 };
+// Registers run's options for the wavefield series (--dump-every, --dump-stride) on `cmd`.
+void addSeriesOptions(CLI::App& cmd, RunOptions& run);
 int runCommand(const ScenarioOptions& opts, const RunOptions& run);
 
 struct BenchOptions {
@@ -37,11 +39,14 @@ struct BenchOptions {
 };
 int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench);
 
+// A sweep's parameter sets: the products of "key=v1,v2;key=v3" (one per spec), each merged over a
+// stage's built-in defaults for the device, as its tuning candidates are. It applies to the stages
+// given that take every key it names.
 struct VerifyOptions {
   std::vector<std::string> stages{"all"};
   double tolerance = 1e-5;
   bool candidates = false;           // also every tuning candidate of the tunable OpenCL stages
-  std::vector<std::string> sweeps;   // gpu-optimized candidates "key=v1,v2;key=v3" instead of the tuner's
+  std::vector<std::string> sweeps;   // check these sets instead of the tuner's candidates
 };
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
 
@@ -50,11 +55,14 @@ int devicesCommand(bool measureBandwidth);
 // Every stage with its learner's title, oneAPI sample, description and parameters (from the descriptors).
 int stagesCommand();
 
+// The stages with something to tune (compute/Stage.h: Stage::tunable), in teaching order.
+std::vector<std::string> tunableStageIds();
+
 struct TuneOptions {
-  std::vector<std::string> stages = tunableOpenClStages();
+  std::vector<std::string> stages = tunableStageIds();
   int steps = 10, repeats = 3;
   bool dryRun = false;              // time the candidates but keep the database as it is
-  std::vector<std::string> sweeps;  // time these gpu-optimized products instead (database unchanged)
+  std::vector<std::string> sweeps;  // time these sets instead of the tuner's candidates (database unchanged)
   bool ptxas = false;               // NVIDIA's register/spill report of every candidate
   std::string ptxDir;               // with ptxas: write each candidate's PTX there
 };

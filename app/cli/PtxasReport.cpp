@@ -5,16 +5,15 @@
 #include "compute/ClError.h"
 #include "compute/KernelSources.h"
 #include "compute/OpenClSolver.h"
-#include "compute/stages/OpenClStage.h"
 #include "core/AtomicFile.h"
 
 namespace iso::cli {
 
-std::string ptxasReport(const ClContext& context, const std::string& stage, const StageParamMap& params,
+std::string ptxasReport(const ClContext& context, const OpenClStage& stage, const StageParamMap& params,
                         const Grid& grid, const std::string& ptxPath) {
   try {
     const auto cap = params.find("max_registers");
-    const Program program(context, {kernelSource("common.cl") + "\n" + kernelSource(openClStage(stage).kernelFile(params)),
+    const Program program(context, {kernelSource("common.cl") + "\n" + kernelSource(stage.kernelFile(params)),
                                     stageBuildOptions(stage, params, /*damping=*/false, grid) + " -cl-nv-verbose",
                                     "ptxas report", cap == params.end() ? 0 : cap->second});
     if (!ptxPath.empty()) {

@@ -6,13 +6,14 @@
 #include "compute/ClHost.h"
 #include "core/Grid.h"
 #include "compute/StageParams.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso::cli {
 
 // Builds `stage`'s kernel with `params` for `grid` as OpenClSolver does (no damping), plus
 // -cl-nv-verbose, and returns the build log (or why there is none). With `ptxPath`, also writes the
 // program binary there (PTX text on NVIDIA), whole or not at all, for offline disassembly.
-std::string ptxasReport(const ClContext& context, const std::string& stage, const StageParamMap& params,
+std::string ptxasReport(const ClContext& context, const OpenClStage& stage, const StageParamMap& params,
                         const Grid& grid, const std::string& ptxPath);
 
 }  // namespace iso::cli

@@ -8,19 +8,24 @@
 
 #include "app/cli/Commands.h"
 #include "compute/ClError.h"
+#include "compute/Stage.h"
+#include "core/Version.h"
 
 int main(int argc, char** argv) {
+  iso::registerStages();  // before any option names or checks a stage
   using namespace iso::cli;
   CLI::App app{"iso3dfd: 3D acoustic wave propagation with the 16th-order ISO3DFD stencil on CPUs and OpenCL devices"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("iso3dfd ") + iso::kProjectVersion, "print the version and exit");
 
   ScenarioOptions runOpts, benchOpts, verifyOpts;
   RunOptions run;
   auto* runCmd = app.add_subcommand("run", "Run one stage and print time, throughput, flops and bytes");
   runOpts.addTo(*runCmd);
   runCmd->add_option("--dump", run.dump, "write the final field u^N: F.npy (interior, shape (n3,n2,n1)), or F.vti (VTK image data with the velocity, for ParaView)");
-  runCmd->add_option("--traces", run.traces, "write the receivers' traces (.csv or .npy); needs --receiver");
+  runCmd->add_option("--traces", run.traces, "write the receivers' traces: .csv, .npy, or .sgy (a SEG-Y shot gather); needs --receiver");
   runCmd->add_option("--save-scenario", run.saveScenario, "write the scenario of this run as JSON");
+  addSeriesOptions(*runCmd, run);
   runCmd->add_option("--dump-model", run.dumpModel, "write the velocity model (m/s): F.npy (shape (n3,n2,n1)) or F.vti");
   runCmd->add_option("--checkpoint", run.checkpoint,
                      "write the run's whole state (both time levels, model, scenario, step, traces) to F at the end; "
@@ -59,8 +64,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   verifyCmd->add_flag("--candidates", verify.candidates, "also check every tuning candidate of the tunable "
                                                          "OpenCL stages on the device");
-  verifyCmd->add_option("--sweep", verify.sweeps, "check these gpu-optimized candidates instead: the products of "
-                                                  "\"key=v1,v2;key=v3\" (repeatable)");
+  verifyCmd->add_option("--sweep", verify.sweeps, "check these parameter sets of the stages given that take their "
+                                                  "keys instead: the products of \"key=v1,v2;key=v3\" over the "
+                                                  "defaults (repeatable)");
 
   bool bandwidth = false;
   auto* devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
@@ -77,8 +83,9 @@ int main(int argc, char** argv) {
   tuneCmd->add_option("--steps", tune.steps, "timed steps per batch")->check(CLI::Range(1, 100000))->capture_default_str();
   tuneCmd->add_option("--repeats", tune.repeats, "timed batches; the median counts")->check(CLI::Range(1, 100))->capture_default_str();
   tuneCmd->add_flag("--dry-run", tune.dryRun, "time the candidates but leave the database as it is");
-  tuneCmd->add_option("--sweep", tune.sweeps, "time the products of \"key=v1,v2;key=v3\" as gpu-optimized's "
-                                              "candidates instead (repeatable; the database stays as it is)");
+  tuneCmd->add_option("--sweep", tune.sweeps, "time the products of \"key=v1,v2;key=v3\" over the defaults as the "
+                                              "candidates of the stages that take their keys (repeatable; the "
+                                              "database stays as it is)");
   tuneCmd->add_flag("--ptxas", tune.ptxas, "print NVIDIA's ptxas report (registers, spills) of every "
                                            "candidate of the tuned stages");
   tuneCmd->add_option("--ptx-dir", tune.ptxDir, "with --ptxas: write each candidate's PTX into this folder");
@@ -120,6 +127,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);  // prints CLI11's message

@@ -81,6 +81,7 @@ json rowJson(const BenchmarkRow& r) {
           {"gflops", t.gflops},
           {"gbs_sample", t.gbsSample},
           {"gbs_traffic", t.gbsTraffic},
+          {"bytes_per_point_step", r.bytesPerPointStep},
           {"ceiling", r.ceilingName},
           {"ceiling_gbs", t.ceilingGBs},
           {"roofline_percent", t.rooflinePercent},
@@ -155,6 +156,7 @@ BenchmarkRow rowFromJson(const json& j, std::size_t index) {
   t.gflops = f.number("gflops");
   t.gbsSample = f.number("gbs_sample");
   t.gbsTraffic = f.number("gbs_traffic");
+  if (j.contains("bytes_per_point_step")) r.bytesPerPointStep = f.number("bytes_per_point_step");
   t.ceilingGBs = f.number("ceiling_gbs");
   t.rooflinePercent = f.number("roofline_percent");
   r.ceilingName = f.text("ceiling");
@@ -238,8 +240,8 @@ std::string benchmarkJson(const BenchmarkReport& report) {
 std::string benchmarkCsv(const BenchmarkReport& report) {
   static const char* const kColumns[] = {
       "stage", "title", "device", "n1", "n2", "n3", "steps", "seconds", "seconds_per_step", "mpts", "gflops",
-      "gbs_sample", "gbs_traffic", "ceiling", "ceiling_gbs", "roofline_percent", "speedup_vs_serial", "previous",
-      "speedup_vs_previous", "max_abs_diff", "rel_l2", "non_finite", "params", "error"};
+      "gbs_sample", "gbs_traffic", "bytes_per_point_step", "ceiling", "ceiling_gbs", "roofline_percent",
+      "speedup_vs_serial", "previous", "speedup_vs_previous", "max_abs_diff", "rel_l2", "non_finite", "params", "error"};
   std::ostringstream out;
   out.precision(9);
   for (std::size_t c = 0; c < std::size(kColumns); ++c) out << (c ? "," : "") << kColumns[c];

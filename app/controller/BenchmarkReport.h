@@ -20,6 +20,8 @@
 //       "mpts": 2796.2,                      interior points × steps / s / 1e6
 //       "gflops": 170.6,                     61 flop per point
 //       "gbs_sample": 33.6, "gbs_traffic": 44.7,   12 B/pt (the oneAPI sample's figure) and 16 B/pt
+//       "bytes_per_point_step": 16,          what the stage itself moves per point and step at best (10 for
+//                                            gpu-temporal): its place on a roofline, 61 flop over these bytes
 //       "ceiling": "device copy bandwidth", "ceiling_gbs": 2900.0,   the roofline ceiling ("", 0: unknown)
 //       "roofline_percent": 1.5,             gbs_traffic over ceiling_gbs (0 when unknown)
 //       "speedup_vs_serial": 40.2,           over cpu-serial on the same grid, null without it
@@ -31,6 +33,7 @@
 //     }]
 //   }
 // Readers ignore keys they do not know, so later versions may add keys; a changed meaning gets a new schema.
+// A key added later is optional to the reader: bytes_per_point_step (16 when absent).
 #include <map>
 #include <optional>
 #include <string>
@@ -46,6 +49,7 @@ inline constexpr const char* kBenchmarkSchema = "iso3dfd-bench/1";
 
 struct BenchmarkRow {
   std::string stage, title, device;
+  double bytesPerPointStep = kTrafficBytesPerPoint;  // the stage's own (StageInfo::bytesPerPointStep)
   int n1 = 0, n2 = 0, n3 = 0;
   int steps = 0;
   double secondsPerStep = 0.0;

@@ -3,13 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include <stdexcept>
+
 #include "compute/Bandwidth.h"
-#include "core/CpuParallelSolver.h"
 #include "compute/DeviceRegistry.h"
-#include "core/HostBandwidth.h"
 #include "compute/OpenClSolver.h"
-#include "compute/SolverFactory.h"
-#include "core/StageRegistry.h"
+#include "core/HostBandwidth.h"
 
 namespace iso {
 
@@ -19,17 +18,6 @@ using Clock = std::chrono::steady_clock;
 
 // Longest stretch between two looks at the cancel flag (and two progress reports), when a step is shorter.
 constexpr double kPieceSeconds = 0.1;
-
-// The parameters the solver actually runs with (defaults and tuning database resolved).
-std::map<std::string, int> parametersOf(const WaveSolver& solver) {
-  if (const auto* cl = dynamic_cast<const OpenClSolver*>(&solver)) return cl->parameters();
-  if (const auto* cpu = dynamic_cast<const CpuParallelSolver*>(&solver)) {
-    const CpuParallelConfig& c = cpu->config();
-    return {{"threads", c.threads}, {"block_x", c.blockX}, {"block_y", c.blockY}, {"block_z", c.blockZ},
-            {"simd_width", c.simdWidth}};
-  }
-  return {};
-}
 
 const BenchmarkRow* findRow(const std::vector<BenchmarkRow>& rows, const std::string& stage) {
   for (const auto& r : rows)
@@ -49,28 +37,10 @@ void fillSpeedups(BenchmarkRow& row, const std::vector<BenchmarkRow>& rows) {
 
 }  // namespace
 
-ExecutionConfig stageConfig(Scenario s, const std::string& stage) {
-  s.stage = stage;
-  const auto accepted = stageParameterNames(stage);
-  std::erase_if(s.stageParams, [&](const auto& kv) {
-    return std::find(accepted.begin(), accepted.end(), kv.first) == accepted.end();
-  });
-  return executionConfig(s);
-}
-
-RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector) {
-  if (!StageRegistry::get(stage).opencl) return {hostCopyBandwidthGBs(), "host memcpy bandwidth"};
-  try {  // measured once per device and cached on disk; a run does not depend on it
-    return {copyBandwidthGBs(selectDevice(deviceSelector)), "device copy bandwidth"};
-  } catch (const std::exception&) {
-    return {};
-  }
-}
-
 std::vector<DeviceRoofline> measureRooflines(const Scenario& scenario, const std::vector<std::string>& stages,
                                              bool remeasure) {
   bool anyHost = false, anyOpenCl = false;
-  for (const auto& s : stages) (StageRegistry::get(s).opencl ? anyOpenCl : anyHost) = true;
+  for (const auto& s : stages) (resolveStage(s).opencl() ? anyOpenCl : anyHost) = true;
   std::vector<DeviceRoofline> out;
   const auto fma = [&](DeviceRoofline& r, const DeviceInfo& d) {
     try {
@@ -168,15 +138,15 @@ TimedSteps advanceTimed(WaveSolver& solver, int steps, int warmupSteps, int repe
 BenchmarkRunner::BenchmarkRunner(BenchmarkRequest request, ProgressFunction progress)
     : request_(std::move(request)), progress_(std::move(progress)) {}
 
-std::vector<std::string> BenchmarkRunner::runOrder() const {
-  std::vector<std::string> order = request_.stages;
-  for (const auto& s : order) StageRegistry::get(s);  // throws, naming the known stages
-  std::stable_partition(order.begin(), order.end(), [](const std::string& s) { return s == "cpu-serial"; });
+std::vector<const Stage*> BenchmarkRunner::runOrder() const {
+  std::vector<const Stage*> order;
+  for (const std::string& id : request_.stages) order.push_back(&resolveStage(id));
+  std::stable_partition(order.begin(), order.end(), [](const Stage* s) { return s->id() == "cpu-serial"; });
   return order;
 }
 
 BenchmarkReport BenchmarkRunner::run() {
-  const std::vector<std::string> order = runOrder();
+  const std::vector<const Stage*> order = runOrder();
   buildProblem(request_.scenario);  // a scenario that cannot run at all is the caller's error, not a row's
   BenchmarkReport report;
   report.date = utcNow();
@@ -186,7 +156,7 @@ BenchmarkReport BenchmarkRunner::run() {
   SolverOutput reference;
   for (std::size_t n = 0; n < order.size(); ++n) {
     if (cancelled_) break;
-    std::optional<BenchmarkRow> row = runStage(order[n], n, order.size(), reference);
+    std::optional<BenchmarkRow> row = runStage(*order[n], n, order.size(), reference);
     if (!row) break;
     fillSpeedups(*row, report.rows);
     report.rows.push_back(std::move(*row));
@@ -194,7 +164,7 @@ BenchmarkReport BenchmarkRunner::run() {
       BenchmarkProgress p;
       p.stageIndex = n;
       p.stageCount = order.size();
-      p.stage = order[n];
+      p.stage = order[n]->id();
       p.stepsDone = p.steps = request_.scenario.steps;
       p.fraction = double(n + 1) / double(order.size());
       p.row = &report.rows.back();
@@ -207,14 +177,14 @@ BenchmarkReport BenchmarkRunner::run() {
   return report;
 }
 
-std::optional<BenchmarkRow> BenchmarkRunner::runStage(const std::string& stage, std::size_t index,
-                                                      std::size_t count, SolverOutput& reference) {
+std::optional<BenchmarkRow> BenchmarkRunner::runStage(const Stage& stage, std::size_t index, std::size_t count,
+                                                      SolverOutput& reference) {
   const Scenario& s = request_.scenario;
-  const StageInfo& info = StageRegistry::get(stage);
   BenchmarkRow row;
-  row.stage = stage;
-  row.title = info.title;
-  row.previous = info.previous;
+  row.stage = stage.id();
+  row.title = stage.info().title;
+  row.previous = stage.info().previous;
+  row.bytesPerPointStep = stage.bytesPerPointStep();
   row.n1 = s.n1;
   row.n2 = s.n2;
   row.n3 = s.n3;
@@ -224,7 +194,7 @@ std::optional<BenchmarkRow> BenchmarkRunner::runStage(const std::string& stage, 
     BenchmarkProgress p;
     p.stageIndex = index;
     p.stageCount = count;
-    p.stage = stage;
+    p.stage = stage.id();
     p.stepsDone = done;
     p.steps = s.steps;
     p.fraction = (double(index) + (s.steps > 0 ? double(done) / s.steps : 0.0)) / double(count);
@@ -233,20 +203,20 @@ std::optional<BenchmarkRow> BenchmarkRunner::runStage(const std::string& stage, 
   try {
     report(0);
     Problem problem = buildProblem(s);
-    const ExecutionConfig config = stageConfig(s, stage);
-    const std::string selector = config.device;
+    const ExecutionConfig config = stage.execution(s);
+    const std::optional<DeviceInfo> device = stage.device(config.device);
     const double points = double(problem.grid.interiorSize());
-    auto solver = createSolver(std::move(problem), config);
+    auto solver = stage.createSolver(std::move(problem), config.params, device);
     row.device = solver->deviceName();
-    row.params = parametersOf(*solver);
+    row.params = solver->parameters();
     const TimedSteps t = advanceTimed(*solver, s.steps, request_.warmupSteps, request_.repeats, &cancelled_, report);
     if (t.cancelled) return std::nullopt;
-    const RooflineCeiling ceiling = rooflineCeiling(stage, selector);
+    const RooflineCeiling ceiling = stage.rooflineCeiling(device);
     row.secondsPerStep = t.medianSecondsPerStep;
     row.throughput = computeThroughput(points, 1.0, t.medianSecondsPerStep, ceiling.gbs);
     row.throughput.seconds = t.seconds;
     if (ceiling.gbs > 0.0) row.ceilingName = ceiling.name;
-    if (stage == "cpu-serial") {
+    if (stage.id() == "cpu-serial") {
       solver->readField(reference.field);
     } else if (!reference.field.empty()) {
       std::vector<float> field;
@@ -259,23 +229,25 @@ std::optional<BenchmarkRow> BenchmarkRunner::runStage(const std::string& stage, 
   return row;
 }
 
-SweepResult sweepStage(const BenchmarkRequest& request, const std::string& stage, const std::atomic<bool>* cancel,
+SweepResult sweepStage(const BenchmarkRequest& request, const Stage& stage, const std::atomic<bool>* cancel,
                        const std::function<void(const StageTiming&)>& progress) {
+  const OpenClStage* descriptor = stage.openCl();
+  if (!descriptor) throw std::invalid_argument("stage '" + stage.id() + "' runs on the host: it has no tuning sweep");
   const Scenario& s = request.scenario;
   SweepResult result;
-  result.stage = stage;
-  result.device = selectDevice(stageConfig(s, stage).device);
+  result.stage = stage.id();
+  result.device = selectDevice(s.device);
   result.withoutLayer = tuningLeavesOutTheLayer(s);
   const Problem problem = buildProblem(scenarioForTuning(s));
   result.grid = problem.grid;
   double bestMpts = 0.0;
-  for (const StageParamMap& candidate : tuningCandidates(stage, result.device, problem.grid)) {
+  for (const StageParamMap& candidate : stage.tuningCandidates(result.device, problem.grid)) {
     StageTiming t;
     t.params = candidate;
     try {
       OpenClSolverOptions options;
       options.useTuningDatabase = false;  // exactly this candidate, not the current best
-      OpenClSolver solver(problem, stage, candidate, result.device, options);
+      OpenClSolver solver(problem, *descriptor, candidate, result.device, options);
       t.params = solver.parameters();
       const TimedSteps timed = advanceTimed(solver, s.steps, request.warmupSteps, request.repeats, cancel);
       if (timed.cancelled) {

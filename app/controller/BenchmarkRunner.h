@@ -14,6 +14,7 @@
 
 #include "app/controller/BenchmarkReport.h"
 #include "compute/Bandwidth.h"
+#include "compute/Stage.h"
 #include "compute/Tuner.h"
 #include "core/Problem.h"
 #include "core/Scenario.h"
@@ -21,18 +22,7 @@
 
 namespace iso {
 
-// The scenario's execution as `stage`: of its stage parameters, those the stage accepts, so that one
-// scenario can set gpu-slm's tile and cpu-parallel's threads side by side.
-ExecutionConfig stageConfig(Scenario scenario, const std::string& stage);
-
-// What a stage's % roofline is measured against: the OpenCL device's copy bandwidth, or the host's.
-struct RooflineCeiling {
-  double gbs = 0.0;  // 0 when it could not be measured
-  std::string name;  // "device copy bandwidth", "host memcpy bandwidth"
-};
-RooflineCeiling rooflineCeiling(const std::string& stage, const std::string& deviceSelector);
-
-// The roofline of one device, for a plot: its memory ceiling (what rooflineCeiling uses) and its compute
+// The roofline of one device, for a plot: its memory ceiling (what Stage::rooflineCeiling uses) and its compute
 // ceiling, each with its spread and date (runs = 0: not measured, with the reason in `error`).
 struct DeviceRoofline {
   std::string device;  // "host CPU", or the OpenCL device's name as the rows name it
@@ -85,12 +75,13 @@ class BenchmarkRunner {
   BenchmarkReport run();
   void cancel() { cancelled_ = true; }
 
-  // The order the stages run in: as requested, with cpu-serial moved to the front.
-  std::vector<std::string> runOrder() const;
+  // The order the stages run in: as requested, with cpu-serial moved to the front. Throws
+  // ComputeError(InvalidParameter) for an unknown stage, naming the known ones.
+  std::vector<const Stage*> runOrder() const;
 
  private:
   // nullopt when cancelled inside the stage.
-  std::optional<BenchmarkRow> runStage(const std::string& stage, std::size_t index, std::size_t count,
+  std::optional<BenchmarkRow> runStage(const Stage& stage, std::size_t index, std::size_t count,
                                        SolverOutput& reference);
 
   BenchmarkRequest request_;
@@ -98,8 +89,8 @@ class BenchmarkRunner {
   std::atomic<bool> cancelled_{false};
 };
 
-// A tuning sweep of an OpenCL stage (gpu-slm, gpu-optimized) on the scenario's grid and device: every
-// tuningCandidates() entry, timed like a benchmark row (advanceTimed with the request's steps, warm-up
+// A tuning sweep of a tunable stage (gpu-slm, gpu-optimized, gpu-temporal) on the scenario's grid and
+// device: every Stage::tuningCandidates() entry, timed like a benchmark row (advanceTimed with the request's steps, warm-up
 // and repeats), so that its Mpts/s compare with the report's and `cancel` stops it within ~0.1 s (after
 // the kernel build in progress). Nothing is stored: storeTuning keeps the one chosen.
 struct SweepResult {
@@ -111,7 +102,8 @@ struct SweepResult {
   bool cancelled = false;
   bool withoutLayer = false;            // timed without the scenario's absorbing layer (scenarioForTuning)
 };
-SweepResult sweepStage(const BenchmarkRequest& request, const std::string& stage, const std::atomic<bool>* cancel = nullptr,
+// Throws std::invalid_argument for a stage that does not run on OpenCL.
+SweepResult sweepStage(const BenchmarkRequest& request, const Stage& stage, const std::atomic<bool>* cancel = nullptr,
                        const std::function<void(const StageTiming&)>& progress = {});
 
 }  // namespace iso

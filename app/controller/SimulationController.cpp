@@ -4,10 +4,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "compute/Bandwidth.h"
-#include "compute/DeviceRegistry.h"
-#include "core/HostBandwidth.h"
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
+#include "core/VelocityModel.h"
 
 namespace iso {
 namespace {
@@ -35,6 +33,15 @@ ControllerEvent errorEvent(const std::string& prefix, const std::string& what) {
 
 }  // namespace
 
+// OpenCL–OpenGL sharing (cl_khr_gl_sharing) would let the view take the slices from the device's own
+// buffer; a device without it (NVIDIA's OpenCL lists none, whatever OpenGL context exists in the
+// process) sends them through host memory.
+std::string deviceResidentNote(const DeviceInfo& device) {
+  if (device.hasExtension("cl_khr_gl_sharing"))
+    return device.name + " offers cl_khr_gl_sharing; the view still takes the slices through host memory";
+  return device.name + " offers no cl_khr_gl_sharing: the slices cross host memory";
+}
+
 BuiltSimulation buildSimulation(const Scenario& scenario) {
   BuiltSimulation built;
   built.velocity = buildVelocityModel(scenario);  // kept exact: the overlay, the probe and checkpoints use it
@@ -43,21 +50,14 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.dx = problem.dx;
   built.stability = problem.stability;
   built.absorbingCells = boundaryLayerCells(problem);
-  const ExecutionConfig config = executionConfig(scenario);
-  const std::optional<DeviceInfo> device = resolveDevice(config);  // once: the solver runs on this one
+  const Stage& stage = resolveStage(scenario.stage);
+  const std::optional<DeviceInfo> device = stage.device(scenario.device);  // once: the solver runs on this one
   built.onHostCores = !device || device->type == "CPU";
-  if (device) {
-    try {  // measured once per device and cached on disk; the run does not depend on it
-      built.ceilingGBs = copyBandwidthGBs(*device);
-      built.ceilingName = "device copy bandwidth";
-    } catch (const std::exception&) {
-      built.ceilingGBs = 0.0;  // the counters then say the ceiling is unknown
-    }
-  } else {
-    built.ceilingGBs = hostCopyBandwidthGBs();
-    built.ceilingName = "host memcpy bandwidth";
-  }
-  built.solver = createSolver(std::move(problem), config, device);
+  if (device && !built.onHostCores) built.deviceResidentNote = deviceResidentNote(*device);
+  const RooflineCeiling ceiling = stage.rooflineCeiling(device);  // 0 when unknown: the counters say so
+  built.ceilingGBs = ceiling.gbs;
+  built.ceilingName = ceiling.name;
+  built.solver = stage.createSolver(std::move(problem), scenario.stageParams, device);
   return built;
 }
 
@@ -126,6 +126,13 @@ void SimulationController::setRunEnd(RunEnd end) {
 
 void SimulationController::requestSnapshot(SnapshotReceiver receive) {
   queue([&](Commands& c) { c.snapshots.push_back(std::move(receive)); });
+}
+
+void SimulationController::setFieldTap(FieldTap tap) {
+  queue([&](Commands& c) {
+    if (c.fieldTap && c.fieldTap->removed) c.fieldTap->removed();  // replaced before it was applied
+    c.fieldTap = std::move(tap);
+  });
 }
 
 void SimulationController::restoreCheckpoint(Checkpoint checkpoint) {
@@ -202,6 +209,7 @@ void SimulationController::run() {
     if (sim_.solver && (playing_ || singleStepsLeft_ > 0)) advanceBatch();
   }
   finishFrame();  // no slot stays written to once the thread has ended
+  dropFieldTap();
 }
 
 SimulationController::Commands SimulationController::waitForCommands(bool idle) {
@@ -268,6 +276,20 @@ void SimulationController::apply(Commands& c) {
     if (c.volume) slicesBehind_ = true;
   }
   for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
+  if (c.fieldTap) {  // after a rebuild in the same commands: the tap samples the new run
+    dropFieldTap();
+    if (c.fieldTap->sample && sim_.solver) {
+      fieldTap_ = std::move(c.fieldTap);
+      nextTapStep_ = sim_.solver->currentStep();
+      try {
+        sampleField();
+      } catch (const std::exception& e) {
+        solverFailed(e);
+      }
+    } else if (c.fieldTap->removed) {
+      c.fieldTap->removed();
+    }
+  }
   std::lock_guard lock(statusMutex_);
   status_.playing = playing_;
   if (c.playRequest) status_.playRequestsApplied = c.playRequest;
@@ -289,6 +311,28 @@ void SimulationController::deliverSnapshot(const SnapshotReceiver& receive) {
     error = e.what();
   }
   receive(std::move(snapshot), std::move(error));
+}
+
+void SimulationController::sampleField() {
+  std::vector<float> field;
+  sim_.solver->readField(field);
+  const long step = sim_.solver->currentStep();
+  nextTapStep_ = step + std::max(1L, fieldTap_->every);
+  bool keep = false;
+  try {
+    keep = fieldTap_->sample(step, double(step) * sim_.dt, std::move(field));
+  } catch (const std::exception& e) {  // the tap's own failure ends the tap, not the run
+    std::lock_guard lock(statusMutex_);
+    events_.push_back(errorEvent("The wavefield series stopped: ", e.what()));
+  }
+  if (!keep) dropFieldTap();
+}
+
+void SimulationController::dropFieldTap() {
+  if (!fieldTap_) return;
+  const FieldTap tap = std::move(*fieldTap_);
+  fieldTap_.reset();
+  if (tap.removed) tap.removed();
 }
 
 bool SimulationController::restore(const Checkpoint& checkpoint) {
@@ -327,6 +371,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
     BuiltSimulation next = builder_(scenario);
     if (!next.solver) throw std::runtime_error("the solver builder returned no solver");
     sim_ = std::move(next);  // the previous solver is released only now that the new one works
+    dropFieldTap();          // it sampled the run that has just ended
     secondsPerStep_ = 0.0;
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = Clock::now();
@@ -344,6 +389,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.device = sim_.solver->deviceName();
       s.ceilingName = sim_.ceilingName;
       s.onHostCores = sim_.onHostCores;
+      s.deviceResidentNote = sim_.deviceResidentNote;
       s.stability = sim_.stability;
       s.absorbingCells = sim_.absorbingCells;
       s.throughput = Throughput{};
@@ -379,6 +425,7 @@ void SimulationController::advanceBatch() {
   // Looping: the end of a playing run sends it back to step 0 (a run of 0 steps cannot loop).
   const bool loops = playing_ && pauseAtStep_ < 0 && runEnd_ == RunEnd::Loop && stopAt > 0;
   if (stopAt >= 0) steps = std::min(steps, stopAt - solver.currentStep());
+  if (fieldTap_) steps = std::min(steps, nextTapStep_ - solver.currentStep());  // >= 1: sampled at the last
   if (steps <= 0) {  // already at the pause step or the end
     if (loops && restartRun()) {
       std::lock_guard lock(statusMutex_);
@@ -412,6 +459,7 @@ void SimulationController::advanceBatch() {
       slicesBehind_ = true;
       framesSkipped_.fetch_add(1, std::memory_order_relaxed);
     }
+    if (fieldTap_ && solver.currentStep() == nextTapStep_) sampleField();
   } catch (const std::exception& e) {
     if (turn.owns_lock()) turn.unlock();
     solverFailed(e);
@@ -646,6 +694,7 @@ std::string SimulationController::transferPath() const {
 
 void SimulationController::solverFailed(const std::exception& e) {
   pauseBySelf();
+  dropFieldTap();
   std::lock_guard lock(statusMutex_);
   events_.push_back(errorEvent("The solver failed (paused; Reset rebuilds it): ", e.what()));
 }

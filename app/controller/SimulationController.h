@@ -45,6 +45,9 @@ struct BuiltSimulation {
   double ceilingGBs = 0.0;      // measured copy bandwidth of the device (0 when unknown)
   std::string ceilingName;      // what that ceiling is, for the counters
   bool onHostCores = false;     // the solver computes on the host's cores (a CPU stage or OpenCL CPU device)
+  // For a solver on an OpenCL device: why its slices reach OpenGL through host memory rather than on
+  // the device ("" for the CPU stages, whose field is in host memory anyway).
+  std::string deviceResidentNote;
 };
 
 // A copy of the running simulation, taken between batches: what data export and checkpoints need.
@@ -73,6 +76,17 @@ struct LiveTraces {
 // from step 0 (a reset). A pause step (setPauseAtStep) takes precedence while one is set.
 enum class RunEnd { RunOn, Stop, Loop };
 
+// Takes the wavefield every `every` steps on the compute thread (SimulationController::setFieldTap).
+struct FieldTap {
+  long every = 1;
+  // u^n at step n, time n·dt: interior, C order (n3, n2, n1). May wait (a writer that is behind): the
+  // run waits with it and never skips a sample. Returns false to be removed.
+  std::function<bool(long step, double time, std::vector<float> field)> sample;
+  // Called once when the tap goes: removed or replaced, false from sample(), a rebuild, reset, loop or
+  // restore (the run it sampled has ended), a failed read, or the controller stopping.
+  std::function<void()> removed;
+};
+
 // Builds a simulation from a scenario; throws (ScenarioError, std::runtime_error) with a user message.
 using SimulationBuilder = std::function<BuiltSimulation(const Scenario&)>;
 
@@ -90,6 +104,7 @@ struct ControllerStatus {
   std::string stage, device, ceilingName;
   bool onHostCores = false;    // as BuiltSimulation's
   std::string transferPath;    // how the slices reach the view, host copies per frame, why (setSliceRing)
+  std::string deviceResidentNote;  // as BuiltSimulation's
   StabilityReport stability;
   std::array<int, 3> absorbingCells{0, 0, 0};  // as BuiltSimulation's
   Throughput throughput;       // smoothed over the last fraction of a second (compute time); mpts 0
@@ -140,6 +155,9 @@ class SimulationController {
   // Calls `receive` on the compute thread, between batches, with a copy of the running state; keep it
   // short (hand the snapshot to another thread).
   void requestSnapshot(SnapshotReceiver receive);
+  // Samples the run with `tap` (a wavefield series): u^n at the step where the tap is applied and every
+  // tap.every steps after it (batches end on those steps). A tap without sample() removes the current one.
+  void setFieldTap(FieldTap tap);
   // Rebuilds from the checkpoint's scenario and continues from its state; on failure an error event,
   // and the simulation that ran before goes on unless the rebuild itself succeeded.
   void restoreCheckpoint(Checkpoint checkpoint);
@@ -205,6 +223,7 @@ class SimulationController {
     std::optional<RunEnd> runEnd;
     std::optional<Checkpoint> restore;
     std::vector<SnapshotReceiver> snapshots;
+    std::optional<FieldTap> fieldTap;
     struct SlicePath {
       std::shared_ptr<SliceRing> ring;
       std::string hostReason;
@@ -213,7 +232,7 @@ class SimulationController {
     std::optional<std::shared_ptr<const VolumeView>> volume;
     bool any() const {
       return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || runEnd ||
-             restore || !snapshots.empty() || slicePath || volume;
+             restore || !snapshots.empty() || fieldTap || slicePath || volume;
     }
   };
 
@@ -225,6 +244,8 @@ class SimulationController {
   bool rebuild(const Scenario& scenario);  // false (reported, nothing changed) on failure
   bool restore(const Checkpoint& checkpoint);  // false (reported) on failure
   void deliverSnapshot(const SnapshotReceiver& receive);
+  void sampleField();  // hands u^n to the field tap; a failed read is thrown (the solver failed)
+  void dropFieldTap();  // removes the tap, if any, and tells it
   void advanceBatch();
   // Extracts the slices now (into the ring or the triple buffer). wait false: a ring frame whose read is
   // still on its way (OpenCL) is published by finishFrame at the next batch's end. False
@@ -289,6 +310,8 @@ class SimulationController {
   double volumeSeconds_ = 0.0;  // the renderer's time for the image on its way
   int stepsPerFrame_ = 4;
   long pauseAtStep_ = -1;
+  std::optional<FieldTap> fieldTap_;
+  long nextTapStep_ = 0;  // the step of the tap's next sample
   RunEnd runEnd_ = RunEnd::RunOn;
   Clock::time_point nextTraces_;  // earliest time of the next live-trace publication
   std::array<int, 3> slicePoint_{-1, -1, -1};  // -1: through the source cell (the centre without one)

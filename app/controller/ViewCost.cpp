@@ -9,7 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include "app/controller/BenchmarkRunner.h"
 #include "app/controller/SimulationController.h"
 #include "compute/SolverFactory.h"
 
@@ -45,7 +44,7 @@ void followRange(SimulationController& controller, std::shared_ptr<const VolumeV
 }  // namespace
 
 double solverAloneMpts(const Scenario& s, int stepsPerFrame, double seconds) {
-  auto solver = createSolver(buildProblem(s), stageConfig(s, s.stage));
+  auto solver = createSolver(buildProblem(s), resolveStage(s.stage).execution(s));
   for (const auto start = Clock::now(); secondsSince(start) < kViewCostWarmupSeconds;) solver->advance(stepsPerFrame);
   long done = 0;
   const auto start = Clock::now();

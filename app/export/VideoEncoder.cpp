@@ -1,7 +1,9 @@
 #include "app/export/VideoEncoder.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <system_error>
+#include <thread>
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -21,6 +23,24 @@ std::string averror(int code) {
   return text;
 }
 
+// RGBA to the encoder's yuv420p at the same size: only the colour planes are filtered (halved each way,
+// bilinear), and slices of the frame convert on threads of their own: at 1080p and up one thread
+// converts fewer frames a second than x264 encodes on a many-core host.
+SwsContext* rgbaToYuvConverter(int width, int height) {
+  SwsContext* c = sws_alloc_context();
+  if (c == nullptr) return nullptr;
+  const int threads = int(std::clamp(std::thread::hardware_concurrency() / 2, 1u, 8u));
+  const bool set = av_opt_set_int(c, "srcw", width, 0) >= 0 && av_opt_set_int(c, "srch", height, 0) >= 0 &&
+                   av_opt_set_int(c, "src_format", AV_PIX_FMT_RGBA, 0) >= 0 && av_opt_set_int(c, "dstw", width, 0) >= 0 &&
+                   av_opt_set_int(c, "dsth", height, 0) >= 0 && av_opt_set_int(c, "dst_format", AV_PIX_FMT_YUV420P, 0) >= 0 &&
+                   av_opt_set_int(c, "sws_flags", SWS_BILINEAR, 0) >= 0 && av_opt_set_int(c, "threads", threads, 0) >= 0;
+  if (!set || sws_init_context(c, nullptr, nullptr) < 0) {
+    sws_freeContext(c);
+    return nullptr;
+  }
+  return c;
+}
+
 }  // namespace
 
 struct VideoEncoder::Av {
@@ -29,6 +49,7 @@ struct VideoEncoder::Av {
   AVStream* stream = nullptr;
   SwsContext* scaler = nullptr;
   AVFrame* frame = nullptr;
+  AVFrame* rgba = nullptr;  // the frame being written, around the writer's memory (no copy)
   AVPacket* packet = nullptr;
   bool fileOpen = false;
 
@@ -36,6 +57,7 @@ struct VideoEncoder::Av {
     if (fileOpen) avio_closep(&format->pb);
     av_packet_free(&packet);
     av_frame_free(&frame);
+    av_frame_free(&rgba);
     sws_freeContext(scaler);
     avcodec_free_context(&codec);
     avformat_free_context(format);
@@ -94,9 +116,9 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
   av.frame->width = width;
   av.frame->height = height;
   if ((rc = av_frame_get_buffer(av.frame, 0)) < 0) fail("frame buffer: " + averror(rc));
-  av.scaler = sws_getContext(width, height, AV_PIX_FMT_RGBA, width, height, AV_PIX_FMT_YUV420P, SWS_BICUBIC, nullptr,
-                             nullptr, nullptr);
-  if (av.scaler == nullptr) fail("no RGBA to yuv420p conversion");
+  av.rgba = av_frame_alloc();
+  av.scaler = rgbaToYuvConverter(width, height);
+  if (av.scaler == nullptr || av.rgba == nullptr) fail("no RGBA to yuv420p conversion");
 
   temporary_ = createTemporarySibling(path, false);
   if ((rc = avio_open(&av.format->pb, temporary_.c_str(), AVIO_FLAG_WRITE)) < 0) {
@@ -113,13 +135,31 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
 
 VideoEncoder::~VideoEncoder() { abort(); }
 
+namespace {
+constexpr const char* kPresets[] = {"ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"};
+}
+
+const std::set<std::string>& VideoEncoder::presets() {
+  static const std::set<std::string> all(std::begin(kPresets), std::end(kPresets));
+  return all;
+}
+
+std::string VideoEncoder::presetList() {
+  std::string list;
+  for (const char* p : kPresets) list += (list.empty() ? "" : ", ") + std::string(p);
+  return list;
+}
+
 void VideoEncoder::writeFrame(const std::vector<std::uint8_t>& rgba) {
   Av& av = *av_;
   int rc = av_frame_make_writable(av.frame);
   if (rc < 0) throw ExportError("recording " + target().string() + ": " + averror(rc));
-  const std::uint8_t* source[1] = {rgba.data()};
-  const int sourceStride[1] = {width() * 4};
-  sws_scale(av.scaler, source, sourceStride, 0, height(), av.frame->data, av.frame->linesize);
+  av.rgba->format = AV_PIX_FMT_RGBA;
+  av.rgba->width = width(), av.rgba->height = height();
+  av.rgba->data[0] = const_cast<std::uint8_t*>(rgba.data());
+  av.rgba->linesize[0] = width() * 4;
+  if ((rc = sws_scale_frame(av.scaler, av.frame, av.rgba)) < 0)
+    throw ExportError("recording " + target().string() + ": converting a frame to yuv420p: " + averror(rc));
   av.frame->pts = nextPts_++;
   sendAndDrain(false);
 }

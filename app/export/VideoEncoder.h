@@ -2,6 +2,7 @@
 // H.264 video (libx264, yuv420p) in an MP4 (or another container libavformat knows from the file
 // name), encoded in process through FFmpeg's libraries on the FrameWriter's thread.
 #include <memory>
+#include <set>
 #include <string>
 
 #include "app/export/FrameWriter.h"
@@ -19,6 +20,9 @@ class VideoEncoder final : public FrameWriter {
  public:
   static constexpr int kMaxSide = 8192;
   static constexpr int kMaxFps = 240;
+  // x264's presets, fastest first, and the same as "ultrafast, superfast, ..., veryslow".
+  static const std::set<std::string>& presets();
+  static std::string presetList();
 
   // Opens the encoder and a temporary file next to `path` and writes the header. Throws ExportError
   // (nothing created) for an unknown codec or container, a size outside 2..kMaxSide or odd (yuv420p

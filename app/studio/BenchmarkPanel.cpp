@@ -32,7 +32,7 @@
 #include "compute/DeviceRegistry.h"
 #include "compute/StageParams.h"
 #include "compute/TuningDatabase.h"
-#include "compute/stages/OpenClStage.h"
+#include "compute/Stage.h"
 #include "core/AtomicFile.h"
 #include "core/CacheDirectory.h"
 #include "core/ScenarioResize.h"
@@ -41,7 +41,6 @@
 namespace iso {
 namespace {
 
-const std::vector<std::string> kTunableStages = tunableOpenClStages();
 constexpr int kDefaultSteps = 20;
 constexpr int kMaxSteps = 1000000000;  // as a scenario's steps
 constexpr int kWarmupSteps = 1, kRepeats = 5;  // as `iso3dfd bench`
@@ -439,8 +438,8 @@ bool BenchmarkPanel::start() {
   const BenchmarkRequest request{s, stages, kWarmupSteps, kRepeats};
   std::vector<std::string> sweeps;
   if (sweepBox_->isChecked())
-    for (const std::string& t : kTunableStages)
-      if (std::find(stages.begin(), stages.end(), t) != stages.end()) sweeps.push_back(t);
+    for (const Stage* t : tunableStages())
+      if (std::find(stages.begin(), stages.end(), t->id()) != stages.end()) sweeps.push_back(t->id());
 
   current_.emplace();
   current_->label = "this run (in progress)";
@@ -484,10 +483,11 @@ bool BenchmarkPanel::start() {
       });
       for (std::size_t n = 0; n < sweeps.size() && !cancelled; ++n) {
         const std::string stage = sweeps[n];
+        const Stage& swept = resolveStage(stage);
         const Grid grid(request.scenario.n1, request.scenario.n2, request.scenario.n3);
-        const int total = int(tuningCandidates(stage, selectDevice(stageConfig(request.scenario, stage).device), grid).size());
+        const int total = int(swept.tuningCandidates(selectDevice(request.scenario.device), grid).size());
         int done = 0;
-        const SweepResult sweep = sweepStage(request, stage, &cancel_, [&](const StageTiming& t) {
+        const SweepResult sweep = sweepStage(request, swept, &cancel_, [&](const StageTiming& t) {
           ++done;
           const double fraction = (stageCount + double(n) + double(done) / std::max(1, total)) / units;
           post([this, stage, t, done, total, fraction] { onSweepCandidate(QString::fromStdString(stage), t, done, total, fraction); });

@@ -9,7 +9,7 @@
 
 #include "compute/DeviceRegistry.h"
 #include "app/studio/SimulationPane.h"
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
 #include "core/StageRegistry.h"
 
 namespace iso {
@@ -109,10 +109,7 @@ std::optional<Scenario> CompareViewport::scenarioFor(const Scenario& base) {
   if (info->opencl && !device_.isEmpty()) s.device = device_.toStdString();
   // The base scenario's parameters belong to its own stage; another stage would refuse the ones it does
   // not take.
-  const std::vector<std::string> accepted = stageParameterNames(s.stage);
-  std::erase_if(s.stageParams, [&](const auto& entry) {
-    return std::find(accepted.begin(), accepted.end(), entry.first) == accepted.end();
-  });
+  s.stageParams = resolveStage(s.stage).execution(s).params;
   clearProblem();
   return s;
 }

@@ -42,11 +42,12 @@ const char* kStagesKey = "compare/stages";
 const char* kLinkedKey = "compare/linked";
 const char* kGeometryKey = "compare/geometry";
 
-// The first and last CPU stages, and with an OpenCL device (any runs the GPU stages) the first and last
-// GPU ones: the whole optimisation story in four viewports.
+// The first and the preferred CPU stage, and with an OpenCL device (any runs the GPU stages) the first
+// and the preferred GPU one: the whole optimisation story in four viewports.
 QStringList defaultStages() {
-  if (listDevices().empty()) return {"cpu-serial", "cpu-parallel"};
-  return {"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-optimized"};
+  QStringList ids;
+  for (const std::string& id : StageRegistry::ladderEnds(/*includeOpenCL=*/!listDevices().empty())) ids << QString::fromStdString(id);
+  return ids;
 }
 
 QString figure(double v) { return QString::number(v, 'e', 1); }
@@ -595,6 +596,8 @@ QImage CompareWindow::screenshot(bool wholeWindow) {
 }
 
 QSize CompareWindow::screenPixels() const { return grid_->size() * devicePixelRatioF(); }
+
+QString CompareWindow::glInfo() const { return viewports_.empty() ? QString() : viewports_.front()->pane()->glInfo(); }
 
 QMetaObject::Connection CompareWindow::connectImageStep(QObject* context, std::function<void(long)> slot) {
   return connect(this, &CompareWindow::pictureFrame, context, std::move(slot));

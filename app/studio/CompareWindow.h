@@ -87,6 +87,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;  // over every viewport
   void preparePictures(const ImageOptions* options) override;  // every viewport, for its cell of the grid
+  QString glInfo() const override;  // the first viewport's: every viewport draws with the same OpenGL
 
   struct Agreement {
     bool compared = false;  // a common step was compared (false for the reference itself)

@@ -10,9 +10,11 @@
 #include "app/controller/SimulationController.h"
 #include "app/studio/SimulationPane.h"
 #include "app/studio/SeismogramImage.h"
+#include "app/studio/SeriesDialog.h"
 #include "app/studio/ViewImage.h"
 #include "core/Npy.h"
 #include "core/Traces.h"
+#include "core/VtiSeriesWriter.h"
 #include "core/VtiWriter.h"
 #include "render/SliceView.h"
 
@@ -21,6 +23,14 @@ namespace iso {
 struct DataExportActions::Link {
   std::mutex mutex;
   DataExportActions* target = nullptr;
+};
+
+struct DataExportActions::Series {
+  int id = 0;
+  int every = 0;
+  std::unique_ptr<VtiSeriesWriter> writer;
+  std::mutex mutex;
+  std::string refused;  // why the compute thread could not queue a frame (set there), reported at the end
 };
 
 namespace {
@@ -46,9 +56,9 @@ DataKind kindOf(DataExportActions::Data data) {
                                  "NAME_yz.npy (n3, n2)",
               "slices-step%1.npy", "NumPy arrays (*.npy)"};
     case DataExportActions::Data::Traces:
-      return {"Export &traces…", "The receivers' samples since step 0: CSV (time and one column per receiver) or NumPy "
-                                 ".npy of shape (samples, receivers)",
-              "traces-step%1.csv", "CSV (*.csv);;NumPy array (*.npy)"};
+      return {"Export &traces…", "The receivers' samples since step 0: CSV (time and one column per receiver), NumPy "
+                                 ".npy of shape (samples, receivers), or a SEG-Y shot gather (.sgy) for seismic software",
+              "traces-step%1.csv", "CSV (*.csv);;NumPy array (*.npy);;SEG-Y shot gather (*.sgy *.segy)"};
     case DataExportActions::Data::Seismogram:
       return {"Export seis&mogram…", "The receivers' traces as an image (PNG): time down, one band per receiver",
               "seismogram-step%1.png", "PNG images (*.png)"};
@@ -102,6 +112,12 @@ DataExportActions::DataExportActions(QWidget* window, SimulationPane* pane, std:
   saveState_->setToolTip(kindOf(Data::State).tip);
   saveState_->setStatusTip(kindOf(Data::State).tip);
   connect(saveState_, &QAction::triggered, this, [this] { ask(Data::State); });
+  seriesAction_ = new QAction("Wavefield se&ries…", this);
+  seriesAction_->setToolTip("Write u every k steps as VTK image data with a ParaView collection (.pvd) carrying the times: "
+                            "ParaView opens the run as an animation");
+  seriesAction_->setStatusTip(seriesAction_->toolTip());
+  connect(seriesAction_, &QAction::triggered, this, [this] { series_ ? stopSeries() : askSeries(); });
+  exportActions_.push_back(seriesAction_);
   restoreState_ = new QAction("&Restore state…", this);
   restoreState_->setToolTip("Continue a run saved with Save state (or iso3dfd run --checkpoint) from its step");
   restoreState_->setStatusTip(restoreState_->toolTip());
@@ -191,11 +207,14 @@ void DataExportActions::onSnapshot(Data data, const QString& path, std::shared_p
       case Data::Traces: {
         const auto& receivers = s.scenario.receivers;
         if (receivers.empty()) throw std::runtime_error("the scenario has no receivers: nothing to export");
-        if (path.endsWith(".npy", Qt::CaseInsensitive))
-          saveTracesNpy(path.toStdString(), s.state.traces, receivers.size());
-        else
-          saveTracesCsv(path.toStdString(), s.state.traces, receivers, s.dt);
-        return QStringLiteral("Saved %1 traces of %2 samples to %3").arg(receivers.size()).arg(step, path);
+        const std::string file = path.toStdString();
+        const bool segy = traceFormatOf(file) == TraceFormat::Segy;  // its traces start with u^0 at t = 0
+        const std::vector<float> initial = segy ? initialReceiverValues(s.scenario, s.velocity) : std::vector<float>();
+        QString text = QStringLiteral("Saved %1 traces of %2 samples to %3")
+                           .arg(receivers.size()).arg(s.state.step + (segy ? 1 : 0)).arg(path);
+        for (const std::string& note : saveTraces(file, s.state.traces, s.scenario, s.dt, initial))
+          text += "; " + QString::fromStdString(note);
+        return text;
       }
       case Data::Seismogram: {
         if (s.scenario.receivers.empty()) throw std::runtime_error("the scenario has no receivers: no seismogram");
@@ -210,6 +229,105 @@ void DataExportActions::onSnapshot(Data data, const QString& path, std::shared_p
     }
     return QString();
   });
+}
+
+void DataExportActions::askSeries() {
+  const ControllerStatus status = pane_->controller().status();
+  if (!status.hasSolver) {
+    emit message("No simulation is running: nothing to write", true);
+    return;
+  }
+  const QString folder = lastFolder_.isEmpty() ? QDir::homePath() : lastFolder_;
+  SeriesDialog dialog(QDir(folder).filePath(QStringLiteral("wavefield-series-step%1").arg(pane_->shownStep())),
+                      {status.grid.n1, status.grid.n2, status.grid.n3}, window_);
+  if (dialog.exec() != QDialog::Accepted) return;
+  lastFolder_ = QFileInfo(dialog.folder()).absolutePath();
+  startSeries(dialog.folder(), dialog.every(), dialog.stride());
+}
+
+void DataExportActions::startSeries(const QString& folder, int every, int stride) {
+  if (series_) {
+    emit finished(false, "A wavefield series is being written already");
+    return;
+  }
+  const ControllerStatus status = pane_->controller().status();
+  if (!status.hasSolver) {
+    emit finished(false, "No simulation is running: nothing to write");
+    return;
+  }
+  auto series = std::make_shared<Series>();
+  series->id = ++seriesCount_;
+  series->every = every;
+  const auto done = [link = link_, id = series->id](const SeriesStats& stats, std::exception_ptr error) {
+    QString problem;
+    try {
+      if (error) std::rethrow_exception(error);
+    } catch (const std::exception& e) {
+      problem = QString::fromStdString(e.what());
+    }
+    std::lock_guard lock(link->mutex);
+    if (DataExportActions* target = link->target)
+      QMetaObject::invokeMethod(
+          target, [target, id, frames = stats.frames, mb = double(stats.bytes) / (1024.0 * 1024.0), problem] { target->seriesDone(id, frames, mb, problem); },
+          Qt::QueuedConnection);
+  };
+  try {
+    const Grid& g = status.grid;
+    const SeriesGeometry geometry{{g.n1, g.n2, g.n3}, status.dx, stride};
+    series->writer = std::make_unique<VtiSeriesWriter>(folder.toStdString(), geometry, VtiSeriesWriter::defaultCapacity(geometry), done);
+  } catch (const std::exception& e) {
+    emit finished(false, "No series written: " + QString::fromStdString(e.what()));
+    emit message("No series written: " + QString::fromStdString(e.what()), true);
+    return;
+  }
+  series_ = series;
+  pane_->controller().setFieldTap(
+      {every,
+       [series](long step, double time, std::vector<float> field) {
+         try {
+           series->writer->push(step, time, std::move(field));  // waits while the writer's queue is full
+           return true;
+         } catch (const std::exception& e) {  // the writer's own error reaches its report anyway
+           std::lock_guard lock(series->mutex);
+           series->refused = e.what();
+           return false;
+         }
+       },
+       [series] { series->writer->close(); }});
+  seriesAction_->setText("Stop the wavefield se&ries");
+  emit message(QStringLiteral("Writing u every %1 steps to %2 (File ▸ Export data ▸ Stop the wavefield series ends it)")
+                   .arg(every).arg(folder),
+               false);
+}
+
+void DataExportActions::stopSeries() {
+  if (!series_) return;
+  pane_->controller().setFieldTap({});  // the tap goes, the writer writes what it holds and reports
+  seriesAction_->setEnabled(false);
+  seriesAction_->setText("Finishing the wavefield series…");
+}
+
+void DataExportActions::seriesDone(int id, long frames, double megabytes, const QString& error) {
+  if (!series_ || series_->id != id) return;
+  QString problem = error;
+  {
+    std::lock_guard lock(series_->mutex);
+    if (problem.isEmpty()) problem = QString::fromStdString(series_->refused);
+  }
+  const QString collection = QString::fromStdString(series_->writer->collectionPath());
+  const int every = series_->every;
+  series_.reset();  // its writer's thread has ended
+  seriesAction_->setEnabled(true);
+  seriesAction_->setText("Wavefield se&ries…");
+  const QString text = QStringLiteral("%1 frames of u (every %2 steps, %3 MB) in %4")
+                           .arg(frames).arg(every).arg(megabytes, 0, 'f', 1).arg(collection);
+  if (!problem.isEmpty()) {
+    emit message("The wavefield series stopped: " + problem + "; " + text, true);
+    emit finished(false, "The wavefield series stopped: " + problem + "; " + text);
+    return;
+  }
+  emit message("Saved " + text, false);
+  emit finished(true, "Saved " + text);
 }
 
 void DataExportActions::restoreFrom(const QString& path) {

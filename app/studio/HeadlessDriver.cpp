@@ -37,6 +37,7 @@ void HeadlessDriver::finish() {
 void HeadlessDriver::conclude() {
   const Report report = target_.conclude ? target_.conclude() : Report{};
   for (const QString& line : report.lines) std::printf("%s\n", qPrintable(line));
+  printRenderer();
   std::fflush(stdout);
   QStringList problems = report.problems;
   QString problem;
@@ -61,7 +62,18 @@ bool HeadlessDriver::saveScreenshot(QString& problem) {
     image.size = target_.view->screenPixels();
     image.scale = target_.window->devicePixelRatioF();  // as on screen, as File › Save image… does
   }
-  return saveViewImage(*target_.view, options_.screenshot, image, problem);
+  QElapsedTimer clock;
+  clock.start();
+  if (!saveViewImage(*target_.view, options_.screenshot, image, problem)) return false;
+  std::printf("screenshot: %dx%d drawn and written in %.1f ms\n", image.size.width(), image.size.height(),
+              clock.nsecsElapsed() * 1e-6);
+  return true;
+}
+
+// "view: OpenGL … · renderer": which OpenGL drew the pictures (a GPU's, or a software rasterizer).
+void HeadlessDriver::printRenderer() const {
+  if (target_.view) std::printf("view: %s\n", qPrintable(target_.view->glInfo()));
+  std::fflush(stdout);
 }
 
 void HeadlessDriver::fail(const QString& message) {
@@ -78,6 +90,7 @@ void HeadlessDriver::startRecording() {
   settings.path = options_.record;
   settings.picture = options_.picture;
   settings.fps = options_.recordFps;
+  settings.videoPreset = options_.videoPreset.toStdString();
   settings.every = options_.recordEvery;
   settings.frames = options_.recordFrames;
   auto clock = std::make_shared<QElapsedTimer>();
@@ -97,7 +110,7 @@ void HeadlessDriver::startRecording() {
                 frames ? 1e3 * recording.renderSeconds() / double(frames) : 0.0,
                 recording.writerBusySeconds() > 0 ? double(frames) / recording.writerBusySeconds() : 0.0,
                 recording.waitSeconds());
-    std::fflush(stdout);
+    printRenderer();
     ended_ = true;
     QApplication::exit(0);
   });

@@ -59,6 +59,7 @@ class HeadlessDriver : public QObject {
 
  private:
   void conclude();
+  void printRenderer() const;
   bool saveScreenshot(QString& problem);
 
   const StudioOptions& options_;

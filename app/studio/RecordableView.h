@@ -36,6 +36,8 @@ class RecordableView {
   // rendered where the data lies (the volume view: by the solver, at the picture's size and camera)
   // renders it so from now on, and imageStep() then counts only the frames rendered for them.
   virtual void preparePictures(const ImageOptions* options) { (void)options; }
+  // What draws the picture: "OpenGL 4.6.0 NVIDIA 580.159.04 · NVIDIA H200/PCIe/SSE2", or why nothing can.
+  virtual QString glInfo() const = 0;
 };
 
 }  // namespace iso

@@ -70,8 +70,11 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   }
   try {
     const std::filesystem::path path = settings.path.toStdString();
-    if (video)
-      writer_ = std::make_unique<VideoEncoder>(path, size.width(), size.height(), settings.fps);
+    if (video) {
+      VideoOptions options;
+      options.preset = settings.videoPreset;
+      writer_ = std::make_unique<VideoEncoder>(path, size.width(), size.height(), settings.fps, options);
+    }
     else
       writer_ = std::make_unique<PngSequenceWriter>(path, size.width(), size.height());
   } catch (const ExportError& e) {

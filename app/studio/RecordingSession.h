@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "app/export/FrameWriter.h"
+#include "app/export/VideoEncoder.h"
 #include "app/studio/RecordableView.h"
 
 namespace iso {
@@ -26,6 +27,8 @@ struct RecordingSettings {
   int fps = 30;
   int every = 4;      // time steps between frames
   long frames = 0;    // stop after this many (0: until stop())
+  // A video's x264 preset: how much encoding time it spends for a smaller file (VideoEncoder).
+  std::string videoPreset = VideoOptions{}.preset;
 };
 
 class RecordingSession : public QObject {

@@ -1,7 +1,8 @@
 #include "app/studio/SimulationPane.h"
 
-#include <algorithm>
+#include <QPointer>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "render/SliceView.h"
 
@@ -23,6 +24,7 @@ QStringList counterLines(const ControllerStatus& s, double fps, CounterLayout la
   r.stage = s.stage;
   r.device = s.device;
   r.transferPath = s.transferPath;
+  r.transferNote = s.deviceResidentNote;
   r.ceilingName = s.ceilingName;
   QStringList lines;
   for (const std::string& line : formatCounters(r, layout)) lines << QString::fromStdString(line);
@@ -32,7 +34,8 @@ QStringList counterLines(const ControllerStatus& s, double fps, CounterLayout la
 SimulationPane::SimulationPane(QWidget* parent)
     : QWidget(parent),
       controller_(std::make_unique<SimulationController>()),
-      frameRateBesideHostSolver_(SliceView::kMaxFrameRate) {
+      frameRateBesideHostSolver_(SliceView::kMaxFrameRate),
+      frameRateCap_(SliceView::kMaxFrameRate) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   view_ = new SliceView(this);
@@ -140,8 +143,13 @@ void SimulationPane::setFrameRateBesideHostSolver(int framesPerSecond) {
   if (!status_.hasSolver || status_.onHostCores) applyFrameRate(framesPerSecond);
 }
 
+void SimulationPane::setFrameRateCap(int framesPerSecond) {
+  frameRateCap_ = framesPerSecond;
+  applyFrameRate(status_.hasSolver && !status_.onHostCores ? SliceView::kMaxFrameRate : frameRateBesideHostSolver_);
+}
+
 void SimulationPane::applyFrameRate(int framesPerSecond) {
-  view_->setMaxFrameRate(framesPerSecond);
+  view_->setMaxFrameRate(std::min(framesPerSecond, frameRateCap_));
   if (slicePoll_.isActive()) slicePoll_.start(slicePollMs());
 }
 
@@ -195,6 +203,17 @@ ControllerStatus SimulationPane::shownStatus() const {
   return s;
 }
 
+void SimulationPane::setPauseAtStep(long step) {
+  const bool wasPausing = pauseStep_ >= 0;
+  pauseStep_ = step;
+  controller_->setPauseAtStep(step);
+  if (wasPausing == (step >= 0)) return;
+  if (step < 0) return controller_->setPublishListener(nullptr);
+  controller_->setPublishListener([pane = QPointer<SimulationPane>(this)] {
+    QMetaObject::invokeMethod(pane, [pane] { if (pane) pane->pollSlices(); }, Qt::QueuedConnection);
+  });
+}
+
 QSize SimulationPane::screenPixels() const { return view_->size() * view_->devicePixelRatioF(); }
 
 void SimulationPane::setRecordingNotice(const QString& line) { view_->setScreenNotice(line); }
@@ -204,6 +223,8 @@ QStringList SimulationPane::hudLines(const ControllerStatus& status) const {
   if (const QString volume = volume_->hudLine(status.device); status.hasSolver && !volume.isEmpty()) lines << volume;
   return lines;
 }
+
+QString SimulationPane::glInfo() const { return view_->glInfo(); }
 
 long SimulationPane::imageStep() const { return pictureStep_; }
 

@@ -52,6 +52,8 @@ class SimulationPane : public QWidget, public RecordableView {
   // frame drawn takes CPU time from the solver (all of its drawing, where OpenGL renders in software);
   // SliceView::kMaxFrameRate (the default) for solvers on a GPU.
   void setFrameRateBesideHostSolver(int framesPerSecond);
+  // The user's cap on the view's frame rate, over either rule above (1 to SliceView::kMaxFrameRate).
+  void setFrameRateCap(int framesPerSecond);
 
   // How the slices reach the view. Mapped (the default): through the view's mapped GL buffers, set up
   // once its OpenGL is ready and the solver built, re-made when the grid's size changes; the host path
@@ -63,12 +65,13 @@ class SimulationPane : public QWidget, public RecordableView {
 
   // RecordableView: the view, and the run of its controller.
   QSize screenPixels() const override;
+  QString glInfo() const override;
   long imageStep() const override;
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
-  void setPauseAtStep(long step) override {
-    pauseStep_ = step;
-    controller_->setPauseAtStep(step);
-  }
+  // While the run is to pause at a step (a recording's frames), the pane takes each publication of
+  // slices as it comes instead of at its display poll: the run rests at each frame's step only until the
+  // GUI thread gets to it, not until the next poll, up to a display period later.
+  void setPauseAtStep(long step) override;
   void setRunPlaying(bool playing) override {
     recordingPlays_ = playing;
     controller_->setPlaying(playing);
@@ -111,6 +114,7 @@ class SimulationPane : public QWidget, public RecordableView {
   bool recordingPlays_ = true;  // what a recording last asked of the run: its frames' HUD says so
   bool hudCounters_ = true;
   int frameRateBesideHostSolver_;  // SliceView::kMaxFrameRate until set
+  int frameRateCap_;               // SliceView::kMaxFrameRate until set
 };
 
 }  // namespace iso

@@ -10,7 +10,7 @@
 
 #include "app/studio/FormControls.h"
 #include "core/Grid.h"
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
 #include "core/StageRegistry.h"
 
 namespace iso {
@@ -19,7 +19,7 @@ namespace {
 // The stage parameters `stage` takes; none for a stage this build does not know.
 std::vector<std::string> acceptedParams(const std::string& stage) {
   try {
-    return stageParameterNames(stage);
+    return resolveStage(stage).parameterNames();
   } catch (const std::exception&) {
     return {};
   }
@@ -27,7 +27,7 @@ std::vector<std::string> acceptedParams(const std::string& stage) {
 
 std::vector<StageParamSpec> parameterSpecs(const std::string& stage) {
   try {
-    return stageParameterSpecs(stage);
+    return resolveStage(stage).parameterSpecs();
   } catch (const std::exception&) {
     return {};
   }

@@ -16,7 +16,7 @@
 #include <QVBoxLayout>
 #include <cstdio>
 
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
 #include "app/studio/StageDiffView.h"
 #include "app/studio/StageMaterial.h"
 #include "core/StageRegistry.h"
@@ -138,7 +138,7 @@ void StageExplorer::showStage(int row) {
   if (!stage.sampleName.empty()) heading += QStringLiteral(" &nbsp;— oneAPI sample <code>%1</code>").arg(QString::fromStdString(stage.sampleName));
   heading += "<br>" + QString::fromStdString(stage.description).toHtmlEscaped();
   QStringList parameters;
-  for (const std::string& name : stageParameterNames(stage.id)) parameters << "<code>" + QString::fromStdString(name) + "</code>";
+  for (const std::string& name : resolveStage(stage.id).parameterNames()) parameters << "<code>" + QString::fromStdString(name) + "</code>";
   heading += "<br>Parameters: " + (parameters.isEmpty() ? QStringLiteral("none") : parameters.join(", "));
   heading_->setText(heading);
   source_->setFiles(stage.sourceFiles);

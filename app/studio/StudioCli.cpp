@@ -150,6 +150,19 @@ std::vector<StudioOption> recordOptions() {
        integer("every", &StudioOptions::recordEvery, 1, 100000)},
       {"fps", "F", "With --record: frames per second of the video (1 to 240, default 30).",
        integer("fps", &StudioOptions::recordFps, 1, VideoEncoder::kMaxFps)},
+      {"view-fps", "N",
+       "The main view's frames per second at most (1 to 60; default 60 beside a GPU, 30 beside a solver on the host's "
+       "cores, which the drawing would slow).",
+       integer("view-fps", &StudioOptions::viewFps, 1, SliceView::kMaxFrameRate)},
+      {"video-preset", "NAME",
+       "With --record of a video: x264's preset, from ultrafast (the least encoding time a frame, the largest file) "
+       "through superfast, veryfast (the default), faster, fast, medium, slow, slower to veryslow.",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         if (!VideoEncoder::presets().contains(value.toStdString()))
+           error = "--video-preset " + value + ": expected one of " + QString::fromStdString(VideoEncoder::presetList());
+         o.videoPreset = value;
+         return error.isEmpty();
+       }},
       {"resolution", "WxH",
        "Size of the --screenshot or --record picture in pixels, drawn at that size (up to 3840x2160; default: the view's size).",
        [](StudioOptions& o, const QString& value, QString& error) {
@@ -304,7 +317,7 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
       {given.contains("screenshot") && o.steps < 0 && o.stagesTab < 0 && !o.benchPanel, "--screenshot needs --steps N (the step to take it at)"},
       {given.contains("record") && !given.contains("frames"), "--record needs --frames N (how many frames to write)"},
       {given.contains("record") && (given.contains("screenshot") || given.contains("steps")), "--record runs on its own: leave out --steps and --screenshot"},
-      {!without({"frames", "every", "fps"}, "record").isEmpty(), without({"frames", "every", "fps"}, "record")},
+      {!without({"frames", "every", "fps", "video-preset"}, "record").isEmpty(), without({"frames", "every", "fps", "video-preset"}, "record")},
       {!without({"stages", "json", "load"}, "bench-panel").isEmpty(), without({"stages", "json", "load"}, "bench-panel")},
       {picture && o.screenshot.isEmpty() && o.record.isEmpty(), pictureOptions + " go with --screenshot or --record"},
       {picture && (o.screenshotWindow || o.benchPanel), pictureOptions + " apply to a view's picture, not to --whole-window or --bench-panel"},
@@ -463,6 +476,7 @@ int runStudio(const StudioOptions& options) {
   SimulationController& controller = pane->controller();
   window.viewControls()->setStepsPerFrame(options.stepsPerFrame);  // the box shows what the controller does
   if (options.hostSlicePath) pane->setSlicePath(SimulationPane::SlicePath::Host, "--slice-path host");
+  if (options.viewFps > 0) pane->setFrameRateCap(options.viewFps);
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
   // A benchmark measures for its whole time: the run does not stop at the scenario's end.
   if (options.benchmarkSeconds > 0.0) controller.setRunEnd(RunEnd::RunOn);

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "app/export/VideoEncoder.h"
 #include "core/Scenario.h"
 #include "core/VolumeView.h"
 #include "render/SliceView.h"
@@ -23,10 +24,12 @@ struct StudioOptions {
   long recordFrames = 0;        // with record: frames to write
   int recordEvery = 4;          // with record: time steps between frames (frame i shows step every·i)
   int recordFps = 30;
+  QString videoPreset = QString::fromStdString(VideoOptions{}.preset);  // --video-preset: x264's
   // The screenshot's or the recording's picture: its size (empty: the view's) and what it shows.
   ImageOptions picture;
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit
   int stepsPerFrame = 4;
+  int viewFps = 0;  // --view-fps: the main view's frame-rate cap (0: the pane's own rule)
   bool stepsPerFrameGiven = false;  // --steps-per-frame was given (the compare view's default is auto)
   bool hostSlicePath = false;   // --slice-path host: the triple buffer's host copies, not the mapped GL buffers
   bool startPaused = false;

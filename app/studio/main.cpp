@@ -4,16 +4,19 @@
 #include <optional>
 
 #include "app/studio/StudioCli.h"
+#include "compute/Stage.h"
 
 namespace {
 void setApplicationNames() {
   QCoreApplication::setApplicationName("iso3dfd-studio");
   QCoreApplication::setOrganizationName("iso3dfd");
   QCoreApplication::setApplicationVersion(ISO_VERSION);
+  QGuiApplication::setDesktopFileName(ISO_APP_ID);  // the desktop entry: its icon and name on Wayland
 }
 }  // namespace
 
 int main(int argc, char** argv) {
+  iso::registerStages();  // before any option names or checks a stage
   // Options are parsed before any window system is touched, so --help, --version and bad options work
   // on a machine without a display.
   std::optional<iso::StudioOptions> options;

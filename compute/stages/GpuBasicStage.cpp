@@ -10,6 +10,7 @@ const OpenClStage& gpuBasicStage() {
        .title = "GPU basic",
        .description = "OpenCL, a 3D NDRange with one cell per work-item and 3D index arithmetic.",
        .sampleName = "2_GPU_basic",
+       .bytesPerPointStep = 16,
        .previous = "cpu-serial",
        .sourceFiles = {"resources/kernels/basic.cl"}});
   return stage;

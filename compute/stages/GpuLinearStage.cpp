@@ -10,6 +10,7 @@ const OpenClStage& gpuLinearStage() {
        .title = "GPU linear",
        .description = "One cell per work-item over a linear index: less index arithmetic than the 3D form.",
        .sampleName = "3_GPU_linear",
+       .bytesPerPointStep = 16,
        .previous = "gpu-basic",
        .sourceFiles = {"resources/kernels/linear.cl"}});
   return stage;

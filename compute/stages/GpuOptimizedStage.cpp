@@ -38,6 +38,8 @@ class GpuOptimizedStage final : public OpenClStage {
                      .description =
                          "Our best kernel for the device at hand (register blocking, prefetch of the next plane, "
                          "vector loads), with parameters from the tuning database.",
+                     .bytesPerPointStep = 16,
+                     .preferred = true,
                      .previous = "gpu-slm",
                      .sourceFiles = {"resources/kernels/optimized_gpu.cl", "resources/kernels/optimized_cpu.cl"}}) {}
 
@@ -134,7 +136,7 @@ class GpuOptimizedStage final : public OpenClStage {
     return cpuForm(p) || !isNvidia(device);
   }
 
-  std::vector<StageParamMap> tuningCandidates(const DeviceInfo& device) const override {
+  std::vector<StageParamMap> proposedCandidates(const DeviceInfo& device) const override {
     std::vector<StageParamMap> out;
     if (device.type == "CPU") {
       for (int v : {4, 8, 16})

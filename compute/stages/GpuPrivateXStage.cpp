@@ -17,6 +17,7 @@ class GpuPrivateXStage final : public OpenClStage {
                          "The same streaming along x, the contiguous axis: neighbouring work-items no longer read "
                          "neighbouring addresses, so loads do not coalesce. The instructive slow variant.",
                      .sampleName = "4_GPU_private_memory_K",
+                     .bytesPerPointStep = 16,
                      .previous = "gpu-private-z",
                      .sourceFiles = {"resources/kernels/private_x.cl"}}) {}
 

@@ -16,6 +16,7 @@ class GpuPrivateZStage final : public OpenClStage {
                          "A 2D NDRange over x/y; each work-item streams along z and keeps the 17 z-neighbours in "
                          "registers.",
                      .sampleName = "4_GPU_private_memory_I",
+                     .bytesPerPointStep = 16,
                      .previous = "gpu-linear",
                      .sourceFiles = {"resources/kernels/private_z.cl"}}) {}
 

@@ -16,6 +16,7 @@ class GpuSlmStage final : public OpenClStage {
                          "A 2D local-memory tile holds the x/y neighbours of a plane while each work-item streams "
                          "along z; tile and z-chunk are tunable.",
                      .sampleName = "5_GPU_optimized",
+                     .bytesPerPointStep = 16,
                      .previous = "gpu-private-z",
                      .sourceFiles = {"resources/kernels/slm.cl"}}) {}
 
@@ -46,7 +47,7 @@ class GpuSlmStage final : public OpenClStage {
     l.extraArgs = {zc};
     return l;
   }
-  std::vector<StageParamMap> tuningCandidates(const DeviceInfo&) const override {
+  std::vector<StageParamMap> proposedCandidates(const DeviceInfo&) const override {
     std::vector<StageParamMap> out;
     for (int tx : {16, 32, 64})
       for (int ty : {4, 8, 16})

@@ -57,6 +57,7 @@ class GpuTemporalStage final : public OpenClStage {
                          "Temporal blocking: two time steps per pass over memory. The intermediate field is computed "
                          "on the tile and its halo and stays on chip, so memory moves 10 instead of 16 bytes per point "
                          "and step.",
+                     .bytesPerPointStep = 10,
                      .previous = "gpu-optimized",
                      .sourceFiles = {"resources/kernels/temporal.cl"}}) {}
 
@@ -127,7 +128,7 @@ class GpuTemporalStage final : public OpenClStage {
     return !isNvidia(device);
   }
 
-  std::vector<StageParamMap> tuningCandidates(const DeviceInfo& device) const override {
+  std::vector<StageParamMap> proposedCandidates(const DeviceInfo& device) const override {
     std::vector<StageParamMap> out;
     const auto add = [&](int tx, int ty, int xb, int yb, int prefetch, int unroll, int async, int zc, int regs) {
       out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xb}, {"y_per_item", yb}, {"prefetch", prefetch},

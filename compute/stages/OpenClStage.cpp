@@ -24,26 +24,11 @@ const std::vector<const OpenClStage*>& openClStages() {
   return all;
 }
 
-// The registry lives in core, which cannot call compute: the OpenCL stages join it while the program starts.
-[[maybe_unused]] const bool kOpenClStagesRegistered = [] {
-  for (const OpenClStage* s : openClStages()) StageRegistry::add(s->info());
-  return true;
-}();
-
 const OpenClStage& openClStage(const std::string& stage) {
   for (const OpenClStage* s : openClStages())
     if (s->id() == stage) return *s;
   throw stageParamError(stage, "not an OpenCL stage (OpenCL stages: " +
                                    commaList(openClStages(), [](const OpenClStage* s) { return s->id(); }) + ")");
-}
-
-std::vector<std::string> tunableOpenClStages() {
-  DeviceInfo gpu;
-  gpu.type = "GPU";
-  std::vector<std::string> out;
-  for (const OpenClStage* s : openClStages())
-    if (!s->tuningCandidates(gpu).empty()) out.push_back(s->id());
-  return out;
 }
 
 ComputeError stageParamError(const std::string& stage, const std::string& what) {
@@ -56,7 +41,7 @@ void OpenClStage::checkParameters(const StageParamMap&, const DeviceInfo&) const
 std::string OpenClStage::buildOptions(const StageParamMap&, const Grid&) const { return {}; }
 std::size_t OpenClStage::localMemoryBytes(const StageParamMap&) const { return 0; }
 bool OpenClStage::kernelLimitIsReliable(const StageParamMap&, const DeviceInfo&) const { return true; }
-std::vector<StageParamMap> OpenClStage::tuningCandidates(const DeviceInfo&) const { return {}; }
+std::vector<StageParamMap> OpenClStage::proposedCandidates(const DeviceInfo&) const { return {}; }
 int OpenClStage::stepsPerPass(const StageParamMap&) const { return 1; }
 int OpenClStage::fieldBuffers(const StageParamMap&) const { return 2; }
 

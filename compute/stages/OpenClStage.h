@@ -1,12 +1,12 @@
 #pragma once
 // Everything about one OpenCL stage in one place (the CLBlast way): what the learner sees (title, oneAPI
-// sample, previous stage, source files; the explanation is resources/stages/<id>.md), its parameters
-// (names, defaults per device class, ranges, meanings), the constraints between them, the kernel file
-// and build options, work-group size, local memory, launch geometry and extra kernel arguments, and
-// tuning candidates. Each stage is one descriptor in this folder; openClStages() lists them in teaching
-// order, and the StageRegistry, the menus, every --help, the tuner and the tests take the stages from
-// there. The generic functions of StageParams.h and OpenClSolver read the descriptors and never test a
-// stage id.
+// sample, previous stage, source files, bytes per point-step; the explanation is
+// resources/stages/<id>.md), its parameters (names, defaults per device class, ranges, meanings), the
+// constraints between them, the kernel file and build options, work-group size, local memory, launch
+// geometry and extra kernel arguments, and tuning candidates. Each stage is one descriptor in this
+// folder; openClStages() lists them in teaching order, and compute/Stage.h hands them out (with the CPU
+// stages) to the StageRegistry, the menus, every --help, the tuner and the tests. The generic functions
+// of StageParams.h and OpenClSolver read the descriptors and never test a stage id.
 #include <array>
 #include <cstddef>
 #include <string>
@@ -50,8 +50,9 @@ class OpenClStage {
   // Whether the kernel's CL_KERNEL_WORK_GROUP_SIZE is to be checked before launching (false where a
   // driver is known to report a limit that does not hold for this kernel).
   virtual bool kernelLimitIsReliable(const StageParamMap& p, const DeviceInfo& device) const;
-  // The parameter sets the tuner tries (partial: merged over the defaults); empty = the defaults only.
-  virtual std::vector<StageParamMap> tuningCandidates(const DeviceInfo& device) const;
+  // The parameter sets the tuner tries (partial: merged over the defaults; tuningCandidates() in
+  // StageParams.h completes them and drops those the device refuses); empty: nothing to tune.
+  virtual std::vector<StageParamMap> proposedCandidates(const DeviceInfo& device) const;
 
   // Temporal blocking. 1 (the default): the kernel `stencil` takes STENCIL_ARGS (common.cl) and the
   // extra arguments, and advances one step in place (u^(n+1) over u^(n-1)). 2: the kernel advances up
@@ -66,13 +67,10 @@ class OpenClStage {
   StageInfo info_;
 };
 
-// Every OpenCL stage, in teaching order (OpenClStage.cpp holds the list, and registers the stages).
+// Every OpenCL stage, in teaching order (OpenClStage.cpp holds the list).
 const std::vector<const OpenClStage*>& openClStages();
 // The descriptor of `stage`; throws ComputeError(InvalidParameter) naming the OpenCL stages.
 const OpenClStage& openClStage(const std::string& stage);
-// The stages whose descriptors propose tuning candidates (asked for a GPU, as `iso3dfd stages` shows
-// parameters), in registry order: what `iso3dfd tune` and `verify --candidates` sweep.
-std::vector<std::string> tunableOpenClStages();
 
 // ComputeError(InvalidParameter) "stage 'gpu-slm': <what>".
 ComputeError stageParamError(const std::string& stage, const std::string& what);

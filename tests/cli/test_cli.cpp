@@ -40,6 +40,19 @@ Result runCli(const std::string& args) {
 
 std::filesystem::path tempPath(const std::string& name) { return iso::test::scratchPath(name); }
 
+// Each command line exits with 2 and a message holding `phrase`, before anything runs.
+struct UsageCase {
+  std::string args, phrase;
+};
+void expectUsageErrors(const std::vector<UsageCase>& cases) {
+  for (const auto& c : cases) {
+    const Result r = runCli(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << " gave:\n" << r.output;
+    EXPECT_NE(r.output.find(c.phrase), std::string::npos) << c.args << " gave:\n" << r.output;
+    EXPECT_EQ(r.output.find("Running"), std::string::npos) << c.args << ": the run started";
+  }
+}
+
 }  // namespace
 
 TEST(Cli, HelpForEveryCommand) {
@@ -151,11 +164,13 @@ TEST(Cli, VerifyWithoutAnIterationCountPassesOnTheDefaultScenario) {
   EXPECT_NE(r.output.find("verifying the first 500 of the scenario's"), std::string::npos) << r.output;
 }
 
+// A sweep applies to the stages given that take its keys (here gpu-temporal, not gpu-basic, which runs
+// as a user runs it), each set merged over the stage's defaults.
 TEST(Cli, VerifyChecksSweptCandidatesInsideGuardRegions) {
   if (runCli("devices").output.find("No OpenCL") != std::string::npos) GTEST_SKIP() << "no OpenCL device";
-  const Result r = runCli("verify 19 13 11 4 --stage gpu-basic --sweep \"tile_x=32;y_per_item=1,2\"");
+  const Result r = runCli("verify 19 13 11 4 --stage gpu-basic,gpu-temporal --sweep \"tile_x=8,16\"");
   ASSERT_EQ(r.status, 0) << r.output;
-  for (const char* key : {"gpu-basic", "y_per_item=1 ", "y_per_item=2 ", "intact", "traces"})
+  for (const char* key : {"gpu-basic", "wg_x=32", "gpu-temporal", " tile_x=8 ", " tile_x=16 ", "intact", "traces"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
   EXPECT_EQ(r.output.find("FAIL"), std::string::npos) << r.output;
 }
@@ -196,10 +211,7 @@ TEST(Cli, BenchTimesEveryListedSize) {
 TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
   const std::string model = tempPath("m.npy").string(), traces = tempPath("t.csv").string();
   const std::string missingFolder = tempPath("no-such-folder").string() + "/u.npy";
-  struct Case {
-    std::string args, phrase;
-  };
-  const Case cases[] = {
+  const std::vector<UsageCase> cases = {
       {"verify 10 10 10 2 --tolerance nan", "tolerance"},
       {"verify 10 10 10 2 --tolerance -1", "tolerance"},
       {"run 10 10 10 2 --dump \"\"", "--dump needs a file name"},
@@ -214,6 +226,7 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
       {"bench 10 10 10 2 --sizes 0", "--sizes"},
       {"tune 10 10 10 --stage cpu-serial", "only gpu-slm, gpu-optimized"},
       {"tune 10 10 10 --ptx-dir /tmp", "--ptx-dir goes with --ptxas"},
+      {"tune 10 10 10 --stage gpu-slm --sweep \"y_per_item=1,2\"", "no OpenCL stage among gpu-slm takes"},
       {"verify 10 10 10 2 --stage cpu-serial", "nothing to verify"},
       {"run 10 10 10 2 --stage gpu-warp", "unknown stage"},
       {"run 10 10 10 2 --stage gpu-basic --device no-such-device-xyz", "no OpenCL device matches"},
@@ -223,12 +236,7 @@ TEST(Cli, UsageErrorsExitWithTwoBeforeAnythingRuns) {
       {"run 10 10 10 2 --dx 1 --dx 2", "--dx 1 and 2: give it once"},
       {"frobnicate", ""},
   };
-  for (const auto& c : cases) {
-    const Result r = runCli(c.args);
-    EXPECT_EQ(r.status, 2) << c.args << " gave:\n" << r.output;
-    EXPECT_NE(r.output.find(c.phrase), std::string::npos) << c.args << " gave:\n" << r.output;
-    EXPECT_EQ(r.output.find("Running"), std::string::npos) << c.args << ": the run started";
-  }
+  expectUsageErrors(cases);
   EXPECT_FALSE(std::filesystem::exists(traces)) << "no output of a refused command is written";
 }
 
@@ -273,10 +281,7 @@ TEST(Cli, AFailedRunKeepsTheOldOutput) {
 }
 
 TEST(Cli, BadInputGivesAClearErrorAndNonZeroStatus) {
-  struct Case {
-    std::string args, phrase;
-  };
-  const Case cases[] = {
+  const std::vector<UsageCase> cases = {
       {"run 0 10 10 5", "n1"},
       {"run 10 10 10 5 --stage gpu-warp", "unknown stage"},
       {"run 10 10 10 5 --dt 1.0", "stability"},
@@ -433,4 +438,47 @@ TEST(Cli, StagesListsEveryStageWithItsParameters) {
     EXPECT_NE(r.output.find(stage), std::string::npos) << stage << "\n" << r.output;
   EXPECT_NE(r.output.find("--param tile_x=N"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("--param block_x=N"), std::string::npos) << r.output;
+}
+
+TEST(Cli, VersionComesFromTheProject) {
+  const Result r = runCli("--version");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_EQ(r.output.rfind("iso3dfd ", 0), 0u) << r.output;
+  EXPECT_NE(r.output.find('.'), std::string::npos) << r.output;  // "iso3dfd MAJOR.MINOR.PATCH"
+}
+
+TEST(Cli, SeriesAndSegyOptionsAreCheckedBeforeAnythingRuns) {
+  const std::string file = tempPath("series-is-a-file").string();
+  std::ofstream(file) << "x";
+  const std::string folder = tempPath("series-unused").string(), shot = tempPath("refused.sgy").string();
+  const std::vector<UsageCase> cases = {
+      {"run 10 10 10 2 --dump-every 0 " + folder, "K must be a whole number of steps >= 1"},
+      {"run 10 10 10 2 --dump-every x " + folder, "K must be a whole number"},
+      {"run 10 10 10 2 --dump-every 1 " + file, "is a file, not a folder"},
+      {"run 10 10 10 2 --dump-every 1 " + tempPath("no-such-parent").string() + "/series", "does not exist"},
+      {"run 10 10 10 2 --dump-every 1 \"\"", "needs a folder name"},
+      {"run 10 10 10 2 --dump-stride 2", "--dump-stride needs --dump-every"},
+      {"run 10 10 10 2 --dump-every 1 " + folder + " --dump-stride 0", "--dump-stride must be >= 1"},
+      {"run 10 10 10 40000 --receiver 1,1,1 --traces " + shot, "1 to 32767 samples per trace, not 40001"},
+  };
+  expectUsageErrors(cases);
+  EXPECT_FALSE(std::filesystem::exists(folder)) << "no folder of a refused command is made";
+  EXPECT_FALSE(std::filesystem::exists(shot));
+}
+
+// The run's throughput with the series is measured and printed; every frame's file is listed in the
+// collection with its time (python.VtiSeriesReadByVtk reads the values back through VTK).
+TEST(Cli, DumpEveryWritesASeriesAndSaysWhatItCost) {
+  const auto folder = tempPath("cli-series");
+  const Result r = runCli("run 21 17 13 9 --stage cpu-parallel --dt 0.0005 --dump-every 4 " + folder.string());
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* step : {"000000", "000004", "000008"})
+    EXPECT_TRUE(std::filesystem::exists(folder / ("wavefield_" + std::string(step) + ".vti"))) << step;
+  EXPECT_FALSE(std::filesystem::exists(folder / "wavefield_000009.vti"));
+  std::ifstream in(folder / "wavefield.pvd");
+  const std::string pvd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* entry : {"timestep=\"0\"", "timestep=\"0.002\"", "timestep=\"0.0040000000000000001\""})
+    EXPECT_NE(pvd.find(entry), std::string::npos) << entry << " missing in:\n" << pvd;
+  for (const char* key : {"wrote 3 frames", "with the series: 9 steps in", "Mpts/s", "waiting for the writer"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
 }

@@ -11,6 +11,7 @@
 #include "tests/compute/OpenClTestSupport.h"
 #include "tests/ScratchDir.h"
 #include "compute/SolverFactory.h"
+#include "compute/Stage.h"
 #include "compute/Tuner.h"
 #include "compute/TuningDatabase.h"
 #include "compute/stages/OpenClStage.h"
@@ -62,7 +63,7 @@ TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
       OpenClSolverOptions o;
       o.guardElements = 4096;
       o.guardValue = guard;
-      OpenClSolver solver(buildProblem(s), stage, params, *device, o);
+      OpenClSolver solver(buildProblem(s), openClStage(stage), params, *device, o);
       const SolverOutput got = runSolver(solver, s.steps);
       expectAgrees(got.field, ref.field, stage + " with guards " + std::to_string(guard));
       const std::size_t g = solver.guardElements(), n = solver.grid().paddedSize();
@@ -86,7 +87,7 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Reflecting);
   auto make = [&](const std::string& stage, const StageParamMap& p) {
-    return errorOf([&] { OpenClSolver(buildProblem(s), stage, p, *device); });
+    return errorOf([&] { OpenClSolver(buildProblem(s), openClStage(stage), p, *device); });
   };
   const int huge = int(device->maxWorkGroupSize);  // huge x 2 work-items cannot fit
   std::string m = make("gpu-slm", {{"tile_x", std::min(huge, 1024)}, {"tile_y", 1024}});
@@ -119,7 +120,7 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   // have so much that no legal work-group exceeds it).
   DeviceInfo littleLocal = *device;
   littleLocal.localMemBytes = 4096;
-  m = errorOf([&] { resolveStageParams("gpu-slm", littleLocal, Grid(37, 29, 23), {{"tile_x", 32}, {"tile_y", 8}}); });
+  m = errorOf([&] { resolveStageParams(openClStage("gpu-slm"), littleLocal, Grid(37, 29, 23), {{"tile_x", 32}, {"tile_y", 8}}); });
   EXPECT_NE(m.find("tile needs 4608 bytes of local memory"), std::string::npos) << m;
   EXPECT_NE(m.find("has 4096 bytes"), std::string::npos) << m;
 
@@ -178,16 +179,14 @@ TEST(Tuner, EveryCandidateGivesTheSameField) {
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
   const SolverOutput ref = runReference(s);
   const Grid grid(s.n1, s.n2, s.n3);
-  const std::vector<std::string> tunable = tunableOpenClStages();
-  EXPECT_NE(std::find(tunable.begin(), tunable.end(), "gpu-temporal"), tunable.end());
-  for (const std::string& stage : tunable) {
-    const auto candidates = tuningCandidates(stage, *device, grid);
-    ASSERT_FALSE(candidates.empty()) << stage;
+  for (const Stage* stage : tunableStages()) {
+    const auto candidates = stage->tuningCandidates(*device, grid);
+    ASSERT_FALSE(candidates.empty()) << stage->id();
     for (const auto& c : candidates) {
       OpenClSolverOptions o;
       o.useTuningDatabase = false;
-      OpenClSolver solver(buildProblem(s), stage, c, *device, o);
-      expectAgrees(runSolver(solver, s.steps).field, ref.field, stage + " " + formatStageParams(c));
+      OpenClSolver solver(buildProblem(s), *stage->openCl(), c, *device, o);
+      expectAgrees(runSolver(solver, s.steps).field, ref.field, stage->id() + " " + formatStageParams(c));
     }
   }
 }
@@ -206,16 +205,16 @@ TEST(Tuner, TuneStoresTheBestAndDefaultsFollowIt) {
   o.warmupSteps = 1;
   o.timedSteps = 2;
   o.repeats = 1;
-  const TuneResult r = tuneStage(p, *device, "gpu-optimized", o);
-  EXPECT_EQ(r.candidates.size(), tuningCandidates("gpu-optimized", *device, p.grid).size());
+  const TuneResult r = tuneStage(p, *device, openClStage("gpu-optimized"), o);
+  EXPECT_EQ(r.candidates.size(), tuningCandidates(openClStage("gpu-optimized"), *device, p.grid).size());
   EXPECT_GT(r.bestMpts, 0.0);
   const std::optional<TunedParams> stored = lookupTuning("gpu-optimized", *device, p.grid);
   ASSERT_TRUE(stored);
   EXPECT_EQ(stored->params, r.best);
   EXPECT_FALSE(stored->shipped);
-  EXPECT_EQ(defaultStageParams("gpu-optimized", *device, p.grid), r.best);
+  EXPECT_EQ(defaultStageParams(openClStage("gpu-optimized"), *device, p.grid), r.best);
   // A manual override wins over the database.
-  EXPECT_EQ(resolveStageParams("gpu-optimized", *device, p.grid, {{"z_chunk", 3}}).at("z_chunk"), 3);
+  EXPECT_EQ(resolveStageParams(openClStage("gpu-optimized"), *device, p.grid, {{"z_chunk", 3}}).at("z_chunk"), 3);
   if (old) setenv("ISO3DFD_CACHE_DIR", saved.c_str(), 1); else unsetenv("ISO3DFD_CACHE_DIR");
 }
 

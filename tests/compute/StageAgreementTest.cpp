@@ -7,6 +7,7 @@
 
 #include "tests/compute/OpenClTestSupport.h"
 #include "compute/SolverFactory.h"
+#include "compute/stages/OpenClStage.h"
 
 namespace iso::test {
 namespace {
@@ -41,7 +42,7 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
   runs.push_back({"gpu-temporal", {{"tile_x", 8}, {"tile_y", 12}, {"x_per_item", 2}, {"y_per_item", 4}, {"prefetch", 3},
                                    {"z_unroll", 2}, {"z_chunk", 7}}});
   for (const auto& [stage, params] : runs) {
-    OpenClSolver solver(buildProblem(s), stage, params, *device);
+    OpenClSolver solver(buildProblem(s), openClStage(stage), params, *device);
     const SolverOutput got = runSolver(solver, s.steps);
     const std::string what = stage + " " + formatStageParams(solver.parameters()) + " on " + std::to_string(g.n1) +
                              "x" + std::to_string(g.n2) + "x" + std::to_string(g.n3) +
@@ -84,8 +85,8 @@ TEST(StageAgreementOneApi, AdvanceInSeveralCallsEqualsOneCall) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
   const Problem problem = buildProblem(s);
-  OpenClSolver once(problem, "gpu-optimized", {}, *device);
-  OpenClSolver pieces(problem, "gpu-optimized", {}, *device);
+  OpenClSolver once(problem, openClStage("gpu-optimized"), {}, *device);
+  OpenClSolver pieces(problem, openClStage("gpu-optimized"), {}, *device);
   const int steps = 1100;
   const double seconds = once.advance(steps);
   EXPECT_GT(seconds, 0.0);
@@ -111,8 +112,8 @@ TEST(StageAgreementTemporal, AdvanceInSeveralCallsEqualsOneCall) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
   const Problem problem = buildProblem(s);
-  OpenClSolver once(problem, "gpu-temporal", {}, *device);
-  OpenClSolver pieces(problem, "gpu-temporal", {}, *device);
+  OpenClSolver once(problem, openClStage("gpu-temporal"), {}, *device);
+  OpenClSolver pieces(problem, openClStage("gpu-temporal"), {}, *device);
   const int steps = 24;
   once.advance(steps);
   for (const int n : {5, 0, 1, 3, 1, steps - 10}) pieces.advance(n);
@@ -134,7 +135,7 @@ TEST(StageAgreementTemporal, OddAndEvenStepCountsMatchCpuSerial) {
     const SolverOutput ref = runReference(s);
     ASSERT_GT(compareFields(ref.traces, std::vector<float>(ref.traces.size(), 0.0f)).relativeL2, 0.0)
         << "the receivers saw nothing: the test would prove nothing";
-    OpenClSolver solver(buildProblem(s), "gpu-temporal", {{"z_chunk", 9}}, *device);
+    OpenClSolver solver(buildProblem(s), openClStage("gpu-temporal"), {{"z_chunk", 9}}, *device);
     const SolverOutput got = runSolver(solver, steps);
     ASSERT_EQ(got.traces.size(), ref.traces.size());
     const std::string what = "gpu-temporal, " + std::to_string(steps) + " steps";
@@ -150,7 +151,7 @@ TEST(StageAgreementTemporal, SaveAndRestoreContinueBitForBit) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
   const Problem problem = buildProblem(s);
-  OpenClSolver whole(problem, "gpu-temporal", {}, *device), first(problem, "gpu-temporal", {}, *device);
+  OpenClSolver whole(problem, openClStage("gpu-temporal"), {}, *device), first(problem, openClStage("gpu-temporal"), {}, *device);
   whole.advance(7);
   first.advance(7);
   const SolverState saved = first.saveState();
@@ -160,7 +161,7 @@ TEST(StageAgreementTemporal, SaveAndRestoreContinueBitForBit) {
   EXPECT_EQ(saved.previous, reference.previous);
   EXPECT_NE(saved.current, saved.previous);
   whole.advance(10);
-  OpenClSolver resumed(problem, "gpu-temporal", {}, *device);
+  OpenClSolver resumed(problem, openClStage("gpu-temporal"), {}, *device);
   resumed.advance(2);  // a state to overwrite, in other buffers than the saved one's
   resumed.restoreState(saved);
   resumed.advance(10);
@@ -178,7 +179,7 @@ TEST(StageAgreementTemporal, SaveAndRestoreContinueBitForBit) {
 TEST(Slices, SlicesMatchTheField) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Reflecting);
-  OpenClSolver solver(buildProblem(s), "gpu-linear", {}, *device);
+  OpenClSolver solver(buildProblem(s), openClStage("gpu-linear"), {}, *device);
   solver.advance(15);
   std::vector<float> field;
   solver.readField(field);
@@ -207,7 +208,7 @@ TEST(Slices, SlicesMatchTheField) {
 TEST(Slices, PlanesIntoCallerMemoryEqualExtractSlices) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Reflecting);
-  OpenClSolver solver(buildProblem(s), "gpu-linear", {}, *device);
+  OpenClSolver solver(buildProblem(s), openClStage("gpu-linear"), {}, *device);
   solver.advance(15);
   SliceSet sl;
   solver.extractSlices(12, 14, 11, sl);

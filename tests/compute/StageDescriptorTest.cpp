@@ -1,14 +1,15 @@
-// The stage descriptors (compute/stages/) against the registry and against themselves: one descriptor
-// per OpenCL stage, parameter specs whose defaults lie in their ranges and run on typical devices, the
-// kernel files exist and are the ones the registry shows, and the halo radius reaches the kernels from
-// the host.
+// The stage descriptors (compute/stages/) and the stage objects (compute/Stage.h) against the registry
+// and against themselves: one descriptor per OpenCL stage, registered explicitly with the CPU stages,
+// parameter specs whose defaults lie in their ranges and run on typical devices, the kernel files exist
+// and are the ones the registry shows, the bytes each stage moves, and the halo radius reaches the
+// kernels from the host.
 #include <algorithm>
 #include <set>
 
 #include "core/Grid.h"
 #include "compute/KernelSources.h"
 #include "tests/compute/OpenClTestSupport.h"
-#include "compute/SolverFactory.h"
+#include "compute/Stage.h"
 #include "compute/StageParams.h"
 #include "compute/stages/OpenClStage.h"
 
@@ -60,8 +61,10 @@ TEST(StageDescriptors, OnePerOpenClStageOfTheRegistryInItsOrder) {
     EXPECT_EQ(registered.sourceFiles, s->info().sourceFiles) << s->id();
     EXPECT_EQ(registered.explanationFile(), "stages/" + s->id() + ".md") << s->id();
   }
-  for (const std::string& id : StageRegistry::ids(/*includeOpenCL=*/false))
+  for (const std::string& id : StageRegistry::ids(/*includeOpenCL=*/false)) {
     EXPECT_THROW(openClStage(id), ComputeError) << id << " is a CPU stage";
+    EXPECT_EQ(resolveStage(id).openCl(), nullptr) << id;
+  }
   try {
     openClStage("gpu-fastest");
     FAIL() << "an unknown stage has a descriptor";
@@ -86,8 +89,8 @@ TEST(StageDescriptors, DefaultsLieInTheirRangesAndRunOnEveryDeviceClass) {
         EXPECT_EQ(spec.meaning.find('\n'), std::string::npos) << what << " " << spec.name << ": one line";
       }
       StageParamMap p;
-      ASSERT_NO_THROW(p = resolveStageParams(stage->id(), device, grid, {}, /*useDatabase=*/false)) << what;
-      EXPECT_EQ(p, builtinStageDefaults(stage->id(), device)) << what;
+      ASSERT_NO_THROW(p = resolveStageParams(*stage, device, grid, {}, /*useDatabase=*/false)) << what;
+      EXPECT_EQ(p, builtinStageDefaults(*stage, device)) << what;
       EXPECT_NO_THROW(kernelSource(stage->kernelFile(p))) << what;
       // The teaching view shows the descriptor's source files: they must include the kernel that runs.
       const std::vector<std::string>& shown = stage->info().sourceFiles;
@@ -106,25 +109,79 @@ TEST(StageDescriptors, DefaultsLieInTheirRangesAndRunOnEveryDeviceClass) {
       } else {
         EXPECT_EQ(launch.local[0], 0u) << what << ": the driver chooses";
       }
-      for (const StageParamMap& c : tuningCandidates(stage->id(), device, grid))
+      for (const StageParamMap& c : tuningCandidates(*stage, device, grid))
         EXPECT_NO_THROW(kernelSource(stage->kernelFile(c))) << what << " " << formatStageParams(c);
     }
   }
 }
 
-TEST(StageDescriptors, SpecsThroughTheFactoryNameEveryAcceptedParameter) {
-  for (const StageInfo& info : StageRegistry::all()) {
-    const std::vector<StageParamSpec> specs = stageParameterSpecs(info.id);
+// The stage objects hand out what the registry holds, each resolved once: the same facts in the same
+// order, each stage's own parameters, its kind of code.
+TEST(Stages, TheObjectsAreTheRegisteredStagesInTheirOrder) {
+  std::vector<std::string> ids;
+  for (const Stage* s : allStages()) {
+    ids.push_back(s->id());
+    const StageInfo& registered = StageRegistry::get(s->id());
+    EXPECT_EQ(registered.title, s->info().title) << s->id();
+    EXPECT_EQ(registered.opencl, s->opencl()) << s->id();
+    EXPECT_EQ(registered.bytesPerPointStep, s->bytesPerPointStep()) << s->id();
+    EXPECT_EQ(s->opencl(), s->openCl() != nullptr) << s->id();
+    EXPECT_EQ(&resolveStage(s->id()), s) << "one object per stage";
     std::vector<std::string> names;
-    for (const auto& s : specs) names.push_back(s.name);
-    EXPECT_EQ(names, stageParameterNames(info.id)) << info.id;
+    for (const auto& spec : s->parameterSpecs()) names.push_back(spec.name);
+    EXPECT_EQ(names, s->parameterNames()) << s->id();
   }
-  EXPECT_TRUE(stageParameterSpecs("cpu-serial").empty());
-  const auto parallel = stageParameterNames("cpu-parallel");
+  EXPECT_EQ(ids, StageRegistry::ids());
+  // The compare view's default: the reference and the best of each kind (gpu-temporal, the last, is
+  // slower than gpu-optimized on every device measured, docs/PERFORMANCE.md).
+  EXPECT_EQ(StageRegistry::ladderEnds(), (std::vector<std::string>{"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-optimized"}));
+  EXPECT_TRUE(resolveStage("cpu-serial").parameterSpecs().empty());
+  const auto parallel = resolveStage("cpu-parallel").parameterNames();
   EXPECT_NE(std::find(parallel.begin(), parallel.end(), "threads"), parallel.end());
-  const auto slm = stageParameterNames("gpu-slm");
+  const auto slm = resolveStage("gpu-slm").parameterNames();
   EXPECT_NE(std::find(slm.begin(), slm.end(), "tile_x"), slm.end());
-  EXPECT_THROW(stageParameterSpecs("gpu-fastest"), ComputeError);
+  try {
+    resolveStage("gpu-fastest");
+    FAIL() << "an unknown stage resolved";
+  } catch (const ComputeError& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu-serial, cpu-parallel, gpu-basic"), std::string::npos) << e.what();
+  }
+}
+
+// A scenario's stage parameters for several stages side by side: each stage takes its own.
+TEST(Stages, AnExecutionKeepsTheParametersTheStageTakes) {
+  Scenario s = presetScenario("default");
+  s.device = "cpu";
+  s.stageParams = {{"threads", 2}, {"tile_x", 16}, {"wg_x", 8}};
+  const ExecutionConfig slm = resolveStage("gpu-slm").execution(s);
+  EXPECT_EQ(slm.stage, "gpu-slm");
+  EXPECT_EQ(slm.device, "cpu");
+  EXPECT_EQ(slm.params, (StageParamMap{{"tile_x", 16}}));
+  EXPECT_EQ(resolveStage("cpu-parallel").execution(s).params, (StageParamMap{{"threads", 2}}));
+  EXPECT_TRUE(resolveStage("cpu-serial").execution(s).params.empty());
+}
+
+// The tunable stages are those whose descriptors propose candidates; the CPU stages have none.
+TEST(Stages, TheTunableStagesAreThoseWithCandidates) {
+  std::vector<std::string> tunable;
+  for (const Stage* s : tunableStages()) tunable.push_back(s->id());
+  EXPECT_EQ(tunable, (std::vector<std::string>{"gpu-slm", "gpu-optimized", "gpu-temporal"}));
+  for (const Stage* s : allStages()) {
+    DeviceInfo gpu;
+    gpu.type = "GPU";
+    EXPECT_EQ(s->tunable(), s->openCl() && !s->openCl()->proposedCandidates(gpu).empty()) << s->id();
+  }
+}
+
+// What a stage moves per point and step: a stage that advances one step per pass reads prev, vel and
+// next and writes next (16 B); one that advances two steps per pass moves its four arrays once for two
+// steps plus the second level's write (10 B, docs/STAGES.md).
+TEST(Stages, EachStatesTheBytesItMovesPerPointAndStep) {
+  for (const Stage* s : allStages()) {
+    const int stepsPerPass = s->openCl() ? s->openCl()->stepsPerPass(builtinStageDefaults(*s->openCl(), deviceClasses()[1])) : 1;
+    EXPECT_EQ(s->bytesPerPointStep(), stepsPerPass == 1 ? 16.0 : 10.0) << s->id() << ", " << stepsPerPass << " steps per pass";
+  }
+  EXPECT_EQ(resolveStage("gpu-temporal").bytesPerPointStep(), 10.0);
 }
 
 // The kernels take R from the host's kHalfLength: every program's options carry it, and common.cl
@@ -133,8 +190,8 @@ TEST(StageDescriptors, TheHaloRadiusComesFromTheHost) {
   const std::string define = "-DR=" + std::to_string(kHalfLength);
   for (const OpenClStage* stage : openClStages()) {
     const DeviceInfo device = deviceClasses()[2];
-    const StageParamMap p = builtinStageDefaults(stage->id(), device);
-    const std::string options = stageBuildOptions(stage->id(), p, /*damping=*/true, Grid(16, 16, 16));
+    const StageParamMap p = builtinStageDefaults(*stage, device);
+    const std::string options = stageBuildOptions(*stage, p, /*damping=*/true, Grid(16, 16, 16));
     EXPECT_NE(options.find(define), std::string::npos) << stage->id() << ": " << options;
     EXPECT_NE(options.find("-DDAMPING=1"), std::string::npos) << stage->id() << ": " << options;
   }

@@ -91,12 +91,12 @@ TEST_F(TuningDatabaseTest, TheShippedEntryFollowsTheDeviceAndTheGridSize) {
   amd.name = "gfx90a";
   amd.nvComputeMajor = 0;
   EXPECT_FALSE(lookupTuning("gpu-optimized", amd, kLarge));
-  EXPECT_EQ(defaultStageParams("gpu-optimized", amd, kLarge), builtinStageDefaults("gpu-optimized", amd));
-  EXPECT_NE(stageParamsOrigin("gpu-optimized", amd, kLarge, {}).find("built-in defaults for a GPU"), std::string::npos);
+  EXPECT_EQ(defaultStageParams(openClStage("gpu-optimized"), amd, kLarge), builtinStageDefaults(openClStage("gpu-optimized"), amd));
+  EXPECT_NE(stageParamsOrigin(openClStage("gpu-optimized"), amd, kLarge, {}).find("built-in defaults for a GPU"), std::string::npos);
 }
 
 TEST_F(TuningDatabaseTest, YourTuningWinsForItsSizeClassOnly) {
-  StageParamMap mine = defaultStageParams("gpu-optimized", kH100, kLarge);
+  StageParamMap mine = defaultStageParams(openClStage("gpu-optimized"), kH100, kLarge);
   mine["z_chunk"] = 256;
   storeTuning("gpu-optimized", kH100, mine, kLarge, 150000.0);
   const auto large = lookupTuning("gpu-optimized", kH100, kLarge);
@@ -121,7 +121,7 @@ TEST_F(TuningDatabaseTest, YourTuningWinsForItsSizeClassOnly) {
   EXPECT_EQ(db.at("entries").size(), 1u);
   EXPECT_EQ(lookupTuning("gpu-optimized", kH100, kLarge)->params.at("z_chunk"), 32);
   // A manual override names itself in the origin.
-  EXPECT_NE(stageParamsOrigin("gpu-optimized", kH100, kLarge, {{"tile_x", 16}}).find("tile_x set by you"),
+  EXPECT_NE(stageParamsOrigin(openClStage("gpu-optimized"), kH100, kLarge, {{"tile_x", 16}}).find("tile_x set by you"),
             std::string::npos);
 }
 
@@ -193,7 +193,7 @@ TEST_F(TuningDatabaseTest, EveryShippedEntryResolvesOnADeviceItMatches) {
       EXPECT_TRUE(tuned->shipped);
       StageParamMap params;
       for (const auto& [k, v] : e.at("params").items()) params[k] = v.get<int>();
-      EXPECT_NO_THROW(resolveStageParams(stage, d, grid, params, /*useDatabase=*/false)) << e.dump();
+      EXPECT_NO_THROW(resolveStageParams(openClStage(stage), d, grid, params, /*useDatabase=*/false)) << e.dump();
       EXPECT_GT(e.at("measured").at("mpts_per_s").get<double>(), 0.0) << e.dump();
     }
   }

@@ -6,8 +6,9 @@
 #include <vector>
 
 #include "OpenClTestSupport.h"
+#include "compute/stages/OpenClStage.h"
 #include "core/CpuSolvers.h"
-#include "tests/VolumeScenes.h"
+#include "tests/support/VolumeScenes.h"
 
 namespace iso {
 namespace {
@@ -27,7 +28,7 @@ TEST(OpenClVolumeRenderer, AgreesWithTheReferenceAndTheHost) {
   Scenario s = test::volumeScene();
   s.stage = "gpu-basic";
   const int steps = 120;
-  OpenClSolver onDevice(buildProblem(s), s.stage, {}, *device);
+  OpenClSolver onDevice(buildProblem(s), openClStage(s.stage), {}, *device);
   onDevice.advance(steps);
   auto host = createCpuSolver(buildProblem(s), "cpu-serial");
   host->advance(steps);
@@ -63,7 +64,7 @@ TEST(OpenClVolumeRenderer, AgreesWithTheReferenceAndTheHost) {
 TEST(OpenClVolumeRenderer, ImageIsOfTheStepItWasStartedAt) {
   ISO_REQUIRE_DEVICE();
   Scenario s = test::volumeScene();
-  OpenClSolver solver(buildProblem(s), "gpu-basic", {}, *device);
+  OpenClSolver solver(buildProblem(s), openClStage("gpu-basic"), {}, *device);
   solver.advance(100);
   const test::ReferenceField field = test::referenceField(solver, s);
   const OrbitCamera camera = test::sceneCamera(solver.grid());

@@ -41,11 +41,12 @@ BenchmarkReport sampleReport() {
   slm.difference = FieldDifference{1.5e-7, 3.25e-8, 0};
   slm.params = {{"tile_x", 32}, {"tile_y", 8}, {"z_chunk", 0}};
   BenchmarkRow failed;
-  failed.stage = "gpu-optimized";
-  failed.title = "GPU optimized";
+  failed.stage = "gpu-temporal";
+  failed.title = "GPU temporal";
+  failed.bytesPerPointStep = 10.0;
   failed.n1 = 64, failed.n2 = 48, failed.n3 = 32;
   failed.steps = 20;
-  failed.previous = "gpu-slm";
+  failed.previous = "gpu-optimized";
   failed.error = "build failed:\nline 3: \"x\" undeclared, sorry";
   r.rows = {serial, slm, failed};
   return r;
@@ -55,6 +56,7 @@ void expectSameRow(const BenchmarkRow& a, const BenchmarkRow& b) {
   EXPECT_EQ(a.stage, b.stage);
   EXPECT_EQ(a.title, b.title);
   EXPECT_EQ(a.device, b.device);
+  EXPECT_DOUBLE_EQ(a.bytesPerPointStep, b.bytesPerPointStep);
   EXPECT_EQ(a.n1, b.n1);
   EXPECT_EQ(a.n2, b.n2);
   EXPECT_EQ(a.n3, b.n3);
@@ -117,6 +119,17 @@ TEST(BenchmarkReport, ReaderNamesWhatIsWrong) {
   EXPECT_NE(message(replaced("\"n1\": 64", "\"n1\": \"64\"")).find("'n1' must be an integer"), std::string::npos);
   EXPECT_NE(message("{\"schema\": ").find("not valid JSON"), std::string::npos);
   EXPECT_NE(message("[1, 2]").find("must be a JSON object"), std::string::npos);
+}
+
+// A report written before rows said what their stage moves: every stage then moved 16 B per point-step.
+TEST(BenchmarkReport, AnOlderReportWithoutBytesPerPointStepReadsAsSixteen) {
+  std::string text = benchmarkJson(sampleReport());
+  for (std::size_t at; (at = text.find("\"bytes_per_point_step\"")) != std::string::npos;)
+    text.erase(at, text.find('\n', at) + 1 - at);
+  const BenchmarkReport read = parseBenchmarkJson(text);
+  ASSERT_EQ(read.rows.size(), 3u);
+  for (const BenchmarkRow& row : read.rows) EXPECT_EQ(row.bytesPerPointStep, 16.0) << row.stage;
+  EXPECT_EQ(parseBenchmarkJson(benchmarkJson(sampleReport())).rows[2].bytesPerPointStep, 10.0);
 }
 
 TEST(BenchmarkReport, FileRoundTripThroughTheAtomicWriter) {

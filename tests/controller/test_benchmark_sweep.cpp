@@ -7,7 +7,7 @@
 
 #include "app/controller/BenchmarkRunner.h"
 #include "compute/DeviceRegistry.h"
-#include "compute/StageParams.h"
+#include "compute/Stage.h"
 #include "compute/Tuner.h"
 
 namespace iso {
@@ -27,10 +27,10 @@ TEST(BenchmarkSweep, TimesEveryCandidateAndFindsTheFastest) {
   if (listDevices().empty()) GTEST_SKIP() << "no OpenCL device";
   const BenchmarkRequest request = smallRequest(4);
   int reported = 0;
-  const SweepResult sweep = sweepStage(request, "gpu-optimized", nullptr, [&](const StageTiming&) { ++reported; });
+  const SweepResult sweep = sweepStage(request, resolveStage("gpu-optimized"), nullptr, [&](const StageTiming&) { ++reported; });
   EXPECT_FALSE(sweep.cancelled);
   EXPECT_EQ(sweep.grid.n1, 21);
-  const auto candidates = tuningCandidates("gpu-optimized", sweep.device, sweep.grid);
+  const auto candidates = resolveStage("gpu-optimized").tuningCandidates(sweep.device, sweep.grid);
   ASSERT_EQ(sweep.candidates.size(), candidates.size());
   EXPECT_EQ(reported, int(candidates.size()));
   double fastest = 0.0;
@@ -58,18 +58,22 @@ TEST(BenchmarkSweep, TimesWithoutTheAbsorbingLayerOnly) {
   EXPECT_EQ(scenarioForTuning(s).boundary.kind, BoundaryKind::Sponge);
 }
 
+TEST(BenchmarkSweep, AStageOnTheHostHasNoSweep) {
+  EXPECT_THROW(sweepStage(smallRequest(2), resolveStage("cpu-parallel")), std::invalid_argument);
+}
+
 TEST(BenchmarkSweep, CancelStopsBetweenAndInsideCandidates) {
   if (listDevices().empty()) GTEST_SKIP() << "no OpenCL device";
   std::atomic<bool> cancel{false};
   // Set after the second candidate: no third one starts.
   int reported = 0;
-  SweepResult sweep = sweepStage(smallRequest(2), "gpu-optimized", &cancel, [&](const StageTiming&) {
+  SweepResult sweep = sweepStage(smallRequest(2), resolveStage("gpu-optimized"), &cancel, [&](const StageTiming&) {
     if (++reported == 2) cancel = true;
   });
   EXPECT_TRUE(sweep.cancelled);
   EXPECT_EQ(sweep.candidates.size(), 2u);
   // Set before: the first candidate stops inside its steps and leaves no timing.
-  sweep = sweepStage(smallRequest(100000), "gpu-optimized", &cancel);
+  sweep = sweepStage(smallRequest(100000), resolveStage("gpu-optimized"), &cancel);
   EXPECT_TRUE(sweep.cancelled);
   EXPECT_TRUE(sweep.candidates.empty());
 }

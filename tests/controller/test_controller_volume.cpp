@@ -8,7 +8,7 @@
 #include "WaitFor.h"
 #include "app/controller/SimulationController.h"
 #include "core/CpuSolvers.h"
-#include "tests/VolumeScenes.h"
+#include "tests/support/VolumeScenes.h"
 
 namespace iso {
 namespace {

@@ -14,6 +14,7 @@
 
 #include "app/controller/SimulationController.h"
 #include "app/controller/SliceRing.h"
+#include "tests/support/FakeSolver.h"
 
 namespace iso {
 namespace {
@@ -183,48 +184,11 @@ TEST(SliceRing, ConcurrentWriterNeverTouchesAHeldFrame) {
   EXPECT_LT(skipped, kFrames);
 }
 
-// A solver whose every slice value is its step; its slices arrive at once, or, like an OpenCL read, only
-// in finishSlices (while the caller must not read them).
-class RingSolver : public WaveSolver {
- public:
-  RingSolver(Grid g, bool deferred, std::chrono::microseconds perStep = 100us)
-      : grid_(g), deferred_(deferred), perStep_(perStep) {}
-  std::string stage() const override { return "fake"; }
-  std::string deviceName() const override { return "fake device"; }
-  const Grid& grid() const override { return grid_; }
-  double advance(int steps) override {
-    std::this_thread::sleep_for(perStep_ * steps);
-    step_ += steps;
-    return std::chrono::duration<double>(perStep_ * steps).count();
-  }
-  long currentStep() const override { return step_; }
-  void readField(std::vector<float>& interior) override { interior.assign(grid_.interiorSize(), float(step_)); }
-  bool startSlices(int, int, int, std::span<float> planes) override {
-    pending_ = planes.first(SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3));
-    pendingStep_ = step_;
-    if (!deferred_) finishSlices();
-    return !deferred_;
-  }
-  void finishSlices() override {
-    std::fill(pending_.begin(), pending_.end(), float(pendingStep_));
-    pending_ = {};
-  }
-  std::vector<float> traces() override { return {}; }
-  SolverState saveState() override { return {step_, {}, {}, {}, {}}; }
-  void restoreState(const SolverState& state) override { step_ = state.step; }
-
- private:
-  Grid grid_;
-  bool deferred_;
-  std::chrono::microseconds perStep_;
-  long step_ = 0, pendingStep_ = 0;
-  std::span<float> pending_;
-};
-
 SimulationBuilder ringBuilder(bool deferred, std::chrono::microseconds perStep = 100us) {
   return [deferred, perStep](const Scenario& s) {
     BuiltSimulation b;
-    b.solver = std::make_unique<RingSolver>(Grid(s.n1, s.n2, s.n3), deferred, perStep);
+    b.solver = std::make_unique<test::FakeSolver>(Grid(s.n1, s.n2, s.n3),
+                                                 test::FakeSolver::Options{.perStep = perStep, .deferredSlices = deferred});
     b.dt = 1e-3;
     b.dx = s.dx;
     return b;

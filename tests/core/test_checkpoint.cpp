@@ -8,6 +8,7 @@
 
 #include "core/AtomicFile.h"
 #include "core/Checkpoint.h"
+#include "core/VelocityModel.h"
 #include "tests/ScratchDir.h"
 #include "tests/core/SolverTestUtil.h"
 

@@ -7,6 +7,7 @@
 
 #include "core/Problem.h"
 #include "core/Scenario.h"
+#include "core/VelocityModel.h"
 #include "tests/ScratchDir.h"
 
 namespace iso {

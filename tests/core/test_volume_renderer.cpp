@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/CpuSolvers.h"
-#include "tests/VolumeScenes.h"
+#include "tests/support/VolumeScenes.h"
 
 namespace iso {
 namespace {

@@ -132,6 +132,27 @@ TEST_F(RenderHeadless, ThePerspectiveViewShowsTheSlicesAndFollowsTheCamera) {
   EXPECT_NE(render(options, "headless_3d_orbited"), image) << "the camera moved, the picture did not";
 }
 
+// A GPU's view draws with 4 samples per pixel: its pictures are resolved on the GPU and read back the
+// same way up as those drawn without samples (Mesa's software rasterizer draws with none, so this is
+// the test of that path here).
+TEST_F(RenderHeadless, AMultisampledPictureIsTheSamePictureTheSameWayUp) {
+  renderer_.setMode(SliceRenderer::Mode::PlaneXY);
+  const ImageOptions options{QSize(480, 360), 1.0, true, true, true};
+  renderer_.decorations().setHudLines({"step 0 · headless"});
+  const QImage single = render(options, "headless_single_sample");
+  QString error;
+  const QImage multi = renderer_.renderImage(options, 4, error);
+  ASSERT_FALSE(multi.isNull()) << error.toStdString();
+  test::saveScreenshot(multi, "headless_four_samples");
+  ASSERT_EQ(multi.size(), single.size());
+  EXPECT_EQ(multi.format(), QImage::Format_RGBX8888);
+  long differing = 0;
+  for (int y = 0; y < multi.height(); ++y)
+    for (int x = 0; x < multi.width(); ++x) differing += colourDistance(multi.pixelColor(x, y), single.pixelColor(x, y)) > 24;
+  // Only the edges of lines and glyphs may differ (anti-aliasing); a flipped picture differs almost everywhere.
+  EXPECT_LT(differing, multi.width() * multi.height() / 50) << "the same picture, the same way up";
+}
+
 TEST_F(RenderHeadless, DecorationsAreDrawnOnlyWhereAsked) {
   renderer_.setMode(SliceRenderer::Mode::PlaneXY);
   renderer_.decorations().setHudLines({"step 0 · headless"});

@@ -8,6 +8,7 @@
 
 #include "app/controller/SimulationController.h"
 #include "app/controller/TripleBuffer.h"
+#include "tests/support/FakeSolver.h"
 #include "tests/gui/test_timeout_scale.h"
 
 namespace iso {
@@ -15,43 +16,12 @@ namespace {
 
 using namespace std::chrono_literals;
 
-// A solver that takes a fixed wall time per step and writes its step number into every slice value, so
-// a slice torn between two publishes would show mixed values.
-class FakeSolver : public WaveSolver {
- public:
-  FakeSolver(Grid g, std::chrono::microseconds perStep, std::string stage)
-      : grid_(g), perStep_(perStep), stage_(std::move(stage)) {}
-  std::string stage() const override { return stage_; }
-  std::string deviceName() const override { return "fake device"; }
-  const Grid& grid() const override { return grid_; }
-  double advance(int steps) override {
-    std::this_thread::sleep_for(perStep_ * steps);
-    step_ += steps;
-    return std::chrono::duration<double>(perStep_ * steps).count();
-  }
-  long currentStep() const override { return step_; }
-  void readField(std::vector<float>& interior) override { interior.assign(grid_.interiorSize(), float(step_)); }
-  bool startSlices(int, int, int, std::span<float> planes) override {
-    std::fill_n(planes.begin(), SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3), float(step_));
-    return true;
-  }
-  std::vector<float> traces() override { return {}; }
-  SolverState saveState() override { return {step_, {}, {}, {}, {}}; }
-  void restoreState(const SolverState& state) override { step_ = state.step; }
-
- private:
-  Grid grid_;
-  std::chrono::microseconds perStep_;
-  std::string stage_;
-  long step_ = 0;
-};
-
 // Builds fake solvers; a scenario whose stage is "broken" fails the way a bad kernel build would.
 SimulationBuilder fakeBuilder(std::chrono::microseconds perStep) {
   return [perStep](const Scenario& s) {
     if (s.stage == "broken") throw std::runtime_error("kernel build failed\nline 1: error: oops");
     BuiltSimulation b;
-    b.solver = std::make_unique<FakeSolver>(Grid(s.n1, s.n2, s.n3), perStep, s.stage);
+    b.solver = std::make_unique<test::FakeSolver>(Grid(s.n1, s.n2, s.n3), test::FakeSolver::Options{.perStep = perStep, .stage = s.stage});
     b.dt = 1e-3;
     b.dx = s.dx;
     b.velocity.assign(std::size_t(s.n1) * s.n2 * s.n3, 1500.0f);

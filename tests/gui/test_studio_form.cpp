@@ -40,7 +40,7 @@ class StudioForm : public ::testing::Test {
   // Every key of the form's scenario is one its stage takes.
   void expectAccepted() const {
     const Scenario s = form_.scenario();
-    const auto accepted = stageParameterNames(s.stage);
+    const auto accepted = resolveStage(s.stage).parameterNames();
     for (const auto& [key, value] : s.stageParams)
       EXPECT_NE(std::find(accepted.begin(), accepted.end(), key), accepted.end()) << s.stage << " got " << key;
   }

@@ -5,9 +5,11 @@
 
 #include <QApplication>
 
+#include "compute/Stage.h"
 #include "tests/gui/test_studio_support.h"
 
 int main(int argc, char** argv) {
+  iso::registerStages();  // as the programs do first thing
   if (!iso::test::haveDisplay()) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);
   QApplication::setOrganizationName("iso3dfd-tests");  // keep the users' saved layout and recent files out

@@ -176,9 +176,9 @@ TEST(StageMaterial, EveryStageHasSourcesExplanationAndParameters) {
     if (!stage.previous.empty()) {
       EXPECT_NE(text.find(stage.previous), std::string::npos) << "and what it is compared with";
     }
-    EXPECT_NO_THROW(stageParameterNames(stage.id));
+    EXPECT_NO_THROW(resolveStage(stage.id).parameterNames());
     if (stage.opencl) {
-      EXPECT_FALSE(stageParameterNames(stage.id).empty());
+      EXPECT_FALSE(resolveStage(stage.id).parameterNames().empty());
     }
   }
 }

@@ -56,7 +56,7 @@ TEST(StageExplorer, HeadingListsTheStageParameters) {
     explorer.selectStage(stage.id);
     const QString heading = explorer.headingText();
     EXPECT_TRUE(heading.contains(QString::fromStdString(stage.title))) << stage.id;
-    const auto names = stageParameterNames(stage.id);
+    const auto names = resolveStage(stage.id).parameterNames();
     if (names.empty()) {
       EXPECT_TRUE(heading.contains("Parameters: none")) << stage.id;
     }

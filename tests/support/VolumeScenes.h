@@ -9,9 +9,10 @@
 #include "core/OrbitCamera.h"
 #include "core/Problem.h"
 #include "core/Scenario.h"
+#include "core/VelocityModel.h"
 #include "core/VolumeView.h"
 #include "core/WaveSolver.h"
-#include "tests/VolumeReference.h"
+#include "tests/support/VolumeReference.h"
 
 namespace iso::test {
 
