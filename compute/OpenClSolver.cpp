@@ -12,6 +12,7 @@
 #include "compute/ClHost.h"
 #include "compute/KernelSources.h"
 #include "compute/OpenClPlaneCopies.h"
+#include "compute/OpenClVolumeRenderer.h"
 #include "compute/stages/OpenClStage.h"
 
 namespace iso {
@@ -405,6 +406,7 @@ struct OpenClSolver::Impl {
   ReceiverRecord receivers;
   Buffer<float> sliceBuffer;  // xy | xz | yz, read in one piece
   Event sliceRead;            // the read of startSlices, until finishSlices
+  std::unique_ptr<OpenClVolumeRenderer> volume;  // built when first asked for an image
 
   // As a slab (WaveSolver::beginStep .. synchronize): the copies, the step under way and its kernels' times.
   std::unique_ptr<OpenClPlaneCopies> copies;
@@ -565,6 +567,14 @@ bool OpenClSolver::startSlices(int i, int j, int k, std::span<float> planes) {
 void OpenClSolver::finishSlices() {
   Event read = std::move(impl_->sliceRead);
   if (read) read.wait();
+  if (impl_->volume) impl_->volume->finish();
+}
+
+bool OpenClSolver::startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
+  Impl& m = *impl_;
+  if (!m.volume) m.volume = std::make_unique<OpenClVolumeRenderer>(m.ctx);
+  m.volume->start(view, grid_, m.fields.field[m.fields.cur], m.fields.vel, rgba, seconds);
+  return false;
 }
 
 std::vector<float> OpenClSolver::traces() { return impl_->receivers.samples(impl_->ctx); }

@@ -54,7 +54,9 @@ class OpenClSolver : public WaveSolver {
   long currentStep() const override { return step_; }
   void readField(std::vector<float>& interior) override;
   bool startSlices(int i, int j, int k, std::span<float> planes) override;
-  void finishSlices() override;
+  void finishSlices() override;  // the planes and the volume image on their way
+  // Rendered on the device from the current field buffer (compute/OpenClVolumeRenderer.h).
+  bool startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) override;
   std::vector<float> traces() override;
   SolverState saveState() override;
   void restoreState(const SolverState& state) override;

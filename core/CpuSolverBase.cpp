@@ -198,4 +198,11 @@ bool CpuSolverBase::startSlices(int i, int j, int k, std::span<float> planes) {
   return true;
 }
 
+bool CpuSolverBase::startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
+  const double took = volume_.render(view, problem_.grid, prev_.data(), vel_.data(), rgba,
+                                     [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); });
+  if (seconds) *seconds = took;
+  return true;
+}
+
 }  // namespace iso

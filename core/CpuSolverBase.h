@@ -10,6 +10,7 @@
 #include "core/FieldAllocator.h"
 #include "core/PmlMemory.h"
 #include "core/Problem.h"
+#include "core/VolumeRenderer.h"
 #include "core/WaveSolver.h"
 
 namespace iso {
@@ -21,6 +22,8 @@ class CpuSolverBase : public WaveSolver {
   long currentStep() const override { return step_; }
   void readField(std::vector<float>& interior) override;
   bool startSlices(int i, int j, int k, std::span<float> planes) override;  // throws std::out_of_range
+  // Rendered on the stage's threads (runRanges), from u^n where it lies.
+  bool startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) override;
   std::vector<float> traces() override { return traces_; }
   SolverState saveState() override;
   void restoreState(const SolverState& state) override;
@@ -46,7 +49,7 @@ class CpuSolverBase : public WaveSolver {
   virtual void computeStencil(int z0, int z1) = 0;
 
   // Calls body(begin, end) over ranges covering [0, count) and returns when all are done (the absorbing
-  // layer's pass); serial here, on the stage's threads in cpu-parallel.
+  // layer's pass, the volume image); serial here, on the stage's threads in cpu-parallel.
   virtual void runRanges(int count, const std::function<void(int, int)>& body) { body(0, count); }
 
   Problem problem_;  // everything but vel and initialPrev, which moved into vel_ and prev_
@@ -65,6 +68,7 @@ class CpuSolverBase : public WaveSolver {
   bool inStep_ = false, zMemoryAdvanced_ = false;
   long step_ = 0;
   std::optional<PmlMemory> pml_;  // the absorbing layer's memory, when the problem has one
+  HostVolumeRenderer volume_;
   std::vector<float> traces_;  // traces_[n*R + r], R = receivers
 };
 

@@ -2,6 +2,7 @@
 // The one interface every stage implements (CPU and OpenCL), so that the CLI, the compute thread and
 // the compare view drive any stage the same way.
 #include <memory>
+#include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,8 @@
 #include "core/StageRegistry.h"
 
 namespace iso {
+
+struct VolumeView;  // core/VolumeView.h
 
 // Everything a run continues from bit for bit (the rest is rebuilt from its scenario): u^n and u^(n−1)
 // on the padded grid, halo included, the step n, the receiver samples recorded so far and the absorbing
@@ -69,6 +72,18 @@ class WaveSolver {
   // outside the interior or the memory too small.
   virtual bool startSlices(int i, int j, int k, std::span<float> planes) = 0;
   virtual void finishSlices() {}
+
+  // An image of the whole field u^n, ray-marched where the field lies (core/VolumeView.h says what it
+  // shows), into caller memory: view.width × view.height RGBA8 pixels, premultiplied alpha, red in the
+  // low byte, rows top to bottom. As startSlices: true when written on return (CPU stages, on their own
+  // threads), false when on its way (OpenCL stages render on their device and read the image through the
+  // second queue), complete when finishSlices() returns; `*seconds`, if given, then holds the renderer's
+  // time (profiling events on devices). Throws std::invalid_argument for a view that cannot be rendered
+  // or too little memory; a solver without a renderer throws std::logic_error.
+  virtual bool startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
+    (void)view, (void)rgba, (void)seconds;
+    throw std::logic_error("stage '" + stage() + "' cannot render the volume");
+  }
 
   // Receiver samples since the start: traces()[n*R + r] = u at receiver r at time (n+1)·dt.
   virtual std::vector<float> traces() = 0;

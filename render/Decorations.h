@@ -18,7 +18,7 @@
 #include "render/Colormap.h"
 #include "render/FrameTarget.h"
 #include "render/Hud.h"
-#include "render/OrbitCamera.h"
+#include "core/OrbitCamera.h"
 #include "render/Overlays.h"
 #include "render/SliceGeometry.h"
 

@@ -19,7 +19,7 @@
 
 #include "render/GlCheck.h"
 #include "render/Hud.h"
-#include "render/OrbitCamera.h"
+#include "core/OrbitCamera.h"
 #include "render/SliceGeometry.h"
 
 namespace iso {

@@ -18,6 +18,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "core/VolumeView.h"
 #include "render/SliceRenderer.h"
 #include "render/ViewContext.h"
 
@@ -98,6 +99,12 @@ class SliceView : public QWidget {
   void setIdleMessage(const QString& text);
   void resetCamera();                        // back to the default 3D viewpoint
   const OrbitCamera& camera() const { return renderer_.camera().camera(); }
+  // The volume view (Mode::Volume): the camera and size its image must be rendered with to fill the 3D
+  // scene of the window (picture null) or of a picture with those options (SliceRenderer::volumeCamera).
+  SliceRenderer::VolumeCamera volumeCamera(const ImageOptions* picture = nullptr) const;
+  // Its quality and content, as the user chose them; whoever renders the image reads them.
+  void setVolumeSettings(const VolumeSettings& settings);
+  const VolumeSettings& volumeSettings() const { return volumeSettings_; }
   // Takes another view's 3D camera (a compare view links its views, which show the same grid).
   void setCamera(const OrbitCamera& camera);
   // "OpenGL 4.5 (Core Profile) Mesa … · llvmpipe …" once initialised, or why the view cannot draw.
@@ -136,6 +143,7 @@ class SliceView : public QWidget {
   void frameDrawn();                      // after each frame drawn in the window, for the frames/s counter
   void slicesChanged(long step);          // setSlices accepted new planes (of that step)
   void cameraMoved();                     // the user orbited, panned, zoomed or re-framed the 3D camera
+  void volumeSettingsChanged();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -171,6 +179,7 @@ class SliceView : public QWidget {
   qint64 nextFrameDueNs_ = 0;          // on frameClock_: no frame starts before
   int maxFrameRate_ = kMaxFrameRate;
   float clip_ = 1.0f;  // the range in use as last announced (clipChanged fires when it changes)
+  VolumeSettings volumeSettings_;
 
   // Mouse.
   QPointF pressPosition_, lastPosition_;

@@ -122,6 +122,10 @@ def volume(folder):
         if b:
             print("Volume view, iso3dfd view-cost --mode volume (goal: >= 60 frames/s at 1080p, >= 90 % of the solver alone)")
             print("  " + "\n  ".join(b[-1].splitlines()[-6:]))
+    b = runs(folder, "main-volume")
+    if b:
+        print("Volume view in the studio, 1920x1080 view at full image scale (--benchmark, last run)")
+        print("  " + "\n  ".join(line for line in b[-1].splitlines() if not line.startswith("====")))
 
 
 def screenshot(folder):

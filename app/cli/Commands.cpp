@@ -934,12 +934,40 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   return 0;
 }
 
+namespace {
+
+// --resolution WxH, or a UsageError.
+std::pair<int, int> parseResolution(const std::string& text) {
+  int width = 0, height = 0;
+  char x = 0, rest = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &width, &x, &height, &rest) != 3 || (x != 'x' && x != 'X') || width < 1 ||
+      height < 1 || width > VolumeView::kMaxImageSide || height > VolumeView::kMaxImageSide)
+    throw UsageError("--resolution " + text + ": expected WxH, each 1 to " + std::to_string(VolumeView::kMaxImageSide) +
+                     ", e.g. 1920x1080");
+  return {width, height};
+}
+
+std::shared_ptr<const VolumeView> viewCostVolume(const Scenario& s, const ViewCostOptions& o) {
+  if (o.mode != "volume") return nullptr;
+  const auto [width, height] = parseResolution(o.resolution);
+  auto view = std::make_shared<VolumeView>(defaultVolumeView(Grid(s.n1, s.n2, s.n3), std::max(1, width / o.imageScale),
+                                                             std::max(1, height / o.imageScale)));
+  view->samplesPerCell = o.samplesPerCell;
+  view->earlyTermination = !o.noEarlyTermination;
+  view->velocityContext = o.velocityContext;
+  return view;
+}
+
+}  // namespace
+
 int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view) {
   const Scenario s = opts.resolve();
   checkDeviceUse(opts, {s.stage});
+  const auto volume = viewCostVolume(s, view);
   std::printf("%s", formatViewCost(measureViewCostWithReader(s, view.stepsPerFrame, view.seconds, view.fps,
                                                         view.slicePath == "host" ? SliceReaderPath::Host
-                                                                                 : SliceReaderPath::Ring))
+                                                                                 : SliceReaderPath::Ring,
+                                                        volume))
                         .c_str());
   return 0;
 }

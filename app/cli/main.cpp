@@ -180,6 +180,20 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
                       "frame (2 host copies)")
       ->check(CLI::IsMember({"ring", "host"}))
       ->capture_default_str();
+  viewCmd->add_option("--mode", viewCost.mode,
+                      "slices: the three planes; volume: with each frame an image of the whole field, ray-marched "
+                      "on the solver's device (the host's cores for CPU stages)")
+      ->check(CLI::IsMember({"slices", "volume"}))
+      ->capture_default_str();
+  viewCmd->add_option("--resolution", viewCost.resolution, "volume: the view's size in pixels, WxH")->capture_default_str();
+  viewCmd->add_option("--image-scale", viewCost.imageScale, "volume: render at 1/S of the resolution")
+      ->check(CLI::Range(1, 8))
+      ->capture_default_str();
+  viewCmd->add_option("--samples-per-cell", viewCost.samplesPerCell, "volume: samples along each ray per cell")
+      ->check(CLI::Range(0.25, 8.0))
+      ->capture_default_str();
+  viewCmd->add_flag("--no-early-termination", viewCost.noEarlyTermination, "volume: march every ray to its end");
+  viewCmd->add_flag("--context", viewCost.velocityContext, "volume: the velocity model's contrasts as a faint surface");
 
   try {
     app.parse(argc, argv);

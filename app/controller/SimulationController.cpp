@@ -175,6 +175,10 @@ void SimulationController::setSliceRing(std::shared_ptr<SliceRing> ring, std::st
   queue([&](Commands& c) { c.slicePath = Commands::SlicePath{std::move(ring), std::move(hostReason)}; });
 }
 
+void SimulationController::setVolumeView(std::shared_ptr<const VolumeView> view) {
+  queue([&](Commands& c) { c.volume = std::move(view); });
+}
+
 long SimulationController::playRequests() const {
   std::lock_guard lock(commandMutex_);
   return playRequests_;
@@ -266,6 +270,10 @@ void SimulationController::apply(Commands& c) {
     std::lock_guard lock(statusMutex_);
     status_.transferPath = transferPath();
   }
+  if (c.volume) {
+    volumeRequest_ = std::move(*c.volume);
+    updateVolumeView();
+  }
   bool republished = false;  // a successful rebuild publishes slices through the new slice point
   if (c.restore) {
     republished = restore(*c.restore);
@@ -281,6 +289,9 @@ void SimulationController::apply(Commands& c) {
   if (sim_.solver && !republished) {  // the slices shown move to the new point or path
     if (c.slicePoint) updateVelocitySlices();
     if (c.slicePoint || c.slicePath) publishSlices();
+    // A new volume view: the next frame has it, and a run that rests (or comes to rest: a pause step
+    // reached at once) publishes one with it.
+    if (c.volume) slicesBehind_ = true;
   }
   for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
   if (c.fieldTap) {  // after a rebuild in the same commands: the tap samples the new run
@@ -408,6 +419,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       events_.push_back({ControllerEvent::Kind::Rebuilt, sim_.stability.summary(), {}});
     }
     updateVelocitySlices();
+    updateVolumeView();
     publishSlices();
     publishTraces(true);
     built = true;
@@ -602,15 +614,24 @@ bool SimulationController::publishSlices(bool wait) {
   finishFrame();
   const auto [i, j, k] = resolvedSlicePoint();
   if (!ring_) {
-    sim_.solver->extractSlices(i, j, k, slices_.back());
+    SliceSet& back = slices_.back();
+    back.imageWidth = back.imageHeight = 0;
+    back.imageView.reset();
+    if (volume_) back.imageWidth = volume_->width, back.imageHeight = volume_->height;  // room after the planes
+    sim_.solver->extractSlices(i, j, k, back);
+    if (volume_ && !startVolume({back.ownImage(), back.imagePixels()}, back)) {
+      sim_.solver->finishSlices();
+      back.imageSeconds = volumeSeconds_;
+    }
     slices_.publish();
     slicesBehind_ = false;
     notifyPublished();
     return true;
   }
   const Grid& g = sim_.solver->grid();
-  const int slot = ring_->acquire(SliceSet::planeFloats(g.n1, g.n2, g.n3));
-  if (slot < 0) {  // none free, or the reader has yet to make slots of this grid's size
+  const std::size_t planeFloats = SliceSet::planeFloats(g.n1, g.n2, g.n3);
+  const int slot = ring_->acquire(planeFloats + (volume_ ? volume_->pixels() : 0));
+  if (slot < 0) {  // none free, or the reader has yet to make slots of this grid's (and image's) size
     slicesBehind_ = true;
     return false;
   }
@@ -621,8 +642,13 @@ bool SimulationController::publishSlices(bool wait) {
   f.frame.step = sim_.solver->currentStep();
   bool written = false;
   try {
-    written = sim_.solver->startSlices(i, j, k, ring_->planes(slot));
+    const std::span<float> memory = ring_->planes(slot);
+    written = sim_.solver->startSlices(i, j, k, memory.first(planeFloats));
+    if (volume_)
+      written = startVolume({reinterpret_cast<std::uint32_t*>(memory.data() + planeFloats), volume_->pixels()}, f.frame) &&
+                written;
   } catch (...) {
+    sim_.solver->finishSlices();  // nothing may still be writing into the slot
     ring_->abandon(slot);
     throw;
   }
@@ -632,12 +658,46 @@ bool SimulationController::publishSlices(bool wait) {
   return true;
 }
 
+bool SimulationController::startVolume(std::span<std::uint32_t> rgba, SliceSet& frame) {
+  volumeSeconds_ = 0.0;
+  bool written = false;
+  try {
+    written = sim_.solver->startVolume(*volume_, rgba, &volumeSeconds_);
+  } catch (const std::logic_error& e) {  // a view this solver cannot render (or none at all)
+    volume_.reset();
+    volumeRequest_.reset();
+    frame.imageWidth = frame.imageHeight = 0;
+    frame.image = {};
+    std::lock_guard lock(statusMutex_);
+    events_.push_back(errorEvent("The volume view cannot be rendered (the slices go on): ", e.what()));
+    return true;
+  }
+  frame.imageWidth = volume_->width, frame.imageHeight = volume_->height;
+  frame.imageView = volume_;
+  frame.imageSeconds = volumeSeconds_;
+  return written;
+}
+
+void SimulationController::updateVolumeView() {
+  if (!volumeRequest_ || !sim_.solver) {
+    volume_ = volumeRequest_;
+    return;
+  }
+  const Grid& g = sim_.solver->grid();
+  const std::array<int, 3> n{g.n1, g.n2, g.n3};
+  auto view = std::make_shared<VolumeView>(*volumeRequest_);
+  for (int a = 0; a < 3; ++a) view->marginCells[a] = std::min(sim_.absorbingCells[a], (n[a] - 1) / 2);
+  if (view->planeAxis >= 0 && view->planeAxis < 3) view->planeCell = std::clamp(view->planeCell, 0, n[view->planeAxis] - 1);
+  volume_ = std::move(view);
+}
+
 void SimulationController::finishFrame() {
   if (!frameOnItsWay_) return;
-  const FrameOnItsWay f = std::move(*frameOnItsWay_);
+  FrameOnItsWay f = std::move(*frameOnItsWay_);
   frameOnItsWay_.reset();
   try {
     sim_.solver->finishSlices();
+    if (f.frame.imageView) f.frame.imageSeconds = volumeSeconds_;
     ring_->publish(f.slot, f.frame);
   } catch (const std::exception& e) {
     ring_->abandon(f.slot);

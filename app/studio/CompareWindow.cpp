@@ -26,6 +26,7 @@
 #include "app/studio/RecordingSession.h"
 #include "app/studio/ViewControls.h"
 #include "app/studio/ViewImage.h"
+#include "app/studio/ViewModes.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/SimulationPane.h"
 #include "render/SliceView.h"
@@ -170,8 +171,8 @@ void CompareWindow::buildToolbar() {
   tools->addSeparator();
 
   mode_ = new QComboBox;
-  mode_->addItems({"3D orthogonal slices", "Plane XY (top)", "Plane XZ (side)", "Plane YZ (front)"});
-  mode_->setToolTip("What the views show (keys 1–4)");
+  for (const ViewModeInfo& m : viewModes()) mode_->addItem(m.title());
+  mode_->setToolTip("What the views show (keys 1–5)");
   connect(mode_, &QComboBox::activated, this, [this](int mode) { setViewMode(mode); });
   tools->addWidget(mode_);
   velocityAction_ = tools->addAction("&Velocity");
@@ -184,7 +185,7 @@ void CompareWindow::buildToolbar() {
     for (CompareViewport* v : viewports_) v->pane()->view()->setVelocityOverlay(on, ViewControls::kOverlayPercent / 100.0f);
   });
   addDifferenceActions(tools);
-  for (int n = 0; n < 4; ++n) {
+  for (int n = 0; n < int(viewModes().size()); ++n) {
     auto* a = new QAction(this);
     a->setShortcut(QKeySequence(Qt::Key_1 + n));
     connect(a, &QAction::triggered, this, [this, n] { setViewMode(n); });
@@ -327,7 +328,7 @@ void CompareWindow::createViewports(const QStringList& specs) {
     pane->controller().setComputeTurn(computeTurn_);
     connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
     pane->view()->installEventFilter(this);
-    pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
+    pane->view()->setMode(viewModes()[std::size_t(mode_->currentIndex())].mode);
     pane->view()->setVelocityOverlay(velocityAction_->isChecked(), ViewControls::kOverlayPercent / 100.0f);
   }
   for (int n = 0; n < viewportCount(); ++n) {
@@ -441,7 +442,7 @@ void CompareWindow::setStopStep(long step) {
 }
 
 void CompareWindow::setViewMode(int mode) {
-  if (mode < 0 || mode > 3) return;
+  if (mode < 0 || mode >= int(viewModes().size())) return;
   mode_->setCurrentIndex(mode);
   if (linked_)
     for (int n = 0; n < viewportCount(); ++n) applyViewMode(n, mode);
@@ -450,7 +451,7 @@ void CompareWindow::setViewMode(int mode) {
 }
 
 void CompareWindow::applyViewMode(int n, int mode) {
-  viewports_.at(std::size_t(n))->pane()->view()->setMode(static_cast<SliceView::Mode>(mode));
+  viewports_.at(std::size_t(n))->pane()->view()->setMode(viewModes()[std::size_t(mode)].mode);
 }
 
 void CompareWindow::applySlicePoint(int n) {
@@ -468,7 +469,7 @@ void CompareWindow::setLinked(bool linked) {
   if (!linked || viewports_.empty()) return;
   // Linking again brings every viewport to the current one's camera, mode and slice point.
   linkCamera(current_);
-  setViewMode(int(viewports_.at(std::size_t(current_))->pane()->view()->mode()));
+  setViewMode(viewModeIndex(viewports_.at(std::size_t(current_))->pane()->view()->mode()));
   for (int n = 0; n < viewportCount(); ++n) applySlicePoint(n);
 }
 
@@ -491,7 +492,7 @@ bool CompareWindow::eventFilter(QObject* watched, QEvent* event) {
         setCurrentViewport(n);
         if (!linked_) {
           const QSignalBlocker block(mode_);
-          mode_->setCurrentIndex(int(viewports_[std::size_t(n)]->pane()->view()->mode()));
+          mode_->setCurrentIndex(viewModeIndex(viewports_[std::size_t(n)]->pane()->view()->mode()));
         }
       }
   return QMainWindow::eventFilter(watched, event);
@@ -520,6 +521,7 @@ void CompareWindow::pollLockstep() {
     showStatus();  // the step the run rests on, at once
   }
   emit commonFrame(step);
+  if (imageStep() == step) emit pictureFrame(step);
 }
 
 // Each viewport's slices of the common step, or in difference mode |u - u_ref| for every viewport but
@@ -681,7 +683,20 @@ QSize CompareWindow::screenPixels() const { return grid_->size() * devicePixelRa
 QString CompareWindow::glInfo() const { return viewports_.empty() ? QString() : viewports_.front()->pane()->glInfo(); }
 
 QMetaObject::Connection CompareWindow::connectImageStep(QObject* context, std::function<void(long)> slot) {
-  return connect(this, &CompareWindow::commonFrame, context, std::move(slot));
+  return connect(this, &CompareWindow::pictureFrame, context, std::move(slot));
+}
+
+long CompareWindow::imageStep() const {
+  const long step = coordinator_.rendezvousStep();
+  for (std::size_t n = 0; n < viewports_.size(); ++n)
+    if (coordinator_.active(n) && viewports_[n]->pane()->imageStep() != step) return -1;
+  return step;
+}
+
+void CompareWindow::preparePictures(const ImageOptions* options) {
+  QString error;  // a picture too small is refused when it is drawn
+  const auto layout = options ? pictureLayout(*options, error) : std::nullopt;
+  for (CompareViewport* v : viewports_) v->pane()->preparePictures(layout ? &layout->view : nullptr);
 }
 
 void CompareWindow::setRecordingNotice(const QString& line) {
@@ -689,49 +704,57 @@ void CompareWindow::setRecordingNotice(const QString& line) {
   for (CompareViewport* v : viewports_) v->pane()->setRecordingNotice(line);
 }
 
-QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
+std::optional<CompareWindow::PictureLayout> CompareWindow::pictureLayout(const ImageOptions& options, QString& error) const {
   // One or two rows of two, as on screen; every cell the same size, the remainder of odd sides left dark.
   const int count = viewportCount(), columns = 2, rows = (count + 1) / 2;
-  const QSize cell(options.size.width() / columns, options.size.height() / rows);
+  PictureLayout layout;
+  layout.cell = QSize(options.size.width() / columns, options.size.height() / rows);
   // Text and lines as large as in a single view of the whole picture's size, as on screen.
   const double scale = options.scaleFor(options.size);
-  QFont font = this->font();
-  font.setPixelSize(std::max(9, int(std::lround(13 * scale))));
-  const QFontMetrics metrics(font);
+  layout.font = font();
+  layout.font.setPixelSize(std::max(9, int(std::lround(13 * scale))));
+  const QFontMetrics metrics(layout.font);
   // As on screen, each view has its stage and step above it (a label) and its counters (the HUD).
-  const int captionLines = (options.labels || options.hud ? 1 : 0) + (options.hud ? kCounterLines : 0);
-  const int pad = int(std::lround(4 * scale));
-  const int band = captionLines > 0 ? captionLines * metrics.lineSpacing() + 2 * pad : 0;
-  if (cell.width() < 1 || cell.height() <= band) {
+  layout.captionLines = (options.labels || options.hud ? 1 : 0) + (options.hud ? kCounterLines : 0);
+  layout.pad = int(std::lround(4 * scale));
+  layout.band = layout.captionLines > 0 ? layout.captionLines * metrics.lineSpacing() + 2 * layout.pad : 0;
+  if (layout.cell.width() < 1 || layout.cell.height() <= layout.band) {
     error = QStringLiteral("%1x%2 is too small for %3 viewports").arg(options.size.width()).arg(options.size.height()).arg(count);
-    return {};
+    return std::nullopt;
   }
+  layout.view = options;
+  layout.view.size = QSize(layout.cell.width(), layout.cell.height() - layout.band);
+  layout.view.scale = scale;
+  return layout;
+}
+
+QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
+  const std::optional<PictureLayout> layout = pictureLayout(options, error);
+  if (!layout) return {};
+  const QFontMetrics metrics(layout->font);
   QImage out(options.size, QImage::Format_RGBX8888);
   out.fill(QColor(30, 31, 34));
   QPainter painter(&out);
-  painter.setFont(font);
+  painter.setFont(layout->font);
   painter.setPen(QColor(225, 227, 232));
-  for (int n = 0; n < count; ++n) {
+  for (int n = 0; n < viewportCount(); ++n) {
     const CompareViewport* v = viewports_[std::size_t(n)];
-    ImageOptions part = options;
-    part.size = QSize(cell.width(), cell.height() - band);
-    part.scale = scale;
-    const QImage picture = v->pane()->view()->renderImage(part, error);
+    const QImage picture = v->pane()->view()->renderImage(layout->view, error);
     if (picture.isNull()) return {};
-    const QPoint corner((n % columns) * cell.width(), (n / columns) * cell.height());
-    painter.drawImage(corner + QPoint(0, band), picture);
+    const QPoint corner((n % 2) * layout->cell.width(), (n / 2) * layout->cell.height());
+    painter.drawImage(corner + QPoint(0, layout->band), picture);
     QStringList lines;
-    if (captionLines > 0)
+    if (layout->captionLines > 0)
       lines << QStringLiteral("%1 · %2 · %3")
                    .arg(n + 1)
                    .arg(v->spec())
-                   .arg(coordinator_.active(std::size_t(n)) ? QStringLiteral("step %1").arg(imageStep())
+                   .arg(coordinator_.active(std::size_t(n)) ? QStringLiteral("step %1").arg(shownStep())
                         : v->hasProblem()                  ? v->problem()
                                                            : QStringLiteral("not running"));
     if (options.hud) lines += QTextDocumentFragment::fromHtml(v->counters()).toPlainText().split('\n', Qt::SkipEmptyParts);
-    for (int line = 0; line < std::min(int(lines.size()), captionLines); ++line)
-      painter.drawText(corner + QPoint(pad, pad + line * metrics.lineSpacing() + metrics.ascent()),
-                       metrics.elidedText(lines[line], Qt::ElideRight, cell.width() - 2 * pad));
+    for (int line = 0; line < std::min(int(lines.size()), layout->captionLines); ++line)
+      painter.drawText(corner + QPoint(layout->pad, layout->pad + line * metrics.lineSpacing() + metrics.ascent()),
+                       metrics.elidedText(lines[line], Qt::ElideRight, layout->cell.width() - 2 * layout->pad));
   }
   return out;
 }
@@ -887,6 +910,7 @@ int runCompareWindow(const StudioOptions& options) {
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
   window.setDifference(options.compareDifference);
+  for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->view()->setVolumeSettings(options.volume);
   // Before the driver's: the measurement ends at the step, not after the screenshot.
   std::optional<LockstepMeter> meter;
   if (!options.screenshot.isEmpty()) meter.emplace(window, options);

@@ -6,6 +6,7 @@
 // the reference viewport (cpu-serial when it runs here, else viewport 1) at that same step. Camera, view
 // mode and slice point are linked unless "Link views" is off; the stages are remembered (QSettings).
 #include <QElapsedTimer>
+#include <QFont>
 #include <QImage>
 #include <QMainWindow>
 #include <QStringList>
@@ -88,12 +89,14 @@ class CompareWindow : public QMainWindow, public RecordableView {
   // RecordableView: every viewport's picture in one image, in the grid they have on screen, each with
   // its stage (and its counters with the HUD); the lockstep's common step.
   QSize screenPixels() const override;
-  long imageStep() const override { return coordinator_.rendezvousStep(); }
+  // In the volume view, the common step once every viewport shows a frame pictures may be drawn of.
+  long imageStep() const override;
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
   void setPauseAtStep(long step) override { setStopStep(step); }
   void setRunPlaying(bool playing) override;
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;  // over every viewport
+  void preparePictures(const ImageOptions* options) override;  // every viewport, for its cell of the grid
   QString glInfo() const override;  // the first viewport's: every viewport draws with the same OpenGL
 
   struct Agreement {
@@ -108,6 +111,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
 
  signals:
   void commonFrame(long step);  // every running viewport was handed the slices of this step
+  void pictureFrame(long step);  // ... and pictures may be drawn of them (imageStep)
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -118,6 +122,16 @@ class CompareWindow : public QMainWindow, public RecordableView {
   void addDifferenceActions(QToolBar* tools);
   void showCommonStep();  // the common step's slices (or differences) to every viewport
   Throughput shownThroughput(int n) const;  // viewport n's, against the roof of the memory it ran on
+  // How a picture with given options is laid out: a cell of the grid per viewport, its caption lines in
+  // a band at the top, the viewport's picture (`view`) below them.
+  struct PictureLayout {
+    QSize cell;
+    ImageOptions view;
+    QFont font;
+    int captionLines = 0, pad = 0, band = 0;  // band: pixels above the viewport's picture
+  };
+  // nullopt (and `error`) when the picture is too small for the viewports.
+  std::optional<PictureLayout> pictureLayout(const ImageOptions& options, QString& error) const;
   void createViewports(const QStringList& specs);
   void restartAll();  // every viewport on the base scenario with its own stage, step 0
   void deleteRetired();  // viewports taken away, once their compute thread can stop at once

@@ -309,7 +309,7 @@ QDockWidget* MainWindow::addPanel(const QString& title, const QString& objectNam
 void MainWindow::buildDocks() {
   // Every panel is a tab on the left (scenario, stage, traces, view controls): the view keeps the rest of
   // the width, most of it at 1280×720, and a lecturer's picture is as large as the window allows. The
-  // view's most used controls are also in the View menu and on the keys 1–4.
+  // view's most used controls are also in the View menu and on the keys 1–5.
   // Rows whose field does not fit beside its label go below it: a narrow form leaves the view the width.
   for (QWidget* page : {form_->physicsPage(), form_->stagePage()})
     for (QFormLayout* rows : page->findChildren<QFormLayout*>()) rows->setRowWrapPolicy(QFormLayout::WrapLongRows);

@@ -72,7 +72,7 @@ class MainWindow : public QMainWindow {
   void restoreCheckpoint(Checkpoint checkpoint);
   void setPlaying(bool playing);
   bool playButtonChecked() const;  // what the Play button says the user asked for
-  void setViewMode(int mode);  // an index of viewModes() (keys 1–4)
+  void setViewMode(int mode);  // an index of viewModes() (keys 1–5)
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
   // Teach ▸ Stages: the stage explorer on the running stage, with its live throughput.
   void showStageExplorer();
@@ -129,7 +129,7 @@ class MainWindow : public QMainWindow {
 
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
   QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *viewMenu_ = nullptr;
-  QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
+  QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–5
   ElidedLabel* counters_ = nullptr;
   QLabel* probe_ = nullptr;  // the value under the pointer
   std::array<int, 3> probed_{-1, -1, -1};  // the cell it is about (i < 0: none)

@@ -87,6 +87,8 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).
   const long shown = std::max(view_->imageStep(), 0L);
   target_ = (shown + settings.every - 1) / settings.every * settings.every;
+  // A view that renders its picture where the data lies (the volume) renders it for the frames' size.
+  view_->preparePictures(&settings_.picture);
   slicesConnection_ = view_->connectImageStep(this, [this](long step) { onSlices(step); });
   view_->setPauseAtStep(target_);
   if (view_->imageStep() == target_)
@@ -173,6 +175,7 @@ void RecordingSession::finish() {
   state_ = State::Finishing;
   roomPoll_.stop();
   disconnect(slicesConnection_);
+  view_->preparePictures(nullptr);
   view_->setPauseAtStep(-1);
   // Encoding what is queued and writing the trailer can take a while: not on the GUI thread.
   finisher_ = std::thread([this] {
@@ -192,6 +195,7 @@ void RecordingSession::finish() {
 void RecordingSession::fail(const QString& message) {
   roomPoll_.stop();
   disconnect(slicesConnection_);
+  view_->preparePictures(nullptr);
   view_->setPauseAtStep(-1);
   if (userPlaying_) view_->setRunPlaying(true);  // it may have been held for the writer
   writer_->abort();

@@ -88,6 +88,22 @@ std::vector<StudioOption> runOptions() {
          if (o.viewMode < 0) error = "--mode " + value + ": expected " + viewModeOptions();
          return o.viewMode >= 0;
        }},
+      {"volume-context", "", "In the volume view: the velocity model's strong contrasts (salt, layer boundaries) as a faint surface.",
+       [](StudioOptions& o, const QString&, QString&) { return (o.volume.velocityContext = true, true); }},
+      {"volume-plane", "x|y|z", "In the volume view: one opaque slice through the slice point, normal to that axis.",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         const int axis = QStringLiteral("xyz").indexOf(value.toLower());
+         if (value.size() != 1 || axis < 0) error = "--volume-plane " + value + ": expected x, y or z";
+         o.volume.slicePlane = axis;
+         return error.isEmpty();
+       }},
+      {"image-scale", "N", "In the volume view: render the image at 1/N of the view's size per side (1 to 4; default automatic).",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         bool ok = false;
+         o.volume.imageScale = value.toInt(&ok);
+         if (!ok || o.volume.imageScale < 1 || o.volume.imageScale > 4) error = "--image-scale " + value + ": expected 1, 2, 3 or 4";
+         return error.isEmpty();
+       }},
       {"slice-path", "mapped|host",
        "How the slices reach the view: mapped (the default where OpenGL 4.4 or ARB_buffer_storage is available: the solver "
        "writes them into persistently mapped GL buffers, 1 host copy per frame) or host (a triple buffer the view copies "
@@ -98,8 +114,18 @@ std::vector<StudioOption> runOptions() {
          o.hostSlicePath = path == "host";
          return error.isEmpty();
        }},
+      {"view-size", "WxH", "Size the main window so that its view is WxH pixels, as far as its docks allow (measurements at a given size).",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         o.viewSize = parseResolution(value, error);
+         const QSize most = SliceView::kMaxImageSize;
+         if (error.isEmpty() && (o.viewSize.width() > most.width() || o.viewSize.height() > most.height()))
+           error = QStringLiteral("at most %1x%2 pixels").arg(most.width()).arg(most.height());
+         if (!error.isEmpty()) error = "--view-size " + value + ": " + error;
+         return error.isEmpty();
+       }},
       {"benchmark", "SECONDS",
-       "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost, quit.",
+       "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost (in the volume "
+       "view also the image's size and the renderer's time per image), quit.",
        [](StudioOptions& o, const QString& value, QString& error) {
          bool ok = false;
          o.benchmarkSeconds = value.toDouble(&ok);
@@ -421,6 +447,14 @@ class WindowViewCost : public QObject {
   WindowViewCost(MainWindow& window, const StudioOptions& options, HeadlessDriver& driver, ViewCostResult cost)
       : controller_(window.pane()->controller()), options_(options), driver_(driver), cost_(std::move(cost)) {
     connect(window.pane()->view(), &SliceView::frameDrawn, this, [this] { ++framesDrawn_; });
+    // The volume view's images shown while measured: their size and the renderer's time.
+    connect(window.pane(), &SimulationPane::frameShown, this, [this, view = window.pane()->view()] {
+      const auto& frame = view->slices();
+      if (!measuring_.isValid() || !frame || !frame->imageView) return;
+      cost_.imageWidth = frame->imageWidth, cost_.imageHeight = frame->imageHeight;
+      renderSeconds_ += frame->imageSeconds;
+      ++images_;
+    });
     connect(&tick_, &QTimer::timeout, this, &WindowViewCost::measure);
     tick_.start(20);
   }
@@ -452,6 +486,7 @@ class WindowViewCost : public QObject {
     cost_.withViewMpts = double(s.grid.interiorSize()) * double(s.step - startStep_) / seconds / 1e6;
     cost_.framesPerSecond = framesDrawn_ / seconds;
     cost_.batchesWithoutSlices = controller_.framesSkipped() - skippedAtStart_;
+    cost_.renderMs = images_ > 0 ? 1e3 * renderSeconds_ / double(images_) : 0.0;
     report_ = QString::fromStdString(formatViewCost(cost_)).split('\n');
     if (report_.last().isEmpty()) report_.removeLast();
     tick_.stop();
@@ -468,6 +503,8 @@ class WindowViewCost : public QObject {
   long startStep_ = 0;
   std::uint64_t skippedAtStart_ = 0;
   int framesDrawn_ = 0;
+  double renderSeconds_ = 0.0;  // of the volume images shown while measured
+  long images_ = 0;
 };
 
 }  // namespace
@@ -524,7 +561,12 @@ int runStudio(const StudioOptions& options) {
   // Recording starts once the solver is built (the session sets the pause steps and plays).
   QObject::connect(pane, &SimulationPane::rebuilt, &driver, [&] { driver.startRecording(); });
   window.setViewMode(options.viewMode);
-  const int status = driver.exec([&] { window.setPlaying(!options.startPaused && options.record.isEmpty()); });
+  window.viewControls()->setVolumeSettings(options.volume);
+  const int status = driver.exec([&] {
+    // Shown: the view has its size in the window's layout, which the window grows or shrinks by.
+    if (!options.viewSize.isEmpty()) window.resize(window.size() + options.viewSize - pane->view()->size());
+    window.setPlaying(!options.startPaused && options.record.isEmpty());
+  });
   pane->stop();
   return status;
 }

@@ -9,6 +9,7 @@
 
 #include "app/export/VideoEncoder.h"
 #include "core/Scenario.h"
+#include "core/VolumeView.h"
 #include "render/SliceView.h"
 
 namespace iso {
@@ -33,7 +34,9 @@ struct StudioOptions {
   bool stepsPerFrameGiven = false;  // --steps-per-frame was given (the compare view's default is auto)
   bool hostSlicePath = false;   // --slice-path host: the triple buffer's host copies, not the mapped GL buffers
   bool startPaused = false;
+  QSize viewSize;               // --view-size: the main window sized so that its view has this size (empty: as saved)
   int viewMode = 0;  // an index of viewModes()
+  VolumeSettings volume;  // the volume view's quality and content (--volume-context, --volume-plane, --image-scale)
   int stagesTab = -1;  // --stages-window: the stage explorer alone on this StageExplorer::Tab (< 0: no)
   QStringList compareStages;  // --compare: 2 to 4 "stage" or "stage@device", side by side in lockstep
   bool dragCamera = false;    // --drag: with --compare, orbit viewport 1's camera with synthetic mouse drags

@@ -57,6 +57,17 @@ TEST(Cli, ViewCostComparesTheControllerWithTheSolverAlone) {
     EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in: " << r.output;
 }
 
+TEST(Cli, ViewCostOfTheVolumeViewSaysWhatTheRendererTook) {
+  const Result r = runCli("view-cost 24 20 16 --stage cpu-parallel --seconds 0.5 --mode volume --resolution 96x60 --image-scale 2");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* key : {"solver alone", "ratio", "volume image", "48x30", "ms per image on"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in: " << r.output;
+  for (const char* bad : {"--resolution 96", "--resolution 0x10", "--resolution 96x60x2", "--image-scale 0"}) {
+    const Result refused = runCli(std::string("view-cost 24 20 16 --stage cpu-serial --seconds 0.5 --mode volume ") + bad);
+    EXPECT_EQ(refused.status, 2) << bad << ": " << refused.output;
+  }
+}
+
 TEST(Cli, RunPrintsTheSampleFiguresAndOurTraffic) {
   const Result r = runCli("run 24 20 16 6 --scenario oneapi --coefficients oneapi --stage cpu-serial");
   ASSERT_EQ(r.status, 0) << r.output;
