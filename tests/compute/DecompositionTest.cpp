@@ -107,6 +107,7 @@ TEST(SlabsOnOneDevice, AGridTooThinForTheSlabsIsRefused) {
   ISO_REQUIRE_DEVICE();
   Scenario s = cutScenario(BoundaryKind::Sponge);
   s.n3 = 20;
+  s.boundary.width = 5;  // the widest layer 20 planes allow
   const std::string one = device->selector();
   try {
     createSolver(buildProblem(s), ExecutionConfig{"gpu-basic", one + "," + one + "," + one, {}});

@@ -23,7 +23,7 @@ Scenario layeredScenario(BoundaryKind boundary) {
   Scenario s = testing::rickerScenario(23, 19, 41, 2000.0, 10.0, 0.0, 25.0);
   s.model.kind = ModelKind::Layered;
   s.model.layers = {{0.0, 2000.0}, {120.0, 2600.0}, {260.0, 3100.0}};
-  s.boundary = {boundary, boundary == BoundaryKind::Sponge ? 12 : 10, 1.0e-3};
+  s.boundary = {boundary, 10, 1.0e-3};
   s.source.i = 11, s.source.j = 9, s.source.k = 9;  // the first plane of the second slab below
   // On the cuts, next to them on either side, in the layer and far from everything.
   s.receivers = {{3, 4, 8}, {3, 4, 9}, {20, 15, 10}, {5, 5, 31}, {5, 5, 32}, {11, 9, 20}, {0, 0, 40}};
