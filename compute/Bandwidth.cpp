@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -11,9 +11,12 @@
 
 #include "compute/ClHost.h"
 #include "compute/StageParams.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/Format.h"
+#include "core/JsonInput.h"
+#include "core/Metrics.h"
+#include "core/SystemMemory.h"
 
 namespace iso {
 
@@ -53,9 +56,7 @@ CeilingMeasurement spreadOf(std::vector<double> rates) {
 
 CeilingMeasurement measureCopy(const DeviceInfo& device) {
   ClContext ctx(device);
-  std::uint64_t bytes = device.type == "CPU" ? (256ull << 20) : (1ull << 30);
-  bytes = std::min<std::uint64_t>({bytes, device.maxAllocBytes, device.globalMemBytes / 4});
-  const std::size_t count = std::size_t(bytes / sizeof(float));
+  const std::size_t count = copyProbeBytes(device) / 2 / sizeof(float);
   Buffer<float> src(ctx, count, CL_MEM_READ_WRITE, "bandwidth source"), dst(ctx, count, CL_MEM_READ_WRITE, "bandwidth target");
   src.fill(ctx, 1.0f);
   dst.fill(ctx, 0.0f);
@@ -102,44 +103,73 @@ std::optional<CeilingMeasurement> fromJson(const json& j) {
     m.min = j.at("min").get<double>();
     m.median = j.at("median").get<double>();
     m.max = j.at("max").get<double>();
-    m.runs = j.at("runs").get<int>();
-    m.date = j.at("date").get<std::string>();
-    if (!(m.min > 0.0 && m.min <= m.median && m.median <= m.max) || m.runs < 1) return std::nullopt;
+    const auto runs = j.at("runs").get<std::int64_t>();
+    m.date = excerpt(j.at("date").get<std::string>());
+    if (!(m.min > 0.0 && m.min <= m.median && m.median <= m.max && m.max <= kMaxPlausibleRate) || runs < 1 || runs > 1000)
+      return std::nullopt;
+    m.runs = int(runs);
     return m;
   } catch (const json::exception&) {  // a missing key or a wrong type: measured again
     return std::nullopt;
   }
 }
 
-std::mutex cacheMutex;  // one read-modify-write of bandwidth.json at a time in this process
+// One read-modify-write of bandwidth.json at a time in this process, and the measurements the cache could
+// not keep: without a writable cache, a probe runs once per process, not once per call.
+std::mutex cacheMutex;
+std::map<std::string, CeilingMeasurement> measuredHere;
+
+std::string cachePath() {
+  const std::string dir = cacheDirectory();
+  return dir.empty() ? std::string() : dir + "/bandwidth.json";
+}
+
+// The cache's measurements (a damaged file is set aside, and measured again). Under cacheMutex.
+json readDatabase(const std::string& path) {
+  CacheJson cache = readCacheJson(path);
+  if (!cache.problem.empty()) setAsideDamagedCacheFile(path, cache.problem);
+  return std::move(cache.value);
+}
+
+std::optional<CeilingMeasurement> storedIn(const json& db, const std::string& key, CeilingProbe probe) {
+  if (db.contains(key) && db[key].is_object() && db[key].contains(probeKey(probe))) return fromJson(db[key][probeKey(probe)]);
+  return std::nullopt;
+}
 
 }  // namespace
 
-CeilingMeasurement measuredCeiling(const DeviceInfo& device, CeilingProbe probe, bool remeasure) {
-  const std::string dir = cacheDirectory();
-  const std::string path = dir.empty() ? std::string() : dir + "/bandwidth.json";
+std::size_t copyProbeBytes(const DeviceInfo& device) {
+  // Buffers of 1 GiB on GPUs and 256 MiB on CPU devices, within what the device allows; a CPU device's
+  // buffers are host memory, so together at most a quarter of what is free (SystemMemory.h).
+  std::uint64_t each = device.type == "CPU" ? (256ull << 20) : (1ull << 30);
+  each = std::min<std::uint64_t>({each, device.maxAllocBytes, device.globalMemBytes / 4});
+  if (const std::size_t available = availableMemoryBytes(); device.type == "CPU" && available > 0)
+    each = std::min<std::uint64_t>(each, available / 8);
+  return std::size_t(std::max<std::uint64_t>(each, 1ull << 20) / sizeof(float) * sizeof(float)) * 2;
+}
+
+std::optional<CeilingMeasurement> storedCeiling(const DeviceInfo& device, CeilingProbe probe) {
+  const std::lock_guard lock(cacheMutex);
   const std::string key = deviceKey(device);
-  const auto read = [&] {
-    json db = json::object();
-    if (std::ifstream f(path); !path.empty() && f) db = json::parse(f, nullptr, /*allow_exceptions=*/false);
-    return db.is_object() ? db : json::object();
-  };
-  if (!remeasure) {
-    const std::lock_guard lock(cacheMutex);
-    const json db = read();
-    if (db.contains(key) && db[key].is_object() && db[key].contains(probeKey(probe)))
-      if (auto stored = fromJson(db[key][probeKey(probe)])) return *stored;
-  }
+  if (auto stored = storedIn(readDatabase(cachePath()), key, probe)) return stored;
+  const auto here = measuredHere.find(key + "|" + probeKey(probe));
+  return here != measuredHere.end() ? std::optional(here->second) : std::nullopt;
+}
+
+CeilingMeasurement measuredCeiling(const DeviceInfo& device, CeilingProbe probe, bool remeasure) {
+  if (!remeasure)
+    if (auto stored = storedCeiling(device, probe)) return *stored;
   const CeilingMeasurement m = probe == CeilingProbe::Copy ? measureCopy(device) : measureFma(device);
-  if (!path.empty()) {
-    const std::lock_guard lock(cacheMutex);
-    json db = read();  // again: another probe may have stored its result meanwhile
+  const std::lock_guard lock(cacheMutex);
+  const std::string key = deviceKey(device), path = cachePath();
+  try {
+    if (path.empty()) throw FileWriteError("no cache folder");
+    json db = readDatabase(path);  // again: another probe may have stored its result meanwhile
     if (!db[key].is_object()) db[key] = json::object();  // a bare number (no spread, no date) is replaced
     db[key][probeKey(probe)] = {{"min", m.min}, {"median", m.median}, {"max", m.max}, {"runs", m.runs}, {"date", m.date}};
-    try {
-      writeFileAtomically(path, db.dump(2) + "\n");
-    } catch (const FileWriteError&) {  // measured again next time
-    }
+    writeWholeFile(path, db.dump(2) + "\n");
+  } catch (const FileWriteError&) {  // kept for this process, measured again by the next
+    measuredHere[key + "|" + probeKey(probe)] = m;
   }
   return m;
 }

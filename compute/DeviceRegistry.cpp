@@ -1,10 +1,14 @@
 #include "compute/DeviceRegistry.h"
 
 #include <CL/cl.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "compute/ClError.h"
@@ -51,7 +55,7 @@ std::string lower(std::string s) {
 }
 
 std::string deviceList(const std::vector<DeviceInfo>& all) {
-  if (all.empty()) return "  (none: no OpenCL platform is installed or registered in /etc/OpenCL/vendors)";
+  if (all.empty()) return "  (none: " + noOpenClPlatformReason() + ")";
   std::string s;
   for (const auto& d : all) s += "  " + d.summary() + "\n";
   if (!s.empty()) s.pop_back();
@@ -128,11 +132,116 @@ std::vector<DeviceInfo> listDevices() {
   return out;
 }
 
+std::string noOpenClPlatformReason() {
+  std::string why = "no OpenCL platform is installed and registered in /etc/OpenCL/vendors, or its driver did not start";
+  // PoCL's own folder: $POCL_CACHE_DIR, else $XDG_CACHE_HOME/pocl, else $HOME/.cache/pocl; made if it can be.
+  const auto usable = [](const char* base, const char* below) {
+    if (!base || !*base) return false;
+    const std::filesystem::path folder = std::filesystem::path(base) / below;
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    return !ec && ::access(folder.c_str(), W_OK | X_OK) == 0;
+  };
+  const char* home = std::getenv("HOME");
+  const char* pocl = std::getenv("POCL_CACHE_DIR");
+  if (!(pocl && *pocl) && !usable(std::getenv("XDG_CACHE_HOME"), "pocl") && !usable(home, ".cache/pocl"))
+    why += std::string("; PoCL, the CPU driver, does not start without a writable cache folder, and $HOME") +
+           (home && *home ? " (" + std::string(home) + ")" : "") + " is not writable: set POCL_CACHE_DIR to a folder of yours";
+  return why;
+}
+
 std::string deviceKey(const DeviceInfo& device) {
   return device.name + " | " + device.platformName + " | " + device.driverVersion;
 }
 
-DeviceInfo selectDevice(const std::string& selector) {
+namespace {
+
+std::vector<std::string> listItems(const std::string& selector) {
+  std::vector<std::string> items;
+  if (selector.empty()) return {""};  // the default device
+  std::stringstream ss(selector);
+  for (std::string item; std::getline(ss, item, ',');) items.push_back(item);
+  if (!selector.empty() && selector.back() == ',') items.push_back("");
+  return items;
+}
+
+DeviceInfo selectOneDevice(const std::string& selector);
+DeviceInfo localRankDevice(int localRank);
+
+}  // namespace
+
+bool namesSeveralDevices(const std::string& selector) {
+  return selector.find(',') != std::string::npos || lower(selector) == kAllGpus;
+}
+
+std::vector<std::vector<DeviceInfo>> gpusByPlatform() {
+  std::vector<std::vector<DeviceInfo>> platforms;
+  for (const DeviceInfo& d : listDevices()) {
+    if (d.type != "GPU") continue;
+    if (platforms.empty() || platforms.back().front().platformIndex != d.platformIndex) platforms.emplace_back();
+    platforms.back().push_back(d);
+  }
+  return platforms;
+}
+
+std::vector<DeviceChoice> deviceChoices() {
+  std::vector<DeviceChoice> out;
+  for (const DeviceInfo& d : listDevices()) out.push_back({d.selector(), d.summary()});
+  for (const auto& gpus : gpusByPlatform()) {
+    if (gpus.size() < 2) continue;
+    std::string selector;
+    for (const DeviceInfo& d : gpus) selector += (selector.empty() ? "" : ",") + d.selector();
+    const bool alike = std::all_of(gpus.begin(), gpus.end(), [&](const DeviceInfo& d) { return d.name == gpus[0].name; });
+    const std::string what = alike ? gpus[0].name : "GPUs of " + gpus[0].platformName;
+    out.push_back({selector, std::to_string(gpus.size()) + " × " + what + " (" + selector + ": one slab of the grid each)"});
+  }
+  return out;
+}
+
+std::vector<DeviceInfo> selectDevices(const std::string& selector) {
+  if (lower(selector) == kAllGpus) {
+    const auto platforms = gpusByPlatform();
+    if (platforms.empty())
+      throw ComputeError(ComputeStatus::UnknownDevice, std::string(kAllGpus) + " names every GPU of a platform, and "
+                                                       "there is none; devices:\n" + deviceList(listDevices()));
+    const auto several = std::find_if(platforms.begin(), platforms.end(), [](const auto& p) { return p.size() > 1; });
+    return several != platforms.end() ? *several : platforms.front();
+  }
+  std::vector<DeviceInfo> out;
+  for (const std::string& item : listItems(selector)) {
+    if (item.empty() && namesSeveralDevices(selector))
+      throw ComputeError(ComputeStatus::UnknownDevice, "the device list '" + selector + "' has an empty entry");
+    out.push_back(selectOneDevice(item));
+  }
+  return out;
+}
+
+namespace {
+
+// The device of the MPI rank at place `localRank` on its host, for "local-rank".
+DeviceInfo localRankDevice(int localRank) {
+  const auto platforms = gpusByPlatform();
+  if (platforms.empty()) return selectOneDevice("cpu");
+  const auto& gpus = *std::max_element(platforms.begin(), platforms.end(),
+                                       [](const auto& a, const auto& b) { return a.size() < b.size(); });
+  return gpus[std::size_t(localRank) % gpus.size()];
+}
+
+}  // namespace
+
+DeviceInfo selectDevice(const std::string& selector) { return selectDevices(selector).front(); }
+
+namespace {
+
+// The rank's place on its host as the MPI launchers tell their processes (Open MPI, MPICH, Slurm), else 0.
+int localRankOfProcess() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char* value = std::getenv(name)) return std::max(0, std::atoi(value));
+  return 0;
+}
+
+DeviceInfo selectOneDevice(const std::string& selector) {
+  if (lower(selector) == kLocalRankDevice) return localRankDevice(localRankOfProcess());
   const std::vector<DeviceInfo> all = listDevices();
   const std::string sel = lower(selector);
   auto firstOfType = [&](const std::string& type) -> const DeviceInfo* {
@@ -148,8 +257,9 @@ DeviceInfo selectDevice(const std::string& selector) {
   } else if (sel == "cpu") {
     found = firstOfType("CPU");
   } else if (std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit((unsigned char)c); })) {
-    const std::size_t n = std::stoul(sel);
-    if (n < all.size()) found = &all[n];
+    // An index too large for a number is no device, like any other index past the last one.
+    std::size_t n = 0;
+    if (std::from_chars(sel.data(), sel.data() + sel.size(), n).ec == std::errc() && n < all.size()) found = &all[n];
   } else if (const auto colon = sel.find(':'); colon != std::string::npos &&
              std::all_of(sel.begin(), sel.end(), [](char c) { return std::isdigit((unsigned char)c) || c == ':'; })) {
     for (const auto& d : all)
@@ -163,9 +273,12 @@ DeviceInfo selectDevice(const std::string& selector) {
   }
   if (!found)
     throw ComputeError(ComputeStatus::UnknownDevice, "no OpenCL device matches '" + selector +
-                                                    "' (use '', gpu, cpu, an index N, P:D or a name substring); "
+                                                    "' (use '', gpu, cpu, an index N, P:D, a name substring, or for "
+                                                    "slabs on several devices a list P:D,P:D, all-gpus or local-rank); "
                                                     "devices:\n" + deviceList(all));
   return *found;
 }
+
+}  // namespace
 
 }  // namespace iso

@@ -5,12 +5,15 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "core/Format.h"
 #include "compute/ClHost.h"
 #include "compute/DeviceArray.h"
 #include "compute/KernelSources.h"
+#include "compute/OpenClPlaneCopies.h"
+#include "compute/OpenClVolumeRenderer.h"
 #include "compute/stages/OpenClStage.h"
 
 namespace iso {
@@ -18,8 +21,8 @@ namespace iso {
 namespace {
 
 constexpr int kTraceRowsPerFlush = 256;  // receiver rows kept on the device before a read-back
-constexpr int kStencilArgs = 10;         // STENCIL_ARGS in common.cl; a stage's extra arguments follow
-constexpr int kMultiStepArgs = 15;       // a multi-step kernel's (stages/OpenClStage.h), then the extras
+constexpr int kStencilArgs = 12;         // STENCIL_ARGS in common.cl; a stage's extra arguments follow
+constexpr int kMultiStepArgs = 17;       // a multi-step kernel's (stages/OpenClStage.h), then the extras
 constexpr int kMaxFieldBuffers = 4;
 // Profiling events held before their times are summed: bounded, so that memory stays flat however many
 // steps one advance() runs.
@@ -294,15 +297,38 @@ class AbsorbingLayer {
   // Adds the layer's terms of step n to u^(n+1) in `next`, u^n being `prev` (after the stencil).
   void correct(const ClContext& ctx, cl_mem prev, cl_mem next, cl_mem vel, const Buffer<float>& coef, const Grid& g,
                KernelTime& time) {
+    advanceMemory(ctx, prev, g, time);
+    correctPlanes(ctx, prev, next, vel, coef, g, {0, g.n3}, time);
+  }
+
+  // Advances ψ of every axis to step n (from u^n alone): before any correction of the step. Of z, the
+  // slots the planes held need (all of them on a whole grid: PmlProfile::zPsiSlots).
+  void advanceMemory(const ClContext& ctx, cl_mem prev, const Grid& g, KernelTime& time) {
     for (int a = 0; a < 3; ++a) {
       const PmlAxis& axis = pml_.axes[a];
       if (axis.width == 0) continue;
       const auto dims = pml_.memoryDims(a);
-      memory_[a].args(prev, psi_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width);
-      time.add(memory_[a].launch(ctx, range({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])})));
-      std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(g.n3)};
-      reach[a] = std::size_t(axis.reachCells());
-      correct_[a].args(prev, next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width);
+      const auto [first, end] = a == 2 ? pml_.zPsiSlots() : std::pair{0, dims[2]};
+      if (first >= end) continue;
+      memory_[a].args(prev, psi_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width, pml_.axes[2].n, pml_.zFirst,
+                      first);
+      time.add(memory_[a].launch(ctx, range({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(end - first)})));
+    }
+  }
+
+  // Adds the layer's terms to u^(n+1) on the interior planes `planes` (after advanceMemory).
+  void correctPlanes(const ClContext& ctx, cl_mem prev, cl_mem next, cl_mem vel, const Buffer<float>& coef, const Grid& g, PlaneRange planes,
+                     KernelTime& time) {
+    for (int a = 0; a < 3; ++a) {
+      const PmlAxis& axis = pml_.axes[a];
+      if (axis.width == 0) continue;
+      // Dimension 2: the planes (x and y), or z's reach indices whose cells are the planes.
+      const auto [first, end] = a == 2 ? pml_.zReach(planes.begin, planes.end) : std::pair{planes.begin, planes.end};
+      if (first >= end) continue;
+      std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(end - first)};
+      if (a < 2) reach[a] = std::size_t(axis.reachCells());
+      correct_[a].args(prev, next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width,
+                       pml_.axes[2].n, pml_.zFirst, first);
       time.add(correct_[a].launch(ctx, range(reach)));
     }
   }
@@ -420,8 +446,25 @@ struct OpenClSolver::Impl {
   ReceiverRecord receivers;
   Buffer<float> sliceBuffer;  // xy | xz | yz, read in one piece
   Event sliceRead;            // the read of startSlices, until finishSlices
+  std::unique_ptr<OpenClVolumeRenderer> volume;  // built when first asked for an image
+
+  // As a slab (WaveSolver::beginStep .. synchronize): the copies, the step under way and its kernels' times.
+  std::unique_ptr<OpenClPlaneCopies> copies;
+  bool stepOpen = false, layerMemoryAdvanced = false;
+  int target = -1;                  // the buffer u^(n+1) is written into
+  std::vector<PlaneRange> begun;    // the planes beginStep computed
+  Event firstPlanesDone;            // a marker after them, which their reads wait for
+  std::map<int, StageLaunch> rangeLaunches;  // the stage's launch per count of planes
+  KernelTime slabStencilTime, slabOtherTime;
+  int slabSteps = 0;                // since the last synchronize
 
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
+
+  // The source term of `step` into `level`, whose stored values are u · scale.
+  void injectSource(cl_mem level, long step, float scale, KernelTime& time) {
+    program.inject.args(level, int(source->index), source->valueForStep(step) * scale);
+    time.add(program.inject.launch(ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
+  }
 };
 
 OpenClSolver::OpenClSolver(const Problem& problem, const OpenClStage& stage, const StageParamMap& params,
@@ -435,11 +478,20 @@ OpenClSolver::OpenClSolver(const Problem& problem, const OpenClStage& stage, con
   checkProblemFitsGrid(problem);
   impl_ = std::make_unique<Impl>(device);
   Impl& m = *impl_;
-  const bool layer = problem.pml.enabled();
-  m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), layer, grid_);
+  // The layer folds into the stencil's pass on a whole grid only: the folded kernel numbers z's planes
+  // from the grid's first, not a slab's (PmlProfile::zFirst), so a slab of a cut grid runs the layer's own
+  // kernels; gpu-half, whose storage needs the folded layer, runs on the whole grid only.
+  const PmlProfile& pml = problem.pml;
+  const bool layer = pml.enabled(), wholeLayer = pml.zFirst == 0 && pml.zCells == pml.axes[2].n;
+  const bool fold = layer && stage.foldsLayer(params_) && wholeLayer;
+  if (layer && !wholeLayer && (storage.halfField || storage.halfVel || storage.incremental))
+    throw ComputeError(ComputeStatus::InvalidParameter,
+                       "stage '" + stage.id() + "' stores its fields as half and runs on a whole grid only, not as a "
+                       "slab of a grid cut over devices or ranks; run it on one device");
+  m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), fold, grid_);
   m.fields = FieldBuffers(m.ctx, problem, fieldCount, storage, options);
   m.constants = StencilConstants(m.ctx, problem);
-  m.layer = AbsorbingLayer(m.ctx, m.program.program, problem.pml, layer && stage.foldsLayer(params_));
+  m.layer = AbsorbingLayer(m.ctx, m.program.program, problem.pml, fold);
   m.source = problem.source;
   m.receivers = ReceiverRecord(m.ctx, m.program.program, problem.receivers);
   m.sliceBuffer = Buffer<float>(m.ctx, SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3), CL_MEM_READ_WRITE, "slices");
@@ -455,6 +507,12 @@ OpenClSolver::~OpenClSolver() {
 }
 
 std::string OpenClSolver::deviceName() const { return impl_->ctx.info().name; }
+
+bool OpenClSolver::runsAsSlab() const {
+  // Plane copies carry floats, and a slab's step runs the plain two-buffer update.
+  const FieldStorage& storage = impl_->fields.storage;
+  return !storage.halfField && !storage.halfVel && !storage.incremental;
+}
 const DeviceInfo& OpenClSolver::device() const { return impl_->ctx.info(); }
 
 double OpenClSolver::advance(int steps) {
@@ -464,12 +522,10 @@ double OpenClSolver::advance(int steps) {
   StencilProgram& p = m.program;
   const Grid& g = grid_;
   KernelTime stencilTime, otherTime;
+  if (m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "advance: a slab's step is under way");
   const float readScale = 1.0f / f.fieldScale;
   // The source term of `step` into u^(step+1), in the stored units.
-  const auto inject = [&](cl_mem level, long step) {
-    p.inject.args(level, int(m.source->index), m.source->valueForStep(step) * f.fieldScale);
-    otherTime.add(p.inject.launch(m.ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
-  };
+  const auto inject = [&](cl_mem level, long step) { m.injectSource(level, step, f.fieldScale, otherTime); };
   const auto correctForLayer = [&](cl_mem prev, cl_mem next) {
     if (m.layer.enabled() && !m.layer.folded()) m.layer.correct(m.ctx, prev, next, f.vel.get(), m.constants.coef, g, otherTime);
   };
@@ -480,8 +536,9 @@ double OpenClSolver::advance(int steps) {
       // other U buffer.
       const bool incremental = f.storage.incremental;
       const cl_mem next = f.field[incremental ? FieldBuffers::kIncrement : f.old].get();
-      p.stencil.args(f.field[f.cur].get(), next, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3);
-      setStorageArgs(kStencilArgs);
+      p.stencil.args(f.field[f.cur].get(), next, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, kHalfLength,
+                     g.n3 + kHalfLength);
+      setStorageArgs(kStencilArgs, p.extraArgs);
       stencilTime.add(p.stencil.launch(m.ctx, p.range));
       correctForLayer(f.field[f.cur].get(), next);
       m.layer.finishStep();
@@ -503,7 +560,7 @@ double OpenClSolver::advance(int steps) {
     const auto [first, second] = f.freeFields();
     p.stencil.args(f.field[f.old].get(), f.field[f.cur].get(), f.field[first].get(), f.field[second].get(), f.vel.get(),
                    c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, m.source ? int(m.source->index) : -1,
-                   m.source ? m.source->valueForStep(step_) : 0.0f, n);
+                   m.source ? m.source->valueForStep(step_) : 0.0f, n, kHalfLength, g.n3 + kHalfLength);
     p.setExtraArgs(kMultiStepArgs);
     stencilTime.add(p.stencil.launch(m.ctx, p.range));
     correctForLayer(f.field[f.cur].get(), f.field[first].get());
@@ -530,12 +587,12 @@ double OpenClSolver::advance(int steps) {
   return stencil + other;
 }
 
-void OpenClSolver::setStorageArgs(int first) {
+void OpenClSolver::setStorageArgs(int first, const std::vector<int>& extraArgs) {
   Impl& m = *impl_;
   FieldBuffers& f = m.fields;
   StencilProgram& p = m.program;
-  p.setExtraArgs(first);
-  cl_uint next = cl_uint(first + int(p.extraArgs.size()));
+  for (std::size_t a = 0; a < extraArgs.size(); ++a) p.stencil.setArg(cl_uint(first + int(a)), extraArgs[a]);
+  cl_uint next = cl_uint(first + int(extraArgs.size()));
   if (f.storage.incremental) p.stencil.setArg(next++, f.field[f.old].get());
   if (f.storage.halfVel) p.stencil.setArg(next++, f.velScale);
   if (m.layer.folded()) m.layer.setFoldArgs(p.stencil, next);
@@ -579,6 +636,17 @@ bool OpenClSolver::startSlices(int i, int j, int k, std::span<float> planes) {
 void OpenClSolver::finishSlices() {
   Event read = std::move(impl_->sliceRead);
   if (read) read.wait();
+  if (impl_->volume) impl_->volume->finish();
+}
+
+bool OpenClSolver::startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
+  Impl& m = *impl_;
+  // The renderer reads float arrays; half ones would need a kernel of their own.
+  if (m.fields.storage.halfField || m.fields.storage.halfVel)
+    throw std::logic_error("stage '" + stage_ + "' stores its fields as half and cannot render the volume");
+  if (!m.volume) m.volume = std::make_unique<OpenClVolumeRenderer>(m.ctx);
+  m.volume->start(view, grid_, m.fields.field[m.fields.cur].get(), m.fields.vel.get(), rgba, seconds);
+  return false;
 }
 
 std::vector<float> OpenClSolver::traces() { return impl_->receivers.samples(impl_->ctx); }
@@ -643,6 +711,134 @@ std::vector<float> OpenClSolver::readRawBuffer(int which) {
                        "readRawBuffer: which is 0 .. " + std::to_string(m.fields.count) + " (the last: vel)");
   return m.fields.array(which).readAllocation(m.ctx);
 }
+
+void OpenClSolver::computePlanes(PlaneRange planes) {
+  Impl& m = *impl_;
+  FieldBuffers& f = m.fields;
+  StencilProgram& p = m.program;
+  const StencilConstants& c = m.constants;
+  const Grid& g = grid_;
+  auto launch = m.rangeLaunches.find(planes.count());
+  if (launch == m.rangeLaunches.end())
+    launch = m.rangeLaunches.emplace(planes.count(), openClStage(stage_).launch(params_, Grid(g.n1, g.n2, planes.count()))).first;
+  const StageLaunch& l = launch->second;
+  const int zBegin = planes.begin + kHalfLength, zEnd = planes.end + kHalfLength;
+  const bool source = m.source && planes.contains(int(m.source->index / g.planeSize()) - kHalfLength);
+  const cl_mem cur = f.field[f.cur].get(), target = f.field[m.target].get();
+  if (p.stepsPerPass == 1) {
+    // A folded layer's terms come with the kernel (each cell's from u^n, ψ^(n−1) and its own ζ, so any
+    // ranges of planes give the whole grid's bits; slabs of a cut grid are never folded: the constructor).
+    p.stencil.args(cur, target, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, zBegin, zEnd);
+    setStorageArgs(kStencilArgs, l.extraArgs);
+  } else {  // one step of the multi-step kernel, which adds the source term itself
+    p.stencil.args(f.field[f.old].get(), cur, target, f.field[f.freeFields()[1]].get(), f.vel.get(), c.coef, c.gx,
+                   c.gy, c.gz, g.n1, g.n2, g.n3, source ? int(m.source->index) : -1,
+                   source ? m.source->valueForStep(step_) : 0.0f, 1, zBegin, zEnd);
+    for (std::size_t a = 0; a < l.extraArgs.size(); ++a) p.stencil.setArg(cl_uint(kMultiStepArgs + int(a)), l.extraArgs[a]);
+  }
+  m.slabStencilTime.add(p.stencil.launch(m.ctx, NDRange{3, l.global, l.local}));
+  if (m.layer.enabled() && !m.layer.folded()) {
+    if (!m.layerMemoryAdvanced) m.layer.advanceMemory(m.ctx, cur, g, m.slabOtherTime);
+    m.layerMemoryAdvanced = true;
+    m.layer.correctPlanes(m.ctx, cur, target, f.vel.get(), c.coef, g, planes, m.slabOtherTime);
+  }
+  if (source && p.stepsPerPass == 1) m.injectSource(target, step_, f.fieldScale, m.slabOtherTime);
+}
+
+void OpenClSolver::beginStep(std::span<const PlaneRange> first) {
+  Impl& m = *impl_;
+  if (m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "beginStep: the previous step is not finished");
+  for (std::size_t r = 0; r < first.size(); ++r)
+    if (first[r].begin < 0 || first[r].end > grid_.n3 || first[r].empty() || (r > 0 && first[r].begin < first[r - 1].end))
+      throw ComputeError(ComputeStatus::InvalidParameter, "beginStep: plane ranges must be ascending, disjoint and inside "
+                                                          "the " + std::to_string(grid_.n3) + " interior planes");
+  if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
+  m.copies->makeWaitForWrites(m.ctx.queue());  // this step reads the ghost planes written after the last one
+  m.copies->beginStep();
+  m.target = m.program.stepsPerPass == 1 ? m.fields.old : m.fields.freeFields()[0];
+  m.begun.assign(first.begin(), first.end());
+  m.layerMemoryAdvanced = false;
+  m.stepOpen = true;
+  for (const PlaneRange& planes : m.begun) computePlanes(planes);
+  cl_event marker = nullptr;
+  checkCl(clEnqueueMarkerWithWaitList(m.ctx.queue(), 0, nullptr, &marker), "clEnqueueMarkerWithWaitList");
+  m.firstPlanesDone = Event(marker);
+  checkCl(clFlush(m.ctx.queue()), "clFlush", "submitting a slab's first planes");
+}
+
+void OpenClSolver::finishStep() {
+  Impl& m = *impl_;
+  if (!m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "finishStep: no step was begun");
+  int k = 0;
+  for (const PlaneRange& done : m.begun) {  // the planes between the ranges beginStep computed
+    if (done.begin > k) computePlanes({k, done.begin});
+    k = done.end;
+  }
+  if (k < grid_.n3) computePlanes({k, grid_.n3});
+  m.layer.finishStep();
+  m.receivers.record(m.ctx, m.fields.field[m.target].get(), 1.0f / m.fields.fieldScale, m.slabOtherTime);
+  m.fields.old = m.fields.cur;
+  m.fields.cur = m.target;
+  m.stepOpen = false;
+  ++step_;
+  ++m.slabSteps;
+  checkCl(clFlush(m.ctx.queue()), "clFlush", "submitting a slab's step");
+}
+
+std::pair<std::size_t, std::size_t> OpenClSolver::planeFloats(int plane, int count, std::size_t memory) const {
+  const std::size_t floats = std::size_t(count) * grid_.planeSize();
+  if (count < 0 || plane < -kHalfLength || plane + count > grid_.n3 + kHalfLength || memory < floats)
+    throw ComputeError(ComputeStatus::InvalidParameter,
+                       "planes [" + std::to_string(plane) + ", " + std::to_string(plane + count) + ") are outside the padded "
+                       "grid's planes or larger than the " + std::to_string(memory) + " floats given");
+  return {std::size_t(plane + kHalfLength) * grid_.planeSize(), floats};
+}
+
+void OpenClSolver::startPlaneRead(int plane, int count, std::span<float> out) {
+  Impl& m = *impl_;
+  if (!m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "startPlaneRead: planes of u^(n+1) are read "
+                                                                       "between beginStep and finishStep");
+  const auto [offset, floats] = planeFloats(plane, count, out.size());
+  m.copies->startRead(m.fields.field[m.target].get(), offset, floats, out.data(), m.firstPlanesDone);
+}
+
+void OpenClSolver::startPlaneWrite(int plane, int count, std::span<const float> in) {
+  Impl& m = *impl_;
+  if (m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "startPlaneWrite: planes of the current field "
+                                                                      "are written after finishStep");
+  const auto [offset, floats] = planeFloats(plane, count, in.size());
+  if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
+  m.copies->startWrite(m.fields.field[m.fields.cur].get(), offset, floats, in.data());
+}
+
+void OpenClSolver::waitPlaneRead(int read) {
+  if (!impl_->copies) throw ComputeError(ComputeStatus::InvalidParameter, "waitPlaneRead: no plane was read");
+  impl_->copies->waitRead(read);
+}
+
+void OpenClSolver::waitPlaneCopies() {
+  Impl& m = *impl_;
+  if (m.copies) m.copies->waitAll();
+}
+
+void OpenClSolver::synchronize() {
+  Impl& m = *impl_;
+  waitPlaneCopies();
+  m.ctx.finish();
+  const double stencil = m.slabStencilTime.total(), other = m.slabOtherTime.total();
+  m.slabStencilTime = {};
+  m.slabOtherTime = {};
+  counters_.steps += m.slabSteps;
+  counters_.stencilSeconds += stencil;
+  counters_.kernelSeconds += stencil + other;
+  counters_.lastAdvanceSeconds = stencil + other;
+  counters_.lastAdvanceSteps = m.slabSteps;
+  counters_.planeCopySeconds = m.copies ? m.copies->seconds() : 0.0;
+  counters_.planeCopyBytes = m.copies ? m.copies->bytes() : 0;
+  m.slabSteps = 0;
+}
+
+HostPlanes OpenClSolver::allocateHostPlanes(std::size_t floats) { return allocatePageLocked(impl_->ctx, floats); }
 
 void OpenClSolver::buildForTest(const DeviceInfo& device, const std::string& source, const std::string& options) {
   ClContext ctx(device);

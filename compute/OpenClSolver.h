@@ -6,6 +6,7 @@
 // launch out of place (four buffers, stages/OpenClStage.h); callers see no difference.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/DeviceRegistry.h"
@@ -25,6 +26,8 @@ struct SolverCounters {
   double stencilSeconds = 0.0;  // the stencil kernels alone
   double lastAdvanceSeconds = 0.0;
   int lastAdvanceSteps = 0;
+  double planeCopySeconds = 0.0;  // a slab's plane copies (profiled on their own queue)
+  std::size_t planeCopyBytes = 0;
 };
 
 struct OpenClSolverOptions {
@@ -52,10 +55,27 @@ class OpenClSolver : public WaveSolver {
   long currentStep() const override { return step_; }
   void readField(std::vector<float>& interior) override;
   bool startSlices(int i, int j, int k, std::span<float> planes) override;
-  void finishSlices() override;
+  void finishSlices() override;  // the planes and the volume image on their way
+  // Rendered on the device from the current field buffer (compute/OpenClVolumeRenderer.h).
+  bool startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) override;
   std::vector<float> traces() override;
   SolverState saveState() override;
   void restoreState(const SolverState& state) override;
+
+  // As a slab (WaveSolver): the stencil and the layer's corrections run on ranges of planes, the
+  // plane copies through a queue of their own (OpenClPlaneCopies) into and out of page-locked memory.
+  // gpu-temporal runs one step per pass as a slab (its two-step pass would need u^(n+1) on R planes
+  // beyond the cut, which its kernel computes only inside the grid; docs/SCALING.md).
+  // Not gpu-half: its half-precision storage runs on a whole grid only.
+  bool runsAsSlab() const override;
+  void beginStep(std::span<const PlaneRange> first) override;
+  void finishStep() override;
+  void startPlaneRead(int plane, int count, std::span<float> out) override;
+  void startPlaneWrite(int plane, int count, std::span<const float> in) override;
+  void waitPlaneRead(int read) override;
+  void waitPlaneCopies() override;
+  void synchronize() override;
+  HostPlanes allocateHostPlanes(std::size_t floats) override;
 
   const DeviceInfo& device() const;
   StageParamMap parameters() const override { return params_; }
@@ -73,7 +93,13 @@ class OpenClSolver : public WaveSolver {
  private:
   // The stencil kernel's arguments after STENCIL_ARGS from `first`: the stage's extra ones, then what the
   // storage and a folded layer add (stages/OpenClStage.h, fieldStorage).
-  void setStorageArgs(int first);
+  void setStorageArgs(int first, const std::vector<int>& extraArgs);
+  // A slab's u^(n+1) on interior planes `planes`: the stage's kernel on them (its launch for that many
+  // planes), the layer's corrections, the source when it lies there.
+  void computePlanes(PlaneRange planes);
+  // Floats [offset, offset + count) of a field buffer holding `count` planes from plane `plane`
+  // (checked against the padded grid).
+  std::pair<std::size_t, std::size_t> planeFloats(int plane, int count, std::size_t memory) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

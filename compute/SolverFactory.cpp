@@ -1,12 +1,96 @@
 #include "compute/SolverFactory.h"
 
+#include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <utility>
+
+#include "compute/Bandwidth.h"
+#include "compute/ClError.h"
+#include "compute/StageParams.h"
+#include "core/DecomposedSolver.h"
 
 namespace iso {
 
+namespace {
+
+// The slabs' shares: even on alike devices, else by copy bandwidth (measured once per device and cached);
+// with ranks, every rank learns every rank's.
+std::vector<double> slabWeights(const std::vector<DeviceInfo>& devices, bool openCl, Communicator* ranks, int slabs) {
+  const bool ranked = ranks && ranks->size() > 1;
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : devices) names.push_back(openCl ? deviceKey(d) : "host");
+  if (ranked) names = ranks->allGather(names.front());
+  std::vector<double> weights(std::size_t(slabs), 1.0);
+  if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return n == names.front(); })) return weights;
+  std::vector<double> mine(devices.size(), 1.0);
+  onEveryRank(ranks, [&] {
+    for (std::size_t s = 0; s < devices.size(); ++s) mine[s] = copyBandwidthGBs(devices[s]);
+  });
+  if (!ranked) return mine;
+  for (std::size_t r = 0; const std::string& text : ranks->allGather(std::to_string(mine.front()))) weights[r++] = std::stod(text);
+  return weights;
+}
+
+}  // namespace
+
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config) {
+  if (const auto ranks = processRanks(); ranks && ranks->size() > 1) return createSolver(std::move(problem), config, ranks);
+  return createSolver(std::move(problem), config, resolveStage(config.stage).device(config.device));
+}
+
+std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
+                                         const std::optional<DeviceInfo>& device) {
+  if (const auto ranks = processRanks(); ranks && ranks->size() > 1) return createSolver(std::move(problem), config, ranks);
   const Stage& stage = resolveStage(config.stage);
-  return stage.createSolver(std::move(problem), config.params, stage.device(config.device));
+  if (stage.openCl() && namesSeveralDevices(config.device))
+    return createSolver(std::move(problem), config, std::shared_ptr<Communicator>());
+  return stage.createSolver(std::move(problem), config.params, device);
+}
+
+std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
+                                         std::shared_ptr<Communicator> ranks) {
+  const Stage& stage = resolveStage(config.stage);
+  const bool openCl = stage.openCl() != nullptr;
+  const int rankCount = ranks ? ranks->size() : 1;
+  // This process's devices: all of them without ranks, the rank's one with ranks.
+  std::vector<DeviceInfo> devices(1);
+  onEveryRank(ranks.get(), [&] {
+    if (openCl) devices = slabDevices(config, ranks.get());
+  });
+  const int slabCount = rankCount > 1 ? rankCount : int(devices.size());
+  if (slabCount == 1)
+    return stage.createSolver(std::move(problem), config.params, openCl ? std::optional(devices[0]) : std::nullopt);
+  std::vector<Slab> slabs;
+  const std::vector<double> weights = slabWeights(devices, openCl, ranks.get(), slabCount);
+  onEveryRank(ranks.get(), [&] {
+    try {
+      slabs = cutAlongZ(problem.grid.n3, weights);
+    } catch (const std::invalid_argument& e) {
+      throw ComputeError(ComputeStatus::InvalidParameter, e.what());
+    }
+  });
+  std::vector<int> owners(std::size_t(slabCount), 0);
+  for (int s = 0; s < slabCount && rankCount > 1; ++s) owners[std::size_t(s)] = s;
+  const Grid whole = problem.grid;
+  const auto build = [&](Problem slab, int s) -> std::unique_ptr<WaveSolver> {
+    if (!openCl) return stage.createSolver(std::move(slab), config.params, std::nullopt);
+    const DeviceInfo& device = devices[rankCount > 1 ? 0 : std::size_t(s)];
+    const StageParamMap params = resolveStageParams(*stage.openCl(), device, whole, config.params, true);
+    return stage.createSolver(std::move(slab), params, device);
+  };
+  return std::make_unique<DecomposedSolver>(std::move(problem), std::move(slabs), std::move(owners), std::move(ranks), build);
+}
+
+std::vector<DeviceInfo> slabDevices(const ExecutionConfig& config, const Communicator* ranks) {
+  const std::vector<DeviceInfo> devices = selectDevices(config.device);
+  const int rankCount = ranks ? ranks->size() : 1;
+  if (rankCount == 1) return devices;
+  if (devices.size() != 1 && int(devices.size()) != rankCount)
+    throw ComputeError(ComputeStatus::UnknownDevice,
+                       "--device names " + std::to_string(devices.size()) + " devices for " + std::to_string(rankCount) +
+                           " ranks: name one per rank, one for all, or local-rank (each rank's GPU on its host)");
+  return {devices[devices.size() == 1 ? 0 : std::size_t(ranks->rank())]};
 }
 
 }  // namespace iso

@@ -52,7 +52,7 @@ TuneResult tuneStage(const Problem& problem, const DeviceInfo& device, const Ope
   }
   if (result.best.empty())
     throw ComputeError(ComputeStatus::InvalidParameter, "tuning " + stage.id() + ": no candidate ran on " + device.name);
-  if (options.store) storeTuning(stage.id(), device, result.best, problem.grid, result.bestMpts);
+  if (options.store) result.databaseKeptAs = storeTuning(stage.id(), device, result.best, problem.grid, result.bestMpts);
   return result;
 }
 

@@ -49,6 +49,8 @@ struct TuneResult {
   std::vector<StageTiming> candidates;  // in the order tried
   StageParamMap best;
   double bestMpts = 0.0;
+  // Where storing it kept a tuning database that could not be read ("" when none was: storeTuning).
+  std::string databaseKeptAs;
 };
 
 // Tries every tuningCandidates(stage, device, grid) entry; `progress` (optional) sees each result as it comes.

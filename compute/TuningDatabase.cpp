@@ -4,20 +4,26 @@
 #include <cmath>
 #include <cctype>
 #include <ctime>
-#include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 #include "compute/ClError.h"
 #include "compute/KernelSources.h"
-#include "core/AtomicFile.h"
 #include "core/CacheDirectory.h"
+#include "core/Grid.h"
+#include "core/JsonInput.h"
+#include "core/OutputFile.h"
 
 namespace iso {
 
 namespace {
 
 using nlohmann::json;
+
+// A measured rate beyond any machine (10^15 points per second) is damage, and is not quoted.
+constexpr double kMaxMptsPerSecond = 1e9;
 
 std::string userDatabasePath() {
   const std::string dir = cacheDirectory();
@@ -35,21 +41,42 @@ std::string stringAt(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// The entries of one database text; a text that is not a database of this schema has none.
-json entriesOf(const json& db) {
-  if (!db.is_object() || stringAt(db, "schema") != kTuningSchema || !db.contains("entries") ||
-      !db["entries"].is_array())
-    return json::array();
-  return db["entries"];
+// Why `db` is not a database this version reads ("" when it is one).
+std::string whyNotADatabase(const json& db) {
+  if (!db.is_object()) return "it is not a JSON object";
+  const std::string schema = stringAt(db, "schema");
+  if (schema != kTuningSchema)
+    return schema.empty() ? "it has no \"schema\"" : "its schema is " + excerpt(schema) + ", not " + kTuningSchema;
+  if (!db.contains("entries") || !db["entries"].is_array()) return "it has no \"entries\" array";
+  return "";
 }
 
-json readUserDatabase() {
-  const std::string path = userDatabasePath();
-  if (path.empty()) return json::object();
-  std::ifstream f(path);
-  if (!f) return json::object();
-  json j = json::parse(f, nullptr, /*allow_exceptions=*/false);
-  return j.is_object() ? j : json::object();
+// The entries of a database; one that is not a database of this schema has none.
+json entriesOf(const json& db) { return whyNotADatabase(db).empty() ? db["entries"] : json::array(); }
+
+// The user's database as read: its value, and why it cannot be used ("" when it can, or is absent).
+struct UserDatabase {
+  json db = json::object();
+  std::string problem;
+};
+
+UserDatabase readUserDatabase() {
+  CacheJson cache = readCacheJson(userDatabasePath());
+  UserDatabase user{std::move(cache.value), std::move(cache.problem)};
+  if (user.problem.empty() && !user.db.empty()) user.problem = whyNotADatabase(user.db);
+  return user;
+}
+
+// A parameter value as the stages take it: an integer within int (a larger one is damage, and would
+// wrap to a negative number).
+std::optional<int> intOf(const json& v) {
+  if (!v.is_number_integer()) return std::nullopt;
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    return u <= std::uint64_t(std::numeric_limits<int>::max()) ? std::optional<int>(int(u)) : std::nullopt;
+  }
+  const auto i = v.get<std::int64_t>();
+  return i >= std::numeric_limits<int>::min() && i <= std::numeric_limits<int>::max() ? std::optional<int>(int(i)) : std::nullopt;
 }
 
 // The specificity of `match` for this device and grid, or -1 when one of its keys does not hold.
@@ -58,7 +85,8 @@ int matchScore(const json& match, const DeviceInfo& device, const Grid& grid) {
   int score = 0;
   for (const auto& [key, value] : match.items()) {
     if (key == "nv_compute_min") {
-      if (!value.is_number_integer() || device.nvComputeMajor < value.get<int>()) return -1;
+      const std::optional<int> min = intOf(value);
+      if (!min || device.nvComputeMajor < *min) return -1;
       score += 3;
       continue;
     }
@@ -79,11 +107,15 @@ int matchScore(const json& match, const DeviceInfo& device, const Grid& grid) {
   return score;
 }
 
+// The entry's parameters; none when one of them is not an integer within int (the entry is damaged).
 StageParamMap paramsOf(const json& entry) {
   StageParamMap p;
   if (entry.contains("params") && entry["params"].is_object())
-    for (const auto& [k, v] : entry["params"].items())
-      if (v.is_number_integer()) p[k] = v.get<int>();
+    for (const auto& [k, v] : entry["params"].items()) {
+      const std::optional<int> value = intOf(v);
+      if (!value) return {};
+      p[k] = *value;
+    }
   return p;
 }
 
@@ -94,18 +126,20 @@ std::string describe(const json& entry, bool shipped) {
   if (match.contains("device")) what = text("device");
   else if (match.contains("architecture")) what = (text("vendor").empty() ? "" : text("vendor") + " ") + text("architecture");
   else if (match.contains("nv_compute_min"))
-    what = "NVIDIA compute capability " + std::to_string(match.value("nv_compute_min", 0)) + ".0+";
+    what = "NVIDIA compute capability " + std::to_string(intOf(match["nv_compute_min"]).value_or(0)) + ".0+";
   else if (match.contains("vendor")) what = text("vendor");
   else what = "every device";
   if (match.contains("size_class")) what += ", " + text("size_class") + " grids";
   std::string measured;
-  if (const json m = entry.value("measured", json::object()); m.is_object() && m.contains("mpts_per_s") &&
-                                                              m["mpts_per_s"].is_number()) {
+  // What it says of its measurement, where the values make sense (a rate of 1e308 or a grid of 2^40 do not).
+  if (const json m = entry.value("measured", json::object());
+      m.is_object() && m.contains("mpts_per_s") && m["mpts_per_s"].is_number() &&
+      m["mpts_per_s"].get<double>() >= 0.0 && m["mpts_per_s"].get<double>() <= kMaxMptsPerSecond) {
     measured = " (" + std::to_string(std::lround(m["mpts_per_s"].get<double>())) + " Mpts/s";
-    if (m.contains("grid") && m["grid"].is_array() && m["grid"].size() == 3 &&
-        std::all_of(m["grid"].begin(), m["grid"].end(), [](const json& n) { return n.is_number_integer(); }))
-      measured += " at " + std::to_string(m["grid"][0].get<int>()) + "x" + std::to_string(m["grid"][1].get<int>()) +
-                  "x" + std::to_string(m["grid"][2].get<int>());
+    const auto axis = [](const json& n) { return intOf(n).value_or(0) >= 1 && intOf(n).value_or(0) <= kMaxAxisCells; };
+    if (m.contains("grid") && m["grid"].is_array() && m["grid"].size() == 3 && std::all_of(m["grid"].begin(), m["grid"].end(), axis))
+      measured += " at " + std::to_string(*intOf(m["grid"][0])) + "x" + std::to_string(*intOf(m["grid"][1])) + "x" +
+                  std::to_string(*intOf(m["grid"][2]));
     const std::string on = stringAt(m, "device"), date = stringAt(m, "date");
     if (!on.empty() && on != text("device")) measured += " on " + on;
     if (!date.empty()) measured += ", " + date;
@@ -167,30 +201,44 @@ std::optional<TunedParams> lookupTuning(const std::string& stage, const DeviceIn
       }
     }
   };
-  for (const auto& [name, text] : embeddedTuningFiles())
-    consider(entriesOf(json::parse(text, nullptr, /*allow_exceptions=*/false)), /*shipped=*/true);
-  consider(entriesOf(readUserDatabase()), /*shipped=*/false);
+  for (const auto& [name, text] : embeddedTuningFiles()) consider(entriesOf(parseJsonInput(text)), /*shipped=*/true);
+  const UserDatabase user = readUserDatabase();
+  if (!user.problem.empty())
+    cacheNote("your tuning database " + userDatabasePath() + " is not used: " + user.problem +
+              " (`iso3dfd tune` keeps it aside and starts a new one)");
+  consider(entriesOf(user.db), /*shipped=*/false);
   return best;
 }
 
-void storeTuning(const std::string& stage, const DeviceInfo& device, const StageParamMap& params, const Grid& tunedOn,
-                 double mptsPerSecond) {
+std::string storeTuning(const std::string& stage, const DeviceInfo& device, const StageParamMap& params,
+                        const Grid& tunedOn, double mptsPerSecond) {
   const std::string path = userDatabasePath();
   if (path.empty())
     throw ComputeError(ComputeStatus::DeviceError, "no writable cache directory for the tuning database "
                                                    "(set ISO3DFD_CACHE_DIR)");
+  const UserDatabase user = readUserDatabase();
+  // A database this version cannot read (damaged, or another version's) is kept, never overwritten.
+  std::string keptAs;
+  if (!user.problem.empty()) {
+    keptAs = setAsideDamagedCacheFile(path, user.problem);
+    if (keptAs.empty())
+      throw ComputeError(ComputeStatus::DeviceError, "the tuning database " + path + " cannot be read (" + user.problem +
+                                                         ") nor kept aside under another name: it was left as it is, "
+                                                         "and this tuning was not stored");
+  }
   const json match = {{"device", device.name}, {"driver", device.driverVersion}, {"size_class", gridSizeClass(tunedOn)}};
   json entries = json::array();
-  for (const json& e : entriesOf(readUserDatabase()))
+  for (const json& e : entriesOf(user.db))
     if (!(e.is_object() && stringAt(e, "stage") == stage && e.value("match", json::object()) == match))
       entries.push_back(e);
   entries.push_back(measurementEntry(stage, match, device, params, tunedOn, mptsPerSecond));
   const json db = {{"schema", kTuningSchema}, {"entries", entries}};
   try {  // whole or not at all: a full disk keeps the previous database
-    writeFileAtomically(path, db.dump(2) + "\n");
+    writeWholeFile(path, db.dump(2) + "\n");
   } catch (const FileWriteError& e) {
     throw ComputeError(ComputeStatus::DeviceError, std::string("the tuning database was not updated: ") + e.what());
   }
+  return keptAs;
 }
 
 std::string shippedTuningEntry(const std::string& stage, const DeviceInfo& device, const StageParamMap& params,

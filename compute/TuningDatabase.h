@@ -50,13 +50,18 @@ struct TunedParams {
 };
 
 // The best entry for this stage, device and grid from both databases; nullopt when none applies.
-// A damaged user database is ignored (its tuned values are lost, nothing else).
+// A user database that cannot be read (damaged, too large or deep, another version's schema) is not
+// used, with a note once per process, and left as it is. An entry with a parameter that is not an
+// integer within int is skipped.
 std::optional<TunedParams> lookupTuning(const std::string& stage, const DeviceInfo& device, const Grid& grid);
 
 // Stores a tuning in the user's database for this device, driver and grid-size class (replacing the
-// previous one of the same stage and match). Whole or not at all; throws ComputeError when it cannot.
-void storeTuning(const std::string& stage, const DeviceInfo& device, const StageParamMap& params, const Grid& tunedOn,
-                 double mptsPerSecond);
+// previous one of the same stage and match; entries it does not understand are kept as they are).
+// Whole or not at all; throws ComputeError when it cannot. A database that cannot be read is never
+// overwritten: it is kept under a backup name (setAsideDamagedCacheFile), which is returned ("" when
+// there was nothing to keep), and a new database holds this tuning.
+std::string storeTuning(const std::string& stage, const DeviceInfo& device, const StageParamMap& params,
+                        const Grid& tunedOn, double mptsPerSecond);
 
 // The entry a shipped database would hold for this measurement (matched on device and size class), as
 // JSON text: what `iso3dfd tune --shipped-entry` prints for resources/tuning/.

@@ -5,12 +5,17 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
-#include "core/AtomicFile.h"
+#include "core/Allocation.h"
 #include "core/CacheDirectory.h"
 #include "core/Grid.h"
+#include "core/InputFile.h"
+#include "core/JsonInput.h"
+#include "core/OutputFile.h"
+#include "core/SystemMemory.h"
 
 namespace iso {
 
@@ -88,20 +93,69 @@ void saveCheckpoint(const std::string& path, const Checkpoint& c) {
   putU32(prefix, kVersion);
   putU32(prefix, std::uint32_t(headerText.size()));
 
-  AtomicFile file(path);
+  OutputFile file(path);
   file.write(prefix);
   file.write(headerText);
   for (const auto* array : arrays) file.write(array->data(), array->size() * sizeof(float));
   file.commit();
 }
 
+namespace {
+
+// A non-negative integer of the header no larger than `max`, or the error naming `key`.
+std::uint64_t countAt(const nlohmann::json& j, const char* key, std::uint64_t max) {
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_number_integer() || (!v.is_number_unsigned() && v.get<std::int64_t>() < 0) || v.get<std::uint64_t>() > max)
+    throw CheckpointError("'" + std::string(key) + "' is " + excerpt(v) + ", not an integer from 0 to " + std::to_string(max));
+  return v.get<std::uint64_t>();
+}
+
+// What the header says, checked against the file's length before anything grid-sized is allocated.
+struct Header {
+  Checkpoint checkpoint;  // scenario and step; no arrays yet
+  std::string checksum;
+  std::size_t boundaryMemory = 0;
+  std::uint64_t dataBytes = 0;
+};
+
+Header parseHeader(const std::string& headerText, std::uint64_t fileBytes, std::uint64_t dataStart) {
+  Header h;
+  const nlohmann::json header = parseJsonInput(headerText);  // size and depth bounded
+  Checkpoint& c = h.checkpoint;
+  c.scenario = scenarioFromJson(header.at("scenario").dump());
+  validateScenario(c.scenario);
+  // The step bounds the traces (step x receivers values): a step past any run is damage, not an overflow.
+  c.state.step = long(countAt(header, "step", std::uint64_t(kMaxScenarioSteps)));
+  h.checksum = header.at("checksum_fnv1a64").get<std::string>();
+  const auto& list = header.at("arrays");
+  if (!list.is_array() || list.size() != 5) throw CheckpointError("it lists " + excerpt(list) + " as its arrays, not 5");
+  h.boundaryMemory = std::size_t(countAt(list[4], "count", maxBoundaryMemory(c.scenario)));
+  const auto specs = arraySpecs(c.scenario, c.state.step, h.boundaryMemory);
+  for (std::size_t a = 0; a < specs.size(); ++a) {
+    if (!list[a].is_object() || list[a].at("name") != specs[a].name || list[a].at("count") != specs[a].count)
+      throw CheckpointError("array " + std::to_string(a) + " should be " + specs[a].name + " of " +
+                            std::to_string(specs[a].count) + " values for its scenario");
+    h.dataBytes += specs[a].count * sizeof(float);
+  }
+  if (fileBytes != dataStart + h.dataBytes)
+    throw CheckpointError("the file has " + std::to_string(fileBytes) + " bytes; its header describes " +
+                          std::to_string(dataStart + h.dataBytes) + " (truncated or damaged)");
+  return h;
+}
+
+}  // namespace
+
 Checkpoint loadCheckpoint(const std::string& path) {
   const auto fail = [&](const std::string& what) { return CheckpointError("checkpoint " + path + ": " + what); };
   if (!littleEndian()) throw fail("checkpoints are little-endian; this machine is not");
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  std::uint64_t fileBytes = 0;
+  try {
+    fileBytes = regularInputSize(path, "checkpoint");
+  } catch (const FileReadError& e) {
+    throw CheckpointError(e.what());
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw fail("cannot be opened (" + std::string(std::strerror(errno)) + ")");
-  const auto fileBytes = std::uint64_t(in.tellg());
-  in.seekg(0);
 
   unsigned char prefix[16];
   if (fileBytes < sizeof prefix || !in.read(reinterpret_cast<char*>(prefix), sizeof prefix))
@@ -116,52 +170,39 @@ Checkpoint loadCheckpoint(const std::string& path) {
   std::string headerText(headerBytes, '\0');
   if (!in.read(headerText.data(), headerBytes)) throw fail("the header cannot be read");
 
-  Checkpoint c;
-  std::string expectedChecksum;
-  std::size_t boundaryMemory = 0;
+  Header h;
   try {
-    const nlohmann::json header = nlohmann::json::parse(headerText);
-    c.scenario = scenarioFromJson(header.at("scenario").dump());
-    validateScenario(c.scenario);
-    c.state.step = header.at("step").get<long>();
-    expectedChecksum = header.at("checksum_fnv1a64").get<std::string>();
-    if (c.state.step < 0) throw fail("negative step " + std::to_string(c.state.step));
-    const auto& list = header.at("arrays");
-    if (list.size() != 5) throw fail("it lists " + std::to_string(list.size()) + " arrays, not 5");
-    boundaryMemory = list[4].at("count").get<std::uint64_t>();
-    if (boundaryMemory > maxBoundaryMemory(c.scenario))
-      throw fail("its boundary memory of " + std::to_string(boundaryMemory) + " values exceeds the grid's " +
-                 std::to_string(maxBoundaryMemory(c.scenario)));
-    const auto specs = arraySpecs(c.scenario, c.state.step, boundaryMemory);
-    std::uint64_t dataBytes = 0;
-    for (std::size_t a = 0; a < specs.size(); ++a) {
-      if (list[a].at("name").get<std::string>() != specs[a].name ||
-          list[a].at("count").get<std::uint64_t>() != specs[a].count)
-        throw fail("array " + std::to_string(a) + " should be " + specs[a].name + " of " +
-                   std::to_string(specs[a].count) + " values for its scenario");
-      dataBytes += specs[a].count * sizeof(float);
-    }
-    if (fileBytes != sizeof prefix + headerBytes + dataBytes)
-      throw fail("the file has " + std::to_string(fileBytes) + " bytes; its header describes " +
-                 std::to_string(sizeof prefix + headerBytes + dataBytes) + " (truncated or damaged)");
-  } catch (const nlohmann::json::exception& e) {
+    h = parseHeader(headerText, fileBytes, sizeof prefix + headerBytes);
+  } catch (const CheckpointError& e) {
+    throw fail(e.what());
+  } catch (const JsonInputError& e) {
     throw fail(std::string("malformed header (") + e.what() + ")");
+  } catch (const nlohmann::json::exception& e) {
+    throw fail(std::string("malformed header (") + excerpt(std::string(e.what())) + ")");
   } catch (const ScenarioError& e) {
     throw fail(std::string("its scenario is invalid: ") + e.what());
   }
+  // A huge grid in a small sparse file passes the length check: its arrays are checked against the free
+  // memory before they are allocated.
+  try {
+    requireAvailableMemory(h.dataBytes, "checkpoint " + path + "'s arrays");
+  } catch (const ScenarioError& e) {
+    throw CheckpointError(e.what());
+  }
 
-  const auto specs = arraySpecs(c.scenario, c.state.step, boundaryMemory);
+  Checkpoint c = std::move(h.checkpoint);
+  const auto specs = arraySpecs(c.scenario, c.state.step, h.boundaryMemory);
   const std::array<std::vector<float>*, 5> arrays{&c.state.current, &c.state.previous, &c.velocity, &c.state.traces,
                                                   &c.state.boundaryMemory};
   std::uint64_t checksum = fnv1a64(nullptr, 0);
   for (std::size_t a = 0; a < arrays.size(); ++a) {
-    arrays[a]->resize(specs[a].count);
+    *arrays[a] = allocateArray(specs[a].count, std::string("the checkpoint's ") + specs[a].name);
     if (!in.read(reinterpret_cast<char*>(arrays[a]->data()), std::streamsize(specs[a].count * sizeof(float))))
       throw fail(std::string("cannot read ") + specs[a].name);
     checksum = fnv1a64(arrays[a]->data(), specs[a].count * sizeof(float), checksum);
   }
-  if (hex16(checksum) != expectedChecksum)
-    throw fail("checksum mismatch (the data is damaged): stored " + expectedChecksum + ", computed " + hex16(checksum));
+  if (hex16(checksum) != h.checksum)
+    throw fail("checksum mismatch (the data is damaged): stored " + excerpt(h.checksum) + ", computed " + hex16(checksum));
   return c;
 }
 

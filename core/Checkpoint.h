@@ -21,7 +21,7 @@ struct Checkpoint {
   SolverState state;
 };
 
-// Writes the file whole or not at all (AtomicFile). Throws FileWriteError (unwritable, disk full) or
+// Writes the file whole or not at all (core/OutputFile). Throws FileWriteError (unwritable, disk full) or
 // CheckpointError (sizes that do not match the scenario's grid).
 void saveCheckpoint(const std::string& path, const Checkpoint& checkpoint);
 

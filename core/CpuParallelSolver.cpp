@@ -194,16 +194,22 @@ CpuParallelSolver::CpuParallelSolver(Problem problem, const StageParamMap& param
     : CpuSolverBase(std::move(problem)),
       config_(parseCpuParallelConfig(params, problem_.grid)),
       pool_(config_.threads) {
+  kernel_ = selectKernel(config_.simdWidth, problem_.damping.enabled());
+  if (layer()) frame_ = selectFrameKernel(config_.simdWidth);
+}
+
+const std::vector<CpuParallelSolver::Tile>& CpuParallelSolver::tilesOf(int z0, int z1) {
+  std::vector<Tile>& tiles = tiles_[{z0, z1}];
+  if (!tiles.empty() || z0 >= z1) return tiles;
   const Grid& g = problem_.grid;
   const int lo = kHalfLength;
   // z chunks outermost and x fastest, so that consecutive tiles share the y-halo rows in cache.
-  for (int z0 = 0; z0 < g.n3; z0 += config_.blockZ)
+  for (int z = z0; z < z1; z += config_.blockZ)
     for (int y0 = 0; y0 < g.n2; y0 += config_.blockY)
       for (int x0 = 0; x0 < g.n1; x0 += config_.blockX)
-        tiles_.push_back({lo + x0, lo + std::min(x0 + config_.blockX, g.n1), lo + y0,
-                          lo + std::min(y0 + config_.blockY, g.n2), lo + z0, lo + std::min(z0 + config_.blockZ, g.n3)});
-  kernel_ = selectKernel(config_.simdWidth, problem_.damping.enabled());
-  if (layer()) frame_ = selectFrameKernel(config_.simdWidth);
+        tiles.push_back({lo + x0, lo + std::min(x0 + config_.blockX, g.n1), lo + y0,
+                         lo + std::min(y0 + config_.blockY, g.n2), z, std::min(z + config_.blockZ, z1)});
+  return tiles;
 }
 
 StageParamMap CpuParallelSolver::parameters() const {
@@ -217,7 +223,8 @@ std::string CpuParallelSolver::deviceName() const {
          ")";
 }
 
-void CpuParallelSolver::computeStencil() {
+void CpuParallelSolver::computeStencil(int z0, int z1) {
+  const std::vector<Tile>& tiles = tilesOf(z0, z1);
   const bool damped = problem_.damping.enabled();
   const StencilArgs args{prev_.data(),
                          vel_.data(),
@@ -231,10 +238,9 @@ void CpuParallelSolver::computeStencil() {
   nextTile_.store(0, std::memory_order_relaxed);
   pool_.run([&](int) {
     const FlushDenormals flush;  // a worker's own floating-point mode (the caller's is set in advance())
-    for (std::size_t t = nextTile_.fetch_add(1, std::memory_order_relaxed); t < tiles_.size();
-         t = nextTile_.fetch_add(1, std::memory_order_relaxed)) {
-      computeTile(args, tiles_[t]);
-    }
+    for (std::size_t t = nextTile_.fetch_add(1, std::memory_order_relaxed); t < tiles.size();
+         t = nextTile_.fetch_add(1, std::memory_order_relaxed))
+      computeTile(args, tiles[t]);
   });
 }
 

@@ -58,7 +58,7 @@ class CpuParallelSolver final : public CpuSolverBase {
   using FrameKernel = void (*)(const StencilArgs& args, const Tile& tile, PmlMemory& layer);
 
  protected:
-  void computeStencil() override;
+  void computeStencil(int z0, int z1) override;
   void runRanges(int count, const std::function<void(int, int)>& body) override;
   // The frame kernel advances ψ of x in the rows y or z reach, correct() that of the others when tiles
   // hold whole rows; y's and z's come from the pass.
@@ -66,9 +66,12 @@ class CpuParallelSolver final : public CpuSolverBase {
 
  private:
   void computeTile(const StencilArgs& args, const Tile& tile);
+  // The tiles of padded planes [z0, z1): blocks of the configured sizes from z0 (kept per range: a slab
+  // steps through the same two or three ranges every step).
+  const std::vector<Tile>& tilesOf(int z0, int z1);
 
   CpuParallelConfig config_;
-  std::vector<Tile> tiles_;
+  std::map<std::pair<int, int>, std::vector<Tile>> tiles_;
   TileKernel kernel_ = nullptr;
   FrameKernel frame_ = nullptr;  // with the absorbing layer
   std::atomic<std::size_t> nextTile_{0};

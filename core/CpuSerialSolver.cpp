@@ -15,14 +15,14 @@ std::string CpuSerialSolver::deviceName() const { return "host CPU (1 thread, sc
 
 // The float operation order below is the reference's; keep it: other stages are compared against it.
 // (The project builds with -std=c++20, so GCC does not contract a*b+c into FMA here.)
-void CpuSerialSolver::computeStencil() {
+void CpuSerialSolver::computeStencil(int z0, int z1) {
   const Grid& g = problem_.grid;
-  const int nx = g.nx(), ny = g.ny(), nz = g.nz();
+  const int nx = g.nx(), ny = g.ny();
   const std::ptrdiff_t sy = nx, sz = std::ptrdiff_t(g.planeSize());
   const Weights& c = problem_.coeffs;
   const DampingProfile& damping = problem_.damping;
   const bool damped = damping.enabled();
-  for (int z = kHalfLength; z < nz - kHalfLength; ++z) {
+  for (int z = z0; z < z1; ++z) {
     for (int y = kHalfLength; y < ny - kHalfLength; ++y) {
       const std::size_t row = g.index(0, y, z);
       const float* prev = prev_.data() + row;
@@ -42,7 +42,7 @@ void CpuSerialSolver::computeStencil() {
       }
     }
   }
-  correctLayer({0, g.n1, 0, g.n2, 0, g.n3});
+  correctLayer({0, g.n1, 0, g.n2, z0 - kHalfLength, z1 - kHalfLength});
 }
 
 }  // namespace iso

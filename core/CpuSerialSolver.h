@@ -12,7 +12,7 @@ class CpuSerialSolver final : public CpuSolverBase {
   std::string deviceName() const override;
 
  protected:
-  void computeStencil() override;
+  void computeStencil(int z0, int z1) override;
 };
 
 }  // namespace iso

@@ -61,22 +61,88 @@ double CpuSolverBase::advance(int steps) {
   if (steps < 0) throw std::invalid_argument("advance: steps must be >= 0 (got " + std::to_string(steps) + ")");
   const auto& receivers = problem_.receivers;
   traces_.reserve(traces_.size() + std::size_t(steps) * receivers.size());
+  if (inStep_) throw std::logic_error("advance: a slab's step is under way (finishStep first)");
   const FlushDenormals flush;  // this thread's share of the steps (core/FlushDenormals.h says why)
   const auto start = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) {
-    if (pml_) {
-      const PsiPass pass = psiPass();
-      pml_->advancePsi(prev_.data(), [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); },
-                       !pass.x, pass.across);
-    }
-    computeStencil();  // with the layer's corrections
-    if (pml_) pml_->finishStep();
-    if (problem_.source) next_[problem_.source->index] += problem_.source->valueForStep(step_);
-    for (std::size_t r : receivers) traces_.push_back(next_[r]);
-    std::swap(prev_, next_);  // prev_ is now u^(n+1): the current field is always prev_
-    ++step_;
+    psiAdvanced_ = false;
+    computePlanes({0, problem_.grid.n3});
+    finishLevel();
   }
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void CpuSolverBase::computePlanes(PlaneRange planes) {
+  // ψ^n reads only u^n, complete before a step begins (a slab's ghost planes included), so the whole
+  // pass runs once, before the first planes; each cell's correction then reads only u^n, ψ^n and its own
+  // ζ, so planes computed in any ranges get the bits of the whole grid at once.
+  if (pml_ && !psiAdvanced_) {
+    const PsiPass pass = psiPass();
+    pml_->advancePsi(prev_.data(), [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); },
+                     !pass.x, pass.across);
+    psiAdvanced_ = true;
+  }
+  computeStencil(planes.begin + kHalfLength, planes.end + kHalfLength);  // with the layer's corrections
+  const auto& source = problem_.source;
+  if (source && planes.contains(int(source->index / problem_.grid.planeSize()) - kHalfLength))
+    next_[source->index] += source->valueForStep(step_);
+}
+
+void CpuSolverBase::finishLevel() {
+  if (pml_) pml_->finishStep();
+  for (std::size_t r : problem_.receivers) traces_.push_back(next_[r]);
+  std::swap(prev_, next_);  // prev_ is now u^(n+1): the current field is always prev_
+  ++step_;
+}
+
+void CpuSolverBase::beginStep(std::span<const PlaneRange> first) {
+  if (inStep_) throw std::logic_error("beginStep: the previous step is not finished");
+  const int n3 = problem_.grid.n3;
+  for (std::size_t r = 0; r < first.size(); ++r)
+    if (first[r].begin < 0 || first[r].end > n3 || first[r].empty() || (r > 0 && first[r].begin < first[r - 1].end))
+      throw std::out_of_range("beginStep: plane ranges must be ascending, disjoint and inside the " +
+                              std::to_string(n3) + " interior planes");
+  const FlushDenormals flush;
+  begun_.assign(first.begin(), first.end());
+  psiAdvanced_ = false;
+  inStep_ = true;
+  for (const PlaneRange& planes : begun_) computePlanes(planes);
+}
+
+void CpuSolverBase::finishStep() {
+  if (!inStep_) throw std::logic_error("finishStep: no step was begun");
+  const FlushDenormals flush;
+  int k = 0;
+  for (const PlaneRange& done : begun_) {  // the planes between the ranges beginStep computed
+    if (done.begin > k) computePlanes({k, done.begin});
+    k = done.end;
+  }
+  if (k < problem_.grid.n3) computePlanes({k, problem_.grid.n3});
+  finishLevel();
+  inStep_ = false;
+}
+
+std::span<float> CpuSolverBase::planesOf(FieldArray& field, int plane, int count) {
+  const Grid& g = problem_.grid;
+  if (count < 0 || plane < -kHalfLength || plane + count > g.n3 + kHalfLength)
+    throw std::out_of_range("planes [" + std::to_string(plane) + ", " + std::to_string(plane + count) +
+                            ") are outside the padded grid's planes [" + std::to_string(-kHalfLength) + ", " +
+                            std::to_string(g.n3 + kHalfLength) + ")");
+  return {field.data() + std::size_t(plane + kHalfLength) * g.planeSize(), std::size_t(count) * g.planeSize()};
+}
+
+void CpuSolverBase::startPlaneRead(int plane, int count, std::span<float> out) {
+  if (!inStep_) throw std::logic_error("startPlaneRead: the planes of u^(n+1) are read between beginStep and finishStep");
+  const std::span<float> from = planesOf(next_, plane, count);
+  if (out.size() < from.size()) throw std::out_of_range("startPlaneRead: the memory is too small for the planes");
+  std::copy(from.begin(), from.end(), out.begin());
+}
+
+void CpuSolverBase::startPlaneWrite(int plane, int count, std::span<const float> in) {
+  if (inStep_) throw std::logic_error("startPlaneWrite: planes of the current field are written after finishStep");
+  const std::span<float> to = planesOf(prev_, plane, count);
+  if (in.size() < to.size()) throw std::out_of_range("startPlaneWrite: the memory holds fewer floats than the planes");
+  std::copy_n(in.begin(), to.size(), to.begin());
 }
 
 SolverState CpuSolverBase::saveState() {
@@ -133,6 +199,13 @@ bool CpuSolverBase::startSlices(int i, int j, int k, std::span<float> planes) {
     for (int ii = 0; ii < g.n1; ++ii) xz[std::size_t(kk) * g.n1 + ii] = u[g.interiorIndex(ii, j, kk)];
   for (int kk = 0; kk < g.n3; ++kk)
     for (int jj = 0; jj < g.n2; ++jj) yz[std::size_t(kk) * g.n2 + jj] = u[g.interiorIndex(i, jj, kk)];
+  return true;
+}
+
+bool CpuSolverBase::startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
+  const double took = volume_.render(view, problem_.grid, prev_.data(), vel_.data(), rgba,
+                                     [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); });
+  if (seconds) *seconds = took;
   return true;
 }
 

@@ -15,9 +15,11 @@
 #include <thread>
 #include <vector>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/Format.h"
+#include "core/JsonInput.h"
+#include "core/Metrics.h"
 #include "core/SystemMemory.h"
 #include "core/ThreadPool.h"
 
@@ -52,28 +54,39 @@ json toJson(const HostBandwidth& b) {
           {"buffer_bytes", b.bufferBytes}, {"threads", b.threads}};
 }
 
-// The stored measurement, or nothing when the file is missing, damaged or from another machine.
+// The stored measurement, or nothing when the file is missing, damaged (then set aside, CacheDirectory.h)
+// or from another machine.
 std::optional<HostBandwidth> load(const std::string& path, const std::string& machine) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  const json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  const CacheJson cache = readCacheJson(path);
+  if (!cache.problem.empty()) setAsideDamagedCacheFile(path, cache.problem);
+  const json& j = cache.value;
   try {
     HostBandwidth b;
     b.machine = j.at("machine").get<std::string>();
-    b.date = j.at("date").get<std::string>();
+    b.date = excerpt(j.at("date").get<std::string>());
     b.minGBs = j.at("min_gbs").get<double>();
     b.medianGBs = j.at("median_gbs").get<double>();
     b.maxGBs = j.at("max_gbs").get<double>();
-    b.passes = j.at("passes").get<int>();
+    const auto passes = j.at("passes").get<std::int64_t>(), threads = j.at("threads").get<std::int64_t>();
     b.bufferBytes = j.at("buffer_bytes").get<std::size_t>();
-    b.threads = j.at("threads").get<int>();
-    if (b.machine != machine || !(b.minGBs > 0.0 && b.minGBs <= b.medianGBs && b.medianGBs <= b.maxGBs))
+    if (b.machine != machine || !(b.minGBs > 0.0 && b.minGBs <= b.medianGBs && b.medianGBs <= b.maxGBs) ||
+        b.maxGBs > kMaxPlausibleRate || passes < 1 || passes > 1000 || threads < 1 || threads > 1 << 20)
       return std::nullopt;
+    b.passes = int(passes);
+    b.threads = int(threads);
     return b;
-  } catch (const json::exception&) {  // discarded (a parse failure), a missing key or a wrong type
+  } catch (const json::exception&) {  // an empty object (no file), a missing key or a wrong type
     return std::nullopt;
   }
 }
+
+std::string cacheFilePath() {
+  const std::string dir = cacheDirectory();
+  return dir.empty() ? std::string() : (std::filesystem::path(dir) / "host-bandwidth.json").string();
+}
+
+std::mutex valueMutex;  // held while measuring: a second caller waits for the one measurement
+std::optional<HostBandwidth> value;  // this process's: read once, or measured
 
 }  // namespace
 
@@ -128,7 +141,7 @@ HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t buff
   const HostBandwidth measured = measureHostBandwidth(kPasses, bufferBytes);
   if (!cacheFile.empty()) {
     try {
-      writeFileAtomically(cacheFile, toJson(measured).dump(2) + "\n");
+      writeWholeFile(cacheFile, toJson(measured).dump(2) + "\n");
     } catch (const FileWriteError&) {  // measured again next time
     }
   }
@@ -136,15 +149,19 @@ HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t buff
 }
 
 HostBandwidth hostCopyBandwidth(bool remeasure) {
-  static std::mutex mutex;  // held while measuring: a second caller waits for the one measurement
-  static std::optional<HostBandwidth> value;
-  const std::lock_guard lock(mutex);
-  if (!value || remeasure) {
-    const std::string dir = cacheDirectory();
-    value = cachedHostBandwidth(dir.empty() ? std::string() : (std::filesystem::path(dir) / "host-bandwidth.json").string(),
-                                hostBandwidthBufferBytes(), remeasure);
-  }
+  const std::lock_guard lock(valueMutex);
+  if (!value || remeasure) value = cachedHostBandwidth(cacheFilePath(), hostBandwidthBufferBytes(), remeasure);
   return *value;
+}
+
+std::optional<HostBandwidth> storedHostBandwidth() {
+  const std::lock_guard lock(valueMutex);
+  if (!value) value = load(cacheFilePath(), machineDescription());
+  return value;
+}
+
+std::optional<HostBandwidth> storedHostBandwidth(const std::string& cacheFile) {
+  return load(cacheFile, machineDescription());
 }
 
 double hostCopyBandwidthGBs() { return hostCopyBandwidth().medianGBs; }

@@ -3,6 +3,7 @@
 // Measured once per machine and kept in the cache directory (CacheDirectory.h), so that a run does
 // not spend memory and half a second on it every time.
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace iso {
@@ -32,6 +33,12 @@ HostBandwidth cachedHostBandwidth(const std::string& cacheFile, std::size_t buff
 // cachedHostBandwidth(cacheDirectory()/host-bandwidth.json): read once per process, or measured again
 // and stored with `remeasure` (what later calls then return).
 HostBandwidth hostCopyBandwidth(bool remeasure = false);
+
+// The measurement there is without measuring: this process's, or the cache file's (a damaged file is set
+// aside, CacheDirectory.h); nothing when there is none for this machine.
+std::optional<HostBandwidth> storedHostBandwidth();
+// The measurement `cacheFile` holds for this machine, read the same way.
+std::optional<HostBandwidth> storedHostBandwidth(const std::string& cacheFile);
 
 // hostCopyBandwidth().medianGBs, in GB/s.
 double hostCopyBandwidthGBs();

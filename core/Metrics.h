@@ -9,6 +9,10 @@ namespace iso {
 inline constexpr double kFlopsPerPoint = 61.0;        // 7R + 5, the sample's count
 inline constexpr double kSampleBytesPerPoint = 12.0;  // the sample's figure
 inline constexpr double kTrafficBytesPerPoint = 16.0; // read prev, vel, next; write next
+// The largest rate a file read back (a cache, a report) may hold, in any of its units (Mpts/s, GFLOP/s,
+// GB/s): 10^9 is an exa-unit, beyond any machine. A larger value is damage, and is refused rather than
+// printed or drawn (a chart's logarithmic axis up to 1e308 does not end).
+inline constexpr double kMaxPlausibleRate = 1e9;
 
 struct Throughput {
   double seconds = 0.0;

@@ -159,13 +159,26 @@ Volume loadSegy(const std::string& path, int givenN1, int givenN2) {
     n2 = lines;
   }
 
-  Volume v{n1, n2, samples, allocateArray(std::size_t(n1) * n2 * samples, "velocity model '" + path + "'")};
+  // Velocities are positive in any unit: a trace is checked as it comes, and before the volume is even
+  // allocated a few traces spread over the file are, so that a file of millions of empty traces (sparse,
+  // or zeroed) is refused at once, not after gigabytes of allocation and minutes of reading.
   std::vector<float> trace(static_cast<std::size_t>(samples));
-  const std::size_t plane = std::size_t(n1) * n2;
-  for (int t = 0; t < traces; ++t) {
+  const auto readTrace = [&](int t) {
     if (segy_readtrace(fp.get(), t, trace.data(), trace0, traceBytes) != SEGY_OK)
       fail(path, "cannot read trace " + std::to_string(t));
     segy_to_native(format, samples, trace.data());
+    for (int k = 0; k < samples; ++k)
+      if (const float x = trace[std::size_t(k)]; !(x > 0.0f) || !std::isfinite(x))
+        fail(path, "the velocity at (i, j, k) = (" + std::to_string(t % n1) + ", " + std::to_string(t / n1) + ", " +
+                       std::to_string(k) + ") is " + shortNumber(x) +
+                       "; velocities are positive and finite (a damaged file, or one with unwritten parts)");
+  };
+  constexpr int kSampledTraces = 64;
+  for (int s = 0; s < kSampledTraces && traces > 0; ++s) readTrace(int(long(s) * (traces - 1) / (kSampledTraces - 1)));
+  Volume v{n1, n2, samples, allocateArray(std::size_t(n1) * n2 * samples, "velocity model '" + path + "'")};
+  const std::size_t plane = std::size_t(n1) * n2;
+  for (int t = 0; t < traces; ++t) {
+    readTrace(t);
     for (int k = 0; k < samples; ++k) v.data[std::size_t(k) * plane + std::size_t(t)] = trace[std::size_t(k)];
   }
   return v;

@@ -1,16 +1,14 @@
 #include "core/Npy.h"
 
-#include <filesystem>
-
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <system_error>
 #include <stdexcept>
 #include <string_view>
 
 #include "core/Allocation.h"
-#include "core/AtomicFile.h"
+#include "core/InputFile.h"
+#include "core/OutputFile.h"
 
 namespace iso {
 
@@ -59,6 +57,9 @@ std::vector<std::size_t> parseShape(std::string_view value, const std::string& p
 }  // namespace
 
 NpyArray readNpy(const std::string& path) {
+  // A regular file, whose size the header is checked against (a FIFO would block the open, a device
+  // would never end).
+  const std::uintmax_t fileBytes = regularInputSize(path, ".npy file");
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, "cannot open the file for reading");
   char magic[kMagicSize + 2];
@@ -97,9 +98,6 @@ NpyArray readNpy(const std::string& path) {
   // The file must hold exactly the data the header announces: checked before anything is allocated,
   // so that a small file claiming a huge shape is refused at once.
   const auto dataStart = std::uintmax_t(kMagicSize) + 2 + std::uintmax_t(lengthSize) + headerLength;
-  std::error_code ec;
-  const std::uintmax_t fileBytes = std::filesystem::file_size(path, ec);
-  if (ec) fail(path, "cannot read the file size: " + ec.message());
   const std::uintmax_t dataBytes = std::uintmax_t(count) * sizeof(float);
   const std::uintmax_t heldBytes = fileBytes > dataStart ? fileBytes - dataStart : 0;
   if (heldBytes != dataBytes)
@@ -131,7 +129,7 @@ void writeNpy(const std::string& path, const float* data, const std::vector<std:
   const unsigned char version[2] = {1, 0};
   const unsigned char length[2] = {static_cast<unsigned char>(header.size() & 0xff),
                                    static_cast<unsigned char>(header.size() >> 8)};
-  AtomicFile out(path);
+  OutputFile out(path);
   out.write(kMagic, kMagicSize);
   out.write(version, 2);
   out.write(length, 2);

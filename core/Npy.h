@@ -14,7 +14,7 @@ struct NpyArray {
 // Throws std::runtime_error naming the file and what is wrong (unreadable, not .npy, dtype, order, size).
 // The file's size is checked against the header's shape before the data is allocated.
 NpyArray readNpy(const std::string& path);
-// Written whole or not at all (AtomicFile.h); throws FileWriteError naming the file and the reason.
+// Written whole or not at all (OutputFile.h); throws FileWriteError naming the file and the reason.
 void writeNpy(const std::string& path, const float* data, const std::vector<std::size_t>& shape);
 
 }  // namespace iso

@@ -36,9 +36,10 @@ bool overlaps(int a0, int a1, int b0, int b1) { return a0 < b1 && b0 < a1; }
 PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profile_(std::move(profile)) {
   const int sizes[3] = {grid.n1, grid.n2, grid.n3};
   for (int a = 0; a < 3; ++a) {
-    if (profile_.axes[a].n != sizes[a])
-      throw std::invalid_argument("absorbing layer: axis " + std::to_string(a) + " has " +
-                                  std::to_string(profile_.axes[a].n) + " cells, the grid " + std::to_string(sizes[a]));
+    const int held = a == 2 ? profile_.zCells : profile_.axes[a].n;
+    if (held != sizes[a])
+      throw std::invalid_argument("absorbing layer: axis " + std::to_string(a) + " has " + std::to_string(held) +
+                                  " cells, the grid " + std::to_string(sizes[a]));
     std::size_t psiFloats = volume(profile_.memoryDims(a)), zetaFloats = psiFloats;
     if (a == 0) {
       xChunks_ = planLineChunks(profile_.axes[0]);
@@ -61,6 +62,9 @@ PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profil
   coreRows_.i0 = 0, coreRows_.i1 = grid.n1;
   unreached(profile_.axes[1], coreRows_.j0, coreRows_.j1);
   unreached(profile_.axes[2], coreRows_.k0, coreRows_.k1);
+  // z's of the whole axis, on the held planes.
+  coreRows_.k0 = std::clamp(coreRows_.k0 - profile_.zFirst, 0, grid.n3);
+  coreRows_.k1 = std::clamp(coreRows_.k1 - profile_.zFirst, 0, grid.n3);
 }
 
 PmlMemory::LineChunks PmlMemory::planLineChunks(const PmlAxis& ax) {
@@ -127,11 +131,14 @@ void PmlMemory::advancePsi(const float* prev, const RangeRunner& run, bool xByCo
   const bool alongX = x.width > 0 && !xByCorrect, alongY = across && y.width > 0;
   if (!alongX && !alongY && !(across && z.width > 0)) return;
   const int planes = grid_.n3;
+  // z's slots that the held planes read (all of them on a whole grid).
+  const auto [slot0, slot1] = across ? profile_.zPsiSlots() : std::pair{0, 0};
   // x's lines and y's rows one z plane per unit, z's rows one slot per unit.
-  run(planes + (across ? z.memorySlots() : 0), [&](int begin, int end) {
+  run(planes + slot1 - slot0, [&](int begin, int end) {
     for (int u = begin; u < end; ++u) {
       if (u >= planes) {
-        psiRows(2, prev, u - planes, u - planes + 1);
+        const int slot = slot0 + u - planes;
+        psiRows(2, prev, slot, slot + 1);
         continue;
       }
       if (alongX) psiAlongX(prev, u, 0, grid_.n2);
@@ -153,7 +160,7 @@ bool PmlMemory::reaches(const Box& box) const {
     const int band = ax.reachCells() / 2;  // each end's share (the whole axis when it reaches across)
     return ax.reachesAcross() || overlaps(0, band, a0, a1) || overlaps(ax.n - band, ax.n, a0, a1);
   };
-  return along(y, box.j0, box.j1) || along(z, box.k0, box.k1);
+  return along(y, box.j0, box.j1) || along(z, profile_.zFirst + box.k0, profile_.zFirst + box.k1);
 }
 
 void PmlMemory::correct(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box) {
@@ -214,8 +221,8 @@ ISO_PML_CLONES void PmlMemory::psiRows(int a, const float* prev, int c2Begin, in
   for (int c2 = c2Begin; c2 < c2End; ++c2)
     for (int c1 = 0; c1 < dims[1]; ++c1) {
       const int t = a == 1 ? c1 : c2;  // the slot; the other index is z (axis y) or y (axis z)
-      const int m = ax.psiPoint(t);
-      const float* p = prev + (a == 1 ? grid_.interiorIndex(0, m, c2) : grid_.interiorIndex(0, c1, m));
+      const int m = ax.psiPoint(t);      // of the whole axis: z's plane is m − zFirst here
+      const float* p = prev + (a == 1 ? grid_.interiorIndex(0, m, c2) : grid_.interiorIndex(0, c1, m - profile_.zFirst));
       const std::size_t at = (std::size_t(c2) * dims[1] + c1) * std::size_t(n1);
       const float* older = psi_[a].data() + at;
       float* psi = psiNext_[a].data() + at;
@@ -285,8 +292,9 @@ ISO_PML_CLONES void PmlMemory::correctAlongX(const float* prev, const float* vel
 
 bool PmlMemory::acrossRow(int a, int j, int k, int i0, AcrossRow& out) {
   const PmlAxis& ax = profile_.axes[a];
-  if (ax.width == 0 || ax.reachIndex(a == 1 ? j : k) < 0) return false;
-  const int i = a == 1 ? j : k, other = a == 1 ? k : j;  // the cell along the axis; z for y, y for z
+  // The cell along the axis (z's of the whole grid); z for y, y for z.
+  const int i = a == 1 ? j : profile_.zFirst + k, other = a == 1 ? k : j;
+  if (ax.width == 0 || ax.reachIndex(i) < 0) return false;
   const int rows = a == 1 ? ax.memorySlots() : grid_.n2;  // memoryDims(a)[1]
   // The row of slot `slot` on this cell's line in a memory array (a row of zeros outside the layer).
   const auto rowOf = [&](std::vector<float>& memory, int slot) {

@@ -12,6 +12,10 @@
 // computes the rows that y or z reaches with their stencil in one pass (whose second derivatives the
 // layer's ζ reuses); x's terms there compute ψ^n of x again from ψ^(n−1) (the same arithmetic, so the
 // same bits), so that x needs no pass of its own; the other rows get x's terms from correct().
+// A slab of a grid cut along z (core/DecomposedSolver.h) runs the same code on its planes: its profile
+// (PmlProfile::zWindow) numbers z from the whole grid's plane zFirst, advancePsi advances the z slots its
+// planes read (PmlProfile::zPsiSlots, from its ghost planes), and since a correction reads only u^n, ψ^n
+// and its own ζ, boxes of its planes next to a cut, corrected first, give the whole grid's bits.
 #include <cstddef>
 #include <functional>
 #include <span>

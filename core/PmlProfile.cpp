@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace iso {
 
@@ -75,8 +76,37 @@ std::array<double, kPmlHalfLength> staggeredFirstDerivativeWeights() {
   return w;
 }
 
+PmlProfile PmlProfile::zWindow(int first, int cells) const {
+  if (first < 0 || cells < 1 || first + cells > axes[2].n)
+    throw std::invalid_argument("absorbing layer: planes [" + std::to_string(first) + ", " + std::to_string(first + cells) +
+                                ") are not inside the grid's " + std::to_string(axes[2].n));
+  PmlProfile window = *this;
+  window.zFirst = first;
+  window.zCells = cells;
+  return window;
+}
+
+std::pair<int, int> PmlProfile::zPsiSlots() const {
+  const PmlAxis& z = axes[2];
+  // A held cell's correction reads the half points m in [cell − M, cell + M − 1].
+  const int lo = zFirst - kPmlHalfLength, hi = zFirst + zCells + kPmlHalfLength - 1;
+  int begin = z.memorySlots(), end = 0;
+  for (int t = 0; t < z.memorySlots(); ++t)
+    if (const int m = z.psiPoint(t); m >= lo && m < hi) begin = std::min(begin, t), end = t + 1;
+  return begin < end ? std::pair{begin, end} : std::pair{0, 0};
+}
+
+std::pair<int, int> PmlProfile::zReach(int k0, int k1) const {
+  const PmlAxis& z = axes[2];
+  int begin = z.reachCells(), end = 0;
+  if (z.width > 0)
+    for (int t = 0; t < z.reachCells(); ++t)
+      if (const int k = z.reachCell(t) - zFirst; k >= k0 && k < k1) begin = std::min(begin, t), end = t + 1;
+  return begin < end ? std::pair{begin, end} : std::pair{0, 0};
+}
+
 std::array<int, 3> PmlProfile::memoryDims(int a) const {
-  std::array<int, 3> dims{axes[0].n, axes[1].n, axes[2].n};
+  std::array<int, 3> dims{axes[0].n, axes[1].n, zCells};
   dims[a] = axes[a].memorySlots();
   return dims;
 }
@@ -105,6 +135,7 @@ PmlProfile buildPmlProfile(const Grid& g, int width, double dx, double dt, doubl
   p.width = width;
   const int sizes[3] = {g.n1, g.n2, g.n3};
   for (int a = 0; a < 3; ++a) p.axes[a] = buildAxis(sizes[a], width, dx, dt, vMax, reflection, f0);
+  p.zCells = g.n3;
   const auto w = staggeredFirstDerivativeWeights();
   for (int k = 0; k < kPmlHalfLength; ++k) p.firstDerivative[k] = float(w[k] / dx);
   return p;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "core/Grid.h"
@@ -55,12 +56,26 @@ struct PmlAxis {
   }
 };
 
+// The layer of a grid, or of a slab of it (core/SlabDecomposition.h): a slab holds the planes
+// [zFirst, zFirst + zCells) of z, while `axes` keep the whole grid's geometry, so that a slab computes
+// exactly what the whole grid's solver computes on those planes. Its memory variables of x and y cover
+// its planes; those of z keep all 2·W slots of the axis (planes of n1·n2 each), of which the slab
+// advances the ones its planes read (zPsiSlots) and the ζ of its own cells.
 struct PmlProfile {
   int width = 0;                     // cells asked for; each axis keeps at most a quarter of itself
-  std::array<PmlAxis, 3> axes;       // x, y, z
+  std::array<PmlAxis, 3> axes;       // x, y, z (the whole grid's)
   std::array<float, kPmlHalfLength> firstDerivative{};  // staggered weights, divided by dx
+  int zFirst = 0, zCells = 0;        // the planes of z this profile's solver holds
   bool enabled() const { return width > 0; }
-  // The interior sizes of axis a's memory arrays: the grid's, with axis a's replaced by its slots.
+  // The profile of a slab holding planes [first, first + cells) of this (whole grid's) profile.
+  PmlProfile zWindow(int first, int cells) const;
+  // The ψ slots of z [begin, end) that the held planes need: those whose half point lies within
+  // kPmlHalfLength of a held cell's (all of them for the whole grid). They read u up to 2·kPmlHalfLength−1
+  // planes beyond the held ones, within the R ghost planes of a slab.
+  std::pair<int, int> zPsiSlots() const;
+  // The reach indices of z [begin, end) whose cells are the held planes [k0, k1) (numbered from zFirst).
+  std::pair<int, int> zReach(int k0, int k1) const;
+  // The interior sizes of axis a's memory arrays: the held grid's, with axis a's replaced by its slots.
   std::array<int, 3> memoryDims(int a) const;
   // ψ then ζ of x, then of y, then of z: the floats of every memory variable (a checkpoint's share).
   std::size_t memoryFloats() const;

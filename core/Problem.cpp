@@ -43,6 +43,12 @@ std::size_t layerMemoryBytes(const Scenario& s, const Grid& g) {
   return s.boundary.kind == BoundaryKind::Absorbing ? pmlMemoryFloats(g, pmlWidth(s)) * sizeof(float) : 0;
 }
 
+// The receivers' samples over the scenario's steps, as the solver records them and once more as they are
+// handed out to be written.
+std::size_t traceBytes(const Scenario& s) {
+  return 2 * s.receivers.size() * std::size_t(std::max(s.steps, 0)) * sizeof(float);
+}
+
 // Bytes the run holds on the host at its peak: while the problem is built (the interior model, a random
 // model's noise, the padded velocity term, the initial field of the cubes), then in the solver (CPU
 // stages: vel, prev and next and the absorbing layer's memory; OpenCL stages keep on the host only what
@@ -53,7 +59,7 @@ std::size_t hostBytesNeeded(const Scenario& s, const Grid& g, const StageInfo& s
   const std::size_t model =
       s.model.kind == ModelKind::Random ? randomModelWorkBytes(g, s.dx, s.model.randomCorrelationLength) : interior;
   const std::size_t building = std::max(model, interior + padded + initial);
-  return std::max(building, stage.opencl ? padded + initial : solverBytes(g) + layerMemoryBytes(s, g));
+  return std::max(building, stage.opencl ? padded + initial : solverBytes(g) + layerMemoryBytes(s, g)) + traceBytes(s);
 }
 
 // Refuses a run whose arrays would not fit in the memory available now, before anything is allocated.
@@ -65,8 +71,12 @@ void checkHostMemory(const Scenario& s, const Grid& g, const StageInfo& stage) {
     throw ScenarioError("grid " + std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " +
                         std::to_string(s.n3) + " needs " + byteSize(double(needed)) + " of host memory for stage '" +
                         stage.id + "'" + (s.model.kind == ModelKind::Random ? " and its random model" : "") +
+                        (traceBytes(s) > needed / 2 ? " and the traces of " + std::to_string(s.receivers.size()) +
+                                                          " receivers over " + std::to_string(s.steps) + " steps (" +
+                                                          byteSize(double(traceBytes(s))) + ")" : "") +
                         ", but only " + byteSize(double(available)) +
-                        " is available (free memory, within the container's limit); use a smaller grid");
+                        " is available (free memory, within the container's limit); use " +
+                        (traceBytes(s) > needed / 2 ? "fewer receivers or steps" : "a smaller grid"));
 }
 
 // u^0 of the oneAPI sample: nested cubes, values 1, 10, ..., 10000 from the outermost inwards.

@@ -1,5 +1,6 @@
 #include "core/Scenario.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -8,10 +9,12 @@
 #include <set>
 #include <sstream>
 
-#include "core/AtomicFile.h"
 #include "core/Coefficients.h"
 #include "core/Format.h"
 #include "core/Grid.h"
+#include "core/InputFile.h"
+#include "core/JsonInput.h"
+#include "core/OutputFile.h"
 #include "core/StageRegistry.h"
 
 namespace iso {
@@ -19,71 +22,6 @@ namespace iso {
 namespace {
 
 using nlohmann::json;
-
-// Limits on scenario files: a real one is a few KiB and four levels deep. The caps keep a hostile or
-// broken file from exhausting memory or the stack, and error messages from quoting megabytes.
-constexpr std::size_t kMaxScenarioBytes = std::size_t(16) << 20;
-constexpr int kMaxJsonDepth = 64;
-constexpr std::size_t kExcerptChars = 60;
-
-// `text` cut to at most kExcerptChars bytes (at a UTF-8 character boundary), "..." marking a cut.
-std::string excerpt(std::string text) {
-  if (text.size() <= kExcerptChars) return text;
-  std::size_t n = kExcerptChars - 3;
-  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
-  text.resize(n);
-  return text + "...";
-}
-
-// A message from elsewhere, cut where it would grow past a few lines.
-std::string excerptOfMessage(std::string msg) {
-  constexpr std::size_t kMaxMessage = 300;
-  if (msg.size() > kMaxMessage) msg = msg.substr(0, kMaxMessage - 3) + "...";
-  return msg;
-}
-
-// The start of v's JSON text: never more than about kExcerptChars are produced, however large or
-// deeply nested v is (dump() would write all of it, recursively).
-void appendExcerpt(const json& v, std::string& out) {
-  if (out.size() > kExcerptChars) return;
-  if (v.is_array() || v.is_object()) {
-    out += v.is_array() ? '[' : '{';
-    bool first = true;
-    for (auto it = v.begin(); it != v.end() && out.size() <= kExcerptChars; ++it) {
-      if (!first) out += ", ";
-      first = false;
-      if (v.is_object()) out += json(excerpt(it.key())).dump() + ": ";
-      appendExcerpt(*it, out);
-    }
-    out += v.is_array() ? ']' : '}';
-  } else if (v.is_string()) {
-    out += json(excerpt(v.get_ref<const std::string&>())).dump();
-  } else {
-    out += v.dump();
-  }
-}
-
-std::string excerpt(const json& v) {
-  std::string out;
-  appendExcerpt(v, out);
-  return excerpt(std::move(out));
-}
-
-// nlohmann's message without its "[json.exception...] " prefix, with the token it quotes ("last read:
-// '...'; expected ...", "number overflow parsing '...'") cut to an excerpt: the token can be the rest of
-// the file.
-std::string jsonErrorMessage(const json::exception& e) {
-  std::string msg = e.what();
-  if (const auto prefixEnd = msg.find("] "); msg.rfind("[json.exception.", 0) == 0 && prefixEnd != std::string::npos)
-    msg.erase(0, prefixEnd + 2);
-  std::size_t open = msg.find("last read: '");
-  open = open != std::string::npos ? open + 12 : msg.find("parsing '");
-  if (open == std::string::npos) return excerptOfMessage(std::move(msg));
-  if (msg.compare(open, 9, "parsing '") == 0) open += 9;
-  std::size_t close = msg.find("'; expected", open);
-  if (close == std::string::npos) close = msg.size() > open && msg.back() == '\'' ? msg.size() - 1 : msg.size();
-  return msg.substr(0, open) + excerpt(msg.substr(open, close - open)) + excerptOfMessage(msg.substr(close));
-}
 
 template <class E>
 struct EnumName {
@@ -308,6 +246,8 @@ void checkRange(const std::string& key, long long value, long long lo, long long
                         ", " + std::to_string(hi) + "])");
 }
 
+constexpr double kMinDt = 1e-12;
+
 void checkFinite(const std::string& key, double value) {
   if (!std::isfinite(value)) outOfRange(key, value, "a finite number");
 }
@@ -424,8 +364,13 @@ void validateScenario(const Scenario& s) {
   checkRange("n3", s.n3, 1LL, kMaxAxisCells);
   checkRange("dx", s.dx, 1e-3, 1e5);
   checkFinite("dt", s.dt);
+  // dt <= 0 asks for the automatic step; a positive one this small is a typo, and in float32 its v²·dt²
+  // would round the wave to nothing.
+  if (s.dt > 0.0 && s.dt < kMinDt)
+    throw ScenarioError("dt = " + shortNumber(s.dt) + " s is too small (allowed: at least " + shortNumber(kMinDt) +
+                        " s, or 0 for the automatic step)");
   if (!(s.dtAutoFraction > 0.0 && s.dtAutoFraction <= 1.0)) outOfRange("dt_auto_fraction", s.dtAutoFraction, "(0, 1]");
-  checkRange("steps", s.steps, 0LL, 1000000000LL);
+  checkRange("steps", s.steps, 0LL, kMaxScenarioSteps);
   if (s.coefficients != "exact" && s.coefficients != "oneapi")
     throw ScenarioError("coefficients = '" + excerpt(s.coefficients) + "' is not a coefficient set (allowed: exact, oneapi)");
   validateModel(s);
@@ -436,6 +381,13 @@ void validateScenario(const Scenario& s) {
   checkRange("source.amplitude", s.source.amplitude, -kMaxSourceAmplitude, kMaxSourceAmplitude);
   checkFinite("source.delay", s.source.delay);
   checkRange("boundary.width", s.boundary.width, 0LL, kMaxAxisCells / 4);
+  // The layer takes at most a quarter of each axis (PmlProfile.h): a width that no axis can hold would be
+  // cut without a word on every one of them.
+  if (const int widest = std::max({s.n1, s.n2, s.n3}); s.boundary.kind != BoundaryKind::Reflecting && s.boundary.width > widest / 4)
+    throw ScenarioError("boundary.width = " + std::to_string(s.boundary.width) + " cells is wider than the layer of a " +
+                        std::to_string(s.n1) + " x " + std::to_string(s.n2) + " x " + std::to_string(s.n3) +
+                        " grid can be (allowed: at most a quarter of its longest axis, " + std::to_string(widest / 4) +
+                        ", or 0 for the automatic width)");
   if (!(s.boundary.reflection > 0.0 && s.boundary.reflection < 1.0))
     outOfRange("boundary.reflection", s.boundary.reflection, "(0, 1), e.g. 1e-3");
   for (std::size_t n = 0; n < s.receivers.size(); ++n) {
@@ -510,23 +462,11 @@ std::string scenarioToJson(const Scenario& s) {
 }
 
 Scenario scenarioFromJson(const std::string& text) {
-  if (text.size() > kMaxScenarioBytes)
-    throw ScenarioError("the scenario is " + std::to_string(text.size()) + " bytes, over the limit of " +
-                        std::to_string(kMaxScenarioBytes >> 20) + " MiB (a scenario is a few KiB)");
-  // The parser itself does not recurse, but dumping or destroying a value does: depth is capped as
-  // the text is read, before such a value exists.
-  const json::parser_callback_t limitDepth = [](int depth, json::parse_event_t event, json&) {
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= kMaxJsonDepth)
-      throw ScenarioError("malformed JSON: objects and arrays nested more than " + std::to_string(kMaxJsonDepth) +
-                          " levels deep (a scenario needs 3)");
-    return true;
-  };
   json j;
   try {
-    j = json::parse(text, limitDepth);
-  } catch (const json::exception& e) {  // parse errors, and out_of_range for a number too large for a double
-    throw ScenarioError("malformed JSON: " + jsonErrorMessage(e));
+    j = parseJsonInput(text);
+  } catch (const JsonInputError& e) {
+    throw ScenarioError(std::string(e.what()) + (text.size() > kMaxJsonBytes ? " (a scenario is a few KiB)" : ""));
   }
   ObjectReader r(j, "");
   Scenario s;
@@ -556,19 +496,12 @@ Scenario scenarioFromJson(const std::string& text) {
 }
 
 Scenario loadScenarioFile(const std::string& path) {
-  // A directory opens as an empty stream on Linux: say so rather than "malformed JSON".
-  if (std::filesystem::is_directory(path)) throw ScenarioError("scenario file '" + path + "' is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError("cannot open scenario file '" + path + "'");
-  // Read at most one block past the cap: a huge file, or a device that never ends, is refused unread.
   std::string text;
-  char block[1 << 16];
-  while (text.size() <= kMaxScenarioBytes && in.read(block, sizeof block).gcount() > 0)
-    text.append(block, std::size_t(in.gcount()));
-  if (in.bad()) throw ScenarioError("cannot read scenario file '" + path + "'");
-  if (text.size() > kMaxScenarioBytes)
-    throw ScenarioError("scenario file '" + path + "' is larger than " + std::to_string(kMaxScenarioBytes >> 20) +
-                        " MiB (a scenario is a few KiB): not a scenario file?");
+  try {
+    text = readInputFile(path, kMaxJsonBytes, "scenario file");
+  } catch (const FileReadError& e) {
+    throw ScenarioError(e.what());
+  }
   try {
     return scenarioFromJson(text);
   } catch (const ScenarioError& e) {
@@ -578,7 +511,7 @@ Scenario loadScenarioFile(const std::string& path) {
 
 void saveScenarioFile(const Scenario& s, const std::string& path) {
   try {
-    writeFileAtomically(path, scenarioToJson(s) + '\n');
+    writeWholeFile(path, scenarioToJson(s) + '\n');
   } catch (const FileWriteError& e) {
     throw ScenarioError(std::string("cannot save the scenario: ") + e.what());
   }

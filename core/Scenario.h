@@ -18,6 +18,8 @@ struct ScenarioError : std::runtime_error {
 constexpr double kMinVelocity = 1.0, kMaxVelocity = 100000.0;
 // |amplitude| of the Ricker source: keeps the float field many orders below overflow on any grid.
 constexpr double kMaxSourceAmplitude = 1.0e12;
+// The most time steps a scenario runs, and the latest step a checkpoint may continue from.
+constexpr long long kMaxScenarioSteps = 1000000000;
 
 enum class ModelKind { Constant, Layered, Gradient, Random, File };
 

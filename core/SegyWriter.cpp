@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string_view>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 
 namespace iso {
 
@@ -174,7 +174,7 @@ SegyWriteReport writeSegyGather(const std::string& path, const SegyGather& g) {
 
   const std::string text = textualHeader(g.description);
   const int n = int(samples), us = report.sampleIntervalMicroseconds;
-  AtomicFile out(path);
+  OutputFile out(path);
   out.write(text);
   out.write(binaryHeader(int(receivers), n, us));
   std::vector<float> trace(samples);

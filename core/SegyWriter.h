@@ -2,7 +2,7 @@
 // SEG-Y rev 1 shot gathers, the format seismic software exchanges traces in (segyio, Madagascar's
 // segyread, Seismic Unix, OpendTect). One ensemble: one source, one trace per receiver, 4-byte IEEE
 // floats (format code 5), big endian, fixed-length traces. The headers are encoded by segyio's field
-// setters and the samples by its conversion; the bytes go through AtomicFile, so a file is whole or
+// setters and the samples by its conversion; the bytes go through OutputFile, so a file is whole or
 // not there.
 #include <string>
 #include <vector>

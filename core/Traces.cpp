@@ -7,7 +7,7 @@
 #include <string_view>
 #include <stdexcept>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/Npy.h"
 #include "core/Version.h"
 
@@ -62,7 +62,7 @@ std::vector<std::string> segyDescription(const Scenario& s, const SegyPosition& 
 void saveTracesCsv(const std::string& path, const std::vector<float>& traces,
                    const std::vector<ReceiverSpec>& receivers, double dt) {
   const std::size_t samples = sampleCount(traces, receivers.size());
-  AtomicFile out(path);
+  OutputFile out(path);
   std::string header = "time_s";
   for (std::size_t r = 0; r < receivers.size(); ++r)
     header += ",r" + std::to_string(r) + "_i" + std::to_string(receivers[r].i) + "_j" +

@@ -11,7 +11,7 @@
 namespace iso {
 
 // CSV: a header "time_s,r0_i24_j64_k28,..." (interior cells), then one row per sample with its time.
-// Both writers replace the file whole or not at all (AtomicFile.h). Throw FileWriteError naming the
+// Both writers replace the file whole or not at all (OutputFile.h). Throw FileWriteError naming the
 // file (unwritable, disk full) or std::invalid_argument (size mismatch).
 void saveTracesCsv(const std::string& path, const std::vector<float>& traces,
                    const std::vector<ReceiverSpec>& receivers, double dt);

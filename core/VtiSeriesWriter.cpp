@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <sys/stat.h>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/VtiWriter.h"
 
 namespace iso {
@@ -153,7 +153,7 @@ void VtiSeriesWriter::write(const Frame& frame) {
   const std::string path = (fs::path(folder_) / name).string();
   writeVti(path, image);
   written_.emplace_back(frame.time, name);
-  writeFileAtomically(collectionPath(), collectionXml());
+  writeWholeFile(collectionPath(), collectionXml());
   std::error_code ec;
   const std::uintmax_t bytes = fs::file_size(path, ec);
   std::lock_guard lock(mutex_);

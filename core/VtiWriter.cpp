@@ -10,7 +10,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 
 namespace iso {
 namespace {
@@ -75,9 +75,9 @@ void writeVti(const std::string& path, const VtiImage& image) {
   }
   xml << "      </PointData>\n    </Piece>\n  </ImageData>\n  <AppendedData encoding=\"raw\">\n   _";
 
-  // Whole or not at all (AtomicFile): a reader never sees half a file, a failure keeps an older one.
+  // Whole or not at all (core/OutputFile): a reader never sees half a file, a failure keeps an older one.
   static_assert(sizeof(float) == 4);
-  AtomicFile out(path);
+  OutputFile out(path);
   out.write(xml.str());
   for (const VtiArray& a : image.arrays) {
     out.write(&bytes, sizeof bytes);  // little endian, like the data (x86, ARM)

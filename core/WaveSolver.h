@@ -1,15 +1,21 @@
 #pragma once
 // The one interface every stage implements (CPU and OpenCL), so that the CLI, the compute thread and
 // the compare view drive any stage the same way.
+#include <memory>
+#include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "core/Grid.h"
+#include "core/PlaneRange.h"
 #include "core/SliceSet.h"
 #include "core/StageRegistry.h"
 
 namespace iso {
+
+struct VolumeView;  // core/VolumeView.h
 
 // Everything a run continues from bit for bit (the rest is rebuilt from its scenario): u^n and u^(n−1)
 // on the padded grid, halo included, the step n, the receiver samples recorded so far and the absorbing
@@ -19,6 +25,13 @@ struct SolverState {
   std::vector<float> current, previous;  // Grid::paddedSize() floats each
   std::vector<float> traces;             // WaveSolver::traces()'s layout
   std::vector<float> boundaryMemory;     // PmlProfile::memoryFloats() (empty without the absorbing layer)
+};
+
+// Host memory for planes of a field, as fast to copy to and from the solver's device as it can be made
+// (page-locked on OpenCL devices); `owner` keeps it alive.
+struct HostPlanes {
+  std::span<float> floats;
+  std::shared_ptr<void> owner;
 };
 
 class WaveSolver {
@@ -60,6 +73,18 @@ class WaveSolver {
   virtual bool startSlices(int i, int j, int k, std::span<float> planes) = 0;
   virtual void finishSlices() {}
 
+  // An image of the whole field u^n, ray-marched where the field lies (core/VolumeView.h says what it
+  // shows), into caller memory: view.width × view.height RGBA8 pixels, premultiplied alpha, red in the
+  // low byte, rows top to bottom. As startSlices: true when written on return (CPU stages, on their own
+  // threads), false when on its way (OpenCL stages render on their device and read the image through the
+  // second queue), complete when finishSlices() returns; `*seconds`, if given, then holds the renderer's
+  // time (profiling events on devices). Throws std::invalid_argument for a view that cannot be rendered
+  // or too little memory; a solver without a renderer throws std::logic_error.
+  virtual bool startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
+    (void)view, (void)rgba, (void)seconds;
+    throw std::logic_error("stage '" + stage() + "' cannot render the volume");
+  }
+
   // Receiver samples since the start: traces()[n*R + r] = u at receiver r at time (n+1)·dt.
   virtual std::vector<float> traces() = 0;
 
@@ -67,6 +92,48 @@ class WaveSolver {
   // Continues from `state`, taken from a solver of the same problem (any stage). Throws
   // std::invalid_argument when its sizes do not fit this solver's grid and receivers.
   virtual void restoreState(const SolverState& state) = 0;
+
+  // ---- As a slab of a grid cut along z (core/DecomposedSolver.h) ----
+  // Planes are numbered as in grid(): interior planes 0 .. n3-1 and the R halo planes on each side,
+  // -R .. -1 and n3 .. n3+R-1, which on a cut side hold the neighbour's planes (ghost planes). A step
+  // is split so that the planes the neighbours read are computed first and copied out while the rest
+  // is computed; the arithmetic of every cell is advance()'s:
+  //   beginStep(first)    u^(n+1) on the interior planes `first` (stencil, absorbing layer, source);
+  //   startPlaneRead      copies of those planes into host memory begin (waitPlaneRead(i): the i-th of
+  //                       the step has landed);
+  //   finishStep()        the other interior planes, then the receivers: u^(n+1) is the current field;
+  //   startPlaneWrite     copies from host memory into planes of the current field (its ghost planes)
+  //                       begin; the next step's computation waits for them;
+  //   waitPlaneCopies()   every copy begun has completed and its host memory may be reused;
+  //   synchronize()       every step begun has completed too (its time is known).
+  // Stages that cannot run as a slab (runsAsSlab() false) throw std::logic_error from these calls.
+  virtual bool runsAsSlab() const { return false; }
+  virtual void beginStep(std::span<const PlaneRange> first) {
+    (void)first;
+    throw notASlab();
+  }
+  virtual void finishStep() { throw notASlab(); }
+  // `count` planes from `plane` into out (count planes of grid().planeSize() floats, halo included).
+  virtual void startPlaneRead(int plane, int count, std::span<float> out) {
+    (void)plane, (void)count, (void)out;
+    throw notASlab();
+  }
+  virtual void startPlaneWrite(int plane, int count, std::span<const float> in) {
+    (void)plane, (void)count, (void)in;
+    throw notASlab();
+  }
+  virtual void waitPlaneRead(int read) { (void)read; }
+  virtual void waitPlaneCopies() {}
+  // Returns when every step and copy begun has completed (a device's queues have drained).
+  virtual void synchronize() {}
+  // Memory for the planes that startPlaneRead and startPlaneWrite copy.
+  virtual HostPlanes allocateHostPlanes(std::size_t floats) {
+    auto memory = std::make_shared_for_overwrite<float[]>(floats);
+    return {{memory.get(), floats}, memory};
+  }
+
+ private:
+  std::logic_error notASlab() const { return std::logic_error("stage '" + stage() + "' cannot run as a slab of a decomposed grid"); }
 };
 
 }  // namespace iso

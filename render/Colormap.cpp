@@ -12,23 +12,6 @@
 namespace iso {
 namespace {
 
-std::uint8_t toByte(double v) { return std::uint8_t(std::lround(std::clamp(v, 0.0, 1.0) * 255.0)); }
-
-// Piecewise-linear table through (position, r, g, b) knots, positions from 0 to 1.
-ColourTable piecewiseLinear(const std::vector<std::array<double, 4>>& knots) {
-  ColourTable table(Colormap::kEntries);
-  for (int n = 0; n < Colormap::kEntries; ++n) {
-    const double t = double(n) / (Colormap::kEntries - 1);
-    std::size_t segment = 1;
-    while (segment + 1 < knots.size() && knots[segment][0] < t) ++segment;
-    const auto& a = knots[segment - 1];
-    const auto& b = knots[segment];
-    const double f = std::clamp((t - a[0]) / (b[0] - a[0]), 0.0, 1.0);
-    for (int c = 0; c < 3; ++c) table[n][c] = toByte(a[c + 1] + f * (b[c + 1] - a[c + 1]));
-  }
-  return table;
-}
-
 // A table shipped as a resource: "r,g,b" lines (0–255), '#' comments.
 ColourTable loadResourceTable(const QString& name) {
   QFile file(QString(":/colormaps/%1.csv").arg(name));
@@ -63,14 +46,8 @@ ColourTable loadResourceTable(const QString& name) {
 }
 
 ColourTable buildTable(const QString& name) {
-  // matplotlib's "seismic": dark blue, blue, white at the centre, red, dark red.
-  if (name == "seismic")
-    return piecewiseLinear({{{0.0, 0.0, 0.0, 0.3}},
-                            {{0.25, 0.0, 0.0, 1.0}},
-                            {{0.5, 1.0, 1.0, 1.0}},
-                            {{0.75, 1.0, 0.0, 0.0}},
-                            {{1.0, 0.5, 0.0, 0.0}}});
-  if (name == "grey") return piecewiseLinear({{{0.0, 0.0, 0.0, 0.0}}, {{1.0, 1.0, 1.0, 1.0}}});
+  if (name == "seismic") return seismicTable();
+  if (name == "grey") return greyTable();
   return loadResourceTable(name);
 }
 

@@ -8,16 +8,14 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/ColourTables.h"
 #include "render/GlCheck.h"
 
 namespace iso {
 
-using ColourTable = std::vector<std::array<std::uint8_t, 3>>;
-static_assert(sizeof(std::array<std::uint8_t, 3>) == 3, "a table is uploaded as packed RGB bytes");
-
 class Colormap {
  public:
-  static constexpr int kEntries = 256;
+  static constexpr int kEntries = kColourTableEntries;
 
   // "seismic" (diverging blue–white–red, white at 0: the default for wavefields), "grey" (black to
   // white), "viridis" and "inferno" (perceptually uniform, tabulated from matplotlib's data).

@@ -18,7 +18,7 @@
 #include "render/Colormap.h"
 #include "render/FrameTarget.h"
 #include "render/Hud.h"
-#include "render/OrbitCamera.h"
+#include "core/OrbitCamera.h"
 #include "render/Overlays.h"
 #include "render/SliceGeometry.h"
 
@@ -49,6 +49,10 @@ class Decorations {
   const QStringList& hudLines() const { return hudLines_; }
   bool setScreenNotice(const QString& line);  // one more HUD line, on screen only (never in pictures)
   const QString& screenNotice() const { return screenNotice_; }
+  // What the view says while it has no wavefield (a run that could not start says why instead); ""
+  // for the default, that it waits for the first slices.
+  void setIdleMessage(const QString& text) { idleMessage_ = text; }
+  QString idleMessage() const { return idleMessage_.isEmpty() ? QString("No wavefield yet: waiting for the first slices.") : idleMessage_; }
   void setFieldLabel(const QString& label) { fieldLabel_ = label; }  // the wavefield bar's title
   const QString& fieldLabel() const { return fieldLabel_; }
   const Hud& hud() const { return hud_; }
@@ -106,6 +110,7 @@ class Decorations {
   QStringList hudLines_;
   QString screenNotice_;
   QString fieldLabel_ = "u (arb. units)";
+  QString idleMessage_;
 };
 
 }  // namespace iso

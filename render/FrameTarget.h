@@ -24,6 +24,7 @@ struct ImageOptions {
   bool hud = true;         // counters and warnings (top left); the 3D mouse hint is drawn on screen only
   bool colourBar = true;   // the colour bar(s) on the right
   bool labels = true;      // metre axes, headings, tick labels; the source, receivers and absorbing layer marked
+  double framesPerSecond = 0.0;  // the frame rate the HUD gives: a video's (0: the view's own)
 };
 
 // The framebuffer a frame is drawn into (bound by the caller) and how it is laid out.

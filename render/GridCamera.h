@@ -4,7 +4,7 @@
 // the same grid. Any renderer of the grid in 3D (the slices, a volume) frames its camera this way.
 #include <array>
 
-#include "render/OrbitCamera.h"
+#include "core/OrbitCamera.h"
 #include "render/SliceGeometry.h"
 
 namespace iso {

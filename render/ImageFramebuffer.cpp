@@ -68,24 +68,29 @@ QImage ImageFramebuffer::readBack(GlFunctions* gl, QSize drawn, int samples) {
   return memory_;
 }
 
-QImage ImageFramebuffer::render(GlFunctions* gl, const ImageOptions& options, int samples, const Draw& draw,
-                                QString& error) {
-  if (error = optionsProblem(options); !error.isEmpty()) return {};
-  const QSize size = options.size;
-  const double scale = options.scaleFor(size);
-  const QSize drawn = drawnSize(size, scale);
-  if (error = limitProblem(gl, drawn); !error.isEmpty()) return {};
-  if (error = bind(gl, drawn, samples); !error.isEmpty()) return {};
+FrameTarget ImageFramebuffer::target(const ImageOptions& options) {
+  const double scale = options.scaleFor(options.size);
   FrameTarget target;
-  target.pixels = drawn;
+  target.pixels = drawnSize(options.size, scale);
   target.pixelRatio = std::max(scale, 1.0);
-  target.canvas = QSizeF(drawn.width() / target.pixelRatio, drawn.height() / target.pixelRatio);
+  target.canvas = QSizeF(target.pixels.width() / target.pixelRatio, target.pixels.height() / target.pixelRatio);
   target.hud = options.hud, target.colourBar = options.colourBar, target.labels = options.labels;
   target.onScreen = false;
   // Drawn upside down, so that OpenGL's rows (bottom up) read back straight into the image's (top down):
   // no pass to flip them (a resolving blit keeps the orientation).
   target.rowsDown = true;
-  error = draw(target);
+  return target;
+}
+
+QImage ImageFramebuffer::render(GlFunctions* gl, const ImageOptions& options, int samples, const Draw& draw,
+                                QString& error) {
+  if (error = optionsProblem(options); !error.isEmpty()) return {};
+  const QSize size = options.size;
+  const FrameTarget frame = target(options);
+  const QSize drawn = frame.pixels;
+  if (error = limitProblem(gl, drawn); !error.isEmpty()) return {};
+  if (error = bind(gl, drawn, samples); !error.isEmpty()) return {};
+  error = draw(frame);
   QImage image = error.isEmpty() ? readBack(gl, drawn, samples) : QImage();
   QOpenGLFramebufferObject::bindDefault();
   if (!error.isEmpty()) return {};

@@ -26,6 +26,8 @@ class ImageFramebuffer {
 
   // Why a picture with these options cannot be drawn (size or scale out of range), "" when it can.
   static QString optionsProblem(const ImageOptions& options);
+  // The frame a picture with these options is drawn as (render).
+  static FrameTarget target(const ImageOptions& options);
 
   // Draws a frame for the target it is given into the bound framebuffer; "" or what failed.
   using Draw = std::function<QString(const FrameTarget& target)>;

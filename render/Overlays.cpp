@@ -64,6 +64,16 @@ struct ReceiverMarks {
   }
 };
 
+// The order receivers are marked in: the first and the last (the ends of a line keep their numbers,
+// whatever crowds the middle), then the others in turn.
+std::vector<std::size_t> markOrder(std::size_t count) {
+  std::vector<std::size_t> order;
+  if (count > 0) order.push_back(0);
+  if (count > 1) order.push_back(count - 1);
+  for (std::size_t r = 1; r + 1 < count; ++r) order.push_back(r);
+  return order;
+}
+
 }  // namespace
 
 QColor axisColour(int axis) {
@@ -213,8 +223,13 @@ void Overlays::addAxis(int axis) {
     addLine(at, at + tick * edge.outward, colour);
     labels_.push_back({g.toWorld(at + 3.2f * tick * edge.outward), metres(m, step), colour, std::nullopt});
   }
-  const glm::vec3 middle = 0.5f * (edge.start + end);
-  labels_.push_back({g.toWorld(middle + 3.2f * tick * edge.outward), axisTitle(axis), colour, g.toWorld(middle)});
+  // The title halfway between the two ticks nearest the axis's middle, so that it never hides a tick's label.
+  double titleMetres = 0.5 * lengthMetres;
+  for (std::size_t t = 0; t + 1 < ticks.size(); ++t)
+    if (ticks[t] <= titleMetres && titleMetres < ticks[t + 1]) titleMetres = 0.5 * (ticks[t] + ticks[t + 1]);
+  glm::vec3 middle = edge.start;
+  middle[axis] = float(titleMetres / dx + 0.5);
+  labels_.push_back({g.toWorld(middle + 3.2f * tick * edge.outward), axisTitle(axis), colour, g.toWorld(middle), g.toWorld(end)});
 }
 
 // The source: a small cross of three lines, ringed when painted.
@@ -280,14 +295,25 @@ std::optional<QRectF> Overlays::labelBox(const Label& label, const OrbitCamera& 
   const QSizeF size(metrics.horizontalAdvance(label.text) + 4.0, metrics.height());
   if (label.axisPoint) {
     // Push the title outward from its axis, on screen, past a tick label at the same spot: the
-    // projected outward direction varies with the viewpoint, so this cannot be fixed in 3D.
+    // projected outward direction varies with the viewpoint, so this cannot be fixed in 3D. The push is
+    // straight across an axis that runs up and down the screen, straight up or down from one that runs
+    // across it: pushed aslant, a wide title would drift along its axis onto a tick label.
     const auto anchor = camera.project(*label.axisPoint, width, height);
-    if (!anchor || glm::length(*at - *anchor) < 1e-3f) return std::nullopt;
-    const glm::vec2 dir = glm::normalize(*at - *anchor);
+    const auto axisEnd = camera.project(label.axisEnd, width, height);
+    if (!anchor || !axisEnd || glm::length(*at - *anchor) < 1e-3f) return std::nullopt;
+    const glm::vec2 away = *at - *anchor, along = *axisEnd - *anchor;
+    const bool across = std::abs(along.y) >= std::abs(along.x);
+    const glm::vec2 dir = across ? glm::vec2(away.x > 0 ? 1.0f : -1.0f, 0.0f) : glm::vec2(0.0f, away.y > 0 ? 1.0f : -1.0f);
+    (across ? at->y : at->x) = (across ? anchor->y : anchor->x);
     const auto extent = [&dir](const QSizeF& s) {
       return 0.5f * (std::abs(dir.x) * float(s.width()) + std::abs(dir.y) * float(s.height()));
     };
-    *at += dir * (extent(tickLabel) + extent(size) + 4.0f);
+    const auto extentAlong = [&dir](const QSizeF& s) {
+      return 0.5f * (std::abs(dir.y) * float(s.width()) + std::abs(dir.x) * float(s.height()));
+    };
+    // A sloping axis brings the tick labels beside the title nearer by its slope times their widths.
+    const float slope = across ? std::abs(along.x / along.y) : std::abs(along.y / along.x);
+    *at += dir * (extent(tickLabel) + extent(size) + slope * (extentAlong(tickLabel) + extentAlong(size)) + 4.0f);
   }
   // Kept inside the scene, so a title pushed past the edge is still read.
   const double left = std::clamp(double(at->x) - 0.5 * size.width(), 2.0, std::max(2.0, width - size.width() - 2.0));
@@ -466,7 +492,7 @@ void Overlays::paintReceivers2D(QPainter& painter, const PlaneLayout& layout, co
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing, true);
   ReceiverMarks marks{painter, hud, std::max(4.0, 0.6 * layout.pixelsPerCell), {}};
-  for (std::size_t r = 0; r < receivers.size(); ++r) {
+  for (const std::size_t r : markOrder(receivers.size())) {
     const std::array<int, 3> cell{receivers[r].i, receivers[r].j, receivers[r].k};
     if (cell[axes.normal] != geometry.point[axes.normal]) continue;
     if (cell[axes.column] < 0 || cell[axes.column] >= layout.columns || cell[axes.row] < 0 || cell[axes.row] >= layout.rows)
@@ -483,7 +509,7 @@ void Overlays::paintReceivers3D(QPainter& painter, const OrbitCamera& camera, in
   painter.save();
   painter.setRenderHint(QPainter::Antialiasing, true);
   ReceiverMarks marks{painter, hud, 5.0, {}};
-  for (std::size_t r = 0; r < receivers.size(); ++r) {
+  for (const std::size_t r : markOrder(receivers.size())) {
     const std::array<int, 3> cell{receivers[r].i, receivers[r].j, receivers[r].k};
     bool onSlice = false, inside = true;
     for (int a = 0; a < 3; ++a) {

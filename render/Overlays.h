@@ -19,7 +19,7 @@
 
 #include "render/GlCheck.h"
 #include "render/Hud.h"
-#include "render/OrbitCamera.h"
+#include "core/OrbitCamera.h"
 #include "render/SliceGeometry.h"
 
 namespace iso {
@@ -94,6 +94,7 @@ class Overlays {
     QString text;
     QColor colour;
     std::optional<glm::vec3> axisPoint;  // titles: pushed on screen away from this point of their axis
+    glm::vec3 axisEnd{};                 // titles: the axis's far end (which way the axis runs on screen)
   };
   void addLine(const glm::vec3& gridA, const glm::vec3& gridB, const QColor& colour);
   void addBox(const glm::vec3& lo, const glm::vec3& hi, const QColor& colour);

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/GridWorld.h"
+
 namespace iso {
 
 PlaneAxes planeAxes(SlicePlane plane) {
@@ -40,13 +42,9 @@ std::string sliceSetProblem(const SliceSet& s) {
   return {};
 }
 
-glm::vec3 SliceGeometry::toWorld(const glm::vec3& g) const {
-  return {g.x - 0.5f * float(size[0]), 0.5f * float(size[2]) - g.z, g.y - 0.5f * float(size[1])};
-}
+glm::vec3 SliceGeometry::toWorld(const glm::vec3& g) const { return gridToWorld(size, g); }
 
-glm::vec3 SliceGeometry::toGrid(const glm::vec3& w) const {
-  return {w.x + 0.5f * float(size[0]), w.z + 0.5f * float(size[1]), 0.5f * float(size[2]) - w.y};
-}
+glm::vec3 SliceGeometry::toGrid(const glm::vec3& w) const { return worldToGrid(size, w); }
 
 glm::vec3 SliceGeometry::worldDirectionToGrid(const glm::vec3& d) const { return {d.x, d.z, -d.y}; }
 

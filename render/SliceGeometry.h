@@ -5,7 +5,8 @@
 // right-handed. Interior grid point i sits at i·dx metres and is drawn as the cell [i, i+1) in grid
 // units (so its centre is at i + 0.5).
 // World coordinates (3D view): one unit per cell, the volume centred at the origin, OpenGL's Y up:
-//   world X = x,  world Y = −z (depth down),  world Z = y.
+//   world X = x,  world Y = −z (depth down),  world Z = y  (core/GridWorld.h, shared with the volume
+// renderer).
 // 2D planes are drawn with the array's first row at the top: the column axis points right and the
 // row axis points down — XY: x right, y down (a map seen from above, consistent with z down);
 // XZ: x right, z (depth) down; YZ: y right, z (depth) down.

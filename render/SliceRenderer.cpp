@@ -1,5 +1,6 @@
 #include "render/SliceRenderer.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -26,14 +27,18 @@ SlicePlane planeOf(SliceRenderer::Mode mode) {
   }
 }
 
-// The velocity overlay's earth-tone ramp (slice.frag), as the overlay shows it at full opacity.
+// The velocity overlay's ramp (rock() in slice.frag, the same stops), as the overlay shows it at full
+// opacity.
 const ColourTable& rockTable() {
   static const ColourTable table = [] {
+    constexpr std::array<std::array<double, 3>, 5> stops{
+        {{0.15, 0.15, 0.45}, {0.15, 0.50, 0.55}, {0.55, 0.70, 0.25}, {0.90, 0.65, 0.20}, {0.98, 0.92, 0.75}}};
     ColourTable t(Colormap::kEntries);
     for (int n = 0; n < Colormap::kEntries; ++n) {
-      const double s = double(n) / (Colormap::kEntries - 1);
-      t[n] = {std::uint8_t(std::lround(255 * (0.22 + s * 0.73))), std::uint8_t(std::lround(255 * (0.17 + s * 0.69))),
-              std::uint8_t(std::lround(255 * (0.13 + s * 0.53)))};
+      const double x = 4.0 * n / (Colormap::kEntries - 1);
+      const std::size_t k = std::min<std::size_t>(std::size_t(x), 3);
+      const auto channel = [&](int c) { return std::uint8_t(std::lround(255 * (stops[k][c] + (x - k) * (stops[k + 1][c] - stops[k][c])))); };
+      t[n] = {channel(0), channel(1), channel(2)};
     }
     return t;
   }();
@@ -50,6 +55,11 @@ std::array<float, 2> finiteRange(const SliceSet& set) {
         hi = std::max(hi, v);
       }
   return lo <= hi ? std::array<float, 2>{lo, hi} : std::array<float, 2>{0.0f, 1.0f};
+}
+
+// The camera's matrix for a viewport of `pixels`.
+glm::mat4 worldToClip(const OrbitCamera& camera, QSize pixels) {
+  return camera.projection(float(pixels.width()) / float(std::max(pixels.height(), 1))) * camera.view();
 }
 
 }  // namespace
@@ -160,6 +170,7 @@ bool SliceRenderer::createGlObjects() {
   if (!quads_.create(gl_)) return fail(quads_.lastError());
   if (!fieldTextures_.create(gl_)) return fail(fieldTextures_.lastError());
   if (!velocityTextures_.create(gl_)) return fail(velocityTextures_.lastError());
+  if (!volumeImage_.create(gl_)) return fail(volumeImage_.lastError());
   if (!colormapTexture_.create(gl_)) return fail(colormapTexture_.lastError());
   if (!decorations_.create(gl_)) return fail(decorations_.lastError());
   if (!windowOverlay_.create(gl_)) return fail(windowOverlay_.lastError());
@@ -170,11 +181,12 @@ bool SliceRenderer::createGlObjects() {
 void SliceRenderer::release() {
   if (gl_ == nullptr) return;
   // The picture stays, its planes in memory of its own: the mapped buffers go.
-  if (slices_ && uploads_.locate(slices_->xy.data(), slices_->planeFloats() * sizeof(float)))
+  if (slices_ && uploads_.locate(slices_->xy.data(), slices_->memoryFloats() * sizeof(float)))
     slices_ = std::make_shared<const SliceSet>(slices_->copy());
   uploads_.release(gl_);
   fieldTextures_.destroy(gl_);
   velocityTextures_.destroy(gl_);
+  volumeImage_.destroy(gl_);
   colormapTexture_.destroy(gl_);
   decorations_.destroy(gl_);
   quads_.destroy(gl_);
@@ -202,7 +214,7 @@ bool SliceRenderer::uploadPending() {
     colormapDirty_ = false;
   }
   if (fieldDirty_) {
-    if (slices_ && !uploadField()) return fail(fieldTextures_.lastError());
+    if (slices_ && !uploadField()) return false;
     fieldDirty_ = false;
   }
   if (velocityDirty_) {
@@ -213,30 +225,37 @@ bool SliceRenderer::uploadPending() {
 }
 
 bool SliceRenderer::uploadField() {
-  const std::size_t bytes = slices_->planeFloats() * sizeof(float);
+  const auto fromMemory = [this] {
+    if (!fieldTextures_.upload(gl_, *slices_)) return fail(fieldTextures_.lastError());
+    return volumeImage_.upload(gl_, *slices_) || fail(volumeImage_.lastError());
+  };
+  // The planes and, in the volume view, the image after them: one piece of a slot.
+  const std::size_t bytes = slices_->memoryFloats() * sizeof(float);
   const auto from = uploads_.problem().isEmpty() ? uploads_.locate(slices_->xy.data(), bytes) : std::nullopt;
-  if (!from) return fieldTextures_.upload(gl_, *slices_);
-  if (fieldTextures_.upload(gl_, *slices_, from)) {
-    uploads_.fence(gl_, slices_);  // held until the GL has read the buffer: only then may its slot be written again
-    return true;
-  }
-  // From now on planes in mapped buffers are uploaded from their memory, like any other.
-  uploads_.fail(fieldTextures_.lastError());
-  return fieldTextures_.upload(gl_, *slices_);
+  if (!from) return fromMemory();
+  const bool planes = fieldTextures_.upload(gl_, *slices_, from);
+  const bool image = planes && volumeImage_.upload(gl_, *slices_, from->buffer, from->offset + slices_->planeFloats() * sizeof(float));
+  // Held until the GL has read the buffer: only then may its slot be written again.
+  if (planes) uploads_.fence(gl_, slices_);
+  if (image) return true;
+  // From now on data in mapped buffers is uploaded from its memory, like any other.
+  uploads_.fail(planes ? volumeImage_.lastError() : fieldTextures_.lastError());
+  return fromMemory();
 }
 
 // ---- Frames ----------------------------------------------------------------------------------------
 
 void SliceRenderer::drawFrame(const FrameTarget& target) {
   // The HUD's text covers the top of the view: the volume is framed below it, never under it.
-  if (mode_ == Mode::Orthogonal3D)
-    camera_.camera().setCoveredTop(decorations_.coveredTop(target, int(hudText(target).size())));
+  if (is3D(mode_)) camera_.camera().setCoveredTop(decorations_.coveredTop(target, int(hudText(target).size())));
   if (ready_) uploads_.retire(gl_);
   if (ready_ && uploadPending()) {
     clear(target);
     if (hasPicture()) {
       if (mode_ == Mode::Orthogonal3D)
         drawSlices3D(target);
+      else if (mode_ == Mode::Volume)
+        drawVolume(target);
       else
         drawPlane2D(target);
     }
@@ -264,7 +283,11 @@ void SliceRenderer::drawQuads(const glm::mat4& viewProjection, const std::array<
   program_->bind();
   gl_->glUniformMatrix4fv(program_->uniformLocation("viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);
   program_->setUniformValue("clip", gain_.clip());
-  program_->setUniformValue("overlayOpacity", overlayOn_ && velocityMatches() ? overlayOpacity_ : 0.0f);
+  program_->setUniformValue("rangeLow", magnitudeRange_ ? 0.0f : -gain_.clip());
+  // A uniform model tints every plane one colour: it tells nothing (the colour bar gives the velocity) and
+  // only veils the faint waves, so such a tint is left off.
+  const bool tints = overlayOn_ && velocityMatches() && velocityRange_[1] > velocityRange_[0];
+  program_->setUniformValue("overlayOpacity", tints ? overlayOpacity_ : 0.0f);
   program_->setUniformValue("velocityRange", velocityRange_[0], velocityRange_[1]);
   colormapTexture_.bind(gl_, kColormapUnit);
   quads_.bind(gl_);
@@ -277,17 +300,37 @@ void SliceRenderer::drawQuads(const glm::mat4& viewProjection, const std::array<
   program_->release();
 }
 
+QSize SliceRenderer::scenePixels(const FrameTarget& target) const {
+  return {int(std::lround(sceneWidth(target) * target.pixelRatio)), target.pixels.height()};
+}
+
+OrbitCamera SliceRenderer::sceneCamera(const FrameTarget& target, int hudLines) const {
+  GridCamera framed = camera_;  // as the next frame will have it
+  framed.frame(geometry_);
+  OrbitCamera camera = framed.camera();
+  camera.setCoveredTop(decorations_.coveredTop(target, hudLines));
+  return camera;
+}
+
+SliceRenderer::VolumeCamera SliceRenderer::volumeCamera(const FrameTarget& target) const {
+  const QSize pixels = scenePixels(target);
+  return {worldToClip(sceneCamera(target, int(hudText(target).size())), pixels), pixels};
+}
+
+glm::mat4 SliceRenderer::sceneViewProjection(const FrameTarget& target) const {
+  const glm::mat4 viewProjection = worldToClip(camera_.camera(), scenePixels(target));
+  return target.rowsDown ? glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f)) * viewProjection : viewProjection;
+}
+
 void SliceRenderer::drawSlices3D(const FrameTarget& target) {
   const SliceGeometry& g = fieldTextures_.geometry();
   camera_.frame(g);
   quads_.place3D(gl_, g);
   fieldTextures_.setMagnifyNearest(gl_, false);
   velocityTextures_.setMagnifyNearest(gl_, false);
-  const int widthPx = int(std::lround(sceneWidth(target) * target.pixelRatio)), heightPx = target.pixels.height();
-  gl_->glViewport(0, 0, widthPx, heightPx);
-  const OrbitCamera& camera = camera_.camera();
-  glm::mat4 viewProjection = camera.projection(float(widthPx) / float(std::max(heightPx, 1))) * camera.view();
-  if (target.rowsDown) viewProjection = glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f)) * viewProjection;
+  const QSize scene = scenePixels(target);
+  gl_->glViewport(0, 0, scene.width(), scene.height());
+  const glm::mat4 viewProjection = sceneViewProjection(target);
   gl_->glEnable(GL_DEPTH_TEST);
   drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ});
   gl_->glEnable(GL_BLEND);
@@ -296,6 +339,20 @@ void SliceRenderer::drawSlices3D(const FrameTarget& target) {
   decorations_.draw3D(gl_, viewProjection);
   gl_->glDisable(GL_BLEND);
   gl_->glDisable(GL_DEPTH_TEST);
+  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
+}
+
+void SliceRenderer::drawVolume(const FrameTarget& target) {
+  const SliceGeometry& g = fieldTextures_.geometry();
+  camera_.frame(g);
+  const QSize scene = scenePixels(target);
+  gl_->glViewport(0, 0, scene.width(), scene.height());
+  volumeImage_.draw(gl_, target.rowsDown);  // rendered with this camera (volumeCamera), blended
+  gl_->glEnable(GL_BLEND);
+  gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  if (!decorations_.update3D(gl_, g, false)) fail(decorations_.lastError());
+  decorations_.draw3D(gl_, sceneViewProjection(target));
+  gl_->glDisable(GL_BLEND);
   gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
 }
 
@@ -337,7 +394,7 @@ QImage SliceRenderer::renderImage(const ImageOptions& options, int samples, QStr
 
 QStringList SliceRenderer::hudText(const FrameTarget& target) const {
   QStringList warnings;
-  if (overlayOn_ && velocity_ && !velocityMatches())
+  if (overlayOn_ && velocity_ && !velocityMatches() && mode_ != Mode::Volume)
     warnings << "velocity overlay hidden: its planes do not match the wavefield's grid and slice point";
   if (const int nonFinite = gain_.lastMeasurement().nonFinite; nonFinite > 0)
     warnings << QString("warning: %1 NaN/Inf samples in the slices (shown magenta)").arg(nonFinite);
@@ -352,9 +409,15 @@ void SliceRenderer::paintColourBars(QPainter& painter, const FrameTarget& target
   const ColourTable* table = Colormap::table(colormapName_);
   if (table == nullptr) return;
   const float clip = gain_.clip();
-  const Decorations::ColourBar field{table, -clip, clip, decorations_.fieldLabel(), gainCaption(gain_)};
+  QString caption = gainCaption(gain_);
+  // A magnitude (the compare view's |u − u_ref|) names its largest value under the bar: the bar's top is
+  // a percentile, and the max printed beside the view would otherwise be nowhere on it.
+  if (magnitudeRange_ && slices_) caption = caption.section('\n', 0, 0) + "\nmax " + QString::number(finiteRange(*slices_)[1], 'e', 1);
+  const Decorations::ColourBar field{table, magnitudeRange_ ? 0.0f : -clip, clip, decorations_.fieldLabel(), caption};
   std::optional<Decorations::ColourBar> velocity;
-  if (overlayOn_ && velocityMatches()) velocity = Decorations::ColourBar{&rockTable(), velocityRange_[0], velocityRange_[1], "v (m/s)", {}};
+  // The velocity overlay tints slices: the volume has none (its context is the model's contrasts).
+  if (overlayOn_ && velocityMatches() && mode_ != Mode::Volume)
+    velocity = Decorations::ColourBar{&rockTable(), velocityRange_[0], velocityRange_[1], "v (m/s)", {}};
   decorations_.paintColourBars(painter, target, hudLines, field, velocity);
 }
 
@@ -362,8 +425,8 @@ void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& targe
   const QStringList hud = hudText(target);
   const SliceGeometry& shown = fieldTextures_.geometry();
   if (hasPicture() && target.labels) {
-    if (mode_ == Mode::Orthogonal3D)
-      decorations_.paint3D(painter, camera_.camera(), target, shown, true);
+    if (is3D(mode_))  // the volume shows every receiver, the slices those on them
+      decorations_.paint3D(painter, camera_.camera(), target, shown, mode_ == Mode::Orthogonal3D);
     else
       decorations_.paint2D(painter, planeLayout(target), shown);
   }
@@ -371,12 +434,13 @@ void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& targe
   if (hasPicture() && target.colourBar) paintColourBars(painter, target, int(hud.size()));
   decorations_.paintHud(painter, target, hud);
   // The mouse's hint only on screen: a saved picture or a video cannot be dragged.
-  if (mode_ == Mode::Orthogonal3D && hasPicture() && target.hud && target.onScreen)
-    decorations_.paintMouseHint(painter, target);
+  if (is3D(mode_) && hasPicture() && target.hud && target.onScreen) decorations_.paintMouseHint(painter, target);
   if (!dataProblem_.isEmpty())
     decorations_.paintMessage(painter, target, dataProblem_, true);
   else if (!hasPicture())
-    decorations_.paintMessage(painter, target, "No wavefield yet: waiting for the first slices.", false);
+    decorations_.paintMessage(painter, target, decorations_.idleMessage(), false);
+  else if (mode_ == Mode::Volume && !volumeImage_.hasImage())
+    decorations_.paintMessage(painter, target, "Waiting for the first volume image.", false);
 }
 
 }  // namespace iso

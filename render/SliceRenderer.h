@@ -1,7 +1,9 @@
 #pragma once
 // The wavefield's slices drawn with OpenGL 3.3 core: the three orthogonal planes through the slice
 // point in a perspective 3D view, or one plane at a time in 2D, colour-mapped over a symmetric range,
-// with an optional velocity overlay and the decorations around them (render/Decorations.h). It needs
+// with an optional velocity overlay and the decorations around them (render/Decorations.h); or, in the
+// volume view, the image of the whole field that the slices carry (SliceSet::image, ray-marched by the
+// solver with the camera of volumeCamera) under the same 3D decorations. It needs
 // only a current OpenGL context, a QOpenGLContext on any surface (a window, a QOffscreenSurface, an EGL
 // pbuffer), not a widget: SliceView shows it in a window, and a program without one draws pictures
 // of it with renderImage.
@@ -30,6 +32,7 @@
 #include "render/OverlayLayer.h"
 #include "render/SliceQuads.h"
 #include "render/SliceTextures.h"
+#include "render/VolumeImageLayer.h"
 
 class QOpenGLContext;
 class QOpenGLShaderProgram;
@@ -38,7 +41,8 @@ namespace iso {
 
 class SliceRenderer {
  public:
-  enum class Mode { Orthogonal3D, PlaneXY, PlaneXZ, PlaneYZ };
+  enum class Mode { Orthogonal3D, PlaneXY, PlaneXZ, PlaneYZ, Volume };
+  static bool is3D(Mode mode) { return mode == Mode::Orthogonal3D || mode == Mode::Volume; }
 
   SliceRenderer();
   ~SliceRenderer();  // call release() first, with the context current: the GL objects go with it
@@ -56,6 +60,8 @@ class SliceRenderer {
   void setMode(Mode mode) { mode_ = mode; }
   Mode mode() const { return mode_; }
   bool setColormap(const QString& name);  // false (and a warning) for an unknown name
+  // The colours span [0, clip] instead of [-clip, clip]: for a magnitude, e.g. a difference |u - u_ref|.
+  void setMagnitudeRange(bool on) { magnitudeRange_ = on; }
   const QString& colormap() const { return colormapName_; }
   // The colour range's rule and the manual range (GainControl); clip() is the range in use.
   void setGainMode(GainMode mode) { gain_.setMode(mode); }
@@ -89,6 +95,13 @@ class SliceRenderer {
 
   // ---- A frame's layout ----
   PlaneLayout planeLayout(const FrameTarget& target) const;  // of the 2D mode's plane (geometry())
+  // What a volume image must be rendered with to fill the 3D scene of a frame for `target` under its
+  // box and marks: the camera's matrix (world to clip space, core/GridWorld.h) and the scene's pixels.
+  struct VolumeCamera {
+    glm::mat4 worldToClip{1.0f};
+    QSize pixels;
+  };
+  VolumeCamera volumeCamera(const FrameTarget& target) const;
   int sceneWidth(const FrameTarget& target) const { return decorations_.sceneWidth(target); }
   // Paints what a frame for `target` draws over its planes (axes and their labels, marks, colour bars,
   // HUD, the mouse's hint, messages), placed as in the last frame.
@@ -98,9 +111,15 @@ class SliceRenderer {
   bool fail(const QString& problem);  // records a GL problem; returns false
   bool createGlObjects();
   bool uploadPending();
-  bool uploadField();  // slices_, from the mapped buffer that holds it if one does; false on a GL error
+  // slices_ (planes and image), from the mapped buffer that holds it if one does; false (fail) on a GL error
+  bool uploadField();
   void clear(const FrameTarget& target);
+  // The 3D scene's camera for `target` (its covered top as in the frame), its viewport's pixels.
+  OrbitCamera sceneCamera(const FrameTarget& target, int hudLines) const;
+  QSize scenePixels(const FrameTarget& target) const;
+  glm::mat4 sceneViewProjection(const FrameTarget& target) const;  // the camera's, upside down when rowsDown
   void drawSlices3D(const FrameTarget& target);
+  void drawVolume(const FrameTarget& target);
   void drawPlane2D(const FrameTarget& target);
   void drawQuads(const glm::mat4& viewProjection, const std::array<int, 3>& quads, int count,
                  const std::array<SlicePlane, 3>& planes);
@@ -118,6 +137,7 @@ class SliceRenderer {
   std::unique_ptr<QOpenGLShaderProgram> program_;
   SliceQuads quads_;
   SliceTextures fieldTextures_, velocityTextures_;
+  VolumeImageLayer volumeImage_;
   Colormap colormapTexture_;
   OverlayLayer windowOverlay_;  // what QPainter draws over the slices, in a window's frames
   OverlayLayer imageOverlay_;   // the same in pictures: a recording alternates between the two
@@ -130,6 +150,7 @@ class SliceRenderer {
   Decorations decorations_;
   QString colormapName_ = "seismic";
   bool overlayOn_ = false;
+  bool magnitudeRange_ = false;
   float overlayOpacity_ = 0.35f;
   std::shared_ptr<const SliceSet> slices_, velocity_;
   SliceGeometry geometry_;  // of slices_

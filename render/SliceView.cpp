@@ -22,7 +22,7 @@ constexpr double kClickSlopPixels = 4.0;  // a press and release closer than thi
 }  // namespace
 
 SliceView::SliceView(QWidget* parent) : QWidget(parent) {
-  window_ = new SliceWindow(*this, ViewContext::viewFormat());
+  window_ = new SliceWindow(*this, [this] { paintWindow(); }, ViewContext::viewFormat());
   container_ = QWidget::createWindowContainer(window_, this);
   container_->setFocusPolicy(Qt::NoFocus);  // the view itself takes the keyboard
   auto* layout = new QVBoxLayout(this);
@@ -136,6 +136,16 @@ void SliceView::setFieldLabel(const QString& label) {
   requestFrame();
 }
 
+void SliceView::setIdleMessage(const QString& text) {
+  renderer_.decorations().setIdleMessage(text);
+  requestFrame();
+}
+
+void SliceView::setMagnitudeRange(bool on) {
+  renderer_.setMagnitudeRange(on);
+  requestFrame();
+}
+
 void SliceView::resetCamera() {
   renderer_.camera().reset(renderer_.geometry());
   requestFrame();
@@ -163,13 +173,23 @@ std::optional<SliceView::MappedBuffers> SliceView::mapSliceBuffers(int count, st
   return out;
 }
 
+SliceRenderer::VolumeCamera SliceView::volumeCamera(const ImageOptions* picture) const {
+  return renderer_.volumeCamera(picture ? ImageFramebuffer::target(*picture) : screenTarget());
+}
+
+void SliceView::setVolumeSettings(const VolumeSettings& settings) {
+  if (settings == volumeSettings_) return;
+  volumeSettings_ = settings;
+  emit volumeSettingsChanged();
+}
+
 QString SliceView::glInfo() const {
   if (!context_.problem().isEmpty()) return context_.problem();
   return renderer_.problem().isEmpty() ? renderer_.glInfo() : renderer_.problem();
 }
 
 QRectF SliceView::planeRect() const {
-  if (mode() == Mode::Orthogonal3D || renderer_.geometry().empty()) return {};
+  if (SliceRenderer::is3D(mode()) || renderer_.geometry().empty()) return {};
   return renderer_.planeLayout(screenTarget()).rect;
 }
 
@@ -335,7 +355,7 @@ void SliceView::mouseMoveEvent(QMouseEvent* event) {
     emit cellHovered(cell ? cell->i : -1, cell ? cell->j : -1, cell ? cell->k : -1);
     return;
   }
-  if (!dragged_ || mode() != Mode::Orthogonal3D) return;
+  if (!dragged_ || !SliceRenderer::is3D(mode())) return;
   OrbitCamera& camera = renderer_.camera().camera();
   if (event->buttons() & Qt::LeftButton)
     camera.orbit(float(delta.x()), float(delta.y()));
@@ -353,13 +373,13 @@ void SliceView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void SliceView::mouseDoubleClickEvent(QMouseEvent* event) {
-  if (mode() != Mode::Orthogonal3D || event->button() != Qt::LeftButton) return;
+  if (!SliceRenderer::is3D(mode()) || event->button() != Qt::LeftButton) return;
   resetCamera();
   emit cameraMoved();
 }
 
 void SliceView::wheelEvent(QWheelEvent* event) {
-  if (mode() != Mode::Orthogonal3D) return;
+  if (!SliceRenderer::is3D(mode())) return;
   renderer_.camera().camera().zoom(float(event->angleDelta().y()) / 120.0f);
   requestFrame();
   event->accept();
@@ -375,6 +395,7 @@ std::optional<Cell> SliceView::cellAt(const QPointF& position) const {
   const SliceGeometry& grid = renderer_.geometry();
   if (!renderer_.slices() || grid.empty()) return std::nullopt;
   const FrameTarget target = screenTarget();
+  if (mode() == Mode::Volume) return std::nullopt;  // no slice to pick in the volume
   if (mode() == Mode::Orthogonal3D) {
     const int sceneWidth = renderer_.sceneWidth(target);
     if (position.x() >= sceneWidth) return std::nullopt;

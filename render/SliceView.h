@@ -18,6 +18,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include "core/VolumeView.h"
 #include "render/SliceRenderer.h"
 #include "render/ViewContext.h"
 
@@ -93,8 +94,17 @@ class SliceView : public QWidget {
   GainMode gainMode() const { return renderer_.gain().mode(); }
   QString colormap() const { return renderer_.colormap(); }
   void setFieldLabel(const QString& label);  // colour bar title, "u (arb. units)" by default
+  void setMagnitudeRange(bool on);           // colours over [0, clip] (a magnitude), not [-clip, clip]
+  // The text shown while the view has no wavefield ("": the default, waiting for the first slices).
+  void setIdleMessage(const QString& text);
   void resetCamera();                        // back to the default 3D viewpoint
   const OrbitCamera& camera() const { return renderer_.camera().camera(); }
+  // The volume view (Mode::Volume): the camera and size its image must be rendered with to fill the 3D
+  // scene of the window (picture null) or of a picture with those options (SliceRenderer::volumeCamera).
+  SliceRenderer::VolumeCamera volumeCamera(const ImageOptions* picture = nullptr) const;
+  // Its quality and content, as the user chose them; whoever renders the image reads them.
+  void setVolumeSettings(const VolumeSettings& settings);
+  const VolumeSettings& volumeSettings() const { return volumeSettings_; }
   // Takes another view's 3D camera (a compare view links its views, which show the same grid).
   void setCamera(const OrbitCamera& camera);
   // "OpenGL 4.5 (Core Profile) Mesa … · llvmpipe …" once initialised, or why the view cannot draw.
@@ -133,6 +143,7 @@ class SliceView : public QWidget {
   void frameDrawn();                      // after each frame drawn in the window, for the frames/s counter
   void slicesChanged(long step);          // setSlices accepted new planes (of that step)
   void cameraMoved();                     // the user orbited, panned, zoomed or re-framed the 3D camera
+  void volumeSettingsChanged();
 
  protected:
   void mousePressEvent(QMouseEvent* event) override;
@@ -144,7 +155,6 @@ class SliceView : public QWidget {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
-  friend class SliceWindow;  // asks for its paints
   // The context, current on its offscreen surface, and the renderer initialised in it, on first use.
   // False when GL cannot draw (glInfo says why).
   bool ensureGl();
@@ -169,6 +179,7 @@ class SliceView : public QWidget {
   qint64 nextFrameDueNs_ = 0;          // on frameClock_: no frame starts before
   int maxFrameRate_ = kMaxFrameRate;
   float clip_ = 1.0f;  // the range in use as last announced (clipChanged fires when it changes)
+  VolumeSettings volumeSettings_;
 
   // Mouse.
   QPointF pressPosition_, lastPosition_;

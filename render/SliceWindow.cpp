@@ -1,12 +1,13 @@
 #include "render/SliceWindow.h"
 
 #include <QCoreApplication>
-
-#include "render/SliceView.h"
+#include <QWidget>
+#include <utility>
 
 namespace iso {
 
-SliceWindow::SliceWindow(SliceView& view, const QSurfaceFormat& format) : view_(view) {
+SliceWindow::SliceWindow(QWidget& inputTarget, std::function<void()> paint, const QSurfaceFormat& format)
+    : inputTarget_(inputTarget), paint_(std::move(paint)) {
   setSurfaceType(QSurface::OpenGLSurface);
   setFormat(format);
   // The keyboard stays with the widgets: the main window's shortcuts keep working after a click here.
@@ -16,7 +17,7 @@ SliceWindow::SliceWindow(SliceView& view, const QSurfaceFormat& format) : view_(
 bool SliceWindow::event(QEvent* event) {
   switch (event->type()) {
     case QEvent::MouseButtonPress:
-      view_.setFocus(Qt::MouseFocusReason);
+      inputTarget_.setFocus(Qt::MouseFocusReason);
       [[fallthrough]];
     case QEvent::MouseButtonRelease:
     case QEvent::MouseButtonDblClick:
@@ -25,7 +26,7 @@ bool SliceWindow::event(QEvent* event) {
     case QEvent::Leave:
       // Through the application, as if the pointer were over the widget itself: event filters on the
       // view see it too (the compare window's makes a clicked viewport the current one).
-      QCoreApplication::sendEvent(&view_, event);
+      QCoreApplication::sendEvent(&inputTarget_, event);
       return true;
     default:
       return QWindow::event(event);
@@ -33,7 +34,7 @@ bool SliceWindow::event(QEvent* event) {
 }
 
 void SliceWindow::exposeEvent(QExposeEvent*) {
-  if (isExposed()) view_.paintWindow();
+  if (isExposed()) paint_();
 }
 
 }  // namespace iso

@@ -72,8 +72,10 @@ for r in $(seq "$rounds"); do
   if wanted volume && has_volume; then
     run view-cost-volume iso3dfd view-cost "$record_size" "$record_size" "$record_size" --stage gpu-optimized \
         --device "$dev" --mode volume --resolution 1920x1080
+    # The goal's size: a 1920x1080 view, its image at full scale (the window with its docks is larger than
+    # the default screen: SCREEN=2560x1440x24 scripts/gpu_studio.sh run).
     run main-volume iso3dfd-studio --size "$big" --stage gpu-optimized --device "$dev" --mode volume \
-        --steps-per-frame 4 --benchmark "$secs"
+        --view-size 1920x1080 --image-scale 1 --steps-per-frame 4 --benchmark "$secs"
   fi
 done
 if wanted shots; then  # the pictures compared with llvmpipe's: cpu-serial gives the same numbers anywhere
@@ -92,6 +94,11 @@ if wanted teach; then
   run explorer iso3dfd-studio --stages-window explanation --stage gpu-optimized --screenshot "$pics/explorer.png"
   run panel iso3dfd-studio --bench-panel --size 128 --steps 20 --stages "cpu-parallel,${gpu_stages//@$dev/}" \
       --screenshot "$pics/panel.png" --json "$logs/panel.json"
+  # The lesson end to end on the GPU (its speed-ups and staircase) and the compare view's difference mode.
+  run lesson iso3dfd-studio --lesson --size 256 --steps 100 --device "$dev" --screenshots "$pics/lesson" \
+      --handout "$pics/lesson-handout.pdf"
+  run compare-difference iso3dfd-studio --compare "cpu-parallel,gpu-slm@$dev,gpu-optimized@$dev,gpu-temporal@$dev" \
+      --difference --size 128,128,128 --steps 300 --screenshot "$pics/compare-difference.png"
 fi
 
 python3 "$root/scripts/gpu_studio_summary.py" "$logs" | tee "$out/summary.txt"

@@ -122,6 +122,10 @@ def volume(folder):
         if b:
             print("Volume view, iso3dfd view-cost --mode volume (goal: >= 60 frames/s at 1080p, >= 90 % of the solver alone)")
             print("  " + "\n  ".join(b[-1].splitlines()[-6:]))
+    b = runs(folder, "main-volume")
+    if b:
+        print("Volume view in the studio, 1920x1080 view at full image scale (--benchmark, last run)")
+        print("  " + "\n  ".join(line for line in b[-1].splitlines() if not line.startswith("====")))
 
 
 def screenshot(folder):
@@ -142,9 +146,18 @@ def main():
     frame_costs(folder)
     screenshot(folder)
     volume(folder)
-    for name in ("picture-3d", "picture-xz", "explorer", "panel"):
+    for name in ("picture-3d", "picture-xz", "explorer", "panel", "lesson", "compare-difference"):
         codes = numbers(runs(folder, name), r"==== exit (\d+)")
         print(f"{name}: " + (f"exit {int(codes[-1])}" if codes else "not run"))
+    lesson(folder)
+
+
+def lesson(folder):
+    """The lesson's staircase as it printed it: each stage's Mpts/s and speed-up over its predecessor."""
+    b = runs(folder, "lesson")
+    if b:
+        steps = re.findall(r"^([a-z-]+: [\d.]+ Mpts/s.*)$", b[-1], re.M)
+        print("Lesson staircase (--lesson --size 256 --steps 100):\n  " + "\n  ".join(steps))
 
 
 if __name__ == "__main__":

@@ -11,8 +11,9 @@ packages=(build-essential cmake ninja-build pkg-config
   libgl-dev libgl1-mesa-dri libglm-dev
   pocl-opencl-icd ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers clinfo
   xvfb xauth libgtest-dev libbenchmark-dev nlohmann-json3-dev libsegyio-dev libcli11-dev
-  ffmpeg libavcodec-dev libavformat-dev libswscale-dev libavutil-dev
-  help2man file desktop-file-utils appstream python3-numpy python3-segyio python3-vtk9)
+  ffmpeg libavcodec-dev libavformat-dev libswscale-dev libavutil-dev libssl-dev
+  help2man file desktop-file-utils appstream python3-numpy python3-segyio python3-vtk9
+  openmpi-bin libopenmpi-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
 
@@ -25,6 +27,12 @@ inline std::filesystem::path scratchPath(const std::string& name) {
   };
   static const Folder folder;
   return folder.path / name;
+}
+
+// The bytes of a file ("" when it cannot be read).
+inline std::string readFileBytes(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace iso::test

@@ -5,22 +5,30 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include "compute/Bandwidth.h"
 #include "app/controller/BenchmarkRunner.h"
 #include "compute/ClError.h"
+#include "compute/DeviceLinks.h"
 #include "compute/DeviceRegistry.h"
 #include "core/FieldCompare.h"
 #include "core/Format.h"
+#include "core/HostBandwidth.h"
 #include "core/Npy.h"
 #include "compute/OpenClSolver.h"
+#include "compute/SolverFactory.h"
 #include "core/AnalyticCheck.h"
-#include "core/AtomicFile.h"
+#include "core/CacheDirectory.h"
 #include "core/Checkpoint.h"
-#include "app/controller/OutputFile.h"
+#include "core/Communicator.h"
+#include "core/DecomposedSolver.h"
+#include "core/OutputFile.h"
+#include "mpi/MpiSession.h"
 #include "app/cli/PtxasReport.h"
 #include "core/ScenarioResize.h"
 #include "compute/Stage.h"
@@ -32,6 +40,7 @@
 #include "compute/stages/OpenClStage.h"
 #include "core/VelocityModel.h"
 #include "app/controller/ViewCost.h"
+#include "core/SystemMemory.h"
 #include "core/VtiSeriesWriter.h"
 #include "core/VtiWriter.h"
 
@@ -62,22 +71,16 @@ struct OutputPath {
   std::optional<std::string> path;
 };
 
-// Every output is checked before anything runs: a name, a folder that exists and takes files, and no
-// file that is also an input or another output of the same command.
+// Every output is checked before anything runs: a name, a target that takes it (a file in a folder that
+// exists and takes files, or a stream such as /dev/null or a FIFO), and no file that is also an input or
+// another output of the same command (streams may take several: `--dump /dev/null --traces /dev/null`).
 void checkOutputs(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs) {
   std::vector<const OutputPath*> seen;
   for (const OutputPath& out : outputs) {
     if (!out.path) continue;
     const std::string& path = *out.path;
-    if (path.empty()) throw UsageError(out.option + " needs a file name (got an empty one)");
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) throw UsageError(out.option + " " + path + " is a folder, not a file");
-    fs::path folder = fs::path(path).parent_path();
-    if (folder.empty()) folder = ".";
-    if (!fs::is_directory(folder, ec))
-      throw UsageError(out.option + " " + path + ": the folder " + folder.string() + " does not exist");
-    if (::access(folder.c_str(), W_OK) != 0)
-      throw UsageError(out.option + " " + path + ": the folder " + folder.string() + " is not writable");
+    if (const std::string problem = outputTargetProblem(path); !problem.empty()) throw UsageError(out.option + " " + problem);
+    if (inspectFileTarget(path).isStream()) continue;
     for (const std::string& input : inputs)
       if (samePath(path, input))
         throw UsageError(out.option + " " + path + " is also an input of this run; writing it would destroy it");
@@ -198,6 +201,28 @@ std::size_t changedGuards(OpenClSolver& solver) {
   return changed;
 }
 
+// The ceiling of `run`'s % roofline: the stored measurement; a new one only when the run holds at least
+// as much memory as the probe would take, and the cache can keep the result (a 12^3 run must not
+// allocate 2 x 256 MiB to time a copy, nor time it again on every call). 0 when there is none.
+double runCeilingGBs(const Stage& stage, const std::optional<DeviceInfo>& device, std::size_t runBytes) {
+  const bool kept = !cacheDirectory().empty();
+  if (!stage.openCl()) {
+    if (const auto stored = storedHostBandwidth()) return stored->medianGBs;
+    if (runBytes < 2 * hostBandwidthBufferBytes() || !kept) return 0.0;
+  } else if (device) {
+    if (const auto stored = storedCeiling(*device, CeilingProbe::Copy)) return stored->median;
+    if (runBytes < copyProbeBytes(*device) || !kept) return 0.0;
+  }
+  return stage.rooflineCeiling(device).gbs;
+}
+
+// Tune never overwrites a database it cannot read: it says where that one went.
+void noteKeptDatabase(const TuneResult& result) {
+  if (!result.databaseKeptAs.empty())
+    std::printf("note: your tuning database could not be read; it is kept as %s, and a new one holds this tuning\n",
+                result.databaseKeptAs.c_str());
+}
+
 void printTiming(const std::string& label, const StageTiming& t) {
   if (t.error.empty())
     std::printf("  %-12s %-60s %10.1f Mpts/s\n", label.c_str(), formatStageParams(t.params).c_str(), t.mpts);
@@ -232,6 +257,60 @@ std::vector<std::string> expandStages(const std::vector<std::string>& names) {
 }
 
 namespace {
+
+// The slabs of a decomposed run: how the grid is cut, over which ranks and devices.
+void printDecomposition(const DecomposedSolver& solver) {
+  std::printf("Decomposition: %zu slabs along z", solver.slabs().size());
+  if (solver.ranks() > 1) std::printf(" over %d ranks (%s)", solver.ranks(), MpiSession::library().c_str());
+  std::printf("\n");
+  for (const std::string& line : solver.layout()) std::printf("  %s\n", line.c_str());
+}
+
+// The devices of a decomposed run, each counted once over its ranks and hosts (slabs that share a device,
+// or the host's memory, share its bandwidth).
+std::size_t distinctDevices(const ExecutionConfig& config) {
+  const auto ranks = processRanks();
+  std::string host(256, '\0');
+  if (::gethostname(host.data(), host.size()) != 0) host = "this host";
+  host.resize(host.find('\0') == std::string::npos ? host.size() : host.find('\0'));
+  std::string mine;
+  if (!StageRegistry::get(config.stage).opencl) mine = host + " host\n";
+  else
+    for (const DeviceInfo& d : slabDevices(config, ranks.get())) mine += host + " " + d.selector() + "\n";
+  std::set<std::string> all;
+  for (const std::string& text : ranks ? ranks->allGather(mine) : std::vector<std::string>{mine}) {
+    std::stringstream lines(text);
+    for (std::string line; std::getline(lines, line);) all.insert(line);
+  }
+  return all.size();
+}
+
+// Per slab on an OpenCL device: its kernels' time per step against the step's (the rest of a step its
+// device waits, for the exchange or the host), and its plane copies, which run beside the kernels. Each
+// rank sends its slabs' counters; rank 0 sets them against its step.
+void printSlabTimes(const DecomposedSolver& solver, double secondsPerStep) {
+  std::string mine;
+  for (const WaveSolver* slab : solver.localSlabs()) {
+    const auto* openCl = dynamic_cast<const OpenClSolver*>(slab);
+    if (!openCl || openCl->counters().steps == 0) continue;
+    const SolverCounters& c = openCl->counters();
+    mine += openCl->deviceName() + "\t" + std::to_string(c.kernelSeconds / double(c.steps)) + "\t" +
+            std::to_string(c.planeCopySeconds / double(c.steps)) + "\t" +
+            std::to_string(double(c.planeCopyBytes) / double(c.steps)) + "\n";
+  }
+  const auto ranks = processRanks();
+  std::string text;
+  for (const std::string& part : ranks ? ranks->allGather(mine) : std::vector<std::string>{mine}) text += part;
+  if (text.empty()) return;
+  std::printf("Slabs (a step takes %.3f ms; the rest of it a device waits for planes or the host):\n", secondsPerStep * 1e3);
+  std::stringstream lines(text);
+  for (std::string name, kernels, copies, bytes; std::getline(lines, name, '\t') && std::getline(lines, kernels, '\t') &&
+                                                 std::getline(lines, copies, '\t') && std::getline(lines, bytes);) {
+    const double k = std::stod(kernels), c = std::stod(copies), b = std::stod(bytes);
+    std::printf("  %s: kernels %.3f ms/step (%.1f %%), plane copies %.3f ms/step beside them (%.1f MB, %.1f GB/s)\n",
+                name.c_str(), k * 1e3, 100.0 * k / secondsPerStep, c * 1e3, b / 1e6, c > 0.0 ? b / c / 1e9 : 0.0);
+  }
+}
 
 // Writes `values` (interior, C order (n3, n2, n1)) as .vti (with the velocity, for ParaView) or .npy.
 void writeGridFile(const std::string& path, const char* name, const std::vector<float>& values, const Grid& grid,
@@ -326,12 +405,25 @@ std::optional<SeriesRequest> seriesRequest(const RunOptions& run) {
   return request;
 }
 
+// How many frames of u may wait for the series writer: its default, fewer when the memory left beside the
+// solver's arrays holds fewer. The series needs room for at least three at once (the one being read, one
+// queued, the one being written); a run without it is refused before its first step.
+std::size_t seriesCapacity(const SeriesGeometry& geometry) {
+  const std::size_t frameBytes = std::size_t(geometry.size[0]) * geometry.size[1] * geometry.size[2] * sizeof(float);
+  requireAvailableMemory(3 * frameBytes, "--dump-every: the wavefield series (three frames of u in memory at once)");
+  const std::size_t available = availableMemoryBytes(), fits = available == 0 ? SIZE_MAX : available / frameBytes - 2;
+  return std::min(VtiSeriesWriter::defaultCapacity(geometry), fits);
+}
+
 // The wavefield series of a run: the frames are read on this thread (the solver's) and written on the
-// series writer's own, so the run goes on while they are written; the figures say what it cost.
+// series writer's own, so the run goes on while they are written; the figures say what it cost. Under
+// mpirun every rank reads the frames (a collective read of a grid cut over the ranks), rank 0 writes them.
 class SeriesDump {
  public:
-  SeriesDump(const SeriesRequest& request, const SeriesGeometry& geometry, double dt)
-      : every_(request.every), dt_(dt), writer_(request.folder, geometry, VtiSeriesWriter::defaultCapacity(geometry)) {}
+  SeriesDump(const SeriesRequest& request, const SeriesGeometry& geometry, double dt, bool writes)
+      : every_(request.every), dt_(dt) {
+    if (writes) writer_.emplace(request.folder, geometry, seriesCapacity(geometry));
+  }
 
   int stepsToNext(int done) const { return every_ - done % every_; }
   bool due(int done) const { return done % every_ == 0; }
@@ -342,19 +434,20 @@ class SeriesDump {
     solver.readField(field);
     readSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const long step = solver.currentStep();
-    writer_.push(step, double(step) * dt_, std::move(field));
+    if (writer_) writer_->push(step, double(step) * dt_, std::move(field));
   }
 
   // Waits for the writer and prints what the series cost the run of `steps` steps that took
   // `loopSeconds` (the wall time of the stepping, frames included) on `points` cells.
   void finish(double loopSeconds, int steps, double points) {
+    if (!writer_) return;
     const auto start = std::chrono::steady_clock::now();
-    writer_.finish();
+    writer_->finish();
     const double drain = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const SeriesStats st = writer_.stats();
-    const auto size = writer_.frameSize();
+    const SeriesStats st = writer_->stats();
+    const auto size = writer_->frameSize();
     std::printf("wrote %ld frames of u (%d x %d x %d points, every %d steps, %.1f MB) and %s\n", st.frames, size[0],
-                size[1], size[2], every_, double(st.bytes) / (1024.0 * 1024.0), writer_.collectionPath().c_str());
+                size[1], size[2], every_, double(st.bytes) / (1024.0 * 1024.0), writer_->collectionPath().c_str());
     std::printf("with the series: %d steps in %.3f s wall, %.1f Mpts/s; reading u took %.3f s, waiting for the "
                 "writer %.3f s; the writer's thread wrote for %.3f s and finished %.3f s after the last step\n",
                 steps, loopSeconds, loopSeconds > 0.0 ? points * steps / loopSeconds * 1e-6 : 0.0, readSeconds_,
@@ -365,7 +458,7 @@ class SeriesDump {
   int every_;
   double dt_;
   double readSeconds_ = 0.0;
-  VtiSeriesWriter writer_;
+  std::optional<VtiSeriesWriter> writer_;  // on the process that writes the files
 };
 
 }  // namespace
@@ -392,6 +485,9 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   }
   const Scenario s = restart ? restartScenario(opts, restart->scenario) : opts.resolve();
   const long firstStep = restart ? restart->state.step : 0;
+  if (firstStep + s.steps > kMaxScenarioSteps)
+    throw UsageError("--restart: the checkpoint is at step " + std::to_string(firstStep) + "; " + std::to_string(s.steps) +
+                     " more steps would pass the limit of " + std::to_string(kMaxScenarioSteps) + " steps");
   if (restart && s.stage != restart->scenario.stage)
     std::printf("note: continuing a %s checkpoint on %s: the result agrees to round-off, not bit for bit "
                 "(the same stage continues bit for bit)\n", restart->scenario.stage.c_str(), s.stage.c_str());
@@ -419,15 +515,17 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
         !problem.empty())
       throw UsageError("--traces " + *run.traces + ": " + problem);
   printHeader(p);
-  if (run.saveScenario)
-    saveScenarioFile(s, *run.saveScenario);
+  const bool writes = isReportingProcess();  // under mpirun, rank 0 writes the files
+  if (run.saveScenario && writes) saveScenarioFile(s, *run.saveScenario);
   const Grid grid = p.grid;
   const double dt = p.dt;
   const double dx = p.dx;
   const Stage& stage = resolveStage(s.stage);
-  const std::optional<DeviceInfo> device = stage.device(s.device);
+  const std::optional<DeviceInfo> device = stage.device(s.device);  // the first, when it names several
   const std::vector<float> initialTraces = initialReceiverValues(p);  // u^0, the first sample of a SEG-Y trace
-  auto solver = stage.createSolver(std::move(p), s.stageParams, device);
+  auto solver = createSolver(std::move(p), executionConfig(s), device);
+  const auto* decomposed = dynamic_cast<const DecomposedSolver*>(solver.get());
+  if (decomposed) printDecomposition(*decomposed);
   if (restart) {
     solver->restoreState(restart->state);
     restart->state = {};  // its arrays now live in the solver
@@ -436,11 +534,12 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const auto writeCheckpoint = [&] {
     Scenario saved = s;
     saved.steps = int(solver->currentStep());
-    saveCheckpoint(*run.checkpoint, {saved, model, solver->saveState()});
+    SolverState state = solver->saveState();  // collective under mpirun
+    if (writes) saveCheckpoint(*run.checkpoint, {saved, model, std::move(state)});
     std::printf("wrote the state at step %ld to %s\n", solver->currentStep(), run.checkpoint->c_str());
   };
   std::optional<SeriesDump> series;
-  if (seriesRequested) series.emplace(*seriesRequested, SeriesGeometry{{grid.n1, grid.n2, grid.n3}, dx, run.dumpStride}, dt);
+  if (seriesRequested) series.emplace(*seriesRequested, SeriesGeometry{{grid.n1, grid.n2, grid.n3}, dx, run.dumpStride}, dt, writes);
   // Checkpoints and series frames every k steps split the run into chunks; each is timed like a whole
   // run (the first step of the first one a warm-up), and the figures below sum them.
   const auto loopStart = std::chrono::steady_clock::now();
@@ -459,8 +558,11 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
     if (series && series->due(done)) series->take(*solver);
   }
   const double loopSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - loopStart).count();
+  // A decomposed run's roofline: its devices' together (alike devices: as many times one's). A run smaller
+  // than the bandwidth probe does not start one: it shows a stored ceiling, or none.
+  const double devices = decomposed ? double(distinctDevices(executionConfig(s))) : 1.0;
   Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
-                                   stage.rooflineCeiling(device).gbs);
+                                   devices * runCeilingGBs(stage, device, solverBytes(grid)));
   t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
   if (stage.openCl())
@@ -469,17 +571,23 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   std::printf("--------------------------------------\n%s--------------------------------------\n",
               formatThroughput(t).c_str());
   if (warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
+  if (decomposed && timedSteps > 0) printSlabTimes(*decomposed, seconds / timedSteps);
   if (series) series->finish(loopSeconds, s.steps, double(grid.interiorSize()));
   if (run.checkpoint) writeCheckpoint();
   if (run.dump) {
     std::vector<float> field;
-    solver->readField(field);
-    const std::vector<float> velocity = keepModel ? std::vector<float>() : buildVelocityModel(s);
-    std::printf("u is u^%ld: ", solver->currentStep());
-    writeGridFile(*run.dump, "u", field, grid, dx, keepModel ? &model : &velocity);
+    solver->readField(field);  // collective under mpirun
+    if (writes) {
+      const std::vector<float> velocity = keepModel ? std::vector<float>() : buildVelocityModel(s);
+      std::printf("u is u^%ld: ", solver->currentStep());
+      writeGridFile(*run.dump, "u", field, grid, dx, keepModel ? &model : &velocity);
+    }
   }
-  if (run.dumpModel) writeGridFile(*run.dumpModel, "velocity (m/s)", model, grid, dx, nullptr);
-  if (run.traces) writeTracesFile(*run.traces, solver->traces(), s, dt, initialTraces);
+  if (run.dumpModel && writes) writeGridFile(*run.dumpModel, "velocity (m/s)", model, grid, dx, nullptr);
+  if (run.traces) {
+    const std::vector<float> traces = solver->traces();  // collective under mpirun
+    if (writes) writeTracesFile(*run.traces, traces, s, dt, initialTraces);
+  }
   return 0;
 }
 
@@ -508,8 +616,8 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
       for (const Stage* stage : tunableStages()) {
         if (std::find(stages.begin(), stages.end(), stage->id()) == stages.end()) continue;
         std::printf("tuning %s at %dx%dx%d\n", stage->id().c_str(), s.n1, s.n2, s.n3);
-        tuneStage(tuningProblem(s), device, *stage->openCl(), options,
-                  [&](const StageTiming& t) { printTiming(stage->id(), t); });
+        noteKeptDatabase(tuneStage(tuningProblem(s), device, *stage->openCl(), options,
+                                   [&](const StageTiming& t) { printTiming(stage->id(), t); }));
       }
     }
     BenchmarkRunner runner({s, stages, 1, bench.repeat}, [](const BenchmarkProgress& p) {
@@ -526,11 +634,11 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench) {
   }
   std::printf("%s", benchmarkTable(all).c_str());
   if (bench.json) {
-    writeFileAtomically(*bench.json, benchmarkJson(all));
+    writeWholeFile(*bench.json, benchmarkJson(all));
     std::printf("wrote %s\n", bench.json->c_str());
   }
   if (bench.csv) {
-    writeFileAtomically(*bench.csv, benchmarkCsv(all));
+    writeWholeFile(*bench.csv, benchmarkCsv(all));
     std::printf("wrote %s\n", bench.csv->c_str());
   }
   return all.anyFailed() ? kFailureExit : 0;
@@ -569,12 +677,15 @@ std::vector<VerifyCheck> verifyChecks(const Scenario& s, const std::vector<std::
 
 // The solver of a check: an OpenCL stage's inside NaN guard regions (its OpenClSolver in `openCl`).
 // nullptr when the device refuses a candidate (limits, compiler), which is skipped as the tuner skips it.
+// A grid cut into slabs (several devices or ranks) runs as the user runs it, without guard regions.
 std::unique_ptr<WaveSolver> verifySolver(const Scenario& s, const VerifyCheck& check, OpenClSolver*& openCl) {
   const Stage& stage = *check.stage;
   ExecutionConfig config = stage.execution(s);
   if (check.params) config.params = *check.params;
+  const auto ranks = processRanks();
+  const bool cut = (stage.openCl() && namesSeveralDevices(config.device)) || (ranks && ranks->size() > 1);
+  if (!stage.openCl() || cut) return createSolver(buildProblem(s), config);
   const std::optional<DeviceInfo> device = stage.device(config.device);
-  if (!stage.openCl()) return stage.createSolver(buildProblem(s), config.params, device);
   OpenClSolverOptions options;
   options.guardElements = kGuardElements;
   options.guardValue = std::nanf("");
@@ -724,11 +835,32 @@ int stagesCommand() {
   return 0;
 }
 
-int devicesCommand(bool measureBandwidth) {
+namespace {
+
+// Every two devices' links for the planes next to a cut of a 1024 x 1024 grid (R planes of 1040 x 1040).
+void printDeviceLinks(const std::vector<DeviceInfo>& devices) {
+  const std::size_t bytes = std::size_t(kHalfLength) * 1040 * 1040 * sizeof(float);
+  std::printf("\nLinks (%d planes of a 1024 x 1024 grid, %.1f MB; GB/s, median of 5 copies):\n", kHalfLength,
+              double(bytes) / 1e6);
+  std::printf("  %-6s %-6s %8s %8s %10s %12s\n", "from", "to", "read", "write", "host path", "device copy");
+  for (const DeviceLink& l : measureDeviceLinks(devices, bytes)) {
+    std::printf("  %-6s %-6s %8.1f %8.1f %10.1f ", l.from.c_str(), l.to.c_str(), l.readGBs, l.writeGBs, l.hostPathGBs);
+    if (l.deviceCopyNote.empty())
+      std::printf("%12.1f\n", l.deviceCopyGBs);
+    else
+      std::printf("%12s (%s)\n", "-", l.deviceCopyNote.c_str());
+  }
+  std::printf("read: device -> page-locked host memory; write: host -> device; host path: both in turn (how slabs "
+              "move planes); device copy: clEnqueueCopyBuffer in one context of both devices\n");
+}
+
+}  // namespace
+
+int devicesCommand(bool measureBandwidth, bool measureLinks) {
   const auto devices = listDevices();
   if (devices.empty()) {
-    std::printf("No OpenCL platform or device found. Install a driver (e.g. pocl-opencl-icd for the CPU,\n"
-                "or the GPU vendor's OpenCL ICD) and check /etc/OpenCL/vendors. CPU stages still run.\n");
+    std::printf("No OpenCL device found: %s.\nInstall a driver (e.g. pocl-opencl-icd for the CPU, or the GPU vendor's "
+                "OpenCL ICD) and check /etc/OpenCL/vendors. CPU stages still run.\n", noOpenClPlatformReason().c_str());
     return 0;
   }
   for (const auto& d : devices) {
@@ -754,6 +886,16 @@ int devicesCommand(bool measureBandwidth) {
                   "%.1f Gpts/s\n", gbs, gbs / kTrafficBytesPerPoint);
     }
     std::fflush(stdout);
+  }
+  if (measureLinks) {
+    // The GPUs of the platform that has most (the slabs' devices on a GPU server), else every device (one
+    // device alone: with itself, the host path only).
+    std::vector<DeviceInfo> linked;
+    for (const auto& gpus : gpusByPlatform())
+      if (gpus.size() > linked.size()) linked = gpus;
+    if (linked.size() < 2) linked = devices;
+    if (linked.size() == 1) linked.push_back(linked.front());
+    printDeviceLinks(linked);
   }
   std::printf("\nStages: ");
   for (const auto& s : availableStages()) std::printf("%s ", s.c_str());
@@ -846,6 +988,7 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
         tuneStage(p, device, descriptor, options, [&](const StageTiming& t) { printTiming(stage->id(), t); });
     std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
                 tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in your tuning database)");
+    noteKeptDatabase(result);
     // For resources/tuning/: the same result as an entry of the shipped database.
     std::printf("shipped entry: %s\n",
                 shippedTuningEntry(stage->id(), device, result.best, p.grid, result.bestMpts).c_str());
@@ -853,12 +996,40 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
   return 0;
 }
 
+namespace {
+
+// --resolution WxH, or a UsageError.
+std::pair<int, int> parseResolution(const std::string& text) {
+  int width = 0, height = 0;
+  char x = 0, rest = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &width, &x, &height, &rest) != 3 || (x != 'x' && x != 'X') || width < 1 ||
+      height < 1 || width > VolumeView::kMaxImageSide || height > VolumeView::kMaxImageSide)
+    throw UsageError("--resolution " + text + ": expected WxH, each 1 to " + std::to_string(VolumeView::kMaxImageSide) +
+                     ", e.g. 1920x1080");
+  return {width, height};
+}
+
+std::shared_ptr<const VolumeView> viewCostVolume(const Scenario& s, const ViewCostOptions& o) {
+  if (o.mode != "volume") return nullptr;
+  const auto [width, height] = parseResolution(o.resolution);
+  auto view = std::make_shared<VolumeView>(defaultVolumeView(Grid(s.n1, s.n2, s.n3), std::max(1, width / o.imageScale),
+                                                             std::max(1, height / o.imageScale)));
+  view->samplesPerCell = o.samplesPerCell;
+  view->earlyTermination = !o.noEarlyTermination;
+  view->velocityContext = o.velocityContext;
+  return view;
+}
+
+}  // namespace
+
 int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view) {
   const Scenario s = opts.resolve();
   checkDeviceUse(opts, {s.stage});
+  const auto volume = viewCostVolume(s, view);
   std::printf("%s", formatViewCost(measureViewCostWithReader(s, view.stepsPerFrame, view.seconds, view.fps,
                                                         view.slicePath == "host" ? SliceReaderPath::Host
-                                                                                 : SliceReaderPath::Ring))
+                                                                                 : SliceReaderPath::Ring,
+                                                        volume))
                         .c_str());
   return 0;
 }

@@ -51,7 +51,8 @@ struct VerifyOptions {
 };
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
 
-int devicesCommand(bool measureBandwidth);
+// measureLinks: the copy paths between every two devices (compute/DeviceLinks.h), for slabs on several.
+int devicesCommand(bool measureBandwidth, bool measureLinks = false);
 
 // Every stage with its learner's title, oneAPI sample, description and parameters (from the descriptors).
 int stagesCommand();
@@ -74,6 +75,13 @@ struct ViewCostOptions {
   double fps = 60.0;       // how often the reader takes slices, like the view's repaints
   int stepsPerFrame = 4;   // the application's default
   std::string slicePath = "ring";  // "ring" (the studio's default path, host memory for its GL buffers) or "host"
+  // The volume view: "slices" (the default) or "volume" (each frame also renders an image of the field).
+  std::string mode = "slices";
+  std::string resolution = "1280x720";  // the view's size in pixels, WxH
+  int imageScale = 1;                   // the image is rendered at resolution / imageScale
+  float samplesPerCell = 1.0f;
+  bool noEarlyTermination = false;
+  bool velocityContext = false;
 };
 int viewCostCommand(const ScenarioOptions& opts, const ViewCostOptions& view);
 

@@ -5,7 +5,7 @@
 #include "compute/ClError.h"
 #include "compute/KernelSources.h"
 #include "compute/OpenClSolver.h"
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 
 namespace iso::cli {
 
@@ -18,7 +18,7 @@ std::string ptxasReport(const ClContext& context, const OpenClStage& stage, cons
                                     "ptxas report", cap == params.end() ? 0 : cap->second});
     if (!ptxPath.empty()) {
       const std::vector<unsigned char> binary = program.binary();
-      writeFileAtomically(ptxPath, std::string_view(reinterpret_cast<const char*>(binary.data()), binary.size()));
+      writeWholeFile(ptxPath, std::string_view(reinterpret_cast<const char*>(binary.data()), binary.size()));
     }
     return program.fromCache() ? "(from the kernel cache: no report)" : program.log();
   } catch (const ComputeError& e) {

@@ -1,19 +1,89 @@
 // iso3dfd: the command-line tool. It links no Qt, so it runs on a machine with only an OpenCL driver.
 // Exit status: 0 success, 1 a run or a check failed, 2 the command line is wrong (nothing was run).
+// Under mpirun every rank runs this program: the ranks share one grid (createSolver over processRanks()),
+// and rank 0 prints the report and writes the files.
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <optional>
 
 #include <CLI/CLI.hpp>
 
 #include "app/cli/Commands.h"
 #include "compute/ClError.h"
 #include "compute/Stage.h"
+#include "core/Communicator.h"
+#include "core/TemporaryFiles.h"
 #include "core/Version.h"
+#include "mpi/MpiSession.h"
+
+namespace {
+
+using namespace iso::cli;
+
+// The exit status of an error: a wrong command line (usage, scenario, a --device that names no device)
+// or a failed run.
+int exitStatusOf(const std::exception& e) {
+  if (dynamic_cast<const UsageError*>(&e) || dynamic_cast<const iso::ScenarioError*>(&e)) return kUsageExit;
+  if (const auto* c = dynamic_cast<const iso::ComputeError*>(&e))
+    return c->status() == iso::ComputeStatus::UnknownDevice ? kUsageExit : kFailureExit;
+  if (const auto* all = dynamic_cast<const iso::RanksFailed*>(&e)) {  // the failing rank's own error, nested
+    try {
+      std::rethrow_if_nested(*all);
+    } catch (const std::exception& own) {
+      return exitStatusOf(own);
+    }
+  }
+  return kFailureExit;
+}
+
+// Under mpirun, rank 0 reports an error that every rank has (a wrong command line, a collective step
+// that failed on some rank: RanksFailed), and every rank ends normally. An error of one rank alone
+// (during the steps, while the others wait for it) is reported by that rank, and MPI_Abort ends all.
+int reportError(const std::exception& e, const iso::MpiSession& mpi) {
+  const auto ranks = mpi.ranks();
+  const int status = exitStatusOf(e);
+  if (!ranks || ranks->size() == 1) {
+    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
+    return status;
+  }
+  const bool shared = dynamic_cast<const iso::RanksFailed*>(&e) || status == kUsageExit;
+  if (shared) {
+    if (ranks->rank() == 0) std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
+    return status;
+  }
+  std::fprintf(stderr, "iso3dfd: error (rank %d of %d): %s\n", ranks->rank(), ranks->size(), e.what());
+  std::fflush(stderr);
+  mpi.abort(status);
+}
+
+}  // namespace
+
+int runProgram(int argc, char** argv, const iso::MpiSession& mpi);
 
 int main(int argc, char** argv) {
+  iso::TemporaryFiles::removeOnSignals();  // before any library installs handlers of its own
   iso::registerStages();  // before any option names or checks a stage
-  using namespace iso::cli;
+  std::optional<iso::MpiSession> mpi;
+  try {
+    mpi.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
+    return kFailureExit;
+  }
+  iso::setProcessRanks(mpi->ranks());
+  const int status = runProgram(argc, argv, *mpi);
+  iso::setProcessRanks(nullptr);  // the ranks go before MPI_Finalize (the session's end)
+  return status;
+}
+
+int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
+  const bool quiet = !iso::isReportingProcess();
+  // Rank 0 prints the one report; the other ranks' standard output goes nowhere (errors still show).
+  if (quiet && !std::freopen("/dev/null", "w", stdout)) {
+    std::fprintf(stderr, "iso3dfd: error: cannot silence the standard output of a rank other than 0\n");
+    return kFailureExit;
+  }
   CLI::App app{"iso3dfd: 3D acoustic wave propagation with the 16th-order ISO3DFD stencil on CPUs and OpenCL devices"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("iso3dfd ") + iso::kProjectVersion, "print the version and exit");
@@ -75,6 +145,9 @@ int main(int argc, char** argv) {
   auto* devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
   auto* stagesCmd = app.add_subcommand("stages", "List every stage: its title, oneAPI sample, description and parameters");
   devicesCmd->add_flag("--bandwidth", bandwidth, "measure each device's copy bandwidth again (the roofline ceiling)");
+  bool links = false;
+  devicesCmd->add_flag("--links", links, "measure how fast planes move between every two devices: through page-locked "
+                                         "host memory (what slabs use) and device to device in one context");
 
   ScenarioOptions tuneOpts;
   TuneOptions tune;
@@ -110,6 +183,20 @@ int main(int argc, char** argv) {
                       "frame (2 host copies)")
       ->check(CLI::IsMember({"ring", "host"}))
       ->capture_default_str();
+  viewCmd->add_option("--mode", viewCost.mode,
+                      "slices: the three planes; volume: with each frame an image of the whole field, ray-marched "
+                      "on the solver's device (the host's cores for CPU stages)")
+      ->check(CLI::IsMember({"slices", "volume"}))
+      ->capture_default_str();
+  viewCmd->add_option("--resolution", viewCost.resolution, "volume: the view's size in pixels, WxH")->capture_default_str();
+  viewCmd->add_option("--image-scale", viewCost.imageScale, "volume: render at 1/S of the resolution")
+      ->check(CLI::Range(1, 8))
+      ->capture_default_str();
+  viewCmd->add_option("--samples-per-cell", viewCost.samplesPerCell, "volume: samples along each ray per cell")
+      ->check(CLI::Range(0.25, 8.0))
+      ->capture_default_str();
+  viewCmd->add_flag("--no-early-termination", viewCost.noEarlyTermination, "volume: march every ray to its end");
+  viewCmd->add_flag("--context", viewCost.velocityContext, "volume: the velocity model's contrasts as a faint surface");
 
   try {
     app.parse(argc, argv);
@@ -120,30 +207,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);  // prints CLI11's message
+    if (!quiet) app.exit(e);  // prints CLI11's message
     return kUsageExit;
   }
   try {
     if (*runCmd) return runCommand(runOpts, run);
     if (*benchCmd) return benchCommand(benchOpts, bench);
     if (*verifyCmd) return verifyCommand(verifyOpts, verify);
-    if (*devicesCmd) return devicesCommand(bandwidth);
+    if (*devicesCmd) return devicesCommand(bandwidth, links);
     if (*stagesCmd) return stagesCommand();
     if (*tuneCmd) return tuneCommand(tuneOpts, tune);
     if (*viewCmd) return viewCostCommand(viewOpts, viewCost);
-  } catch (const UsageError& e) {
-    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
-    return kUsageExit;
-  } catch (const iso::ScenarioError& e) {
-    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
-    return kUsageExit;
-  } catch (const iso::ComputeError& e) {
-    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
-    // A --device that names no device is a usage error like any other bad option value.
-    return e.status() == iso::ComputeStatus::UnknownDevice ? kUsageExit : kFailureExit;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
-    return kFailureExit;
+    return reportError(e, mpi);
   }
   return 0;
 }

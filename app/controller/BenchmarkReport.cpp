@@ -4,10 +4,15 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
+#include "core/Grid.h"
+#include "core/InputFile.h"
+#include "core/JsonInput.h"
+#include "core/Scenario.h"
 #include "core/StageRegistry.h"
 
 
@@ -95,7 +100,13 @@ json rowJson(const BenchmarkRow& r) {
           {"error", r.error}};
 }
 
-// Reads typed keys of one JSON object and names the key (with its row) in every error.
+// The longest name a report's row may give a stage, device or ceiling: longer is damage (and would be
+// drawn as a chart's label).
+constexpr std::size_t kMaxNameChars = 200;
+constexpr long long kMaxInt = std::numeric_limits<int>::max();
+
+// Reads typed keys of one JSON object, within their ranges, and names the key (with its row) in every
+// error: a value out of range is damage (2^31 read as an int is negative; 1e308 as a rate draws no chart).
 class JsonFields {
  public:
   JsonFields(const json& object, std::string where) : object_(object), where_(std::move(where)) {
@@ -106,24 +117,31 @@ class JsonFields {
     if (it == object_.end()) fail(key, "is missing");
     return *it;
   }
-  std::string text(const std::string& key) const {
+  std::string text(const std::string& key, std::size_t maxChars = kMaxJsonBytes) const {
     const json& v = at(key);
     if (!v.is_string()) fail(key, "must be a string");
+    if (v.get_ref<const std::string&>().size() > maxChars) fail(key, "is longer than " + std::to_string(maxChars) + " characters");
     return v.get<std::string>();
   }
-  double number(const std::string& key) const {
+  // A finite number from 0 to `max` (by default a rate: kMaxPlausibleRate).
+  double number(const std::string& key, double max = kMaxPlausibleRate) const {
     const json& v = at(key);
     if (!v.is_number()) fail(key, "must be a number");
-    return v.get<double>();
+    const double x = v.get<double>();
+    if (!(x >= 0.0 && x <= max)) fail(key, "is " + excerpt(v) + ", outside 0 to " + shortNumber(max));
+    return x;
   }
-  int integer(const std::string& key) const {
+  int integer(const std::string& key, long long min = 0, long long max = kMaxInt) const {
     const json& v = at(key);
     if (!v.is_number_integer()) fail(key, "must be an integer");
-    return v.get<int>();
+    const bool inRange = v.is_number_unsigned() ? v.get<std::uint64_t>() <= std::uint64_t(max)
+                                                : v.get<std::int64_t>() >= min && v.get<std::int64_t>() <= max;
+    if (!inRange) fail(key, "is " + excerpt(v) + ", outside " + std::to_string(min) + " to " + std::to_string(max));
+    return int(v.get<std::int64_t>());
   }
-  std::optional<double> optionalNumber(const std::string& key) const {
+  std::optional<double> optionalNumber(const std::string& key, double max = kMaxPlausibleRate) const {
     if (at(key).is_null()) return std::nullopt;
-    return number(key);
+    return number(key, max);
   }
   bool flag(const std::string& key) const {
     const json& v = at(key);
@@ -142,13 +160,13 @@ class JsonFields {
 BenchmarkRow rowFromJson(const json& j, std::size_t index) {
   const JsonFields f(j, "rows[" + std::to_string(index) + "]");
   BenchmarkRow r;
-  r.stage = f.text("stage");
-  r.title = f.text("title");
-  r.device = f.text("device");
-  r.n1 = f.integer("n1");
-  r.n2 = f.integer("n2");
-  r.n3 = f.integer("n3");
-  r.steps = f.integer("steps");
+  r.stage = f.text("stage", kMaxNameChars);
+  r.title = f.text("title", kMaxNameChars);
+  r.device = f.text("device", kMaxNameChars);
+  r.n1 = f.integer("n1", 0, kMaxAxisCells);
+  r.n2 = f.integer("n2", 0, kMaxAxisCells);
+  r.n3 = f.integer("n3", 0, kMaxAxisCells);
+  r.steps = f.integer("steps", 0, kMaxScenarioSteps);
   r.secondsPerStep = f.number("seconds_per_step");
   Throughput& t = r.throughput;
   t.seconds = f.number("seconds");
@@ -159,23 +177,20 @@ BenchmarkRow rowFromJson(const json& j, std::size_t index) {
   if (j.contains("bytes_per_point_step")) r.bytesPerPointStep = f.number("bytes_per_point_step");
   t.ceilingGBs = f.number("ceiling_gbs");
   t.rooflinePercent = f.number("roofline_percent");
-  r.ceilingName = f.text("ceiling");
+  r.ceilingName = f.text("ceiling", kMaxNameChars);
   r.speedupVsSerial = f.optionalNumber("speedup_vs_serial");
-  r.previous = f.text("previous");
+  r.previous = f.text("previous", kMaxNameChars);
   r.speedupVsPrevious = f.optionalNumber("speedup_vs_previous");
-  if (const auto maxAbs = f.optionalNumber("max_abs_diff")) {
+  if (const auto maxAbs = f.optionalNumber("max_abs_diff", std::numeric_limits<double>::max())) {
     FieldDifference d;
     d.maxAbs = *maxAbs;
-    d.relativeL2 = f.number("rel_l2");
+    d.relativeL2 = f.number("rel_l2", std::numeric_limits<double>::max());
     d.nonFinite = std::size_t(f.integer("non_finite"));
     r.difference = d;
   }
-  const json& params = f.at("params");
-  if (!params.is_object()) f.fail("params", "must be a JSON object");
-  for (const auto& [k, v] : params.items()) {
-    if (!v.is_number_integer()) f.fail("params." + k, "must be an integer");
-    r.params[k] = v.get<int>();
-  }
+  const JsonFields params(f.at("params"), "rows[" + std::to_string(index) + "].params");
+  for (const auto& item : f.at("params").items())
+    r.params[item.key()] = params.integer(item.key(), std::numeric_limits<int>::min(), kMaxInt);
   r.error = f.text("error");
   return r;
 }
@@ -275,18 +290,18 @@ std::string benchmarkCsv(const BenchmarkReport& report) {
 BenchmarkReport parseBenchmarkJson(const std::string& text) {
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw std::runtime_error(std::string("benchmark JSON: not valid JSON (") + e.what() + ")");
+    j = parseJsonInput(text);
+  } catch (const JsonInputError& e) {
+    throw std::runtime_error(std::string("benchmark JSON: ") + e.what());
   }
   const JsonFields f(j, "top level");
-  const std::string schema = f.text("schema");
+  const std::string schema = f.text("schema", kMaxNameChars);
   if (schema != kBenchmarkSchema)
-    throw std::runtime_error("benchmark JSON: schema '" + schema + "' is not " + kBenchmarkSchema);
+    throw std::runtime_error("benchmark JSON: schema '" + excerpt(schema) + "' is not " + kBenchmarkSchema);
   BenchmarkReport report;
-  report.date = f.text("date");
-  report.hostCpu = f.text("host_cpu");
-  report.warmupSteps = f.integer("warmup_steps");
+  report.date = f.text("date", kMaxNameChars);
+  report.hostCpu = f.text("host_cpu", kMaxNameChars);
+  report.warmupSteps = f.integer("warmup_steps", 0, kMaxScenarioSteps);
   report.repeats = f.integer("repeats");
   report.cancelled = f.flag("cancelled");
   const json& rows = f.at("rows");
@@ -296,12 +311,14 @@ BenchmarkReport parseBenchmarkJson(const std::string& text) {
 }
 
 BenchmarkReport readBenchmarkJson(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("'" + path + "': cannot open the file for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
   try {
-    return parseBenchmarkJson(text.str());
+    text = readInputFile(path, kMaxJsonBytes, "benchmark report");
+  } catch (const FileReadError& e) {
+    throw std::runtime_error(e.what());
+  }
+  try {
+    return parseBenchmarkJson(text);
   } catch (const std::runtime_error& e) {
     throw std::runtime_error("'" + path + "': " + e.what());
   }

@@ -8,6 +8,7 @@
 #include "compute/Bandwidth.h"
 #include "compute/DeviceRegistry.h"
 #include "compute/OpenClSolver.h"
+#include "compute/SolverFactory.h"
 #include "core/HostBandwidth.h"
 
 namespace iso {
@@ -206,7 +207,7 @@ std::optional<BenchmarkRow> BenchmarkRunner::runStage(const Stage& stage, std::s
     const ExecutionConfig config = stage.execution(s);
     const std::optional<DeviceInfo> device = stage.device(config.device);
     const double points = double(problem.grid.interiorSize());
-    auto solver = stage.createSolver(std::move(problem), config.params, device);
+    auto solver = createSolver(std::move(problem), config, device);  // slabs on several devices or ranks
     row.device = solver->deviceName();
     row.params = solver->parameters();
     const TimedSteps t = advanceTimed(*solver, s.steps, request_.warmupSteps, request_.repeats, &cancelled_, report);

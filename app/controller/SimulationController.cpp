@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <stdexcept>
 
+#include "compute/SolverFactory.h"
 #include "compute/Stage.h"
 #include "core/VelocityModel.h"
 
@@ -42,6 +44,22 @@ std::string deviceResidentNote(const DeviceInfo& device) {
   return device.name + " offers no cl_khr_gl_sharing: the slices cross host memory";
 }
 
+namespace {
+
+// The roofline ceiling of a run on `device` (Stage::device(selector)), or of slabs on the several
+// devices `selector` names: their ceilings together, a device named twice counted once.
+RooflineCeiling slabsCeiling(const Stage& stage, const std::optional<DeviceInfo>& device, const std::string& selector) {
+  if (!device || !namesSeveralDevices(selector)) return stage.rooflineCeiling(device);
+  std::set<std::string> distinct;
+  RooflineCeiling all;
+  for (const DeviceInfo& d : selectDevices(selector))
+    if (distinct.insert(d.selector()).second) all.gbs += stage.rooflineCeiling(d).gbs;
+  all.name = distinct.size() > 1 ? std::to_string(distinct.size()) + " devices' copy bandwidth" : "device copy bandwidth";
+  return all;
+}
+
+}  // namespace
+
 BuiltSimulation buildSimulation(const Scenario& scenario) {
   BuiltSimulation built;
   built.velocity = buildVelocityModel(scenario);  // kept exact: the overlay, the probe and checkpoints use it
@@ -54,10 +72,10 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   const std::optional<DeviceInfo> device = stage.device(scenario.device);  // once: the solver runs on this one
   built.onHostCores = !device || device->type == "CPU";
   if (device && !built.onHostCores) built.deviceResidentNote = deviceResidentNote(*device);
-  const RooflineCeiling ceiling = stage.rooflineCeiling(device);  // 0 when unknown: the counters say so
+  const RooflineCeiling ceiling = slabsCeiling(stage, device, scenario.device);  // 0 when unknown: the counters say so
   built.ceilingGBs = ceiling.gbs;
   built.ceilingName = ceiling.name;
-  built.solver = stage.createSolver(std::move(problem), scenario.stageParams, device);
+  built.solver = createSolver(std::move(problem), executionConfig(scenario), device);
   return built;
 }
 
@@ -157,6 +175,10 @@ void SimulationController::setSliceRing(std::shared_ptr<SliceRing> ring, std::st
   queue([&](Commands& c) { c.slicePath = Commands::SlicePath{std::move(ring), std::move(hostReason)}; });
 }
 
+void SimulationController::setVolumeView(std::shared_ptr<const VolumeView> view) {
+  queue([&](Commands& c) { c.volume = std::move(view); });
+}
+
 long SimulationController::playRequests() const {
   std::lock_guard lock(commandMutex_);
   return playRequests_;
@@ -248,6 +270,10 @@ void SimulationController::apply(Commands& c) {
     std::lock_guard lock(statusMutex_);
     status_.transferPath = transferPath();
   }
+  if (c.volume) {
+    volumeRequest_ = std::move(*c.volume);
+    updateVolumeView();
+  }
   bool republished = false;  // a successful rebuild publishes slices through the new slice point
   if (c.restore) {
     republished = restore(*c.restore);
@@ -263,6 +289,9 @@ void SimulationController::apply(Commands& c) {
   if (sim_.solver && !republished) {  // the slices shown move to the new point or path
     if (c.slicePoint) updateVelocitySlices();
     if (c.slicePoint || c.slicePath) publishSlices();
+    // A new volume view: the next frame has it, and a run that rests (or comes to rest: a pause step
+    // reached at once) publishes one with it.
+    if (c.volume) slicesBehind_ = true;
   }
   for (const SnapshotReceiver& receive : c.snapshots) deliverSnapshot(receive);
   if (c.fieldTap) {  // after a rebuild in the same commands: the tap samples the new run
@@ -364,6 +393,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
     secondsPerStep_ = 0.0;
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = Clock::now();
+    windowSlabs_ = slabCounters(*sim_.solver);
     {
       std::lock_guard lock(statusMutex_);
       activeScenario_ = scenario;
@@ -383,11 +413,13 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.absorbingCells = sim_.absorbingCells;
       s.throughput = Throughput{};
       s.throughput.ceilingGBs = sim_.ceilingGBs;
+      s.slabs.clear();
       s.runLength = scenario.steps;
       ++s.generation;
       events_.push_back({ControllerEvent::Kind::Rebuilt, sim_.stability.summary(), {}});
     }
     updateVelocitySlices();
+    updateVolumeView();
     publishSlices();
     publishTraces(true);
     built = true;
@@ -482,9 +514,22 @@ void SimulationController::advanceBatch() {
       const double mpts = (1.0 - kSmoothing) * s.throughput.mpts + kSmoothing * now.mpts;
       s.throughput = computeThroughput(mpts * 1e6, 1.0, 1.0, sim_.ceilingGBs);
     }
+    s.slabs = slabRates(solver);
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = end;
   }
+}
+
+std::vector<ControllerStatus::SlabRate> SimulationController::slabRates(const WaveSolver& solver) {
+  const std::vector<SlabCounter> now = slabCounters(solver);
+  std::vector<ControllerStatus::SlabRate> rates;
+  const double pointsPerPlane = double(solver.grid().n1) * double(solver.grid().n2);
+  for (std::size_t n = 0; n < now.size() && n < windowSlabs_.size() && windowComputeSeconds_ > 0.0; ++n)
+    rates.push_back({now[n].device, now[n].firstPlane, now[n].planes,
+                     pointsPerPlane * now[n].planes * windowSteps_ / windowComputeSeconds_ / 1e6,
+                     (now[n].kernelSeconds - windowSlabs_[n].kernelSeconds) / windowComputeSeconds_});
+  windowSlabs_ = now;
+  return rates;
 }
 
 long SimulationController::stopStep() const {
@@ -569,15 +614,24 @@ bool SimulationController::publishSlices(bool wait) {
   finishFrame();
   const auto [i, j, k] = resolvedSlicePoint();
   if (!ring_) {
-    sim_.solver->extractSlices(i, j, k, slices_.back());
+    SliceSet& back = slices_.back();
+    back.imageWidth = back.imageHeight = 0;
+    back.imageView.reset();
+    if (volume_) back.imageWidth = volume_->width, back.imageHeight = volume_->height;  // room after the planes
+    sim_.solver->extractSlices(i, j, k, back);
+    if (volume_ && !startVolume({back.ownImage(), back.imagePixels()}, back)) {
+      sim_.solver->finishSlices();
+      back.imageSeconds = volumeSeconds_;
+    }
     slices_.publish();
     slicesBehind_ = false;
     notifyPublished();
     return true;
   }
   const Grid& g = sim_.solver->grid();
-  const int slot = ring_->acquire(SliceSet::planeFloats(g.n1, g.n2, g.n3));
-  if (slot < 0) {  // none free, or the reader has yet to make slots of this grid's size
+  const std::size_t planeFloats = SliceSet::planeFloats(g.n1, g.n2, g.n3);
+  const int slot = ring_->acquire(planeFloats + (volume_ ? volume_->pixels() : 0));
+  if (slot < 0) {  // none free, or the reader has yet to make slots of this grid's (and image's) size
     slicesBehind_ = true;
     return false;
   }
@@ -588,8 +642,13 @@ bool SimulationController::publishSlices(bool wait) {
   f.frame.step = sim_.solver->currentStep();
   bool written = false;
   try {
-    written = sim_.solver->startSlices(i, j, k, ring_->planes(slot));
+    const std::span<float> memory = ring_->planes(slot);
+    written = sim_.solver->startSlices(i, j, k, memory.first(planeFloats));
+    if (volume_)
+      written = startVolume({reinterpret_cast<std::uint32_t*>(memory.data() + planeFloats), volume_->pixels()}, f.frame) &&
+                written;
   } catch (...) {
+    sim_.solver->finishSlices();  // nothing may still be writing into the slot
     ring_->abandon(slot);
     throw;
   }
@@ -599,12 +658,46 @@ bool SimulationController::publishSlices(bool wait) {
   return true;
 }
 
+bool SimulationController::startVolume(std::span<std::uint32_t> rgba, SliceSet& frame) {
+  volumeSeconds_ = 0.0;
+  bool written = false;
+  try {
+    written = sim_.solver->startVolume(*volume_, rgba, &volumeSeconds_);
+  } catch (const std::logic_error& e) {  // a view this solver cannot render (or none at all)
+    volume_.reset();
+    volumeRequest_.reset();
+    frame.imageWidth = frame.imageHeight = 0;
+    frame.image = {};
+    std::lock_guard lock(statusMutex_);
+    events_.push_back(errorEvent("The volume view cannot be rendered (the slices go on): ", e.what()));
+    return true;
+  }
+  frame.imageWidth = volume_->width, frame.imageHeight = volume_->height;
+  frame.imageView = volume_;
+  frame.imageSeconds = volumeSeconds_;
+  return written;
+}
+
+void SimulationController::updateVolumeView() {
+  if (!volumeRequest_ || !sim_.solver) {
+    volume_ = volumeRequest_;
+    return;
+  }
+  const Grid& g = sim_.solver->grid();
+  const std::array<int, 3> n{g.n1, g.n2, g.n3};
+  auto view = std::make_shared<VolumeView>(*volumeRequest_);
+  for (int a = 0; a < 3; ++a) view->marginCells[a] = std::min(sim_.absorbingCells[a], (n[a] - 1) / 2);
+  if (view->planeAxis >= 0 && view->planeAxis < 3) view->planeCell = std::clamp(view->planeCell, 0, n[view->planeAxis] - 1);
+  volume_ = std::move(view);
+}
+
 void SimulationController::finishFrame() {
   if (!frameOnItsWay_) return;
-  const FrameOnItsWay f = std::move(*frameOnItsWay_);
+  FrameOnItsWay f = std::move(*frameOnItsWay_);
   frameOnItsWay_.reset();
   try {
     sim_.solver->finishSlices();
+    if (f.frame.imageView) f.frame.imageSeconds = volumeSeconds_;
     ring_->publish(f.slot, f.frame);
   } catch (const std::exception& e) {
     ring_->abandon(f.slot);

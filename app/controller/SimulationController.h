@@ -24,12 +24,14 @@
 #include <thread>
 #include <vector>
 
+#include "compute/SlabCounters.h"
 #include "core/Checkpoint.h"
 #include "core/Metrics.h"
 #include "core/Problem.h"
 #include "core/Scenario.h"
 #include "app/controller/SliceRing.h"
 #include "app/controller/TripleBuffer.h"
+#include "core/VolumeView.h"
 #include "core/WaveSolver.h"
 
 namespace iso {
@@ -116,6 +118,15 @@ struct ControllerStatus {
   long runLength = 0;          // the running scenario's `steps`
   RunEnd runEnd = RunEnd::RunOn;
   long loops = 0;              // restarts at the end of the run (RunEnd::Loop)
+  // A grid cut into slabs over several devices (empty otherwise), over the window of `throughput`:
+  // each slab's device, planes, share of the points per second, and how much of the time its device
+  // computed (its kernels' time over the steps').
+  struct SlabRate {
+    std::string device;
+    int firstPlane = 0, planes = 0;
+    double mpts = 0.0, busy = 0.0;
+  };
+  std::vector<SlabRate> slabs;
 };
 
 struct ControllerEvent {
@@ -166,6 +177,13 @@ class SimulationController {
   // with none, into the triple buffer slices() (the reader copies them; `hostReason` says why in the
   // status's transferPath). The current slices go the new way at once. The triple buffer by default.
   void setSliceRing(std::shared_ptr<SliceRing> ring, std::string hostReason = {});
+  // The volume view: with each frame of slices the solver renders an image of the whole field with
+  // `view` (WaveSolver::startVolume) into the same slot after the planes (the ring's, or the triple
+  // buffer's own memory), on the compute thread between batches. Null (the default) renders none. The
+  // controller leaves the absorbing layer out (the view's marginCells) and keeps a slice plane inside the
+  // grid; while paused, a new view is rendered at once. A view the solver cannot render is reported as an
+  // error event and dropped (the slices go on).
+  void setVolumeView(std::shared_ptr<const VolumeView> view);
 
   // Called on the compute thread after each publication of slices (into the ring or the triple buffer),
   // outside the controller's locks, so that a reader can take them at once instead of polling for them.
@@ -221,9 +239,10 @@ class SimulationController {
       std::string hostReason;
     };
     std::optional<SlicePath> slicePath;
+    std::optional<std::shared_ptr<const VolumeView>> volume;
     bool any() const {
       return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || runEnd ||
-             restore || !snapshots.empty() || fieldTap || slicePath;
+             restore || !snapshots.empty() || fieldTap || slicePath || volume;
     }
   };
 
@@ -243,6 +262,11 @@ class SimulationController {
   // (nothing extracted, slicesBehind_ set) when the ring has no free slot of the grid's size.
   bool publishSlices(bool wait = true);
   void finishFrame();  // publishes the frame on its way, if any; a failed read pauses the run
+  // Starts the volume image of the current field into `rgba` for `frame` (its image fields set when it
+  // starts); true when written on return. A view the solver cannot render is dropped (an event); a
+  // device error propagates.
+  bool startVolume(std::span<std::uint32_t> rgba, SliceSet& frame);
+  void updateVolumeView();  // volume_ from volumeRequest_ and the running grid
   void solverFailed(const std::exception& e);  // pauses the run and reports the error
   void notifyPublished();  // calls the publish listener, if any
   bool slicesUnread() const;  // the last published slices wait for the reader
@@ -291,6 +315,9 @@ class SimulationController {
     SliceSet frame;  // sizes, cell, step
   };
   std::optional<FrameOnItsWay> frameOnItsWay_;  // written into ring_, not yet published
+  std::shared_ptr<const VolumeView> volumeRequest_;  // as the reader asked for it
+  std::shared_ptr<const VolumeView> volume_;         // what is rendered: the request fitted to the grid
+  double volumeSeconds_ = 0.0;  // the renderer's time for the image on its way
   int stepsPerFrame_ = 4;
   long pauseAtStep_ = -1;
   std::optional<FieldTap> fieldTap_;
@@ -302,6 +329,9 @@ class SimulationController {
   // Throughput window: accumulate, then fold into the smoothed status a few times a second.
   double windowComputeSeconds_ = 0.0, windowSteps_ = 0.0;
   Clock::time_point windowStart_;
+  std::vector<SlabCounter> windowSlabs_;  // the slabs' counters at the window's start
+  // Each slab's rate over the window now ending (a grid cut into slabs), and the next window's start.
+  std::vector<ControllerStatus::SlabRate> slabRates(const WaveSolver& solver);
 };
 
 // Headless measurements: starts `controller` playing `scenario` and waits until its solver is built;

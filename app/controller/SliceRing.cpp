@@ -53,6 +53,9 @@ void SliceRing::publish(int slot, const SliceSet& frame) {
   meta.n1 = frame.n1, meta.n2 = frame.n2, meta.n3 = frame.n3;
   meta.i = frame.i, meta.j = frame.j, meta.k = frame.k;
   meta.step = frame.step;
+  meta.imageWidth = frame.imageWidth, meta.imageHeight = frame.imageHeight;
+  meta.imageView = frame.imageView;
+  meta.imageSeconds = frame.imageSeconds;
   states_[std::size_t(slot)] = State::Latest;
   latest_ = slot;
 }

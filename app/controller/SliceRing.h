@@ -1,5 +1,6 @@
 #pragma once
-// A small ring of slots for the compute thread's slices, in memory that the reader provides: in the
+// A small ring of slots for the compute thread's slices (and, in the volume view, the image rendered with
+// them, after the planes in the same slot), in memory that the reader provides: in the
 // studio, persistently mapped OpenGL pixel-unpack buffers (render/MappedPixelBuffers.h), so that the
 // solver writes each frame once, straight where the GL uploads it from. No GL here: a slot is a pointer
 // and a capacity, and the compute thread never calls OpenGL.
@@ -44,7 +45,8 @@ class SliceRing : public std::enable_shared_from_this<SliceRing> {
   // slots are too small or the ring is closed; either way `floats` becomes neededFloats().
   int acquire(std::size_t floats);
   std::span<float> planes(int slot) const;
-  // The slot's planes are written: `frame` gives their sizes, cell and step (its planes are ignored).
+  // The slot's planes (and the volume image after them) are written: `frame` gives their sizes, cell,
+  // step and image (its memory is ignored).
   void publish(int slot, const SliceSet& frame);
   void abandon(int slot);  // back to the free slots unpublished (the write failed)
   bool unread() const;     // a published frame waits for the reader

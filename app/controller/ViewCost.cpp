@@ -1,8 +1,11 @@
 #include "app/controller/ViewCost.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -16,6 +19,27 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// The 98th percentile of the nonzero |u| of a frame's planes (0 when all are zero).
+float sliceRange(const SliceSet& frame) {
+  std::vector<float> magnitudes;
+  for (float v : frame.planes())
+    if (v != 0.0f && std::isfinite(v)) magnitudes.push_back(std::abs(v));
+  if (magnitudes.empty()) return 0.0f;
+  const auto at = magnitudes.begin() + std::ptrdiff_t(0.98 * double(magnitudes.size() - 1));
+  std::nth_element(magnitudes.begin(), at, magnitudes.end());
+  return *at;
+}
+
+// Keeps the volume view's range near the frames' (within 10 %, so that a steady field is not sent again).
+void followRange(SimulationController& controller, std::shared_ptr<const VolumeView>& volume, const SliceSet& frame) {
+  const float range = sliceRange(frame);
+  if (!volume || range <= 0.0f || std::abs(range - volume->clip) <= 0.1f * volume->clip) return;
+  auto next = std::make_shared<VolumeView>(*volume);
+  next->clip = range;
+  volume = std::move(next);
+  controller.setVolumeView(volume);
+}
 
 }  // namespace
 
@@ -32,14 +56,15 @@ double solverAloneMpts(const Scenario& s, int stepsPerFrame, double seconds) {
 }
 
 ViewCostResult measureViewCostWithReader(const Scenario& s, int stepsPerFrame, double seconds, double fps,
-                                         SliceReaderPath path) {
+                                         SliceReaderPath path, std::shared_ptr<const VolumeView> volume) {
   ViewCostResult r;
   r.aloneMpts = solverAloneMpts(s, stepsPerFrame, seconds);
 
   SimulationController controller;
+  controller.setVolumeView(volume);
   std::shared_ptr<SliceRing> ring;
   if (path == SliceReaderPath::Ring) {
-    const std::size_t floats = SliceSet::planeFloats(s.n1, s.n2, s.n3);
+    const std::size_t floats = SliceSet::planeFloats(s.n1, s.n2, s.n3) + (volume ? volume->pixels() : 0);
     auto memory = std::make_shared<std::vector<std::vector<float>>>(SliceRing::kSlots, std::vector<float>(floats));
     std::vector<SliceRing::Slot> slots;
     for (std::vector<float>& slot : *memory) slots.push_back({slot.data(), slot.size()});
@@ -52,8 +77,11 @@ ViewCostResult measureViewCostWithReader(const Scenario& s, int stepsPerFrame, d
   const auto period = std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(1.0 / fps));
   auto next = Clock::now();
   std::shared_ptr<const SliceSet> shown;  // held until the next frame, as the view holds what it draws
+  double renderSeconds = 0.0;
+  long images = 0;
   const auto readFor = [&](double duration) {
     long frames = 0;
+    renderSeconds = 0.0, images = 0;
     for (const auto start = Clock::now(); secondsSince(start) < duration;) {
       next += period;
       std::this_thread::sleep_until(next);
@@ -66,6 +94,8 @@ ViewCostResult measureViewCostWithReader(const Scenario& s, int stepsPerFrame, d
         shown = std::make_shared<const SliceSet>(controller.slices().front().copy());
       }
       frames += shown->xy.empty() ? 0 : 1;
+      if (shown->imageView) renderSeconds += shown->imageSeconds, ++images;
+      if (!shown->xy.empty()) followRange(controller, volume, *shown);
     }
     return frames;
   };
@@ -91,23 +121,33 @@ ViewCostResult measureViewCostWithReader(const Scenario& s, int stepsPerFrame, d
   r.withViewMpts = double(last.grid.interiorSize()) * double(last.step - first.step) / wall / 1e6;
   r.framesPerSecond = double(frames) / wall;
   r.batchesWithoutSlices = controller.framesSkipped() - skippedBefore;
+  if (volume) {
+    r.imageWidth = volume->width, r.imageHeight = volume->height;
+    r.renderMs = images ? 1e3 * renderSeconds / double(images) : 0.0;
+  }
+  for (const ControllerEvent& e : controller.takeEvents())
+    if (e.kind == ControllerEvent::Kind::Error) throw std::runtime_error(e.message);
   return r;
 }
 
 std::string formatViewCost(const ViewCostResult& r) {
   const std::string withView = "with " + r.viewName;
+  const int w = int(std::max(withView.size(), std::string("volume image").size()));
   char buf[1024];
-  std::snprintf(buf, sizeof buf,
-                "%s on %s, %dx%dx%d, %d steps per frame, %.1f s each\n"
-                "%-*s: %10.1f Mpts/s\n"
-                "%-*s: %10.1f Mpts/s, %.1f frames/s delivered, %llu batches without slices\n"
-                "%-*s: %10.1f %% of the solver alone\n"
-                "%-*s: %s\n",
-                r.stage.c_str(), r.device.c_str(), r.grid.n1, r.grid.n2, r.grid.n3, r.stepsPerFrame, r.seconds,
-                int(withView.size()), "solver alone", r.aloneMpts, int(withView.size()), withView.c_str(),
-                r.withViewMpts, r.framesPerSecond, static_cast<unsigned long long>(r.batchesWithoutSlices),
-                int(withView.size()), "ratio", r.ratioPercent(), int(withView.size()), "slices",
-                r.slicePath.empty() ? "-" : r.slicePath.c_str());
+  int n = std::snprintf(buf, sizeof buf,
+                        "%s on %s, %dx%dx%d, %d steps per frame, %.1f s each\n"
+                        "%-*s: %10.1f Mpts/s\n"
+                        "%-*s: %10.1f Mpts/s, %.1f frames/s delivered, %llu batches without slices\n"
+                        "%-*s: %10.1f %% of the solver alone\n"
+                        "%-*s: %s\n",
+                        r.stage.c_str(), r.device.c_str(), r.grid.n1, r.grid.n2, r.grid.n3, r.stepsPerFrame, r.seconds, w,
+                        "solver alone", r.aloneMpts, w, withView.c_str(), r.withViewMpts, r.framesPerSecond,
+                        static_cast<unsigned long long>(r.batchesWithoutSlices), w, "ratio", r.ratioPercent(), w, "slices",
+                        r.slicePath.empty() ? "-" : r.slicePath.c_str());
+  if (r.imageWidth > 0 && n > 0 && std::size_t(n) < sizeof buf)
+    std::snprintf(buf + n, sizeof buf - std::size_t(n), "%-*s: %dx%d, %.2f ms per image on %s (%.0f images/s alone)\n", w,
+                  "volume image", r.imageWidth, r.imageHeight, r.renderMs, r.device.c_str(),
+                  r.renderMs > 0.0 ? 1e3 / r.renderMs : 0.0);
   return buf;
 }
 

@@ -4,10 +4,12 @@
 // with an in-process reader at a given rate; the studio's --benchmark with its real window. Both take
 // the reference and the report from here.
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "core/Grid.h"
 #include "core/Scenario.h"
+#include "core/VolumeView.h"
 
 namespace iso {
 
@@ -28,6 +30,9 @@ struct ViewCostResult {
   double aloneMpts = 0.0, withViewMpts = 0.0;
   double framesPerSecond = 0.0;            // slices the view took (or drew) per second
   std::uint64_t batchesWithoutSlices = 0;  // batches whose slices nobody had taken (no extraction)
+  // The volume view: the image's size (0: slices only) and the renderer's mean time per image taken.
+  int imageWidth = 0, imageHeight = 0;
+  double renderMs = 0.0;
 
   double ratioPercent() const { return aloneMpts > 0.0 ? 100.0 * withViewMpts / aloneMpts : 0.0; }
 };
@@ -37,11 +42,16 @@ struct ViewCostResult {
 double solverAloneMpts(const Scenario& scenario, int stepsPerFrame, double seconds);
 
 // The solver alone, then the compute thread with a reader that takes the newest slices `fps` times a
-// second through `path`, as the view does.
+// second through `path`, as the view does. With `volume`, each frame also carries a volume image rendered
+// with that view; the reader keeps its colour range at the 98th percentile of the nonzero |u| of the
+// frames' slices (what the view's automatic gain aims at), so that the renderer sees as much of the wave
+// as the studio would show.
 ViewCostResult measureViewCostWithReader(const Scenario& scenario, int stepsPerFrame, double seconds, double fps,
-                                         SliceReaderPath path = SliceReaderPath::Host);
+                                         SliceReaderPath path = SliceReaderPath::Host,
+                                         std::shared_ptr<const VolumeView> volume = nullptr);
 
-// The report both front ends print: the two rates, the frames, the ratio and the slices' path.
+// The report both front ends print: the two rates, the frames, the ratio and the slices' path, and for
+// the volume view the image's size and the renderer's time.
 std::string formatViewCost(const ViewCostResult& result);
 
 }  // namespace iso

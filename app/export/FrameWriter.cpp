@@ -1,14 +1,9 @@
 #include "app/export/FrameWriter.h"
 
-#include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include <random>
+#include "core/FileTarget.h"
 
 namespace iso {
 
@@ -29,7 +24,7 @@ void FrameWriter::startThread() { thread_ = std::thread([this] { run(); }); }
 void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
   const std::size_t rowBytes = std::size_t(width_) * 4;
   if (rgba == nullptr || strideBytes < std::ptrdiff_t(rowBytes))
-    throw ExportError("frame for " + target_.string() + ": no pixels, or rows shorter than " + std::to_string(width_) +
+    throw ExportError("frame for " + shownPath(target_.string()) + ": no pixels, or rows shorter than " + std::to_string(width_) +
                       " RGBA pixels");
   // Copied before waiting for room: the caller's buffer is free again once the copy is queued. The copy
   // goes into a buffer the writer has finished with when there is one: a fresh 8 MB (1080p) allocation
@@ -47,7 +42,7 @@ void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return !error_.empty() || stopping_ || finishing_ || queue_.size() < queueFrames_; });
   if (!error_.empty()) throw ExportError(error_);
-  if (stopping_ || finishing_) throw ExportError("writing " + target_.string() + ": the output is already closed");
+  if (stopping_ || finishing_) throw ExportError("writing " + shownPath(target_.string()) + ": the output is already closed");
   queue_.push_back(std::move(frame));
   lock.unlock();
   changed_.notify_all();
@@ -56,7 +51,7 @@ void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
 void FrameWriter::finish() {
   {
     std::lock_guard lock(mutex_);
-    if (finishing_ || stopping_) throw ExportError("writing " + target_.string() + ": the output is already closed");
+    if (finishing_ || stopping_) throw ExportError("writing " + shownPath(target_.string()) + ": the output is already closed");
     finishing_ = true;
   }
   changed_.notify_all();
@@ -149,31 +144,6 @@ void FrameWriter::fail(const std::string& message) {
     settled_ = true;
   }
   changed_.notify_all();
-}
-
-std::filesystem::path FrameWriter::createTemporarySibling(const std::filesystem::path& target, bool directory) {
-  const std::filesystem::path parent = target.has_parent_path() ? target.parent_path() : std::filesystem::path(".");
-  // Not mkstemp/mkdtemp: their 0600/0700 modes would stay on the finished output; 0666/0777 less the
-  // umask is what any other new file or folder gets.
-  std::random_device seed;
-  std::mt19937 random(seed());
-  static constexpr char kLetters[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  int error = 0;
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string suffix(6, ' ');
-    for (char& c : suffix) c = kLetters[random() % (sizeof kLetters - 1)];
-    const std::filesystem::path candidate = parent / ("." + target.filename().string() + ".partial-" + suffix);
-    if (directory) {
-      if (::mkdir(candidate.c_str(), 0777) == 0) return candidate;
-    } else {
-      const int fd = ::open(candidate.c_str(), O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
-      if (fd >= 0 && ::close(fd) == 0) return candidate;
-    }
-    error = errno;
-    if (error != EEXIST) break;
-  }
-  throw ExportError("cannot write to the folder " + parent.string() + " (for " + target.filename().string() +
-                    "): " + std::strerror(error));
 }
 
 }  // namespace iso

@@ -1,9 +1,10 @@
 #pragma once
 // The common part of the frame writers (video, numbered images): frames of one size go through a
 // bounded queue to a thread of the writer's own, so that rendering and encoding overlap while a writer
-// that falls behind makes push() wait (no frame is dropped). Output goes to a temporary name in the
-// target's directory and is renamed to the target only when complete: a failed or aborted write
-// leaves nothing under the target name, and an older file there stays as it was.
+// that falls behind makes push() wait (no frame is dropped). Output goes through core/OutputFile (the one
+// writer of every output): to a temporary name in the target's folder, renamed to the target only when
+// complete, so a failed or aborted write leaves nothing under the target name, and an older file there
+// stays as it was.
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -60,11 +61,6 @@ class FrameWriter {
   // Removes whatever was written (the temporary output); never throws.
   virtual void discard() noexcept = 0;
   void addBytesWritten(std::uint64_t bytes);
-
-  // Creates a new, empty file (or folder) next to `target` for the temporary output:
-  // ".NAME.partial-XXXXXX" in the same folder, so that the final rename stays within one file system.
-  // Throws ExportError when the folder cannot be written.
-  static std::filesystem::path createTemporarySibling(const std::filesystem::path& target, bool directory);
 
  private:
   void run();

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <system_error>
 #include <thread>
+
+#include "core/OutputFile.h"
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -22,6 +23,15 @@ std::string averror(int code) {
   av_strerror(code, text, sizeof text);
   return text;
 }
+
+constexpr int kIoBufferBytes = 1 << 16;
+
+// libavformat 61 (FFmpeg 7) hands the bytes to write as const.
+#if LIBAVFORMAT_VERSION_MAJOR >= 61
+using AvioBytes = const std::uint8_t*;
+#else
+using AvioBytes = std::uint8_t*;
+#endif
 
 // RGBA to the encoder's yuv420p at the same size: only the colour planes are filtered (halved each way,
 // bilinear), and slices of the frame convert on threads of their own: at 1080p and up one thread
@@ -43,6 +53,9 @@ SwsContext* rgbaToYuvConverter(int width, int height) {
 
 }  // namespace
 
+// The muxer writes through OutputFile (core/OutputFile.h), the one writer of every output: a temporary
+// file beside the target, renamed over it once the trailer is written. Exceptions cannot cross FFmpeg's
+// C callbacks: the first failure is kept and reported by the call that saw the error code.
 struct VideoEncoder::Av {
   AVFormatContext* format = nullptr;
   AVCodecContext* codec = nullptr;
@@ -51,10 +64,38 @@ struct VideoEncoder::Av {
   AVFrame* frame = nullptr;
   AVFrame* rgba = nullptr;  // the frame being written, around the writer's memory (no copy)
   AVPacket* packet = nullptr;
-  bool fileOpen = false;
+  AVIOContext* io = nullptr;
+  std::unique_ptr<OutputFile> file;
+  std::string ioError;
+
+  static int writePacket(void* opaque, AvioBytes bytes, int size) {
+    Av& av = *static_cast<Av*>(opaque);
+    try {
+      av.file->write(bytes, std::size_t(size));
+      return size;
+    } catch (const FileWriteError& e) {
+      if (av.ioError.empty()) av.ioError = e.what();
+      return AVERROR(EIO);
+    }
+  }
+  static std::int64_t seek(void* opaque, std::int64_t offset, int whence) {
+    Av& av = *static_cast<Av*>(opaque);
+    if (whence & AVSEEK_SIZE) return std::int64_t(av.file->size());
+    const std::int64_t base = (whence & 3) == SEEK_CUR ? std::int64_t(av.file->position())
+                              : (whence & 3) == SEEK_END ? std::int64_t(av.file->size()) : 0;
+    if (base + offset < 0) return AVERROR(EINVAL);
+    try {
+      av.file->seek(std::uint64_t(base + offset));
+      return base + offset;
+    } catch (const FileWriteError& e) {
+      if (av.ioError.empty()) av.ioError = e.what();
+      return AVERROR(EIO);
+    }
+  }
 
   ~Av() {
-    if (fileOpen) avio_closep(&format->pb);
+    if (io) av_freep(&io->buffer);
+    avio_context_free(&io);
     av_packet_free(&packet);
     av_frame_free(&frame);
     av_frame_free(&rgba);
@@ -70,7 +111,7 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
   static const bool quiet = (av_log_set_level(AV_LOG_ERROR), true);
   (void)quiet;
   const std::string name = path.string();
-  auto fail = [&](const std::string& why) { throw ExportError("cannot record " + name + ": " + why); };
+  auto fail = [&](const std::string& why) { throw ExportError("cannot record " + shownPath(name) + ": " + why); };
   if (width < 2 || height < 2 || width > kMaxSide || height > kMaxSide)
     fail("the size " + std::to_string(width) + "x" + std::to_string(height) + " is out of range (2 to " +
          std::to_string(kMaxSide) + " pixels each way)");
@@ -79,10 +120,13 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
          " is odd; H.264 in yuv420p needs an even width and height");
   if (fps < 1 || fps > kMaxFps) fail("the frame rate " + std::to_string(fps) + " is out of range (1 to " + std::to_string(kMaxFps) + ")");
   if (path.filename().empty() || std::filesystem::is_directory(path)) fail("the path names a folder, not a file");
+  // The MP4 muxer goes back to complete the file's index once the last frame is in.
+  if (const FileTarget target = inspectFileTarget(name); target.isStream())
+    fail(shownPath(name) + " is " + target.description + ", and a video needs a file it can seek in");
   const AVCodec* codec = avcodec_find_encoder_by_name(options.codec.c_str());
   if (codec == nullptr || codec->type != AVMEDIA_TYPE_VIDEO) fail("unknown video encoder '" + options.codec + "'");
   const AVOutputFormat* container = av_guess_format(nullptr, name.c_str(), nullptr);
-  if (container == nullptr) fail("no container format for the extension '" + path.extension().string() + "' (use .mp4)");
+  if (container == nullptr) fail("no container format for the extension '" + shownPath(path.extension().string()) + "' (use .mp4)");
 
   Av& av = *av_;
   int rc = avformat_alloc_output_context2(&av.format, container, nullptr, name.c_str());
@@ -120,16 +164,21 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
   av.scaler = rgbaToYuvConverter(width, height);
   if (av.scaler == nullptr || av.rgba == nullptr) fail("no RGBA to yuv420p conversion");
 
-  temporary_ = createTemporarySibling(path, false);
-  if ((rc = avio_open(&av.format->pb, temporary_.c_str(), AVIO_FLAG_WRITE)) < 0) {
-    discard();
-    fail("opening " + temporary_.string() + ": " + averror(rc));
+  try {
+    av.file = std::make_unique<OutputFile>(name);
+  } catch (const FileWriteError& e) {
+    fail(e.what());
   }
-  av.fileOpen = true;
-  if ((rc = avformat_write_header(av.format, nullptr)) < 0) {
-    discard();
-    fail("writing the header: " + averror(rc));
+  auto* buffer = static_cast<unsigned char*>(av_malloc(kIoBufferBytes));
+  av.io = buffer ? avio_alloc_context(buffer, kIoBufferBytes, 1, &av, nullptr, &Av::writePacket, &Av::seek) : nullptr;
+  if (av.io == nullptr) {
+    av_free(buffer);
+    fail("out of memory");
   }
+  av.format->pb = av.io;
+  av.format->flags |= AVFMT_FLAG_CUSTOM_IO;
+  if ((rc = avformat_write_header(av.format, nullptr)) < 0)
+    fail("writing the header: " + (av.ioError.empty() ? averror(rc) : av.ioError));
   startThread();
 }
 
@@ -153,13 +202,13 @@ std::string VideoEncoder::presetList() {
 void VideoEncoder::writeFrame(const std::vector<std::uint8_t>& rgba) {
   Av& av = *av_;
   int rc = av_frame_make_writable(av.frame);
-  if (rc < 0) throw ExportError("recording " + target().string() + ": " + averror(rc));
+  if (rc < 0) throw ExportError("recording " + shownPath(target().string()) + ": " + averror(rc));
   av.rgba->format = AV_PIX_FMT_RGBA;
   av.rgba->width = width(), av.rgba->height = height();
   av.rgba->data[0] = const_cast<std::uint8_t*>(rgba.data());
   av.rgba->linesize[0] = width() * 4;
   if ((rc = sws_scale_frame(av.scaler, av.frame, av.rgba)) < 0)
-    throw ExportError("recording " + target().string() + ": converting a frame to yuv420p: " + averror(rc));
+    throw ExportError("recording " + shownPath(target().string()) + ": converting a frame to yuv420p: " + averror(rc));
   av.frame->pts = nextPts_++;
   sendAndDrain(false);
 }
@@ -167,7 +216,7 @@ void VideoEncoder::writeFrame(const std::vector<std::uint8_t>& rgba) {
 void VideoEncoder::sendAndDrain(bool flush) {
   Av& av = *av_;
   auto fail = [&](const std::string& what, int rc) {
-    throw ExportError("recording " + target().string() + ": " + what + ": " + averror(rc));
+    throw ExportError("recording " + shownPath(target().string()) + ": " + what + ": " + averror(rc));
   };
   int rc = avcodec_send_frame(av.codec, flush ? nullptr : av.frame);
   if (rc < 0) fail("encoding", rc);
@@ -181,6 +230,7 @@ void VideoEncoder::sendAndDrain(bool flush) {
     av.packet->stream_index = av.stream->index;
     const int size = av.packet->size;
     rc = av_interleaved_write_frame(av.format, av.packet);  // takes the packet's reference
+    if (!av.ioError.empty()) throw ExportError(av.ioError);
     if (rc < 0) fail("writing", rc);
     if (av.format->pb->error < 0) fail("writing", av.format->pb->error);
     addBytesWritten(std::uint64_t(size));
@@ -191,29 +241,20 @@ void VideoEncoder::complete() {
   Av& av = *av_;
   sendAndDrain(true);
   int rc = av_write_trailer(av.format);
-  if (rc < 0) throw ExportError("recording " + target().string() + ": writing the trailer: " + averror(rc));
   avio_flush(av.format->pb);
-  const int writeError = av.format->pb->error;
-  av.fileOpen = false;
-  rc = avio_closep(&av.format->pb);
-  if (writeError < 0 || rc < 0)
-    throw ExportError("recording " + target().string() + ": writing the file: " + averror(writeError < 0 ? writeError : rc));
-  std::error_code ec;
-  std::filesystem::rename(temporary_, target(), ec);
-  if (ec) throw ExportError("recording " + target().string() + ": renaming the finished file: " + ec.message());
-  temporary_.clear();
+  if (!av.ioError.empty()) throw ExportError(av.ioError);
+  if (rc < 0) throw ExportError("recording " + shownPath(target().string()) + ": writing the trailer: " + averror(rc));
+  if (av.format->pb->error < 0)
+    throw ExportError("recording " + shownPath(target().string()) + ": writing the file: " + averror(av.format->pb->error));
+  try {
+    av.file->commit();
+  } catch (const FileWriteError& e) {
+    throw ExportError(e.what());
+  }
 }
 
 void VideoEncoder::discard() noexcept {
-  if (av_ && av_->fileOpen) {
-    avio_closep(&av_->format->pb);
-    av_->fileOpen = false;
-  }
-  if (!temporary_.empty()) {
-    std::error_code ec;
-    std::filesystem::remove(temporary_, ec);
-    temporary_.clear();
-  }
+  if (av_) av_->file.reset();  // without commit(): the temporary file goes, the target stays as it was
 }
 
 }  // namespace iso

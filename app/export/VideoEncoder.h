@@ -24,9 +24,10 @@ class VideoEncoder final : public FrameWriter {
   static const std::set<std::string>& presets();
   static std::string presetList();
 
-  // Opens the encoder and a temporary file next to `path` and writes the header. Throws ExportError
-  // (nothing created) for an unknown codec or container, a size outside 2..kMaxSide or odd (yuv420p
-  // halves the colour planes), fps outside 1..kMaxFps, or a folder that cannot be written.
+  // Opens the encoder and the output (core/OutputFile: a temporary file beside `path`) and writes the
+  // header. Throws ExportError (nothing created) for an unknown codec or container, a size outside
+  // 2..kMaxSide or odd (yuv420p halves the colour planes), fps outside 1..kMaxFps, a folder that cannot
+  // be written, or a target that is a stream (a FIFO, /dev/stdout: MP4 seeks back to complete itself).
   VideoEncoder(const std::filesystem::path& path, int width, int height, int fps, const VideoOptions& options = {});
   ~VideoEncoder() override;
 
@@ -40,7 +41,6 @@ class VideoEncoder final : public FrameWriter {
   void sendAndDrain(bool flush);  // one frame (or the flush) into the codec, its packets into the file
 
   const int fps_;
-  std::filesystem::path temporary_;
   std::unique_ptr<Av> av_;
   long nextPts_ = 0;
 };

@@ -97,7 +97,10 @@ std::vector<ScenarioOption> runOptions() {
        false, [](O& o, V v) { o.size = parseGrid(v); }},
       {"stage", "", "ID", "stage id: " + commaList(StageRegistry::ids()) + " (`iso3dfd stages` lists them with their parameters)", false,
        [](O& o, V v) { o.stage = knownStage(v); }},
-      {"device", "", "SELECTOR", "OpenCL device of an OpenCL stage: gpu, cpu, P:D, N, or a name substring", false,
+      {"device", "", "SELECTOR",
+       "OpenCL device of an OpenCL stage: gpu, cpu, P:D, N, or a name substring; several cut the grid into slabs "
+       "along z, one per device: P:D,P:D (cpu,cpu: two on one device), all-gpus, or under mpirun local-rank",
+       false,
        [](O& o, V v) { o.device = v; }},
       {"param", "", "KEY=VALUE", "stage parameter, e.g. tile_x=32 (repeatable; `iso3dfd stages` lists each stage's)", true,
        [](O& o, V v) { o.params.push_back(parseParam(v)); }},

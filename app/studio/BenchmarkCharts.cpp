@@ -2,8 +2,6 @@
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
-#include <QBuffer>
-#include <QFileInfo>
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QHorizontalBarSeries>
@@ -14,15 +12,16 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QScatterSeries>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <set>
 
+#include "compute/DeviceRegistry.h"
 #include "compute/StageParams.h"
-#include "core/AtomicFile.h"
+#include "app/studio/PictureFile.h"
 #include "core/Metrics.h"
 #include "core/StageRegistry.h"
 
@@ -73,9 +72,12 @@ const BenchmarkRow* rowOf(const BenchmarkReport& report, const QString& stage) {
 
 // A log axis over whole decades that holds [lo, hi], labelled every decade, or every second one when
 // there are more than `mostLabels` decades (a narrow axis keeps its labels apart).
+// The range is kept to what a measurement can be (kMaxPlausibleRate): Qt Charts lays out a log axis over
+// hundreds of decades (a damaged report's 1e308) until it fails.
 void setDecades(QLogValueAxis* axis, double lo, double hi, int mostLabels) {
-  lo = std::max(lo, 1e-6);
-  hi = std::max(hi, lo * 10.0);
+  constexpr double kLowest = 1e-6, kHighest = 10.0 * kMaxPlausibleRate;
+  lo = std::isfinite(lo) ? std::clamp(lo, kLowest, kHighest / 10.0) : kLowest;
+  hi = std::isfinite(hi) ? std::clamp(hi, lo * 10.0, kHighest) : kHighest;
   const double first = std::floor(std::log10(lo)), last = std::ceil(std::log10(hi));
   const bool sparse = last - first > mostLabels;
   axis->setBase(sparse ? 100.0 : 10.0);
@@ -170,22 +172,66 @@ std::vector<BenchmarkReport> splitByGrid(const BenchmarkReport& report) {
   return out;
 }
 
+bool deviceOnHostCores(const std::string& device) {
+  for (const DeviceInfo& d : listDevices())
+    if (d.name == device) return d.type == "CPU";
+  // A device of another machine: PoCL names its CPU device pthread-<cpu>, CPU runtimes say CPU.
+  const QString name = QString::fromStdString(device);
+  return name.startsWith("pthread-") || name.contains(QRegularExpression("\\bCPU\\b"));
+}
+
+bool runsOnHostCores(const BenchmarkRow& row) { return isHostStage(row.stage) || deviceOnHostCores(row.device); }
+
 std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report) {
   std::vector<DeviceRoofline> out;
-  for (const BenchmarkRow& r : report.rows) {
-    if (r.throughput.ceilingGBs <= 0.0) continue;
-    const bool host = isHostStage(r.stage);
-    const std::string device = host ? "host CPU" : r.device;
+  // The host's memcpy ceiling (a CPU stage's row) first: the roof of every stage on the host's cores.
+  std::vector<const BenchmarkRow*> rows;
+  for (const BenchmarkRow& r : report.rows) rows.push_back(&r);
+  std::stable_partition(rows.begin(), rows.end(), [](const BenchmarkRow* r) { return isHostStage(r->stage); });
+  for (const BenchmarkRow* r : rows) {
+    if (r->throughput.ceilingGBs <= 0.0) continue;
+    const bool host = runsOnHostCores(*r);
+    const std::string device = host ? "host CPU" : r->device;
     if (std::any_of(out.begin(), out.end(), [&](const DeviceRoofline& d) { return d.device == device; })) continue;
     DeviceRoofline d;
     d.device = device;
     d.host = host;
-    d.memory.min = d.memory.median = d.memory.max = r.throughput.ceilingGBs;
-    d.memoryProbe = r.ceilingName + " (as stored in the file)";
+    d.memory.min = d.memory.median = d.memory.max = r->throughput.ceilingGBs;
+    d.memoryProbe = r->ceilingName + " (as stored in the file)";
     d.error = "the file holds no compute ceiling";
     out.push_back(std::move(d));
   }
   return out;
+}
+
+void onePerMemory(std::vector<DeviceRoofline>& rooflines, const std::function<DeviceRoofline()>& hostRoof) {
+  const auto onHost = [](const DeviceRoofline& d) { return !d.host && deviceOnHostCores(d.device); };
+  const auto cpuDevice = std::find_if(rooflines.begin(), rooflines.end(), onHost);
+  if (cpuDevice == rooflines.end()) return;
+  auto host = std::find_if(rooflines.begin(), rooflines.end(), [](const DeviceRoofline& d) { return d.host; });
+  if (host == rooflines.end()) {
+    DeviceRoofline made = hostRoof();
+    made.compute = cpuDevice->compute;  // the same processor: its FMA probe through OpenCL
+    made.computeProbe = cpuDevice->computeProbe;
+    rooflines.push_back(std::move(made));
+  }
+  std::erase_if(rooflines, onHost);
+}
+
+void measureOnHostMemory(BenchmarkReport& report, const std::vector<DeviceRoofline>& rooflines) {
+  const auto host = std::find_if(rooflines.begin(), rooflines.end(), [](const DeviceRoofline& d) { return d.host; });
+  if (host == rooflines.end() || host->memory.median <= 0.0) return;
+  for (BenchmarkRow& row : report.rows)
+    if (!isHostStage(row.stage) && runsOnHostCores(row) && row.error.empty()) {
+      row.throughput = onOtherCeiling(row.throughput, host->memory.median);
+      row.ceilingName = std::string(kHostCeilingName) + " (the OpenCL device runs on the host's cores)";
+    }
+}
+
+Throughput onOtherCeiling(Throughput t, double ceilingGBs) {
+  t.ceilingGBs = ceilingGBs;
+  t.rooflinePercent = ceilingGBs > 0.0 ? 100.0 * t.gbsTraffic / ceilingGBs : 0.0;
+  return t;
 }
 
 BenchmarkChart::BenchmarkChart(const QString& title, QWidget* parent) : QChartView(newChart(title), parent) {
@@ -196,40 +242,9 @@ BenchmarkChart::BenchmarkChart(const QString& title, QWidget* parent) : QChartVi
 QImage BenchmarkChart::image() { return grab().toImage(); }
 
 bool BenchmarkChart::save(const QString& path, QString& error) {
-  const QString extension = QFileInfo(path).suffix().toLower();
-  QByteArray bytes;
-  QBuffer buffer(&bytes);
-  buffer.open(QIODevice::WriteOnly);
-  if (extension == "png") {
-    if (!image().save(&buffer, "PNG")) {
-      error = "could not encode the chart as PNG";
-      return false;
-    }
-  } else if (extension == "svg") {
-    QSvgGenerator svg;
-    svg.setOutputDevice(&buffer);
-    svg.setSize(size());
-    svg.setViewBox(rect());
-    svg.setTitle(QString(chart()->title()).replace("<br>", " — "));  // a plain-text title (the chart's may break lines)
-    svg.setDescription("iso3dfd studio benchmark chart");
-    QPainter painter;
-    if (!painter.begin(&svg)) {
-      error = "could not draw the chart as SVG";
-      return false;
-    }
-    render(&painter);
-    painter.end();
-  } else {
-    error = path + ": expected a name ending in .png or .svg";
-    return false;
-  }
-  try {
-    writeFileAtomically(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
-  } catch (const FileWriteError& e) {
-    error = QString::fromStdString(e.what());
-    return false;
-  }
-  return true;
+  // A plain-text title (the chart's may break lines).
+  return writePictureFile(path, size(), QString(chart()->title()).replace("<br>", " — "),
+                          [this](QPainter& painter) { render(&painter); }, error);
 }
 
 // --- throughput -------------------------------------------------------------------------------------
@@ -326,6 +341,61 @@ void RooflineChart::resizeEvent(QResizeEvent* event) {
   placeLabels();
 }
 
+namespace {
+
+// Where a roof's figures sit (its right end, or where a memory-only roof leaves the chart) and its text.
+struct RoofLine {
+  QLineSeries* series;
+  QPointF anchor;
+  QString text, fullName;
+};
+
+// The roof of one memory: bandwidth × intensity up to the ridge, then the compute roof; without a compute
+// ceiling only the memory roof (dashed).
+RoofLine roofOf(const DeviceRoofline& d, double referenceIntensity) {
+  auto* roof = new QLineSeries;
+  const double bw = d.memory.median, peak = d.compute.median;
+  const QString device = d.host ? QString("host") : shortDeviceName(d.device);
+  QString text = device + ": " + number(bw) + " GB/s";
+  QPointF anchor;
+  if (peak > 0.0) {
+    const double ridge = std::clamp(peak / bw, kMinIntensity, kMaxIntensity);
+    roof->append(kMinIntensity, std::min(peak, bw * kMinIntensity));
+    roof->append(ridge, std::min(peak, bw * ridge));
+    roof->append(kMaxIntensity, std::min(peak, bw * kMaxIntensity));
+    text += ", " + number(peak) + " GFLOP/s";
+    anchor = QPointF(kMaxIntensity, std::min(peak, bw * kMaxIntensity));
+  } else {
+    roof->append(kMinIntensity, bw * kMinIntensity);
+    roof->append(kMaxIntensity, bw * kMaxIntensity);
+    QPen pen = roof->pen();
+    pen.setStyle(Qt::DashLine);
+    roof->setPen(pen);
+    anchor = QPointF(referenceIntensity * 4.0, bw * referenceIntensity * 4.0);
+  }
+  roof->setName(device + " roof");
+  const QString full = QString::fromStdString(d.host ? "the host's memory (every stage on its cores, PoCL included)" : d.device) +
+                       (d.memoryProbe.empty() ? QString() : "\nmemory: " + QString::fromStdString(d.memoryProbe)) +
+                       (d.computeProbe.empty() ? QString() : "\ncompute: " + QString::fromStdString(d.computeProbe));
+  return {roof, anchor, text, full};
+}
+
+QGraphicsSimpleTextItem* smallLabel(const QString& text, const QString& tip, QGraphicsItem* parent) {
+  auto* label = new QGraphicsSimpleTextItem(text, parent);
+  QFont font = label->font();
+  font.setPointSizeF(font.pointSizeF() * 0.85);
+  label->setFont(font);
+  label->setToolTip(tip);
+  label->setZValue(1000.0);  // above the grid lines, which would otherwise cross out letters
+  return label;
+}
+
+}  // namespace
+
+double RooflineChart::intensityOf(const BenchmarkRow& row) const {
+  return kFlopsPerPoint / (bytesPerPoint_ > 0.0 ? bytesPerPoint_ : row.bytesPerPointStep > 0.0 ? row.bytesPerPointStep : kTrafficBytesPerPoint);
+}
+
 void RooflineChart::rebuild() {
   QChart* c = chart();
   for (const PointLabel& l : labels_) delete l.item;
@@ -333,7 +403,8 @@ void RooflineChart::rebuild() {
   labels_.clear();
   roofLabels_.clear();
   replaceAxes(c);
-  c->setTitle(QStringLiteral("Roofline at %1 B/pt (61 flop/pt: %2 flop/B)").arg(bytesPerPoint_).arg(kFlopsPerPoint / bytesPerPoint_, 0, 'g', 3));
+  c->setTitle(bytesPerPoint_ > 0.0 ? QStringLiteral("Roofline, every stage at %1 B/pt (61 flop/pt: %2 flop/B)").arg(bytesPerPoint_).arg(kFlopsPerPoint / bytesPerPoint_, 0, 'g', 3)
+                                   : QStringLiteral("Roofline, each stage at its own bytes per point (61 flop/pt)"));
   auto* x = logAxis("arithmetic intensity (flop/B)");
   x->setRange(kMinIntensity, kMaxIntensity);
   auto* y = logAxis("GFLOP/s");
@@ -345,54 +416,37 @@ void RooflineChart::rebuild() {
     lo = lo > 0.0 ? std::min(lo, v) : v;
     hi = std::max(hi, v);
   };
-  const double intensity = kFlopsPerPoint / bytesPerPoint_;
-  // Ceilings: the memory roof bandwidth × intensity up to the ridge, then the compute roof; without a
-  // compute ceiling only the memory roof (dashed).
+  addRoofs(x, y, extend);
+  addPoints(x, y, extend);
+  setDecades(y, lo > 0.0 ? lo : 1.0, hi > 0.0 ? hi * 1.5 : 10.0, 6);
+  c->legend()->setVisible(true);
+  placeLabels();
+}
+
+// One roof per physical memory: the runs' rooflines, the same ceiling in two runs drawn once.
+void RooflineChart::addRoofs(QAbstractAxis* x, QAbstractAxis* y, const std::function<void(double)>& extend) {
+  QChart* c = chart();
   std::set<std::string> drawn;
-  for (const BenchmarkRun* run : runs_) {
+  for (const BenchmarkRun* run : runs_)
     for (const DeviceRoofline& d : run->rooflines) {
-      if (d.memory.median <= 0.0) continue;
-      const std::string key = d.device + "/" + std::to_string(d.memory.median);
-      if (!drawn.insert(key).second) continue;  // the same ceiling in two runs is drawn once
-      auto* roof = new QLineSeries;
-      const double bw = d.memory.median, peak = d.compute.median;
-      const QString device = d.host ? QString("host") : shortDeviceName(d.device);
-      QString text = device + ": " + number(bw) + " GB/s";
-      QPointF anchor;  // where the label sits: the right end of the compute roof, or where the memory roof leaves
-      if (peak > 0.0) {
-        const double ridge = std::clamp(peak / bw, kMinIntensity, kMaxIntensity);
-        roof->append(kMinIntensity, std::min(peak, bw * kMinIntensity));
-        roof->append(ridge, std::min(peak, bw * ridge));
-        roof->append(kMaxIntensity, std::min(peak, bw * kMaxIntensity));
-        extend(std::min(peak, bw * kMinIntensity));
-        extend(peak);
-        text += ", " + number(peak) + " GFLOP/s";
-        anchor = QPointF(kMaxIntensity, std::min(peak, bw * kMaxIntensity));
-      } else {
-        roof->append(kMinIntensity, bw * kMinIntensity);
-        roof->append(kMaxIntensity, bw * kMaxIntensity);
-        QPen pen = roof->pen();
-        pen.setStyle(Qt::DashLine);
-        roof->setPen(pen);
-        text += " (file)";
-        extend(bw * kMinIntensity);
-        extend(bw * intensity * 4.0);
-        anchor = QPointF(intensity * 4.0, bw * intensity * 4.0);
-      }
-      roof->setName(device + " roof");
-      c->addSeries(roof);
-      roof->attachAxis(x);
-      roof->attachAxis(y);
+      if (d.memory.median <= 0.0 || !drawn.insert(d.device + "/" + std::to_string(d.memory.median)).second) continue;
+      const RoofLine roof = roofOf(d, kFlopsPerPoint / kTrafficBytesPerPoint);
+      for (const QPointF& p : roof.series->points()) extend(p.y());
+      extend(roof.anchor.y());
+      c->addSeries(roof.series);
+      roof.series->attachAxis(x);
+      roof.series->attachAxis(y);
       // Labelled on the line in its colour, not in the legend, which keeps the room for the runs.
-      for (QLegendMarker* marker : c->legend()->markers(roof)) marker->setVisible(false);
-      auto* label = new QGraphicsSimpleTextItem(text, c);
-      QFont font = label->font();
-      font.setPointSizeF(font.pointSizeF() * 0.85);
-      label->setFont(font);
-      label->setBrush(roof->pen().color());
-      roofLabels_.push_back({anchor, label});
+      for (QLegendMarker* marker : c->legend()->markers(roof.series)) marker->setVisible(false);
+      QGraphicsSimpleTextItem* label = smallLabel(roof.text, roof.fullName, c);
+      label->setBrush(roof.series->pen().color());
+      roofLabels_.push_back({roof.anchor, label});
     }
-  }
+}
+
+// Each run's stages as points, each at its own intensity; the first run's named beside them.
+void RooflineChart::addPoints(QAbstractAxis* x, QAbstractAxis* y, const std::function<void(double)>& extend) {
+  QChart* c = chart();
   const QList<QScatterSeries::MarkerShape> shapes = {QScatterSeries::MarkerShapeCircle, QScatterSeries::MarkerShapeRectangle,
                                                      QScatterSeries::MarkerShapeTriangle, QScatterSeries::MarkerShapeStar};
   for (std::size_t n = 0; n < runs_.size(); ++n) {
@@ -404,8 +458,8 @@ void RooflineChart::rebuild() {
     std::vector<QString> names;
     for (const BenchmarkRow& r : run->report.rows) {
       if (!r.error.empty() || r.throughput.gflops <= 0.0) continue;
-      points->append(intensity, r.throughput.gflops);
-      names.push_back(QString::fromStdString(r.stage));
+      points->append(intensityOf(r), r.throughput.gflops);
+      names.push_back(QString::fromStdString(r.stage) + QStringLiteral(" (%1 B/pt)").arg(r.bytesPerPointStep, 0, 'g', 3));
       extend(r.throughput.gflops);
     }
     c->addSeries(points);
@@ -413,29 +467,24 @@ void RooflineChart::rebuild() {
     points->attachAxis(y);
     connect(points, &QScatterSeries::hovered, this, [points, names, run](const QPointF& p, bool on) {
       if (!on) return QToolTip::hideText();
+      QStringList here;  // every stage at this point (stages of equal rates share one)
       for (int i = 0; i < points->count(); ++i)
-        if (points->at(i) == p)
-          QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2 GFLOP/s at %3 flop/B\n%4")
-                                                 .arg(names[std::size_t(i)]).arg(p.y(), 0, 'g', 4).arg(p.x(), 0, 'g', 3)
-                                                 .arg(run->label));
+        if (points->at(i) == p) here << names[std::size_t(i)];
+      QToolTip::showText(QCursor::pos(), QStringLiteral("%1: %2 GFLOP/s at %3 flop/B\n%4")
+                                             .arg(here.join(", ")).arg(p.y(), 0, 'g', 4).arg(p.x(), 0, 'g', 3).arg(run->label));
     });
     if (n == 0)
       for (int i = 0; i < points->count(); ++i) {
-        auto* item = new QGraphicsSimpleTextItem(names[std::size_t(i)], c);
-        QFont font = item->font();
-        font.setPointSizeF(font.pointSizeF() * 0.85);
-        item->setFont(font);
-        labels_.push_back({points->at(i), item});
+        const QString id = names[std::size_t(i)].section(' ', 0, 0);
+        labels_.push_back({points->at(i), smallLabel(id, names[std::size_t(i)] + "\n" + run->label, c)});
       }
   }
-  setDecades(y, lo > 0.0 ? lo : 1.0, hi > 0.0 ? hi * 1.5 : 10.0, 6);
-  c->legend()->setVisible(true);
-  placeLabels();
 }
 
 void RooflineChart::placeLabels() {
   if (chart()->series().isEmpty()) return;
   QAbstractSeries* any = chart()->series().constLast();
+  std::vector<QRectF> taken;  // labels placed so far and the points themselves
   // Roof labels: right-aligned above their anchor, the higher ones pushed up clear of the ones below,
   // so that no label sits on a roof line (two devices with one compute ceiling share its line).
   std::vector<std::pair<QPointF, QGraphicsSimpleTextItem*>> roofs;
@@ -446,22 +495,57 @@ void RooflineChart::placeLabels() {
     const QRectF box = item->boundingRect();
     const double y = std::min(pos.y(), above) - box.height() - 1.0;
     item->setPos(std::max(chart()->plotArea().left(), pos.x() - box.width() - 2.0), y);
+    taken.push_back(item->sceneBoundingRect());
     above = y;
   }
-  // Every stage has the same intensity, so the labels stack beside one column of points: taken by
-  // height, each goes to the side (right first, else left) where it needs to move least to clear the
-  // labels above it.
-  std::vector<std::pair<QPointF, QGraphicsSimpleTextItem*>> placed;
-  for (const PointLabel& l : labels_) placed.emplace_back(chart()->mapToPosition(l.value, any), l.item);
-  std::sort(placed.begin(), placed.end(), [](const auto& a, const auto& b) { return a.first.y() < b.first.y(); });
-  double nextY[2] = {-1e9, -1e9};  // right, left
-  for (auto& [pos, item] : placed) {
-    const QRectF box = item->boundingRect();
-    const double wanted = pos.y() - box.height() / 2.0;
-    const int side = std::max(wanted, nextY[0]) - wanted <= std::max(wanted, nextY[1]) - wanted ? 0 : 1;
-    const double y = std::max(wanted, nextY[side]);
-    item->setPos(side == 0 ? pos.x() + 8.0 : pos.x() - 8.0 - box.width(), y);
-    nextY[side] = y + box.height() + 1.0;
+  placePointLabels(any, taken);
+}
+
+// Points that lie on each other (stages of nearly equal rates and bytes) share one label, "a, b"; each
+// label goes to the first place around its point (right, left, above, below, then further out) that
+// covers no other label, no point and stays in the plot.
+void RooflineChart::placePointLabels(QAbstractSeries* any, std::vector<QRectF>& taken) {
+  constexpr double kSamePoint = 7.0, kGap = 6.0;
+  struct Group {
+    QPointF at;
+    std::vector<QGraphicsSimpleTextItem*> items;
+  };
+  std::vector<Group> groups;
+  for (const PointLabel& l : labels_) {
+    const QPointF at = chart()->mapToPosition(l.value, any);
+    taken.push_back(QRectF(at - QPointF(5, 5), QSizeF(10, 10)));
+    const auto near = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return QLineF(g.at, at).length() < kSamePoint; });
+    if (near != groups.end()) near->items.push_back(l.item);
+    else groups.push_back({at, {l.item}});
+  }
+  const QRectF plot = chart()->plotArea();
+  for (Group& g : groups) {
+    QGraphicsSimpleTextItem* shown = g.items.front();
+    QStringList names, tips;
+    for (QGraphicsSimpleTextItem* item : g.items) {
+      names << item->text().section(',', 0, 0);
+      tips << item->toolTip();
+      item->setVisible(item == shown);
+    }
+    if (g.items.size() > 1) {
+      shown->setText(names.join(", "));
+      shown->setToolTip(tips.join("\n"));
+    }
+    const QSizeF size = shown->boundingRect().size();
+    const double w = size.width(), h = size.height();
+    std::vector<QPointF> candidates;
+    for (int ring = 0; ring < 4; ++ring) {
+      const double d = kGap + ring * h;
+      for (const QPointF& offset : {QPointF(d, -h / 2), QPointF(-d - w, -h / 2), QPointF(-w / 2, -d - h), QPointF(-w / 2, d),
+                                    QPointF(d, -h - d / 2), QPointF(d, d / 2), QPointF(-d - w, -h - d / 2), QPointF(-d - w, d / 2)})
+        candidates.push_back(g.at + offset);
+    }
+    const auto clashes = [&](const QRectF& r) {
+      return !plot.contains(r) || std::any_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); });
+    };
+    const auto free = std::find_if(candidates.begin(), candidates.end(), [&](const QPointF& p) { return !clashes(QRectF(p, size)); });
+    shown->setPos(free != candidates.end() ? *free : candidates.front());
+    taken.push_back(QRectF(shown->pos(), size));
   }
 }
 

@@ -2,13 +2,16 @@
 // The benchmark panel's three charts (Qt Charts), each drawn from the runs the panel shows: throughput
 // per stage (bars, one set per run), the roofline (log-log: each device's memory and compute ceilings,
 // each stage a point) and a tuning sweep (throughput per candidate, the fastest and the chosen marked).
-// Every chart saves itself as PNG or SVG, written whole or not at all (core/AtomicFile).
+// Every chart saves itself as PNG or SVG, written whole or not at all (core/OutputFile).
 #include <QChartView>
 #include <QString>
+#include <functional>
 #include <vector>
 
 #include "app/controller/BenchmarkRunner.h"
 
+class QAbstractAxis;
+class QAbstractSeries;
 class QGraphicsSimpleTextItem;
 
 namespace iso {
@@ -29,8 +32,25 @@ QString benchmarkRunShortLabel(const BenchmarkReport& report);
 // One report per grid of `report`, in the order the grids first appear (`iso3dfd bench --sizes` writes
 // the rows of several cubes into one file; each becomes a run of its own).
 std::vector<BenchmarkReport> splitByGrid(const BenchmarkReport& report);
-// The memory ceilings a loaded report names (ceiling_gbs per device), without spread or compute ceiling.
+// One memory roof per physical memory: every stage that runs on the host's cores (a CPU stage, or an
+// OpenCL stage on a CPU device such as PoCL) is measured against the host's copy bandwidth, so that
+// their % of roofline compare. Whether a device runs on the host's cores: this machine's device of that
+// name is a CPU, or (a device of another machine) its name is PoCL's or says CPU.
+bool deviceOnHostCores(const std::string& device);
+bool runsOnHostCores(const BenchmarkRow& row);
+// The memory ceilings a loaded report names (ceiling_gbs), one per memory: the host's (its CPU stages'
+// memcpy, else the first ceiling of a stage on its cores) and each other device's; no spread or compute.
 std::vector<DeviceRoofline> rooflinesOfReport(const BenchmarkReport& report);
+// Measured rooflines, one per memory: the roof of an OpenCL device on the host's cores goes, the host's
+// stands for it (`hostRoof()` makes it when there is none; it takes the device's compute ceiling).
+void onePerMemory(std::vector<DeviceRoofline>& rooflines, const std::function<DeviceRoofline()>& hostRoof);
+// The rows of OpenCL stages on the host's cores measured against the host's roof in `rooflines`.
+void measureOnHostMemory(BenchmarkReport& report, const std::vector<DeviceRoofline>& rooflines);
+
+// What the CPU stages' % of roofline is measured against (as the rows and the counters name it).
+inline constexpr const char* kHostCeilingName = "host memcpy bandwidth";
+// `t` measured against another memory ceiling (GB/s): its share of the roofline follows; the rates stay.
+Throughput onOtherCeiling(Throughput t, double ceilingGBs);
 
 // The base of the three: a chart view that saves what it shows.
 class BenchmarkChart : public QChartView {
@@ -62,9 +82,11 @@ class RooflineChart : public BenchmarkChart {
  public:
   explicit RooflineChart(QWidget* parent = nullptr);
   void setRuns(const std::vector<const BenchmarkRun*>& runs);
-  // 16 (the traffic of a stage that loads each array once) or 12 (the oneAPI sample's figure).
+  // 0 (the default): each stage at its own bytes per point and step (its descriptor's, in the rows:
+  // 16, or 10 for gpu-temporal); a number: every stage at that, e.g. 12 (the oneAPI sample's figure).
   void setBytesPerPoint(double bytes);
   double bytesPerPoint() const { return bytesPerPoint_; }
+  double intensityOf(const BenchmarkRow& row) const;  // flop/B where the row's point is drawn
   // Points drawn per run (series "stages: <label>") and ceiling lines drawn, for tests.
   int stagePointCount() const;
   int ceilingLineCount() const;
@@ -74,11 +96,14 @@ class RooflineChart : public BenchmarkChart {
 
  private:
   void rebuild();
+  void addRoofs(QAbstractAxis* x, QAbstractAxis* y, const std::function<void(double)>& extend);
+  void addPoints(QAbstractAxis* x, QAbstractAxis* y, const std::function<void(double)>& extend);
   // The first run's stage ids beside its points and each roof's figures above its right end, apart
   // from each other.
   void placeLabels();
+  void placePointLabels(QAbstractSeries* any, std::vector<QRectF>& taken);
   std::vector<const BenchmarkRun*> runs_;
-  double bytesPerPoint_ = 16.0;
+  double bytesPerPoint_ = 0.0;
   struct PointLabel {
     QPointF value;  // in the axes' units
     QGraphicsSimpleTextItem* item;

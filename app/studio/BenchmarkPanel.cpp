@@ -33,9 +33,10 @@
 #include "compute/StageParams.h"
 #include "compute/TuningDatabase.h"
 #include "compute/Stage.h"
-#include "core/AtomicFile.h"
 #include "core/FieldCompare.h"
+#include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
+#include "core/HostBandwidth.h"
 #include "core/ScenarioResize.h"
 #include "core/StageRegistry.h"
 
@@ -59,10 +60,14 @@ const Column kColumns[] = {
     {"GB/s\n16 B/pt",
      "Mpts/s × 16 bytes per point / 1000: read prev, vel and next, write next — the DRAM traffic of a stage that "
      "loads each array once; what % roofline compares"},
+    {"B/pt\nstage",
+     "Bytes of memory traffic per point and time step the stage itself moves at best (its descriptor's: 16, or 10 for "
+     "gpu-temporal, which advances two steps per pass); the roofline places each stage at 61 flop over these bytes"},
     {"×\ncpu-serial", "Speed-up over cpu-serial on the same grid (Mpts/s ratio)"},
     {"×\nprevious", "Speed-up over the stage this one improves on in the teaching order (named in the tooltip)"},
     {"%\nroofline",
-     "GB/s at 16 B/pt over the device's measured copy bandwidth (host memcpy for the CPU stages): how close the stage "
+     "GB/s at 16 B/pt over the measured copy bandwidth of the memory the stage ran on: the device's, or the host's memcpy "
+     "for every stage on the host's cores (the CPU stages and an OpenCL CPU device such as PoCL): how close the stage "
      "comes to its memory ceiling"},
     {"max |diff|", "Largest absolute difference of the final field u^N to cpu-serial's (same steps, same grid)"},
     {"rel L2",
@@ -91,9 +96,25 @@ QString dateText(const std::string& iso) {
 void showText(QTableWidget* table, int row, int column, const QString& text, const QString& tip = {}) {
   auto* item = new QTableWidgetItem(text);
   item->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-  if (column >= 2 && column <= 10) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+  if (column >= 2 && column <= 11) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
   item->setToolTip(tip.isEmpty() ? text : tip);
   table->setItem(row, column, item);
+}
+
+// The devices' ceilings (measureRooflines), one per physical memory: an OpenCL CPU device's roof is the
+// host's (measured with the host's memcpy, as the CPU stages are). On the worker thread.
+std::vector<DeviceRoofline> rooflinesPerMemory(const Scenario& scenario, const std::vector<std::string>& stages, bool remeasure) {
+  std::vector<DeviceRoofline> rooflines = measureRooflines(scenario, stages, remeasure);
+  onePerMemory(rooflines, [remeasure] {
+    DeviceRoofline host;
+    host.device = "host CPU";
+    host.host = true;
+    const HostBandwidth b = hostCopyBandwidth(remeasure);
+    host.memory = {b.minGBs, b.medianGBs, b.maxGBs, b.passes, b.date};
+    host.memoryProbe = "host memcpy bandwidth, " + std::to_string(b.threads) + " threads";
+    return host;
+  });
+  return rooflines;
 }
 
 QString historyFolder() {
@@ -300,10 +321,10 @@ QWidget* BenchmarkPanel::buildResults() {
   table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
   table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Interactive);
   table_->horizontalHeader()->setStretchLastSection(true);
-  table_->setColumnWidth(0, 190);
-  table_->setColumnWidth(1, 150);
+  table_->setColumnWidth(0, 230);
+  table_->setColumnWidth(1, 190);
   table_->setWordWrap(false);
-  table_->setTextElideMode(Qt::ElideRight);
+  table_->setTextElideMode(Qt::ElideMiddle);  // both ends of a long name (pthread-…-EPYC); the tooltip has it all
   topLayout->addWidget(table_, 1);
   splitter->addWidget(top);
 
@@ -318,10 +339,11 @@ QWidget* BenchmarkPanel::buildResults() {
 
   roofline_ = new RooflineChart;
   auto* bytes = new QComboBox;
-  bytes->addItem("16 B/pt (traffic)", 16.0);
+  bytes->addItem("own B/pt (stage)", 0.0);
   bytes->addItem("12 B/pt (sample)", 12.0);
-  bytes->setToolTip("Bytes per point the intensity is counted with: 16 (read prev, vel, next; write next) or the oneAPI "
-                    "sample's 12. The stages' GFLOP/s stay; their intensity 61/B moves");
+  bytes->setToolTip("Bytes per point the intensity is counted with: each stage's own (its descriptor's: 16 for a stage that "
+                    "reads prev, vel, next and writes next once per step, 10 for gpu-temporal) or the oneAPI sample's 12 "
+                    "for all. The stages' GFLOP/s stay; their intensity 61/B moves");
   connect(bytes, &QComboBox::currentIndexChanged, this, [this, bytes] { roofline_->setBytesPerPoint(bytes->currentData().toDouble()); });
   chartsLayout->addWidget(chartBox(roofline_, bytes), 1);
 
@@ -472,9 +494,10 @@ bool BenchmarkPanel::start() {
     bool cancelled = false;
     QString message, note;
     try {
-      const std::vector<DeviceRoofline> rooflines = measureRooflines(request.scenario, request.stages);
+      const std::vector<DeviceRoofline> rooflines = rooflinesPerMemory(request.scenario, request.stages, false);
       post([this, rooflines] { onCeilings(rooflines); });
       BenchmarkReport report = runner->run();
+      measureOnHostMemory(report, rooflines);
       cancelled = report.cancelled;
       post([this, report] {
         current_->report = report;  // the speed-ups over stages that ran later are filled in only now
@@ -505,7 +528,7 @@ bool BenchmarkPanel::start() {
           std::filesystem::create_directories(folder.toStdString());
           const QString name = QString::fromStdString(report.date).remove(':').remove('-') + "-" +
                                QString::fromStdString(stableHash(benchmarkRunLabel(report).toStdString())).left(8) + ".json";
-          writeFileAtomically((folder + "/" + name).toStdString(), benchmarkJson(report));
+          writeWholeFile((folder + "/" + name).toStdString(), benchmarkJson(report));
         } catch (const std::exception& e) {  // the run stands; only its copy in the history is missing
           note = "Not kept in the history: " + QString::fromStdString(e.what());
         }
@@ -533,7 +556,7 @@ void BenchmarkPanel::remeasure() {
   status_->setText("Measuring the roofline ceilings…");
   progress_->setRange(0, 0);  // busy: the probes report no progress
   runInBackground([this, s, stages] {
-    const std::vector<DeviceRoofline> rooflines = measureRooflines(s, stages, /*remeasure=*/true);
+    const std::vector<DeviceRoofline> rooflines = rooflinesPerMemory(s, stages, /*remeasure=*/true);
     post([this, rooflines] {
       worker_.join();
       progress_->setRange(0, 1000);
@@ -547,6 +570,7 @@ void BenchmarkPanel::remeasure() {
 void BenchmarkPanel::onRow(const BenchmarkRow& row) {
   if (!current_) return;
   current_->report.rows.push_back(row);
+  measureOnHostMemory(current_->report, current_->rooflines);
   if (current_->report.rows.size() == 1) current_->label = "this run (in progress)";
   refreshRuns();
   refreshTable();
@@ -697,20 +721,21 @@ void BenchmarkPanel::refreshTable() {
     rate(3, t.gflops, 1);
     rate(4, t.gbsSample, 1);
     rate(5, t.gbsTraffic, 1);
+    showText(table_, n, 6, QString::number(r.bytesPerPointStep, 'g', 3));
     const auto speedup = [&](int column, const std::optional<double>& v, const QString& over) {
       showText(table_, n, column, v ? QString::number(*v, 'f', 2) : "–", v ? QStringLiteral("%1× over %2").arg(*v, 0, 'f', 2).arg(over) : QString());
     };
-    speedup(6, r.speedupVsSerial, "cpu-serial");
-    speedup(7, r.speedupVsPrevious, QString::fromStdString(r.previous));
-    showText(table_, n, 8, ran && t.ceilingGBs > 0.0 ? QString::number(t.rooflinePercent, 'f', 1) : "–",
+    speedup(7, r.speedupVsSerial, "cpu-serial");
+    speedup(8, r.speedupVsPrevious, QString::fromStdString(r.previous));
+    showText(table_, n, 9, ran && t.ceilingGBs > 0.0 ? QString::number(t.rooflinePercent, 'f', 1) : "–",
              t.ceilingGBs > 0.0 ? QStringLiteral("of %1 GB/s (%2)").arg(number(t.ceilingGBs, 3), QString::fromStdString(r.ceilingName))
                                 : QString("no ceiling measured"));
-    showText(table_, n, 9, r.difference ? QString::number(r.difference->maxAbs, 'e', 2) : "–");
-    showText(table_, n, 10, r.difference ? QString::number(r.difference->relativeL2, 'e', 2) : "–");
-    showText(table_, n, 11, QString::fromStdString(r.error));
+    showText(table_, n, 10, r.difference ? QString::number(r.difference->maxAbs, 'e', 2) : "–");
+    showText(table_, n, 11, r.difference ? QString::number(r.difference->relativeL2, 'e', 2) : "–");
+    showText(table_, n, 12, QString::fromStdString(r.error));
     const bool disagrees = r.difference && !r.difference->withinTolerance(stageTolerance(r.stage));
     if (disagrees || !ran)
-      for (int c : {0, 10, 11})
+      for (int c : {0, 11, 12})
         table_->item(n, c)->setForeground(QColor(0xc0, 0x10, 0x10));
   }
 }
@@ -742,15 +767,17 @@ bool BenchmarkPanel::useChosenCandidate(QString& error) {
     return false;
   }
   const StageTiming& t = s->candidates[std::size_t(chosen_)];
+  std::string keptAs;
   try {
-    storeTuning(s->stage, s->device, t.params, s->grid, t.mpts);
+    keptAs = storeTuning(s->stage, s->device, t.params, s->grid, t.mpts);
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
     return false;
   }
-  status_->setText(QStringLiteral("Stored for %1 on %2: %3")
+  status_->setText(QStringLiteral("Stored for %1 on %2: %3%4")
                        .arg(QString::fromStdString(s->stage), QString::fromStdString(s->device.name),
-                            QString::fromStdString(formatStageParams(t.params))));
+                            QString::fromStdString(formatStageParams(t.params)),
+                            keptAs.empty() ? QString() : " (the unreadable database is kept as " + QString::fromStdString(keptAs) + ")"));
   return true;
 }
 
@@ -790,7 +817,7 @@ bool BenchmarkPanel::exportTable(const QString& path, QString& error) {
     return false;
   }
   try {
-    writeFileAtomically(path.toStdString(), ext == "csv" ? benchmarkCsv(run->report) : benchmarkJson(run->report));
+    writeWholeFile(path.toStdString(), ext == "csv" ? benchmarkCsv(run->report) : benchmarkJson(run->report));
   } catch (const std::exception& e) {
     error = QString::fromStdString(e.what());
     return false;

@@ -2,6 +2,7 @@
 
 #include <Qsci/qscilexercpp.h>
 #include <QFontDatabase>
+#include <algorithm>
 
 namespace iso {
 
@@ -32,6 +33,29 @@ void CodeView::showText(const QString& text) {
   setReadOnly(true);
   setCursorPosition(0, 0);
   ensureLineVisible(0);
+}
+
+namespace {
+int characterWidth(const QsciScintilla& view) {
+  return std::max(1, int(view.SendScintilla(QsciScintillaBase::SCI_TEXTWIDTH, QsciScintillaBase::STYLE_DEFAULT, "M")));
+}
+}  // namespace
+
+int CodeView::longestLineWidth() const {
+  int longest = 0;
+  for (int line = 0; line < lines(); ++line) longest = std::max(longest, text(line).trimmed().isEmpty() ? 0 : int(text(line).size()));
+  return (longest + 2) * characterWidth(*this);
+}
+
+void CodeView::setScrollWidth(int pixels) {
+  SendScintilla(SCI_SETSCROLLWIDTHTRACKING, 0L);
+  SendScintilla(SCI_SETSCROLLWIDTH, std::max(1, pixels));
+}
+
+int CodeView::textAreaWidth() const {
+  int margins = 0;
+  for (int m = 0; m < 5; ++m) margins += int(SendScintilla(SCI_GETMARGINWIDTHN, m));
+  return viewport()->width() - margins;
 }
 
 }  // namespace iso

@@ -12,6 +12,13 @@ class CodeView : public QsciScintilla {
 
   // Replaces the text (the view stays read-only) and scrolls to the top.
   void showText(const QString& text);
+
+  // The longest line's width in pixels, and the horizontal scroll range (fixed: two views given the same
+  // one scroll over the same columns).
+  int longestLineWidth() const;
+  void setScrollWidth(int pixels);
+  // Pixels beside the margins.
+  int textAreaWidth() const;
 };
 
 }  // namespace iso

@@ -9,6 +9,7 @@
 
 #include "compute/DeviceRegistry.h"
 #include "app/studio/SimulationPane.h"
+#include "render/SliceView.h"
 #include "compute/Stage.h"
 #include "core/StageRegistry.h"
 
@@ -47,9 +48,11 @@ CompareViewport::CompareViewport(int number, QWidget* parent) : QWidget(parent) 
   counters_ = new QLabel;
   counters_->setWordWrap(true);
   counters_->setTextFormat(Qt::RichText);
-  counters_->setToolTip("Mpts/s and GB/s (16 B/pt) of this stage's own steps; % of its device's measured copy\n"
-                        "bandwidth; speed-up over viewport 1; max |Δ| and relative L2 of the shown slices\n"
-                        "against the reference at the same step (✓ within 1e-5)");
+  countersTip_ = "Mpts/s and GB/s (16 B/pt) of this stage's own steps; % of the measured copy bandwidth of the\n"
+                 "memory it runs on (the host's for the host's cores, PoCL included); speed-up over viewport 1;\n"
+                 "max |Δ| and relative L2 of the shown slices against the reference at the same step (✓ within\n"
+                 "1e-5), from the first step on";
+  counters_->setToolTip(countersTip_);
   layout->addWidget(counters_);
 
   problem_ = new QLabel;
@@ -141,7 +144,23 @@ void CompareViewport::clearProblem() {
   problem_->hide();
 }
 
-void CompareViewport::setCounters(const QString& text) { counters_->setText(text); }
+void CompareViewport::setCounters(const QString& text, const QString& detail) {
+  if (text != counters_->text()) counters_->setText(text);
+  countersDetail_ = detail;
+  counters_->setToolTip(detail.isEmpty() ? countersTip_ : countersTip_ + "\n\n" + detail);
+}
+
+void CompareViewport::setShowsDifference(bool on) {
+  if (on == showsDifference_) return;
+  showsDifference_ = on;
+  SliceView* view = pane_->view();
+  view->setColormap(on ? "inferno" : "seismic");
+  view->setMagnitudeRange(on);
+  // A difference is scaled to each frame's own (robust) level: where the stages differ shows at any step,
+  // and the largest difference is the max |Δ| printed above the view.
+  view->setGainMode(on ? GainMode::PerFrame : GainMode::Automatic);
+  view->setFieldLabel(on ? "|u − u_ref|" : "u (arb. units)");
+}
 
 QString CompareViewport::counters() const { return counters_->text(); }
 

@@ -35,8 +35,14 @@ class CompareViewport : public QWidget {
   // CPU stage, or an OpenCL stage on a CPU device), else the OpenCL device's name; "" when unknown.
   QString sharedDevice(const Scenario& base) const;
   void setCurrent(bool current);  // marks the viewport that unlinked view controls act on
-  void setCounters(const QString& text);  // rich text above the view (the view keeps its whole height)
+  // Rich text above the view (the view keeps its whole height), and its tooltip's last line.
+  void setCounters(const QString& text, const QString& detail = {});
   QString counters() const;
+  QString countersDetail() const { return countersDetail_; }  // the tooltip's last line (the slices' path)
+  // The view shows |u - u_ref| (the inferno colours from 0, each frame's own range, "|u − u_ref|" on its
+  // colour bar) or the wavefield (the seismic colours about 0, automatic gain).
+  void setShowsDifference(bool on);
+  bool showsDifference() const { return showsDifference_; }
 
   void showProblem(const QString& text);  // in this viewport, until the next clearProblem
   void clearProblem();
@@ -53,6 +59,8 @@ class CompareViewport : public QWidget {
   QComboBox *stageBox_ = nullptr, *deviceBox_ = nullptr;
   QLabel *number_ = nullptr, *counters_ = nullptr, *problem_ = nullptr;
   SimulationPane* pane_ = nullptr;
+  QString countersTip_, countersDetail_;
+  bool showsDifference_ = false;
 };
 
 }  // namespace iso

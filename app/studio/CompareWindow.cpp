@@ -24,7 +24,9 @@
 #include "app/studio/CompareViewport.h"
 #include "app/studio/ExportActions.h"
 #include "app/studio/RecordingSession.h"
+#include "app/studio/ViewControls.h"
 #include "app/studio/ViewImage.h"
+#include "app/studio/ViewModes.h"
 #include "compute/DeviceRegistry.h"
 #include "app/studio/SimulationPane.h"
 #include "render/SliceView.h"
@@ -58,8 +60,23 @@ double agreementTolerance(const QString& stage) {
   return info ? info->agreementTolerance : kReferenceTolerance;
 }
 
-// Lines of a viewport's counters (updateCounters): rates; speed-up and agreement; the slices' path.
-constexpr int kCounterLines = 3;
+// Lines of a viewport's counters (updateCounters): rates; speed-up and agreement (the slices' path is
+// their tooltip).
+constexpr int kCounterLines = 2;
+
+// |u - u_ref| plane by plane: the picture of where two stages differ (planes of another grid or slice
+// point: the field itself, until the rebuild on its way arrives).
+std::shared_ptr<const SliceSet> differenceSlices(const SliceSet& u, const SliceSet& reference) {
+  if (u.n1 != reference.n1 || u.n2 != reference.n2 || u.n3 != reference.n3 || u.i != reference.i || u.j != reference.j ||
+      u.k != reference.k)
+    return std::make_shared<SliceSet>(u);
+  auto out = std::make_shared<SliceSet>();
+  out->n1 = u.n1, out->n2 = u.n2, out->n3 = u.n3, out->i = u.i, out->j = u.j, out->k = u.k, out->step = u.step;
+  float* d = out->ownPlanes();
+  const std::span<const float> a = u.planes(), b = reference.planes();
+  for (std::size_t n = 0; n < a.size(); ++n) d[n] = std::fabs(a[n] - b[n]);
+  return out;
+}
 
 }  // namespace
 
@@ -161,8 +178,8 @@ void CompareWindow::buildToolbar() {
   tools->addSeparator();
 
   mode_ = new QComboBox;
-  mode_->addItems({"3D orthogonal slices", "Plane XY (top)", "Plane XZ (side)", "Plane YZ (front)"});
-  mode_->setToolTip("What the views show (keys 1–4)");
+  for (const ViewModeInfo& m : viewModes()) mode_->addItem(m.title());
+  mode_->setToolTip("What the views show (keys 1–5)");
   connect(mode_, &QComboBox::activated, this, [this](int mode) { setViewMode(mode); });
   tools->addWidget(mode_);
   velocityAction_ = tools->addAction("&Velocity");
@@ -172,9 +189,10 @@ void CompareWindow::buildToolbar() {
   velocityAction_->setToolTip("Tint every view's slices with the velocity model (V); its colour bar shows where a view\n"
                               "has room for two. Off at first: the wavefields are what the stages compare");
   connect(velocityAction_, &QAction::toggled, this, [this](bool on) {
-    for (CompareViewport* v : viewports_) v->pane()->view()->setVelocityOverlay(on);
+    for (CompareViewport* v : viewports_) v->pane()->view()->setVelocityOverlay(on, ViewControls::kOverlayPercent / 100.0f);
   });
-  for (int n = 0; n < 4; ++n) {
+  addDifferenceActions(tools);
+  for (int n = 0; n < int(viewModes().size()); ++n) {
     auto* a = new QAction(this);
     a->setShortcut(QKeySequence(Qt::Key_1 + n));
     connect(a, &QAction::triggered, this, [this, n] { setViewMode(n); });
@@ -214,6 +232,49 @@ void CompareWindow::buildToolbar() {
                                     .arg(kMaxAutoStepsPerFrame));
   connect(stepsPerFrameBox_, &QSpinBox::valueChanged, this, &CompareWindow::setStepsPerFrame);
   tools->addWidget(stepsPerFrameBox_);
+}
+
+void CompareWindow::addDifferenceActions(QToolBar* tools) {
+  differenceAction_ = tools->addAction("&Difference");
+  differenceAction_->setObjectName("differenceAction");
+  differenceAction_->setCheckable(true);
+  differenceAction_->setShortcut(Qt::Key_D);
+  differenceAction_->setToolTip("Show where the stages differ (D): every viewport but the reference shows |u − u_ref| at the\n"
+                                "common step, with a colour bar of its own from 0; its max |Δ| and relative L2 are the\n"
+                                "figures above it. The reference keeps its wavefield");
+  connect(differenceAction_, &QAction::toggled, this, &CompareWindow::setDifference);
+  presentAction_ = tools->addAction("&Full screen");
+  presentAction_->setCheckable(true);
+  presentAction_->setShortcut(Qt::Key_F11);
+  presentAction_->setToolTip("The viewports fill the screen (F11, Esc to leave): no toolbar, notes or status bar; the keys "
+                             "still work");
+  connect(presentAction_, &QAction::toggled, this, &CompareWindow::setPresentation);
+  auto* leave = new QAction(this);
+  leave->setShortcut(Qt::Key_Escape);
+  connect(leave, &QAction::triggered, this, [this] { presentAction_->setChecked(false); });
+  addAction(leave);
+  // The window's keys work while the toolbar is hidden: the actions belong to the window too.
+  addActions(tools->actions());
+}
+
+void CompareWindow::setDifference(bool on) {
+  difference_ = on;
+  {
+    const QSignalBlocker block(differenceAction_);
+    differenceAction_->setChecked(on);
+  }
+  showCommonStep();
+}
+
+void CompareWindow::setPresentation(bool on) {
+  {
+    const QSignalBlocker block(presentAction_);
+    presentAction_->setChecked(on);
+  }
+  for (QWidget* chrome : std::initializer_list<QWidget*>{findChild<QToolBar*>("compareToolbar"), sharingNote_, statusBar()})
+    chrome->setVisible(!on);
+  QWidget* top = window();
+  top->setWindowState(on ? top->windowState() | Qt::WindowFullScreen : top->windowState() & ~Qt::WindowFullScreen);
 }
 
 void CompareWindow::setStages(const QStringList& requested) {
@@ -274,8 +335,8 @@ void CompareWindow::createViewports(const QStringList& specs) {
     pane->controller().setComputeTurn(computeTurn_);
     connect(pane->view(), &SliceView::cameraMoved, this, [this, n] { linkCamera(n); });
     pane->view()->installEventFilter(this);
-    pane->view()->setMode(static_cast<SliceView::Mode>(mode_->currentIndex()));
-    pane->view()->setVelocityOverlay(velocityAction_->isChecked());
+    pane->view()->setMode(viewModes()[std::size_t(mode_->currentIndex())].mode);
+    pane->view()->setVelocityOverlay(velocityAction_->isChecked(), ViewControls::kOverlayPercent / 100.0f);
   }
   for (int n = 0; n < viewportCount(); ++n) {
     viewports_[std::size_t(n)]->setSpec(specs[n]);
@@ -388,7 +449,7 @@ void CompareWindow::setStopStep(long step) {
 }
 
 void CompareWindow::setViewMode(int mode) {
-  if (mode < 0 || mode > 3) return;
+  if (mode < 0 || mode >= int(viewModes().size())) return;
   mode_->setCurrentIndex(mode);
   if (linked_)
     for (int n = 0; n < viewportCount(); ++n) applyViewMode(n, mode);
@@ -397,7 +458,7 @@ void CompareWindow::setViewMode(int mode) {
 }
 
 void CompareWindow::applyViewMode(int n, int mode) {
-  viewports_.at(std::size_t(n))->pane()->view()->setMode(static_cast<SliceView::Mode>(mode));
+  viewports_.at(std::size_t(n))->pane()->view()->setMode(viewModes()[std::size_t(mode)].mode);
 }
 
 void CompareWindow::applySlicePoint(int n) {
@@ -415,7 +476,7 @@ void CompareWindow::setLinked(bool linked) {
   if (!linked || viewports_.empty()) return;
   // Linking again brings every viewport to the current one's camera, mode and slice point.
   linkCamera(current_);
-  setViewMode(int(viewports_.at(std::size_t(current_))->pane()->view()->mode()));
+  setViewMode(viewModeIndex(viewports_.at(std::size_t(current_))->pane()->view()->mode()));
   for (int n = 0; n < viewportCount(); ++n) applySlicePoint(n);
 }
 
@@ -438,7 +499,7 @@ bool CompareWindow::eventFilter(QObject* watched, QEvent* event) {
         setCurrentViewport(n);
         if (!linked_) {
           const QSignalBlocker block(mode_);
-          mode_->setCurrentIndex(int(viewports_[std::size_t(n)]->pane()->view()->mode()));
+          mode_->setCurrentIndex(viewModeIndex(viewports_[std::size_t(n)]->pane()->view()->mode()));
         }
       }
   return QMainWindow::eventFilter(watched, event);
@@ -452,10 +513,8 @@ void CompareWindow::requestLockstepPoll() {
 void CompareWindow::pollLockstep() {
   lockstepPollQueued_ = false;  // before taking the slices: a publication from now on asks again
   if (!coordinator_.poll()) return;
-  const auto& slices = coordinator_.rendezvousSlices();
-  for (std::size_t n = 0; n < viewports_.size(); ++n)
-    if (slices[n]) viewports_[n]->pane()->showSlices(slices[n]);
   compareWithReference();
+  showCommonStep();
   const long step = coordinator_.rendezvousStep();
   adaptStepsPerFrame();
   if (stopStep_ >= 0 && step >= stopStep_ && coordinator_.playing()) {
@@ -469,6 +528,27 @@ void CompareWindow::pollLockstep() {
     showStatus();  // the step the run rests on, at once
   }
   emit commonFrame(step);
+  if (imageStep() == step) emit pictureFrame(step);
+}
+
+// Each viewport's slices of the common step, or in difference mode |u - u_ref| for every viewport but
+// the reference (the same slices compareWithReference measured).
+void CompareWindow::showCommonStep() {
+  const auto& slices = coordinator_.rendezvousSlices();
+  const std::shared_ptr<const SliceSet> reference = reference_ >= 0 ? slices[std::size_t(reference_)] : nullptr;
+  for (std::size_t n = 0; n < viewports_.size(); ++n) {
+    if (!slices[n]) continue;
+    std::shared_ptr<const SliceSet> shown = slices[n];
+    if (difference_ && int(n) != reference_ && reference) shown = differenceSlices(*slices[n], *reference);
+    viewports_[n]->setShowsDifference(shown != slices[n]);
+    viewports_[n]->pane()->showSlices(shown);
+  }
+  for (int n = 0; n < viewportCount(); ++n) updateCounters(n);
+}
+
+void CompareWindow::refreshCounters() {
+  for (CompareViewport* v : viewports_) v->pane()->pollStatus();
+  showStatus();
 }
 
 void CompareWindow::showStatus() {
@@ -499,7 +579,8 @@ void CompareWindow::compareWithReference() {
         reference_ = int(n);
         break;
       }
-  if (reference_ < 0) return;
+  // Before the first step every field is the same initial state: nothing has been computed to compare.
+  if (reference_ < 0 || coordinator_.rendezvousStep() <= 0) return;
   // One figure over all three planes that a viewport shows.
   const std::span<const float> reference = slices[std::size_t(reference_)]->planes();
   for (std::size_t n = 0; n < viewports_.size(); ++n) {
@@ -533,7 +614,7 @@ void CompareWindow::updateCounters(int n) {
     v->setCounters(s.rebuilding ? "building the solver…" : QString());
     return;
   }
-  const Throughput& t = s.throughput;
+  const Throughput t = shownThroughput(n);
   QString rates = QStringLiteral("%1 · <b>%2 Mpts/s</b> · %3 GB/s")
                       .arg(QString::fromStdString(s.device).toHtmlEscaped(), QString::fromStdString(rateText(t, t.mpts, 1)), QString::fromStdString(rateText(t, t.gbsTraffic, 2)));
   if (t.ceilingGBs > 0.0) rates += QStringLiteral(" · %1 % of roofline").arg(QString::fromStdString(rateText(t, t.rooflinePercent, 1)));
@@ -542,28 +623,32 @@ void CompareWindow::updateCounters(int n) {
   if (n == 0) {
     speedUp = "speed-up: 1× (the base)";
   } else {
-    const ControllerStatus& first = viewports_.front()->pane()->lastStatus();
-    const bool both = t.mpts > 0.0 && first.hasSolver && first.throughput.mpts > 0.0 && coordinator_.active(0);
-    speedUp = both ? QStringLiteral("<b>%1×</b> over viewport 1").arg(t.mpts / first.throughput.mpts, 0, 'f', 2) : QStringLiteral("speed-up: –");
+    const double first = shownThroughput(0).mpts;
+    const bool both = t.mpts > 0.0 && first > 0.0 && coordinator_.active(0);
+    speedUp = both ? QStringLiteral("<b>%1×</b> over viewport 1").arg(t.mpts / first, 0, 'f', 2) : QStringLiteral("speed-up: –");
   }
   const Agreement& a = agreement_.at(std::size_t(n));
   QString agreement;
   if (n == reference_) {
     agreement = "the reference for agreement";
   } else if (!a.run.compared() || reference_ < 0) {
-    agreement = "agreement: –";
+    agreement = "agreement: from the first step";
   } else {
     // The error is on the scale of the run's largest field, so a drained field's round-off does not read
     // as a disagreement (core/FieldCompare.h).
-    agreement = QStringLiteral("vs %1: max |Δ| %2 · error %3 of peak %4")
+    agreement = QStringLiteral("%1 %2: max |Δ| %3 · error %4 of peak %5")
+                    .arg(v->showsDifference() ? QStringLiteral("|u − u_ref|, ref") : QStringLiteral("vs"))
                     .arg(viewports_[std::size_t(reference_)]->stageId(), figure(a.run.last().maxAbs),
                          figure(a.run.last().relativeL2),
                          a.agrees() ? QStringLiteral("<span style='color:#2e7d32'>✓</span>")
                                     : QStringLiteral("<span style='color:#c62828'>✗ worst %1 &gt; %2</span>")
                                           .arg(figure(a.run.worst().relativeL2), figure(a.tolerance)));
   }
-  v->setCounters(rates + "<br>" + speedUp + " · " + agreement + "<br><small>slices: " +
-                 QString::fromStdString(s.transferPath).toHtmlEscaped() + "</small>");
+  v->setCounters(rates + "<br>" + speedUp + " · " + agreement, "slices: " + QString::fromStdString(s.transferPath));
+}
+
+Throughput CompareWindow::shownThroughput(int n) const {
+  return hostRoof_.throughputOf(viewports_.at(std::size_t(n))->pane()->lastStatus());
 }
 
 void CompareWindow::updateSharingNote() {
@@ -602,7 +687,20 @@ QSize CompareWindow::screenPixels() const { return grid_->size() * devicePixelRa
 QString CompareWindow::glInfo() const { return viewports_.empty() ? QString() : viewports_.front()->pane()->glInfo(); }
 
 QMetaObject::Connection CompareWindow::connectImageStep(QObject* context, std::function<void(long)> slot) {
-  return connect(this, &CompareWindow::commonFrame, context, std::move(slot));
+  return connect(this, &CompareWindow::pictureFrame, context, std::move(slot));
+}
+
+long CompareWindow::imageStep() const {
+  const long step = coordinator_.rendezvousStep();
+  for (std::size_t n = 0; n < viewports_.size(); ++n)
+    if (coordinator_.active(n) && viewports_[n]->pane()->imageStep() != step) return -1;
+  return step;
+}
+
+void CompareWindow::preparePictures(const ImageOptions* options) {
+  QString error;  // a picture too small is refused when it is drawn
+  const auto layout = options ? pictureLayout(*options, error) : std::nullopt;
+  for (CompareViewport* v : viewports_) v->pane()->preparePictures(layout ? &layout->view : nullptr);
 }
 
 void CompareWindow::setRecordingNotice(const QString& line) {
@@ -610,49 +708,57 @@ void CompareWindow::setRecordingNotice(const QString& line) {
   for (CompareViewport* v : viewports_) v->pane()->setRecordingNotice(line);
 }
 
-QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
+std::optional<CompareWindow::PictureLayout> CompareWindow::pictureLayout(const ImageOptions& options, QString& error) const {
   // One or two rows of two, as on screen; every cell the same size, the remainder of odd sides left dark.
   const int count = viewportCount(), columns = 2, rows = (count + 1) / 2;
-  const QSize cell(options.size.width() / columns, options.size.height() / rows);
+  PictureLayout layout;
+  layout.cell = QSize(options.size.width() / columns, options.size.height() / rows);
   // Text and lines as large as in a single view of the whole picture's size, as on screen.
   const double scale = options.scaleFor(options.size);
-  QFont font = this->font();
-  font.setPixelSize(std::max(9, int(std::lround(13 * scale))));
-  const QFontMetrics metrics(font);
+  layout.font = font();
+  layout.font.setPixelSize(std::max(9, int(std::lround(13 * scale))));
+  const QFontMetrics metrics(layout.font);
   // As on screen, each view has its stage and step above it (a label) and its counters (the HUD).
-  const int captionLines = (options.labels || options.hud ? 1 : 0) + (options.hud ? kCounterLines : 0);
-  const int pad = int(std::lround(4 * scale));
-  const int band = captionLines > 0 ? captionLines * metrics.lineSpacing() + 2 * pad : 0;
-  if (cell.width() < 1 || cell.height() <= band) {
+  layout.captionLines = (options.labels || options.hud ? 1 : 0) + (options.hud ? kCounterLines : 0);
+  layout.pad = int(std::lround(4 * scale));
+  layout.band = layout.captionLines > 0 ? layout.captionLines * metrics.lineSpacing() + 2 * layout.pad : 0;
+  if (layout.cell.width() < 1 || layout.cell.height() <= layout.band) {
     error = QStringLiteral("%1x%2 is too small for %3 viewports").arg(options.size.width()).arg(options.size.height()).arg(count);
-    return {};
+    return std::nullopt;
   }
+  layout.view = options;
+  layout.view.size = QSize(layout.cell.width(), layout.cell.height() - layout.band);
+  layout.view.scale = scale;
+  return layout;
+}
+
+QImage CompareWindow::renderImage(const ImageOptions& options, QString& error) {
+  const std::optional<PictureLayout> layout = pictureLayout(options, error);
+  if (!layout) return {};
+  const QFontMetrics metrics(layout->font);
   QImage out(options.size, QImage::Format_RGBX8888);
   out.fill(QColor(30, 31, 34));
   QPainter painter(&out);
-  painter.setFont(font);
+  painter.setFont(layout->font);
   painter.setPen(QColor(225, 227, 232));
-  for (int n = 0; n < count; ++n) {
+  for (int n = 0; n < viewportCount(); ++n) {
     const CompareViewport* v = viewports_[std::size_t(n)];
-    ImageOptions part = options;
-    part.size = QSize(cell.width(), cell.height() - band);
-    part.scale = scale;
-    const QImage picture = v->pane()->view()->renderImage(part, error);
+    const QImage picture = v->pane()->view()->renderImage(layout->view, error);
     if (picture.isNull()) return {};
-    const QPoint corner((n % columns) * cell.width(), (n / columns) * cell.height());
-    painter.drawImage(corner + QPoint(0, band), picture);
+    const QPoint corner((n % 2) * layout->cell.width(), (n / 2) * layout->cell.height());
+    painter.drawImage(corner + QPoint(0, layout->band), picture);
     QStringList lines;
-    if (captionLines > 0)
+    if (layout->captionLines > 0)
       lines << QStringLiteral("%1 · %2 · %3")
                    .arg(n + 1)
                    .arg(v->spec())
-                   .arg(coordinator_.active(std::size_t(n)) ? QStringLiteral("step %1").arg(imageStep())
+                   .arg(coordinator_.active(std::size_t(n)) ? QStringLiteral("step %1").arg(shownStep())
                         : v->hasProblem()                  ? v->problem()
                                                            : QStringLiteral("not running"));
     if (options.hud) lines += QTextDocumentFragment::fromHtml(v->counters()).toPlainText().split('\n', Qt::SkipEmptyParts);
-    for (int line = 0; line < std::min(int(lines.size()), captionLines); ++line)
-      painter.drawText(corner + QPoint(pad, pad + line * metrics.lineSpacing() + metrics.ascent()),
-                       metrics.elidedText(lines[line], Qt::ElideRight, cell.width() - 2 * pad));
+    for (int line = 0; line < std::min(int(lines.size()), layout->captionLines); ++line)
+      painter.drawText(corner + QPoint(layout->pad, layout->pad + line * metrics.lineSpacing() + metrics.ascent()),
+                       metrics.elidedText(lines[line], Qt::ElideRight, layout->cell.width() - 2 * layout->pad));
   }
   return out;
 }
@@ -666,24 +772,27 @@ QStringList CompareWindow::summary() const {
       out << line + ": " + (v->hasProblem() ? v->problem() : QStringLiteral("not running"));
       continue;
     }
-    const ControllerStatus s = v->pane()->controller().status();
-    const Throughput& t = s.throughput;
+    // The figures the counters above the views show (the same status, the same rounding).
+    const ControllerStatus& s = v->pane()->lastStatus();
+    const Throughput t = shownThroughput(int(n));
     line += QStringLiteral(" on %1: step %2, %3 Mpts/s, %4 GB/s (16 B/pt), %5 % of roofline")
                 .arg(QString::fromStdString(s.device))
-                .arg(s.step)
-                .arg(t.mpts, 0, 'f', 1)
-                .arg(t.gbsTraffic, 0, 'f', 2)
-                .arg(t.rooflinePercent, 0, 'f', 1);
+                .arg(imageStep())
+                .arg(QString::fromStdString(rateText(t, t.mpts, 1)))
+                .arg(QString::fromStdString(rateText(t, t.gbsTraffic, 2)))
+                .arg(QString::fromStdString(rateText(t, t.rooflinePercent, 1)));
     const Agreement& a = agreement_[n];
     if (int(n) == reference_)
       line += ", the reference";
-    else if (a.run.compared())
+    else if (!a.run.compared())
+      line += ", not compared yet (from the first step)";
+    else
       line += QStringLiteral(", vs %1: max |diff| %2, error %3 of the peak norm (worst over the run %4, tolerance %5)%6")
                   .arg(viewports_[std::size_t(reference_)]->stageId())
-                  .arg(a.run.last().maxAbs, 0, 'g', 3)
-                  .arg(a.run.last().relativeL2, 0, 'g', 3)
-                  .arg(a.run.worst().relativeL2, 0, 'g', 3)
-                  .arg(a.tolerance, 0, 'g', 3)
+                  .arg(figure(a.run.last().maxAbs))
+                  .arg(figure(a.run.last().relativeL2))
+                  .arg(figure(a.run.worst().relativeL2))
+                  .arg(figure(a.tolerance))
                   .arg(a.agrees() ? "" : " DISAGREES");
     out << line;
   }
@@ -772,7 +881,7 @@ class LockstepMeter : public QObject {
 // with the reference.
 HeadlessDriver::Report agreementReport(CompareWindow& window) {
   HeadlessDriver::Report report;
-  for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->pollStatus();
+  window.refreshCounters();  // what is printed is what the picture shows
   bool agree = window.referenceIndex() >= 0;
   for (int n = 0; n < window.viewportCount(); ++n) {
     const bool running = window.coordinator().active(std::size_t(n));
@@ -804,6 +913,8 @@ int runCompareWindow(const StudioOptions& options) {
   if (!window.notice().isEmpty()) printStudioError(window.notice());
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
+  window.setDifference(options.compareDifference);
+  for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->view()->setVolumeSettings(options.volume);
   // Before the driver's: the measurement ends at the step, not after the screenshot.
   std::optional<LockstepMeter> meter;
   if (!options.screenshot.isEmpty()) meter.emplace(window, options);

@@ -6,6 +6,7 @@
 // the reference viewport (cpu-serial when it runs here, else viewport 1) at that same step. Camera, view
 // mode and slice point are linked unless "Link views" is off; the stages are remembered (QSettings).
 #include <QElapsedTimer>
+#include <QFont>
 #include <QImage>
 #include <QMainWindow>
 #include <QStringList>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "app/controller/LockstepCoordinator.h"
+#include "app/studio/HostMemoryRoof.h"
 #include "app/studio/RecordableView.h"
 #include "core/FieldCompare.h"
 #include "core/Scenario.h"
@@ -25,6 +27,7 @@ class QComboBox;
 class QGridLayout;
 class QLabel;
 class QSpinBox;
+class QToolBar;
 
 namespace iso {
 
@@ -64,6 +67,14 @@ class CompareWindow : public QMainWindow, public RecordableView {
   void setStopStep(long step);       // the run pauses there (< 0: never)
   void setViewMode(int mode);        // 0 3D, 1 XY, 2 XZ, 3 YZ
   void setLinked(bool linked);
+  // Difference mode: every viewport but the reference shows |u - u_ref| at the common step (its own
+  // colour bar from 0, its max |Δ| and relative L2 above it); the reference keeps its wavefield.
+  void setDifference(bool on);
+  bool difference() const { return difference_; }
+  // The viewports fill the window's screen: toolbar, sharing note and status bar hidden (F11, Esc).
+  void setPresentation(bool on);
+  // The counters of every viewport from its status now: what summary() prints is then what they show.
+  void refreshCounters();
 
   int viewportCount() const { return int(viewports_.size()); }
   CompareViewport* viewport(int n) const { return viewports_.at(std::size_t(n)); }
@@ -76,12 +87,14 @@ class CompareWindow : public QMainWindow, public RecordableView {
   // RecordableView: every viewport's picture in one image, in the grid they have on screen, each with
   // its stage (and its counters with the HUD); the lockstep's common step.
   QSize screenPixels() const override;
-  long imageStep() const override { return coordinator_.rendezvousStep(); }
+  // In the volume view, the common step once every viewport shows a frame pictures may be drawn of.
+  long imageStep() const override;
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
   void setPauseAtStep(long step) override { setStopStep(step); }
   void setRunPlaying(bool playing) override;
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;  // over every viewport
+  void preparePictures(const ImageOptions* options) override;  // every viewport, for its cell of the grid
   QString glInfo() const override;  // the first viewport's: every viewport draws with the same OpenGL
 
   // A viewport's slices against the reference's at every common step since the start, each difference
@@ -98,6 +111,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
 
  signals:
   void commonFrame(long step);  // every running viewport was handed the slices of this step
+  void pictureFrame(long step);  // ... and pictures may be drawn of them (imageStep)
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -105,6 +119,19 @@ class CompareWindow : public QMainWindow, public RecordableView {
 
  private:
   void buildToolbar();
+  void addDifferenceActions(QToolBar* tools);
+  void showCommonStep();  // the common step's slices (or differences) to every viewport
+  Throughput shownThroughput(int n) const;  // viewport n's, against the roof of the memory it ran on
+  // How a picture with given options is laid out: a cell of the grid per viewport, its caption lines in
+  // a band at the top, the viewport's picture (`view`) below them.
+  struct PictureLayout {
+    QSize cell;
+    ImageOptions view;
+    QFont font;
+    int captionLines = 0, pad = 0, band = 0;  // band: pixels above the viewport's picture
+  };
+  // nullopt (and `error`) when the picture is too small for the viewports.
+  std::optional<PictureLayout> pictureLayout(const ImageOptions& options, QString& error) const;
   void createViewports(const QStringList& specs);
   void restartAll();  // every viewport on the base scenario with its own stage, step 0
   void deleteRetired();  // viewports taken away, once their compute thread can stop at once
@@ -153,7 +180,10 @@ class CompareWindow : public QMainWindow, public RecordableView {
   QWidget* grid_ = nullptr;
   QGridLayout* gridLayout_ = nullptr;
   QLabel *sharingNote_ = nullptr, *stepLabel_ = nullptr;
-  QAction *playAction_ = nullptr, *linkAction_ = nullptr, *velocityAction_ = nullptr;
+  QAction *playAction_ = nullptr, *linkAction_ = nullptr, *velocityAction_ = nullptr, *differenceAction_ = nullptr,
+          *presentAction_ = nullptr;
+  bool difference_ = false;
+  HostMemoryRoof hostRoof_;
   QSpinBox *count_ = nullptr, *stepsPerFrameBox_ = nullptr, *sliceI_ = nullptr, *sliceJ_ = nullptr, *sliceK_ = nullptr;
   QComboBox* mode_ = nullptr;
   ExportActions* exportActions_ = nullptr;

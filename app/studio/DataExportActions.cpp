@@ -187,7 +187,8 @@ void DataExportActions::onSnapshot(Data data, const QString& path, std::shared_p
     emit message("Nothing exported: " + error, true);
     return;
   }
-  startWork([data, path, snapshot] {
+  const SeismogramOptions look = seismogramLook_ ? seismogramLook_() : SeismogramOptions{};
+  startWork([data, path, snapshot, look] {
     const SimulationSnapshot& s = *snapshot;
     const Grid grid(s.scenario.n1, s.scenario.n2, s.scenario.n3);
     const QString step = QString::number(s.state.step);
@@ -219,8 +220,11 @@ void DataExportActions::onSnapshot(Data data, const QString& path, std::shared_p
       case Data::Seismogram: {
         if (s.scenario.receivers.empty()) throw std::runtime_error("the scenario has no receivers: no seismogram");
         if (s.state.step == 0) throw std::runtime_error("no samples yet: run the simulation first");
+        SeismogramOptions options = withOffsetsOf(look, s.scenario);  // the whole record, at its own size
+        options.firstSample = 0;
+        options.size = {};
         const QImage image = seismogramImage(s.state.traces, s.scenario.receivers, s.dt,
-                                             QString::fromStdString(s.scenario.name + " · " + s.stage) + " · step " + step);
+                                             QString::fromStdString(s.scenario.name + " · " + s.stage) + " · step " + step, options);
         QString problem;
         if (!writeImageFile(image, path, problem)) throw std::runtime_error(problem.toStdString());
         return "Saved the seismogram of " + QString::number(s.scenario.receivers.size()) + " receivers to " + path;

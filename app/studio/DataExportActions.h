@@ -12,6 +12,7 @@
 #include <memory>
 #include <thread>
 
+#include "app/studio/SeismogramImage.h"
 #include "core/Checkpoint.h"
 
 class QAction;
@@ -41,6 +42,8 @@ class DataExportActions : public QObject {
   // path's stem + "_xy.npy", "_xz.npy", "_yz.npy"; Traces .csv or .npy; Seismogram
   // a PNG (SeismogramImage.h); State a checkpoint. Reports through finished().
   void exportTo(Data data, const QString& path);
+  // How Seismogram draws (style, normalisation): the Traces tab's, so the file shows what the tab does.
+  void setSeismogramLook(std::function<SeismogramOptions()> look) { seismogramLook_ = std::move(look); }
   void restoreFrom(const QString& path);
   // A wavefield series (the menu entry's work, and tests): u every `every` steps from the current step,
   // every stride-th point, into `folder` (wavefield_NNNNNN.vti and ParaView's wavefield.pvd). It runs
@@ -78,6 +81,7 @@ class DataExportActions : public QObject {
   struct Link;
   std::shared_ptr<Link> link_;
   QString lastFolder_;
+  std::function<SeismogramOptions()> seismogramLook_;
 };
 
 }  // namespace iso

@@ -20,6 +20,7 @@ namespace iso {
 namespace {
 
 constexpr int kIndicatorMs = 250;
+constexpr int kPendingImageMs = 60000;  // the longest a picture rendered by the solver may take
 
 // A red disc: the usual sign of a recorder, and no standard style icon has one.
 QIcon recordIcon() {
@@ -45,6 +46,17 @@ ExportActions::ExportActions(QMainWindow* window, RecordableView* view, QAction*
   saveImage_->setShortcut(Qt::Key_F12);
   saveImage_->setToolTip("Save the view as an image at a chosen resolution (F12)");
   connect(saveImage_, &QAction::triggered, this, &ExportActions::saveImage);
+  // A picture rendered by the solver (the volume) that does not come: say so, and let the run go on.
+  pendingTimeout_.setSingleShot(true);
+  pendingTimeout_.setInterval(kPendingImageMs);
+  connect(&pendingTimeout_, &QTimer::timeout, this, [this] {
+    if (!pendingImage_) return;
+    disconnect(pendingImage_->ready);
+    playAction_->setChecked(pendingImage_->resume);
+    pendingImage_.reset();
+    view_->preparePictures(nullptr);
+    emit message("Image not saved: the view's picture at that size did not come within a minute", true);
+  });
 
   indicator_ = new QWidget;
   auto* row = new QHBoxLayout(indicator_);
@@ -150,14 +162,14 @@ void ExportActions::updateIndicator() {
 }
 
 void ExportActions::saveImage() {
-  if (imageWriter_.joinable()) {
+  if (imageWriter_.joinable() || pendingImage_) {
     emit message("The previous image is still being written", true);
     return;
   }
   // The run waits while the dialog is open, so that the picture shows the step the user saw.
   const bool wasPlaying = playAction_->isChecked();
   playAction_->setChecked(false);
-  const auto resume = qScopeGuard([&] { playAction_->setChecked(wasPlaying); });
+  auto resume = qScopeGuard([&] { playAction_->setChecked(wasPlaying); });
   const auto nameFor = [](long step) { return QDir::home().filePath(QStringLiteral("iso3dfd-step%1.png").arg(step)); };
   const QString suggested = nameFor(view_->imageStep());
   if (lastImagePath_.isEmpty() || QFileInfo(lastImagePath_).isDir()) lastImagePath_ = suggested;
@@ -169,14 +181,32 @@ void ExportActions::saveImage() {
   lastImagePath_ = path;
   ImageOptions options = dialog.picture();
   options.scale = options.size == view_->screenPixels() ? window_->devicePixelRatioF() : 0.0;
+  // A view that renders its picture where the data lies (the volume) renders it for this image first,
+  // at rest: the image is taken when that frame is shown (at once for any other view).
+  resume.dismiss();
+  pendingImage_ = PendingImage{options, path, wasPlaying, {}};
+  view_->preparePictures(&options);
+  if (view_->imageStep() >= 0) return takeImage();
+  pendingImage_->ready = view_->connectImageStep(this, [this](long) { takeImage(); });
+  pendingTimeout_.start();
+}
+
+void ExportActions::takeImage() {
+  if (!pendingImage_) return;
+  const PendingImage pending = std::move(*pendingImage_);
+  pendingImage_.reset();
+  disconnect(pending.ready);
+  pendingTimeout_.stop();
   QString error;
-  const QImage image = view_->renderImage(options, error);
+  const QImage image = view_->renderImage(pending.options, error);
+  view_->preparePictures(nullptr);
+  playAction_->setChecked(pending.resume);
   if (image.isNull()) {
     emit message("Image not saved: " + error, true);
     return;
   }
   // Encoding a 4K PNG takes a while: on a thread, the result reported back here.
-  imageWriter_ = std::thread([this, image, path] {
+  imageWriter_ = std::thread([this, image, path = pending.path] {
     QString problem;
     const bool ok = writeImageFile(image, path, problem);
     QMetaObject::invokeMethod(this, [this, ok, path, problem] {

@@ -7,7 +7,10 @@
 #include <QObject>
 #include <QString>
 #include <QTimer>
+#include <optional>
 #include <thread>
+
+#include "render/FrameTarget.h"
 
 class QAction;
 class QLabel;
@@ -45,6 +48,8 @@ class ExportActions : public QObject {
  private:
   void toggleRecording();  // the dialog, or Stop while recording
   void saveImage();
+  // Draws the picture of the image being saved and writes it on a thread; the run goes on as it was.
+  void takeImage();
   void onRecordingFinished(bool ok, const QString& text);
   void showRecording(bool on);
   void updateIndicator();
@@ -60,6 +65,15 @@ class ExportActions : public QObject {
   QTimer indicatorTimer_;
   QString lastRecordPath_, lastImagePath_;
   std::thread imageWriter_;
+  // An image asked for whose picture the view renders first (the volume view, at the image's size).
+  struct PendingImage {
+    ImageOptions options;
+    QString path;
+    bool resume = false;  // the run played before the dialog
+    QMetaObject::Connection ready;
+  };
+  std::optional<PendingImage> pendingImage_;
+  QTimer pendingTimeout_;
 };
 
 }  // namespace iso

@@ -21,6 +21,8 @@ HeadlessDriver::HeadlessDriver(const StudioOptions& options, Target target)
 
 void HeadlessDriver::finishAtStep() {
   if (options_.screenshot.isEmpty() || !target_.view) return;
+  // A picture the view renders where the data lies (the volume) is rendered for the screenshot's.
+  target_.view->preparePictures(&options_.picture);
   target_.view->connectImageStep(this, [this](long step) {
     if (step >= options_.steps) finish();
   });

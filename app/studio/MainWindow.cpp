@@ -22,6 +22,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+#include <QUndoStack>
 
 #include "app/studio/BenchmarkPanel.h"
 #include "app/studio/CompareWindow.h"
@@ -29,6 +30,8 @@
 #include "app/studio/DataExportActions.h"
 #include "app/studio/ElidedLabel.h"
 #include "app/studio/ExportActions.h"
+#include "app/studio/HelpWindow.h"
+#include "app/studio/LessonWindow.h"
 #include "app/studio/ReceiverEditor.h"
 #include "app/studio/RunProgress.h"
 #include "app/studio/ScenarioForm.h"
@@ -74,9 +77,9 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
   form_ = new ScenarioForm(this);
 
   QStringList selectors, summaries;
-  for (const DeviceInfo& d : listDevices()) {
-    selectors << QString::fromStdString(d.selector());
-    summaries << QString::fromStdString(d.summary());
+  for (const DeviceChoice& d : deviceChoices()) {
+    selectors << QString::fromStdString(d.selector);
+    summaries << QString::fromStdString(d.label);
   }
   form_->setDevices(selectors, summaries);
 
@@ -100,6 +103,10 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
                      "there (on the slices shown; empty off the slices)");
   statusBar()->addPermanentWidget(probe_);
   connect(pane_->view(), &SliceView::cellHovered, this, &MainWindow::showProbe);
+  // The value under the pointer follows the run (a reset starts it again from 0).
+  connect(pane_, &SimulationPane::frameShown, this, [this] {
+    if (probed_[0] >= 0) showProbe(probed_[0], probed_[1], probed_[2]);
+  });
 
   rebuildDelay_.setSingleShot(true);
   rebuildDelay_.setInterval(kRebuildDelayMs);
@@ -199,6 +206,13 @@ void MainWindow::buildMenus() {
   file->addSeparator();
   file->addAction("&Quit", this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
+  QMenu* edit = menuBar()->addMenu("&Edit");
+  QAction* undo = form_->undoStack()->createUndoAction(this, "&Undo");
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = form_->undoStack()->createRedoAction(this, "&Redo");
+  redo->setShortcut(QKeySequence::Redo);
+  edit->addActions({undo, redo});
+
   QMenu* sim = menuBar()->addMenu("&Simulation");
   sim->addAction(playAction_);
   sim->addAction(stepAction_);
@@ -249,7 +263,15 @@ void MainWindow::buildMenus() {
   QMenu* teach = menuBar()->addMenu("&Teach");
   teach->addAction("&Stages: source, diff, explanation", this, &MainWindow::showStageExplorer)
       ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_T));
+  QAction* lesson = teach->addAction("&Lesson: predict, run and read each step…", this, &MainWindow::openLesson);
+  lesson->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+  lesson->setToolTip("A guided path through the stages on this scenario: predict each step's speed-up, run it beside the\n"
+                     "stage before, read the code that changed; a staircase and a handout at the end (Ctrl+L)");
   QMenu* help = menuBar()->addMenu("&Help");
+  help->addAction("&User guide", this, [this] { showHelp(HelpWindow::GuideTab); })->setShortcut(QKeySequence::HelpContents);
+  help->addAction("&Keyboard shortcuts", this, [this] { showHelp(HelpWindow::ShortcutsTab); })
+      ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Slash));
+  help->addSeparator();
   help->addAction("&About iso3dfd studio", this, [this] {
     QMessageBox::about(
         this, "About iso3dfd studio",
@@ -257,8 +279,8 @@ void MainWindow::buildMenus() {
                        "<p>Solves the 3D acoustic wave equation with the ISO3DFD stencil (16th order in space, "
                        "2nd order in time) on OpenCL devices and the CPU, shows the waves live, and compares "
                        "the GPU optimisation stages of the oneAPI iso3dfd samples.</p>"
-                       "<p>Space play/pause · S or → step · R reset · 1–4 view modes · F12 save image · Ctrl+R record · "
-                       "click a slice to move the source · Shift+click a slice to add a receiver.</p>")
+                       "<p>Help ▸ User guide (F1) has the whole guide, searchable; Help ▸ Keyboard shortcuts (Ctrl+/) "
+                       "lists every key and what the mouse does in the view.</p>")
             .arg(ISO_VERSION));
   });
   help->addAction("About &Qt", qApp, &QApplication::aboutQt);
@@ -287,7 +309,7 @@ QDockWidget* MainWindow::addPanel(const QString& title, const QString& objectNam
 void MainWindow::buildDocks() {
   // Every panel is a tab on the left (scenario, stage, traces, view controls): the view keeps the rest of
   // the width, most of it at 1280×720, and a lecturer's picture is as large as the window allows. The
-  // view's most used controls are also in the View menu and on the keys 1–4.
+  // view's most used controls are also in the View menu and on the keys 1–5.
   // Rows whose field does not fit beside its label go below it: a narrow form leaves the view the width.
   for (QWidget* page : {form_->physicsPage(), form_->stagePage()})
     for (QFormLayout* rows : page->findChildren<QFormLayout*>()) rows->setRowWrapPolicy(QFormLayout::WrapLongRows);
@@ -300,6 +322,7 @@ void MainWindow::buildDocks() {
   // The traces are a tab beside the form: the view keeps the window's width and height (the dock can be
   // dragged under the view, where the plot and the seismogram go side by side).
   traces_ = new TracePlotPanel(pane_->controller());
+  dataExport_->setSeismogramLook([this] { return traces_->seismogramOptions(); });  // the file as the tab shows it
   QDockWidget* traces = addPanel("Traces", "tracesDock", traces_, Qt::LeftDockWidgetArea);
   tabifyDockWidget(stage, traces);
   viewControls_ = new ViewControls(pane_->view(), pane_->controller());
@@ -352,6 +375,7 @@ void MainWindow::requestRun(const Scenario& scenario, const ScenarioOrigin& orig
 
 void MainWindow::onRebuilt(const Scenario& active) {
   const ControllerStatus& s = pane_->lastStatus();
+  pane_->view()->setIdleMessage({});
   form_->setStability(s.stability);
   viewControls_->setGridSize(s.grid.n1, s.grid.n2, s.grid.n3);
   pane_->view()->setAbsorbingLayer(s.absorbingCells);
@@ -405,6 +429,30 @@ CompareWindow* MainWindow::openCompareWindow() {
   return compareWindow_;
 }
 
+
+HelpWindow* MainWindow::showHelp(int tab) {
+  if (!help_) help_ = new HelpWindow(findChildren<QAction*>(), this);  // every action is made by now
+  help_->showTab(HelpWindow::Tab(tab));
+  help_->show();
+  help_->raise();
+  help_->activateWindow();
+  return help_;
+}
+
+LessonWindow* MainWindow::openLesson() {
+  if (!lesson_) {
+    const ControllerStatus& s = pane_->lastStatus();
+    lesson_ = new LessonWindow(s.hasSolver ? pane_->controller().activeScenario() : form_->scenario(), {}, !listDevices().empty(), this);
+    lesson_->setWindowFlag(Qt::Window);
+    lesson_->setAttribute(Qt::WA_DeleteOnClose);
+    connect(lesson_, &LessonWindow::message, this, [this](const QString& text, bool error) { showMessage(text, {}, error); });
+  }
+  setPlaying(false);  // the lesson's stages get the devices to themselves
+  lesson_->show();
+  lesson_->raise();
+  lesson_->activateWindow();
+  return lesson_;
+}
 
 void MainWindow::setViewMode(int mode) { viewControls_->setMode(mode); }
 
@@ -487,10 +535,17 @@ void MainWindow::onControllerEvent(const ControllerEvent& e) {
     return;
   }
   // A refusal: a solver runs, but not the scenario last sent (a failing solver runs what was sent).
-  const bool refused = pane_->controller().status().hasSolver &&
-                       !sameScenario(pane_->controller().activeScenario(), requested_.scenario);
-  if (refused) onRefused(e);
-  else showMessage(QString::fromStdString(e.message), QString::fromStdString(e.details));
+  const bool running = pane_->controller().status().hasSolver;
+  const bool refused = running && !sameScenario(pane_->controller().activeScenario(), requested_.scenario);
+  if (refused) return onRefused(e);
+  showMessage(QString::fromStdString(e.message), QString::fromStdString(e.details));
+  if (running) return;
+  // Nothing runs: the view says why instead of waiting for slices, and Play is offered again.
+  pane_->view()->setIdleMessage("The run could not start: " + QString::fromStdString(e.message) +
+                                "\nChange the scenario or the stage; the Messages panel has the details.");
+  const QSignalBlocker block(playAction_);
+  playAction_->setChecked(false);
+  showPlaying(false);
 }
 
 void MainWindow::onStatus(const ControllerStatus& s) {
@@ -516,6 +571,7 @@ void MainWindow::onStatus(const ControllerStatus& s) {
 }
 
 void MainWindow::showProbe(int i, int j, int k) {
+  probed_ = {i, j, k};
   const auto slices = pane_->view()->slices();
   if (i < 0 || !slices) {
     probe_->clear();

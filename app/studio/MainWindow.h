@@ -8,6 +8,7 @@
 #include <QPointer>
 #include <QStringList>
 #include <QTimer>
+#include <array>
 #include <optional>
 
 #include "core/Checkpoint.h"
@@ -29,6 +30,8 @@ class DataExportActions;
 class ElidedLabel;
 class ExportActions;
 class CompareWindow;
+class HelpWindow;
+class LessonWindow;
 class RunProgress;
 class ScenarioForm;
 class SimulationPane;
@@ -69,12 +72,17 @@ class MainWindow : public QMainWindow {
   void restoreCheckpoint(Checkpoint checkpoint);
   void setPlaying(bool playing);
   bool playButtonChecked() const;  // what the Play button says the user asked for
-  void setViewMode(int mode);  // an index of viewModes() (keys 1–4)
+  void setViewMode(int mode);  // an index of viewModes() (keys 1–5)
   void showMessage(const QString& text, const QString& details = {}, bool error = true);
   // Teach ▸ Stages: the stage explorer on the running stage, with its live throughput.
   void showStageExplorer();
   // The compare view on the active scenario (raised when open); this window's run pauses.
   CompareWindow* openCompareWindow();
+  // Teach ▸ Lesson: the guided path through the stages on the active scenario (raised when open); this
+  // window's run pauses.
+  LessonWindow* openLesson();
+  // Help ▸ User guide (tab 0) and Keyboard shortcuts (tab 1): one window, raised when open.
+  HelpWindow* showHelp(int tab);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -116,12 +124,15 @@ class MainWindow : public QMainWindow {
   Run running_;          // the scenario of the running solver
   long selfPauses_ = 0;
   QPointer<CompareWindow> compareWindow_;
+  QPointer<LessonWindow> lesson_;
+  QPointer<HelpWindow> help_;
 
   QAction *playAction_ = nullptr, *stepAction_ = nullptr, *resetAction_ = nullptr;
   QMenu *fileMenu_ = nullptr, *recentMenu_ = nullptr, *viewMenu_ = nullptr;
-  QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–4
+  QActionGroup* modeActions_ = nullptr;  // the View menu's modes, keys 1–5
   ElidedLabel* counters_ = nullptr;
   QLabel* probe_ = nullptr;  // the value under the pointer
+  std::array<int, 3> probed_{-1, -1, -1};  // the cell it is about (i < 0: none)
   QElapsedTimer explorerFigures_;  // since the stage explorer last got live figures
 };
 

@@ -1,26 +1,23 @@
 #include "app/studio/PngSequenceWriter.h"
 
+#include <QBuffer>
 #include <QImage>
 #include <QImageWriter>
 #include <cstdio>
-#include <system_error>
 
 namespace iso {
 
 PngSequenceWriter::PngSequenceWriter(const std::filesystem::path& folder, int width, int height, std::size_t queueFrames)
     : FrameWriter(folder, width, height, queueFrames) {
-  const std::string name = folder.string();
+  const std::string name = shownPath(folder.string());
   if (width < 1 || height < 1 || width > kMaxSide || height > kMaxSide)
     throw ExportError("cannot write frames to " + name + ": the size " + std::to_string(width) + "x" +
                       std::to_string(height) + " is out of range (1 to " + std::to_string(kMaxSide) + " pixels each way)");
-  std::error_code ec;
-  if (std::filesystem::exists(folder, ec)) {
-    if (!std::filesystem::is_directory(folder, ec))
-      throw ExportError("cannot write frames to " + name + ": it is a file, not a folder");
-    if (!std::filesystem::is_empty(folder, ec))
-      throw ExportError("cannot write frames to " + name + ": the folder is not empty (its files are kept)");
+  try {
+    folder_ = std::make_unique<OutputFolder>(folder.string());
+  } catch (const FileWriteError& e) {
+    throw ExportError("cannot write frames to " + name + ": " + e.what());
   }
-  temporary_ = createTemporarySibling(folder.has_filename() ? folder : folder.parent_path(), true);
   startThread();
 }
 
@@ -34,29 +31,30 @@ std::string PngSequenceWriter::frameName(long index) {
 
 void PngSequenceWriter::writeFrame(const std::vector<std::uint8_t>& rgba) {
   const QImage image(rgba.data(), width(), height(), width() * 4, QImage::Format_RGBX8888);
-  const std::filesystem::path file = temporary_ / frameName(nextIndex_);
-  QImageWriter writer(QString::fromStdString(file.string()), "png");
+  QByteArray png;
+  QBuffer buffer(&png);
+  buffer.open(QIODevice::WriteOnly);
+  QImageWriter writer(&buffer, "png");
   if (!writer.write(image))
-    throw ExportError("writing frame " + std::to_string(nextIndex_) + " of " + target().string() + ": " +
+    throw ExportError("writing frame " + std::to_string(nextIndex_) + " of " + shownPath(target().string()) + ": " +
                       writer.errorString().toStdString());
-  std::error_code ec;
-  addBytesWritten(std::filesystem::file_size(file, ec));
+  try {
+    folder_->writeFile(frameName(nextIndex_), png.constData(), std::size_t(png.size()));
+  } catch (const FileWriteError& e) {
+    throw ExportError(e.what());
+  }
+  addBytesWritten(std::uint64_t(png.size()));
   ++nextIndex_;
 }
 
 void PngSequenceWriter::complete() {
-  std::error_code ec;
-  // rename() replaces an empty folder, and refuses one that gained files since the check at opening.
-  std::filesystem::rename(temporary_, target(), ec);
-  if (ec) throw ExportError("writing frames to " + target().string() + ": renaming the finished folder: " + ec.message());
-  temporary_.clear();
+  try {
+    folder_->commit();
+  } catch (const FileWriteError& e) {
+    throw ExportError(e.what());
+  }
 }
 
-void PngSequenceWriter::discard() noexcept {
-  if (temporary_.empty()) return;
-  std::error_code ec;
-  std::filesystem::remove_all(temporary_, ec);
-  temporary_.clear();
-}
+void PngSequenceWriter::discard() noexcept { folder_.reset(); }
 
 }  // namespace iso

@@ -1,8 +1,12 @@
 #pragma once
 // Numbered PNG frames (000000.png, 000001.png, ...) in a folder, written on the FrameWriter's thread:
 // the same interface and guarantees as VideoEncoder. The frames go to a temporary folder next to the
-// target, renamed to the target once complete; a target that exists must be an empty folder.
+// target, renamed to the target once complete (core/OutputFile's OutputFolder); a target that exists
+// must be an empty folder.
+#include <memory>
+
 #include "app/export/FrameWriter.h"
+#include "core/OutputFile.h"
 
 namespace iso {
 
@@ -22,7 +26,7 @@ class PngSequenceWriter final : public FrameWriter {
   void complete() override;
   void discard() noexcept override;
 
-  std::filesystem::path temporary_;
+  std::unique_ptr<OutputFolder> folder_;
   long nextIndex_ = 0;
 };
 

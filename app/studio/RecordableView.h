@@ -32,6 +32,10 @@ class RecordableView {
   virtual QImage renderImage(const ImageOptions& options, QString& error) = 0;
   // A line over the picture on screen only, never in renderImage's: the recording's state (empty: none).
   virtual void setRecordingNotice(const QString& line) = 0;
+  // The pictures to come are drawn with `options` (null: no more of them). A view whose picture is
+  // rendered where the data lies (the volume view: by the solver, at the picture's size and camera)
+  // renders it so from now on, and imageStep() then counts only the frames rendered for them.
+  virtual void preparePictures(const ImageOptions* options) { (void)options; }
   // What draws the picture: "OpenGL 4.6.0 NVIDIA 580.159.04 · NVIDIA H200/PCIe/SSE2", or why nothing can.
   virtual QString glInfo() const = 0;
 };

@@ -53,6 +53,7 @@ bool RecordingSession::start(const RecordingSettings& settings) {
     if (video) size = QSize(size.width() & ~1, size.height() & ~1);  // yuv420p needs even sides
   }
   settings_.picture.size = size;
+  settings_.picture.framesPerSecond = settings.fps;  // the HUD of a frame gives the video's rate, not the window's
   if (settings.every < 1 || settings.frames < 0) {
     error_ = QStringLiteral("every %1 steps, %2 frames: expected at least 1 step between frames and a frame count of 0 or more")
                  .arg(settings.every).arg(settings.frames);
@@ -86,6 +87,8 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).
   const long shown = std::max(view_->imageStep(), 0L);
   target_ = (shown + settings.every - 1) / settings.every * settings.every;
+  // A view that renders its picture where the data lies (the volume) renders it for the frames' size.
+  view_->preparePictures(&settings_.picture);
   slicesConnection_ = view_->connectImageStep(this, [this](long step) { onSlices(step); });
   view_->setPauseAtStep(target_);
   if (view_->imageStep() == target_)
@@ -172,6 +175,7 @@ void RecordingSession::finish() {
   state_ = State::Finishing;
   roomPoll_.stop();
   disconnect(slicesConnection_);
+  view_->preparePictures(nullptr);
   view_->setPauseAtStep(-1);
   // Encoding what is queued and writing the trailer can take a while: not on the GUI thread.
   finisher_ = std::thread([this] {
@@ -191,6 +195,7 @@ void RecordingSession::finish() {
 void RecordingSession::fail(const QString& message) {
   roomPoll_.stop();
   disconnect(slicesConnection_);
+  view_->preparePictures(nullptr);
   view_->setPauseAtStep(-1);
   if (userPlaying_) view_->setRunPlaying(true);  // it may have been held for the writer
   writer_->abort();

@@ -5,7 +5,9 @@
 #include <QComboBox>
 #include <QLineEdit>
 #include <QTableWidget>
+#include <QElapsedTimer>
 #include <QPalette>
+#include <QUndoStack>
 #include <QVBoxLayout>
 #include <optional>
 
@@ -56,9 +58,52 @@ QList<Shown> shownValues(QWidget* section) {
   return values;
 }
 
+// Edits of one part closer together than this are one undo step (the digits of a number being typed).
+constexpr int kMergeMs = 1000;
+
 }  // namespace
 
-ScenarioForm::ScenarioForm(QObject* parent) : QObject(parent) {
+// One edit of the form: the scenario before and after it, with their origins.
+class ScenarioEdit : public QUndoCommand {
+ public:
+  ScenarioEdit(ScenarioForm& form, const QString& part, Scenario before, ScenarioOrigin beforeOrigin)
+      : QUndoCommand("Edit " + part), form_(form), part_(part), before_(std::move(before)), beforeOrigin_(std::move(beforeOrigin)),
+        after_(form.scenario()), afterOrigin_(form.origin()) {
+    age_.start();
+  }
+  int id() const override { return 1; }
+  bool mergeWith(const QUndoCommand* other) override {
+    const auto* next = static_cast<const ScenarioEdit*>(other);
+    if (next->part_ != part_ || age_.elapsed() > kMergeMs) return false;
+    after_ = next->after_;
+    afterOrigin_ = next->afterOrigin_;
+    age_.start();
+    return true;
+  }
+  // The stack redoes a command as it is pushed: the form already shows it then.
+  void redo() override {
+    if (pushed_) form_.restore(after_, afterOrigin_);
+    pushed_ = true;
+  }
+  // Once retired, the next undo is its last: the stack then deletes it instead of keeping it for Redo.
+  void undo() override {
+    form_.restore(before_, beforeOrigin_);
+    setObsolete(retired_);
+  }
+  void retire() { retired_ = true; }
+
+ private:
+  ScenarioForm& form_;
+  QString part_;
+  Scenario before_;
+  ScenarioOrigin beforeOrigin_;
+  Scenario after_;
+  ScenarioOrigin afterOrigin_;
+  QElapsedTimer age_;
+  bool pushed_ = false, retired_ = false;
+};
+
+ScenarioForm::ScenarioForm(QObject* parent) : QObject(parent), undo_(new QUndoStack(this)) {
   physicsPage_ = new QWidget;
   auto* page = new QVBoxLayout(physicsPage_);
   presets_ = new PresetPicker;
@@ -74,14 +119,14 @@ ScenarioForm::ScenarioForm(QObject* parent) : QObject(parent) {
   sections_ = {physics_, model_, source_, boundary_, receivers_, stage_};
 
   connect(presets_, &PresetPicker::presetRequested, this, &ScenarioForm::presetRequested);
-  connect(physics_, &PhysicsEditor::physicsChanged, this, &ScenarioForm::onEdited);
+  connect(physics_, &PhysicsEditor::physicsChanged, this, [this] { onEdited("grid and time step"); });
   connect(physics_, &PhysicsEditor::gridResized, this, &ScenarioForm::resizeGrid);
-  connect(model_, &ModelEditor::modelChanged, this, &ScenarioForm::onEdited);
+  connect(model_, &ModelEditor::modelChanged, this, [this] { onEdited("velocity model"); });
   connect(model_, &ModelEditor::browseModelFileRequested, this, &ScenarioForm::browseModelFile);
-  connect(source_, &SourceEditor::sourceChanged, this, &ScenarioForm::onEdited);
-  connect(boundary_, &BoundaryEditor::boundaryChanged, this, &ScenarioForm::onEdited);
-  connect(receivers_, &ReceiverEditor::receiversChanged, this, &ScenarioForm::onEdited);
-  connect(stage_, &StageEditor::stageChanged, this, &ScenarioForm::onEdited);
+  connect(source_, &SourceEditor::sourceChanged, this, [this] { onEdited("source"); });
+  connect(boundary_, &BoundaryEditor::boundaryChanged, this, [this] { onEdited("boundary"); });
+  connect(receivers_, &ReceiverEditor::receiversChanged, this, [this] { onEdited("receivers"); });
+  connect(stage_, &StageEditor::stageChanged, this, [this] { onEdited("stage and device"); });
   setScenario(base_);
 }
 
@@ -91,12 +136,24 @@ ScenarioForm::~ScenarioForm() {
   if (stagePage_ && !stagePage_->parent()) delete stagePage_;
 }
 
-void ScenarioForm::onEdited() {
+void ScenarioForm::onEdited(const QString& part) {
   receivers_->setSpacing(scenario().dx);
   if (!origin_.edited) {
     origin_.edited = true;
     presets_->showOrigin(origin_);
   }
+  undo_->push(new ScenarioEdit(*this, part, committed_, committedOrigin_));
+  committed_ = scenario();
+  committedOrigin_ = origin_;
+  emit changed();
+}
+
+void ScenarioForm::restore(const Scenario& scenario, const ScenarioOrigin& origin) {
+  clearRefusedMarks();
+  show(scenario, origin);
+  committed_ = scenario;
+  committedOrigin_ = origin;
+  receivers_->setSpacing(scenario.dx);
   emit changed();
 }
 
@@ -105,8 +162,8 @@ void ScenarioForm::onEdited() {
 void ScenarioForm::resizeGrid(int n1, int n2, int n3) {
   Scenario s = scenario();
   s.n1 = base_.n1, s.n2 = base_.n2, s.n3 = base_.n3;
-  setScenario(resizedScenario(s, n1, n2, n3), origin_);
-  onEdited();
+  show(resizedScenario(s, n1, n2, n3), origin_);
+  onEdited("grid size");
 }
 
 void ScenarioForm::setScenario(const Scenario& scenario) {
@@ -114,6 +171,13 @@ void ScenarioForm::setScenario(const Scenario& scenario) {
 }
 
 void ScenarioForm::setScenario(const Scenario& scenario, const ScenarioOrigin& origin) {
+  show(scenario, origin);
+  undo_->clear();
+  committed_ = this->scenario();  // as the controls hold it (rounded as they round), like every step after it
+  committedOrigin_ = origin;
+}
+
+void ScenarioForm::show(const Scenario& scenario, const ScenarioOrigin& origin) {
   base_ = scenario;
   for (ScenarioSection* section : sections_) section->setFromScenario(scenario);
   setOrigin(origin);
@@ -138,7 +202,7 @@ bool ScenarioForm::showRefused(const Scenario& refused, const Scenario& running,
     section->setFromScenario(refused);
     before.append(shownValues(section));
   }
-  setScenario(running, runningOrigin);
+  dropRefusedEdit(running, runningOrigin);
   QList<QWidget*> differing;
   int sectionsDiffering = 0;
   for (int n = 0; n < sections_.size(); ++n) {
@@ -154,6 +218,22 @@ bool ScenarioForm::showRefused(const Scenario& refused, const Scenario& running,
   if (sectionsDiffering != 1) return false;
   for (QWidget* w : differing) markRefused(w, reason);
   return true;
+}
+
+// The form shows `running` again: the edits that led to the refused scenario are undone for good (they
+// leave the stack), so that the next Undo takes back the last edit that ran.
+void ScenarioForm::dropRefusedEdit(const Scenario& running, const ScenarioOrigin& runningOrigin) {
+  show(running, runningOrigin);
+  const std::string target = scenarioToJson(scenario());  // the steps hold what the controls hold
+  while (undo_->canUndo() && scenarioToJson(committed_) != target) {
+    const QSignalBlocker quiet(this);  // no changed(): the form is only being put back
+    // The stack hands out its commands as const; every one of them is a ScenarioEdit of this form.
+    static_cast<ScenarioEdit*>(const_cast<QUndoCommand*>(undo_->command(undo_->index() - 1)))->retire();
+    undo_->undo();
+  }
+  show(running, runningOrigin);
+  committed_ = scenario();
+  committedOrigin_ = runningOrigin;
 }
 
 void ScenarioForm::markRefused(QWidget* control, const QString& reason) {
@@ -193,7 +273,7 @@ void ScenarioForm::addReceiver(int i, int j, int k) { receivers_->addReceiver(i,
 void ScenarioForm::setSteps(int steps) {
   if (steps == base_.steps) return;
   base_.steps = steps;
-  onEdited();
+  onEdited("run length");
 }
 
 void ScenarioForm::setStability(const StabilityReport& report) { physics_->setStability(report); }

@@ -2,6 +2,9 @@
 // The editable parameters of a run (a Scenario) as two pages for the main window's docks, composed of
 // one widget per part: the physics page (preset row, grid and time step, velocity model, source,
 // boundary, receivers) and the stage page (stage, device, stage parameters). Any change emits changed().
+// Every edit is a step of the form's undo stack (Edit ▸ Undo / Redo): undoing one shows the scenario
+// before it and emits changed(), as an edit does; edits of one part in quick succession (typing a
+// number) are one step.
 //
 // The form never shows what does not run: when the controller refuses a change, showRefused() returns
 // every control to the running scenario and marks the controls that held the refused values.
@@ -15,6 +18,7 @@
 #include "core/Problem.h"
 #include "core/Scenario.h"
 
+class QUndoStack;
 class QWidget;
 
 namespace iso {
@@ -44,8 +48,10 @@ class ScenarioForm : public QObject {
   ReceiverEditor* receivers() const { return receivers_; }
   StageEditor* stage() const { return stage_; }
   PresetPicker* presets() const { return presets_; }
+  QUndoStack* undoStack() const { return undo_; }
 
-  // Fills every control; emits nothing. Without an origin the scenario is its name's, unedited.
+  // Fills every control; emits nothing, and starts the undo steps afresh from it (a preset, a file, a
+  // checkpoint: not an edit of the one before). Without an origin the scenario is its name's, unedited.
   void setScenario(const Scenario& scenario);
   void setScenario(const Scenario& scenario, const ScenarioOrigin& origin);
   Scenario scenario() const;  // the controls over the last scenario set (keeps the rest)
@@ -76,7 +82,10 @@ class ScenarioForm : public QObject {
   void setModelFile(const QString& path);
 
  private:
-  void onEdited();
+  void onEdited(const QString& part);  // `part` names the edit in Edit ▸ Undo
+  void show(const Scenario& scenario, const ScenarioOrigin& origin);  // the controls, nothing else
+  void restore(const Scenario& scenario, const ScenarioOrigin& origin);  // an undo step: shown, then changed()
+  void dropRefusedEdit(const Scenario& running, const ScenarioOrigin& runningOrigin);
   void resizeGrid(int n1, int n2, int n3);
   void markRefused(QWidget* control, const QString& reason);
 
@@ -92,6 +101,11 @@ class ScenarioForm : public QObject {
   Scenario base_;  // fields without controls (name, steps) come from here
   ScenarioOrigin origin_;
   QList<QPointer<QWidget>> refused_;
+  QUndoStack* undo_ = nullptr;
+  Scenario committed_;  // what the last edit (or setScenario) left: the next edit's "before"
+  ScenarioOrigin committedOrigin_;
+
+  friend class ScenarioEdit;
 };
 
 }  // namespace iso

@@ -26,7 +26,41 @@ float clipOf(const std::vector<float>& traces) {
   return clip > 0.0f ? clip : 1.0f;
 }
 
+// The header over the bands: each labelled band's offset (or number), and what they are.
+void drawReceiverAxis(QPainter& painter, const std::vector<ReceiverSpec>& receivers, const SeismogramOptions& options, int top,
+                      int band, int width) {
+  const bool metres = options.dx > 0.0;
+  const std::vector<double> offsets = metres ? receiverOffsets(receivers, options.dx, options.sourceI, options.sourceJ) : std::vector<double>{};
+  const auto label = [&](std::size_t r) { return metres ? QString::number(offsets[r], 'f', 0) : QString::number(r); };
+  int widest = 0;
+  for (std::size_t r = 0; r < receivers.size(); ++r) widest = std::max(widest, painter.fontMetrics().horizontalAdvance(label(r)));
+  const int labelEvery = std::max(1, (widest + 8 + band - 1) / band);  // labels never overlap
+  for (std::size_t r = 0; r < receivers.size(); r += std::size_t(labelEvery))
+    painter.drawText(QRect(kLeft + int(r) * band + band / 2 - widest, top - kTextLine, 2 * widest, 16), Qt::AlignCenter, label(r));
+  QString caption = metres ? QStringLiteral("offset from the source (m): receivers %1 to %2").arg(0).arg(receivers.size() - 1)
+                           : QStringLiteral("receiver (0: cell %1, %2, %3)").arg(receivers[0].i).arg(receivers[0].j).arg(receivers[0].k);
+  painter.drawText(QRect(0, top - 2 * kTextLine, width, 16), Qt::AlignCenter, painter.fontMetrics().elidedText(caption, Qt::ElideRight, width - 4));
+}
+
 }  // namespace
+
+std::vector<double> receiverOffsets(const std::vector<ReceiverSpec>& receivers, double dx, int sourceI, int sourceJ) {
+  const auto sameY = std::all_of(receivers.begin(), receivers.end(), [&](const ReceiverSpec& r) { return r.j == receivers.front().j; });
+  const auto sameX = std::all_of(receivers.begin(), receivers.end(), [&](const ReceiverSpec& r) { return r.i == receivers.front().i; });
+  std::vector<double> offsets;
+  for (const ReceiverSpec& r : receivers) {
+    const double x = (r.i - sourceI) * dx, y = (r.j - sourceJ) * dx;
+    offsets.push_back(sameY && !sameX ? x : sameX && !sameY ? y : std::hypot(x, y));
+  }
+  return offsets;
+}
+
+SeismogramOptions withOffsetsOf(SeismogramOptions options, const Scenario& scenario) {
+  options.dx = scenario.dx;
+  options.sourceI = scenario.source.i >= 0 ? scenario.source.i : scenario.n1 / 2;
+  options.sourceJ = scenario.source.j >= 0 ? scenario.source.j : scenario.n2 / 2;
+  return options;
+}
 
 QImage seismogramImage(const std::vector<float>& traces, const std::vector<ReceiverSpec>& receivers, double dt,
                        const QString& title, const SeismogramOptions& options) {
@@ -111,7 +145,9 @@ QImage seismogramImage(const std::vector<float>& traces, const std::vector<Recei
   painter.setPen(Qt::black);
   const QString clipText = options.normalize ? QStringLiteral("each trace scaled to its peak")
                                              : QStringLiteral("clip ±%1 (99th percentile of |u|)").arg(double(clip), 0, 'g', 3);
-  if (!title.isEmpty()) painter.drawText(QRect(0, 2, image.width(), kTextLine), Qt::AlignCenter, title + "  ·  " + clipText);
+  if (!title.isEmpty())
+    painter.drawText(QRect(0, 2, image.width(), kTextLine), Qt::AlignCenter,
+                     painter.fontMetrics().elidedText(title + "  ·  " + clipText, Qt::ElideMiddle, image.width() - 4));
   painter.drawRect(QRect(kLeft - 1, top - 1, plotWidth + 1, rows + 1));
   // Row `row` covers samples [row, row + 1)·samples/rows: sample n lies at time (n+1)·dt.
   const double t0 = double(options.firstSample) * dt, seconds = double(samples) * dt;
@@ -129,13 +165,9 @@ QImage seismogramImage(const std::vector<float>& traces, const std::vector<Recei
   painter.rotate(-90);
   painter.drawText(QRect(-60, -8, 120, 16), Qt::AlignCenter, "time (s)");
   painter.restore();
-  const int labelEvery = std::max(1, 40 / band);
-  for (std::size_t r = 0; r < count; r += std::size_t(labelEvery))
-    painter.drawText(QRect(kLeft + int(r) * band - 20, top - kTextLine, band + 40, 16), Qt::AlignCenter, QString::number(r));
-  const QString caption = QStringLiteral("receiver (0: cell %1, %2, %3)").arg(receivers[0].i).arg(receivers[0].j).arg(receivers[0].k);
-  const QString heading = title.isEmpty() ? caption + "  ·  " + clipText : caption;
-  painter.drawText(QRect(0, top - 2 * kTextLine, image.width(), 16), Qt::AlignCenter,
-                   painter.fontMetrics().elidedText(heading, Qt::ElideRight, image.width() - 4));
+  drawReceiverAxis(painter, receivers, options, top, band, image.width());
+  if (title.isEmpty())  // the live view has no title line: how the traces are scaled goes in the corner
+    painter.drawText(QRect(0, image.height() - kBottom, image.width() - kRight, kBottom), Qt::AlignRight | Qt::AlignVCenter, clipText);
   return image;
 }
 

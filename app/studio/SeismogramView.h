@@ -17,6 +17,10 @@ class SeismogramView : public QWidget {
   void setTraces(std::shared_ptr<const LiveTraces> traces);  // drawn at the next paint
   void setStyle(SeismogramStyle style);
   void setNormalized(bool on);  // each trace scaled to its own peak
+  // The grid spacing and the source cell: the axis gives each receiver's offset in metres.
+  void setOffsets(double dx, int sourceI, int sourceJ);
+  // How it draws (style, normalisation, offsets): what File ▸ Export data ▸ Seismogram draws with too.
+  SeismogramOptions options() const;
   QImage image() const;  // what the widget shows now (null without samples)
 
  protected:
@@ -24,8 +28,7 @@ class SeismogramView : public QWidget {
 
  private:
   std::shared_ptr<const LiveTraces> traces_;
-  SeismogramStyle style_ = SeismogramStyle::VariableDensity;
-  bool normalized_ = false;
+  SeismogramOptions options_;  // its style, normalisation and offsets; the size is the widget's
 };
 
 }  // namespace iso

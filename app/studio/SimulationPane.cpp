@@ -28,6 +28,15 @@ QStringList counterLines(const ControllerStatus& s, double fps, CounterLayout la
   r.ceilingName = s.ceilingName;
   QStringList lines;
   for (const std::string& line : formatCounters(r, layout)) lines << QString::fromStdString(line);
+  // A grid cut over several devices: the total above, then each device's share and how busy it was.
+  if (s.slabs.empty() || layout == CounterLayout::StatusLine) return lines;
+  for (const ControllerStatus::SlabRate& slab : s.slabs)
+    lines << QStringLiteral("%1 · z %2–%3: %4 Mpts/s, busy %5 %")
+                 .arg(QString::fromStdString(slab.device))
+                 .arg(slab.firstPlane)
+                 .arg(slab.firstPlane + slab.planes - 1)
+                 .arg(slab.mpts, 0, 'f', 1)
+                 .arg(100.0 * slab.busy, 0, 'f', 0);
   return lines;
 }
 
@@ -40,9 +49,15 @@ SimulationPane::SimulationPane(QWidget* parent)
   layout->setContentsMargins(0, 0, 0, 0);
   view_ = new SliceView(this);
   layout->addWidget(view_);
+  volume_ = std::make_unique<VolumeFeed>(*view_, *controller_);
+  // The volume's camera, size and range follow the view's (a frame drawn covers a resize, a new HUD).
+  connect(view_, &SliceView::cameraMoved, this, [this] { volume_->update(); });
+  connect(view_, &SliceView::clipChanged, this, [this] { volume_->update(); });
+  connect(view_, &SliceView::volumeSettingsChanged, this, [this] { volume_->update(); });
 
   connect(view_, &SliceView::frameDrawn, this, [this] {
     ++framesInWindow_;
+    volume_->update();
     if (pendingStep_ != shownStep_) {
       shownStep_ = pendingStep_;
       emit frameShown(shownStep_);
@@ -122,7 +137,13 @@ void SimulationPane::setPollsSlices(bool on) {
 void SimulationPane::showSlices(std::shared_ptr<const SliceSet> slices) {
   if (!slices) return;
   pendingStep_ = slices->step;
-  view_->setSlices(std::move(slices));
+  view_->setSlices(slices);
+  if (view_->slices() != slices) return;  // refused (the view says why)
+  volume_->shown(*slices);
+  if (volume_->readyForPictures(*slices)) {
+    pictureStep_ = slices->step;
+    emit pictureStep(pictureStep_);
+  }
 }
 
 void SimulationPane::setFrameRateBesideHostSolver(int framesPerSecond) {
@@ -168,6 +189,7 @@ void SimulationPane::pollStatus() {
     std::vector<Cell> receivers;
     for (const ReceiverSpec& r : active.receivers) receivers.push_back({r.i, r.j, r.k});
     view_->setReceivers(receivers);
+    volume_->rebuilt(status_.onHostCores);
     emit rebuilt(active);
   }
   if (auto velocity = controller_->velocitySlices(); velocity != velocity_) {
@@ -180,7 +202,7 @@ void SimulationPane::pollStatus() {
     framesPerSecond_ = framesPerSecond_ > 0.0 ? 0.5 * framesPerSecond_ + 0.5 * fps : fps;
   }
   framesInWindow_ = 0;
-  if (hudCounters_) view_->setHudLines(counterLines(shownStatus(), framesPerSecond_));
+  if (hudCounters_) view_->setHudLines(hudLines(shownStatus(), framesPerSecond_));
   emit statusUpdated(status_);
 }
 
@@ -205,12 +227,24 @@ QSize SimulationPane::screenPixels() const { return view_->size() * view_->devic
 
 void SimulationPane::setRecordingNotice(const QString& line) { view_->setScreenNotice(line); }
 
+QStringList SimulationPane::hudLines(const ControllerStatus& status, double framesPerSecond) const {
+  QStringList lines = counterLines(status, framesPerSecond);
+  if (const QString volume = volume_->hudLine(status.device); status.hasSolver && !volume.isEmpty()) lines << volume;
+  return lines;
+}
+
 QString SimulationPane::glInfo() const { return view_->glInfo(); }
 
-long SimulationPane::imageStep() const { return view_->slices() ? view_->slices()->step : -1; }
+long SimulationPane::imageStep() const { return pictureStep_; }
 
 QMetaObject::Connection SimulationPane::connectImageStep(QObject* context, std::function<void(long)> slot) {
-  return connect(view_, &SliceView::slicesChanged, context, std::move(slot));
+  return connect(this, &SimulationPane::pictureStep, context, std::move(slot));
+}
+
+void SimulationPane::preparePictures(const ImageOptions* options) {
+  volume_->preparePictures(options);
+  // Until a frame rendered for them comes, pictures of the volume would show another camera.
+  if (view_->slices() && !volume_->readyForPictures(*view_->slices())) pictureStep_ = -1;
 }
 
 QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) {
@@ -222,7 +256,7 @@ QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) 
     // A recording's frames: the run plays, held at each frame's step only while the frame is taken (the
     // last status polled may be from such a hold at an earlier frame), unless the user paused it.
     if (pauseStep_ >= 0) status.playing = recordingPlays_;
-    view_->setHudLines(counterLines(status, framesPerSecond_));
+    view_->setHudLines(hudLines(status, options.framesPerSecond > 0.0 ? options.framesPerSecond : framesPerSecond_));
   }
   return view_->renderImage(options, error);
 }

@@ -3,8 +3,9 @@
 // The pane polls the controller's slices at display rate and its status a few times a second, so the
 // GUI never waits for compute. The slices come through the view's persistently mapped GL buffers where
 // it has them (a SliceRing over them: the solver writes each frame there, one host copy), else through
-// the controller's triple buffer (the pane copies each frame it takes). A compare view puts several
-// panes side by side.
+// the controller's triple buffer (the pane copies each frame it takes). In the volume view the pane
+// also tells its controller what image to render with each frame (VolumeFeed). A compare view puts
+// several panes side by side.
 #include <QElapsedTimer>
 #include <QStringList>
 #include <QTimer>
@@ -13,6 +14,7 @@
 
 #include "app/controller/SimulationController.h"
 #include "app/studio/RecordableView.h"
+#include "app/studio/VolumeFeed.h"
 
 namespace iso {
 
@@ -76,12 +78,14 @@ class SimulationPane : public QWidget, public RecordableView {
   }
   QImage renderImage(const ImageOptions& options, QString& error) override;
   void setRecordingNotice(const QString& line) override;
+  void preparePictures(const ImageOptions* options) override;
 
  signals:
   void statusUpdated(const iso::ControllerStatus& status);  // a few times a second
   void controllerEvent(const iso::ControllerEvent& event);
   void rebuilt(const iso::Scenario& active);  // a new solver runs this scenario
   void frameShown(long step);                 // a frame with the slices of that step was drawn
+  void pictureStep(long step);                // a frame a picture may be drawn of (imageStep) is shown
 
  private:
   void applyFrameRate(int framesPerSecond);
@@ -90,8 +94,13 @@ class SimulationPane : public QWidget, public RecordableView {
   void useMappedBuffers(std::size_t floats);  // buffers of that many floats per slot, or the host path
   void useHostPath(const QString& reason);
 
+  // The counters at `framesPerSecond` (a recording's: its video's) and, in the volume view, its line.
+  QStringList hudLines(const ControllerStatus& status, double framesPerSecond) const;
+
   std::unique_ptr<SimulationController> controller_;
   SliceView* view_ = nullptr;
+  std::unique_ptr<VolumeFeed> volume_;
+  long pictureStep_ = -1;  // imageStep(): the last frame shown that pictures may be drawn of
   QTimer slicePoll_, statusPoll_;
   SlicePath slicePath_ = SlicePath::Mapped;
   std::shared_ptr<SliceRing> ring_;  // over the view's mapped buffers; null on the host path

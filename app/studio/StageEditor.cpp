@@ -60,7 +60,8 @@ StageEditor::StageEditor(QWidget* parent) : ScenarioSection(parent) {
   form->addRow(description_);
   device_ = new ComboBox;
   device_->setObjectName("device");
-  device_->setToolTip("OpenCL device for the GPU stages (the CPU stages run natively)");
+  device_->setToolTip("OpenCL device for the GPU stages (the CPU stages run natively). \"N × GPU\" cuts the grid\n"
+                      "along z into one slab per GPU of a platform; the counters then show each GPU's share");
   form->addRow("Device:", device_);
   page->addLayout(form);
 

@@ -7,57 +7,20 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTextBlock>
-#include <QTextFragment>
-#include <QTextCursor>
-#include <QTextDocument>
 #include <QTextBrowser>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <cstdio>
 
 #include "compute/Stage.h"
+#include "app/studio/MarkdownPage.h"
 #include "app/studio/StageDiffView.h"
 #include "app/studio/StageMaterial.h"
 #include "core/StageRegistry.h"
 #include "app/studio/StageSourceView.h"
+#include "app/studio/ViewImage.h"
 
 namespace iso {
-namespace {
-
-constexpr int kExplanationPointSize = 12;
-
-// The Markdown importer sets headings very large and tight against the text around them, and code
-// blocks unshaded: give headings a size that keeps a title on one line and air above, and code a
-// shaded, indented block, as a reader expects of a page.
-void spaceOutForReading(QTextDocument* document) {
-  QTextCursor cursor(document);
-  for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
-    QTextBlockFormat format = block.blockFormat();
-    cursor.setPosition(block.position());
-    if (format.headingLevel() > 0) {
-      format.setTopMargin(format.headingLevel() == 1 ? 4 : 14);
-      format.setBottomMargin(6);
-      cursor.setBlockFormat(format);
-      // Each fragment (a heading may hold code) gets a fixed size instead of the importer's relative one.
-      for (auto it = block.begin(); !it.atEnd(); ++it) {
-        const QTextFragment fragment = it.fragment();
-        QTextCharFormat chars = fragment.charFormat();
-        chars.clearProperty(QTextFormat::FontSizeAdjustment);
-        chars.setFontPointSize(kExplanationPointSize * (format.headingLevel() == 1 ? 1.6 : 1.3));
-        cursor.setPosition(fragment.position());
-        cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
-        cursor.setCharFormat(chars);
-      }
-    } else if (format.hasProperty(QTextFormat::BlockCodeFence)) {
-      format.setBackground(QColor(242, 242, 238));
-      format.setLeftMargin(format.leftMargin() + 12);
-      cursor.setBlockFormat(format);
-    }
-  }
-}
-
-}  // namespace
 
 StageExplorer::StageExplorer(QWidget* parent) : QWidget(parent, Qt::Window) {
   setWindowTitle("iso3dfd studio — stages: source, diff, explanation");
@@ -77,10 +40,7 @@ StageExplorer::StageExplorer(QWidget* parent) : QWidget(parent, Qt::Window) {
   source_ = new StageSourceView;
   diff_ = new StageDiffView;
   explanation_ = new QTextBrowser;
-  explanation_->setOpenLinks(false);
-  QFont font = explanation_->font();
-  font.setPointSize(kExplanationPointSize);
-  explanation_->document()->setDefaultFont(font);
+  prepareForReading(explanation_);
   tabs_ = new QTabWidget;
   tabs_->addTab(source_, "Source");
   tabs_->addTab(diff_, "Diff");
@@ -155,8 +115,7 @@ void StageExplorer::showExplanation(bool keepScroll) {
     return;
   }
   const int scroll = explanation_->verticalScrollBar()->value();
-  explanation_->setMarkdown(QString::fromStdString(fillExplanation(markdown->toStdString(), id, measurements_)));
-  spaceOutForReading(explanation_->document());
+  showMarkdown(explanation_, QString::fromStdString(fillExplanation(markdown->toStdString(), id, measurements_)));
   explanation_->verticalScrollBar()->setValue(keepScroll ? scroll : 0);  // new numbers keep the reader's place
 }
 
@@ -169,8 +128,8 @@ int runStageExplorer(const std::string& stageId, StageExplorer::Tab tab, const Q
   int status = 0;
   // After the first paint: the tab's widgets have their final sizes.
   QTimer::singleShot(0, &explorer, [&] {
-    if (!explorer.grab().save(screenshot, "PNG")) {
-      std::fprintf(stderr, "iso3dfd-studio: could not save the screenshot to %s\n", qPrintable(screenshot));
+    if (QString problem; !writeImageFile(explorer.grab().toImage(), screenshot, problem)) {
+      std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(problem));
       status = 1;
     }
     QApplication::quit();

@@ -17,4 +17,8 @@ std::optional<QString> readStageExplanation(const std::string& stageId) {
   return readStageMaterial("resources/" + StageRegistry::get(stageId).explanationFile());
 }
 
+std::optional<QString> readLessonMarkdown(const std::string& stageId) {
+  return readStageMaterial("resources/lessons/" + StageRegistry::get(stageId).id + ".md");
+}
+
 }  // namespace iso

@@ -1,7 +1,7 @@
 #pragma once
 // The stages' teaching material compiled into the binary as Qt resources (app/studio/CMakeLists.txt):
-// the source files the registry lists (repository-relative paths) and the explanations (relative to
-// resources/), so the studio shows them without a source tree.
+// the source files the registry lists (repository-relative paths), the explanations and the lesson's
+// texts (relative to resources/), so the studio shows them without a source tree.
 #include <QString>
 #include <optional>
 #include <string>
@@ -13,5 +13,8 @@ std::optional<QString> readStageMaterial(const std::string& repoPath);
 
 // The stage's explanation (StageInfo::explanationFile(), which is relative to resources/).
 std::optional<QString> readStageExplanation(const std::string& stageId);
+
+// The stage's text in the lesson (resources/lessons/<id>.md, LessonText.h).
+std::optional<QString> readLessonMarkdown(const std::string& stageId);
 
 }  // namespace iso

@@ -16,6 +16,8 @@
 #include "app/studio/CompareWindow.h"
 #include "app/studio/ExportActions.h"
 #include "app/studio/HeadlessDriver.h"
+#include "app/studio/LessonPlan.h"
+#include "app/studio/LessonWindow.h"
 #include "app/studio/MainWindow.h"
 #include "app/studio/RecordingSession.h"
 #include "app/studio/SimulationPane.h"
@@ -86,6 +88,22 @@ std::vector<StudioOption> runOptions() {
          if (o.viewMode < 0) error = "--mode " + value + ": expected " + viewModeOptions();
          return o.viewMode >= 0;
        }},
+      {"volume-context", "", "In the volume view: the velocity model's strong contrasts (salt, layer boundaries) as a faint surface.",
+       [](StudioOptions& o, const QString&, QString&) { return (o.volume.velocityContext = true, true); }},
+      {"volume-plane", "x|y|z", "In the volume view: one opaque slice through the slice point, normal to that axis.",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         const int axis = QStringLiteral("xyz").indexOf(value.toLower());
+         if (value.size() != 1 || axis < 0) error = "--volume-plane " + value + ": expected x, y or z";
+         o.volume.slicePlane = axis;
+         return error.isEmpty();
+       }},
+      {"image-scale", "N", "In the volume view: render the image at 1/N of the view's size per side (1 to 4; default automatic).",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         bool ok = false;
+         o.volume.imageScale = value.toInt(&ok);
+         if (!ok || o.volume.imageScale < 1 || o.volume.imageScale > 4) error = "--image-scale " + value + ": expected 1, 2, 3 or 4";
+         return error.isEmpty();
+       }},
       {"slice-path", "mapped|host",
        "How the slices reach the view: mapped (the default where OpenGL 4.4 or ARB_buffer_storage is available: the solver "
        "writes them into persistently mapped GL buffers, 1 host copy per frame) or host (a triple buffer the view copies "
@@ -96,8 +114,18 @@ std::vector<StudioOption> runOptions() {
          o.hostSlicePath = path == "host";
          return error.isEmpty();
        }},
+      {"view-size", "WxH", "Size the main window so that its view is WxH pixels, as far as its docks allow (measurements at a given size).",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         o.viewSize = parseResolution(value, error);
+         const QSize most = SliceView::kMaxImageSize;
+         if (error.isEmpty() && (o.viewSize.width() > most.width() || o.viewSize.height() > most.height()))
+           error = QStringLiteral("at most %1x%2 pixels").arg(most.width()).arg(most.height());
+         if (!error.isEmpty()) error = "--view-size " + value + ": " + error;
+         return error.isEmpty();
+       }},
       {"benchmark", "SECONDS",
-       "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost, quit.",
+       "Measure throughput of the solver alone and with the window for SECONDS each, print the view's cost (in the volume "
+       "view also the image's size and the renderer's time per image), quit.",
        [](StudioOptions& o, const QString& value, QString& error) {
          bool ok = false;
          o.benchmarkSeconds = value.toDouble(&ok);
@@ -180,6 +208,10 @@ std::vector<StudioOption> windowOptions() {
        "With --compare --steps N --screenshot FILE: drag viewport 1's camera (an orbit, as the left mouse button does) "
        "throughout the run, and report how often the views redraw meanwhile.",
        flag(&StudioOptions::dragCamera)},
+      {"difference", "",
+       "With --compare: difference mode, every viewport but the reference shows |u − u_ref| at the common step, with its own "
+       "colour bar and its max |Δ| and relative L2 above it (the compare view's Difference button, D).",
+       flag(&StudioOptions::compareDifference)},
       {"stages-window", "tab",
        "Open only the stage explorer on the --stage stage at TAB: source, diff or explanation (with --screenshot: save it and quit).",
        [](StudioOptions& o, const QString& value, QString& error) {
@@ -211,10 +243,39 @@ std::vector<StudioOption> windowOptions() {
   };
 }
 
+std::vector<StudioOption> lessonOptions() {
+  return {
+      {"lesson", "",
+       "Open the lesson: the stages in teaching order on the scenario, each step predicted, run beside the stage before "
+       "(--steps N: each Run page's steps with --screenshots, default 150) and read as annotated hunks, then the staircase.",
+       flag(&StudioOptions::lesson)},
+      {"from", "STAGE", "With --lesson: start at STAGE's step.",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         o.lessonFrom = value;
+         try {
+           lessonSteps(value.toStdString(), !listDevices().empty());
+         } catch (const std::invalid_argument& e) {
+           error = "--from " + value + ": " + e.what();
+         }
+         return error.isEmpty();
+       }},
+      {"screenshots", "DIR",
+       "With --lesson: go through every page by itself, save each as DIR/NN-stage-page.png (DIR is made if needed), then "
+       "quit; exit status 1 when a stage failed or a file could not be written.",
+       text(&StudioOptions::lessonScreenshots)},
+      {"handout", "FILE", "With --lesson: go through every page by itself (as --screenshots does) and write the summary's one-page handout to FILE (PDF).",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         o.lessonHandout = value;
+         if (QFileInfo(value).suffix().toLower() != "pdf") error = "--handout " + value + ": expected a name ending in .pdf";
+         return error.isEmpty();
+       }},
+  };
+}
+
 const std::vector<StudioOption>& studioOptionTable() {
   static const std::vector<StudioOption> table = [] {
     std::vector<StudioOption> all = runOptions();
-    for (auto part : {recordOptions(), windowOptions()}) all.insert(all.end(), part.begin(), part.end());
+    for (auto part : {recordOptions(), windowOptions(), lessonOptions()}) all.insert(all.end(), part.begin(), part.end());
     return all;
   }();
   return table;
@@ -288,6 +349,10 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
   const QString pictureOptions = "--resolution, --no-hud, --no-colour-bar and --no-labels";
   const QSize size = o.picture.size;
   const std::pair<bool, QString> rules[] = {
+      // An empty name leaves nothing to save, and the window would stay open for ever.
+      {given.contains("screenshot") && o.screenshot.isEmpty(), "--screenshot needs a file name (got an empty one)"},
+      {given.contains("record") && o.record.isEmpty(), "--record needs a file name (got an empty one)"},
+      {o.benchLoad.contains(QString()), "--load needs a file name (got an empty one)"},
       {given.contains("screenshot") && o.steps < 0 && o.stagesTab < 0 && !o.benchPanel, "--screenshot needs --steps N (the step to take it at)"},
       {given.contains("record") && !given.contains("frames"), "--record needs --frames N (how many frames to write)"},
       {given.contains("record") && (given.contains("screenshot") || given.contains("steps")), "--record runs on its own: leave out --steps and --screenshot"},
@@ -298,6 +363,7 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
       {RecordingSession::isVideoPath(o.record) && !size.isEmpty() && (size.width() % 2 || size.height() % 2),
        QStringLiteral("--resolution %1x%2: a video (H.264, yuv420p) needs an even width and height").arg(size.width()).arg(size.height())},
       {o.dragCamera && (o.compareStages.isEmpty() || o.screenshot.isEmpty()), "--drag goes with --compare, --steps and --screenshot"},
+      {o.compareDifference && o.compareStages.isEmpty(), "--difference belongs to --compare"},
   };
   for (const auto& [broken, message] : rules)
     if (broken) {
@@ -305,6 +371,21 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
       return false;
     }
   return true;
+}
+
+bool checkLesson(const StudioOptions& o, const QSet<QString>& given, QString& error) {
+  if (!o.lesson) {
+    for (const char* name : {"from", "screenshots", "handout"})
+      if (given.contains(name)) error = QStringLiteral("--%1 belongs to --lesson").arg(name);
+  } else if (!o.compareStages.isEmpty() || o.benchPanel || !o.record.isEmpty() || o.stagesTab >= 0 || o.benchmarkSeconds > 0.0 ||
+             !o.screenshot.isEmpty()) {
+    error = "--lesson runs on its own: leave out --compare, --bench-panel, --record, --stages-window, --benchmark and --screenshot";
+  } else if (given.contains("steps") && o.steps < 1) {
+    error = QStringLiteral("--steps %1: each Run page needs at least 1 step").arg(o.steps);
+  } else if (!o.lessonHandout.isEmpty() && !QFileInfo(o.lessonHandout).absoluteDir().exists()) {
+    error = QStringLiteral("--handout %1: the folder %2 does not exist").arg(o.lessonHandout, QFileInfo(o.lessonHandout).absolutePath());
+  }
+  return error.isEmpty();
 }
 
 bool checkBenchPanel(const StudioOptions& o, const QSet<QString>& given, QString& error) {
@@ -351,7 +432,7 @@ std::optional<StudioOptions> parseStudioOptions(const QStringList& arguments, QS
     for (const QString& value : values)
       if (!option.set(o, value, error)) return std::nullopt;
   }
-  if (!checkCombinations(o, given, error) || !checkBenchPanel(o, given, error)) return std::nullopt;
+  if (!checkCombinations(o, given, error) || !checkBenchPanel(o, given, error) || !checkLesson(o, given, error)) return std::nullopt;
   o.scenarioEdited = !asRead.empty() && scenarioToJson(o.scenario) != asRead;
   return o;
 }
@@ -366,6 +447,14 @@ class WindowViewCost : public QObject {
   WindowViewCost(MainWindow& window, const StudioOptions& options, HeadlessDriver& driver, ViewCostResult cost)
       : controller_(window.pane()->controller()), options_(options), driver_(driver), cost_(std::move(cost)) {
     connect(window.pane()->view(), &SliceView::frameDrawn, this, [this] { ++framesDrawn_; });
+    // The volume view's images shown while measured: their size and the renderer's time.
+    connect(window.pane(), &SimulationPane::frameShown, this, [this, view = window.pane()->view()] {
+      const auto& frame = view->slices();
+      if (!measuring_.isValid() || !frame || !frame->imageView) return;
+      cost_.imageWidth = frame->imageWidth, cost_.imageHeight = frame->imageHeight;
+      renderSeconds_ += frame->imageSeconds;
+      ++images_;
+    });
     connect(&tick_, &QTimer::timeout, this, &WindowViewCost::measure);
     tick_.start(20);
   }
@@ -397,6 +486,7 @@ class WindowViewCost : public QObject {
     cost_.withViewMpts = double(s.grid.interiorSize()) * double(s.step - startStep_) / seconds / 1e6;
     cost_.framesPerSecond = framesDrawn_ / seconds;
     cost_.batchesWithoutSlices = controller_.framesSkipped() - skippedAtStart_;
+    cost_.renderMs = images_ > 0 ? 1e3 * renderSeconds_ / double(images_) : 0.0;
     report_ = QString::fromStdString(formatViewCost(cost_)).split('\n');
     if (report_.last().isEmpty()) report_.removeLast();
     tick_.stop();
@@ -413,11 +503,16 @@ class WindowViewCost : public QObject {
   long startStep_ = 0;
   std::uint64_t skippedAtStart_ = 0;
   int framesDrawn_ = 0;
+  double renderSeconds_ = 0.0;  // of the volume images shown while measured
+  long images_ = 0;
 };
 
 }  // namespace
 
 int runStudio(const StudioOptions& options) {
+  if (options.lesson)
+    return runLesson(options.scenario, options.lessonFrom.toStdString(), options.lessonScreenshots, options.lessonHandout,
+                     options.steps > 0 ? options.steps : StudioOptions::kLessonRunSteps);
   if (!options.compareStages.isEmpty()) return runCompareWindow(options);
   if (options.benchPanel) return runBenchmarkPanel(options);
   if (options.stagesTab >= 0)
@@ -466,7 +561,12 @@ int runStudio(const StudioOptions& options) {
   // Recording starts once the solver is built (the session sets the pause steps and plays).
   QObject::connect(pane, &SimulationPane::rebuilt, &driver, [&] { driver.startRecording(); });
   window.setViewMode(options.viewMode);
-  const int status = driver.exec([&] { window.setPlaying(!options.startPaused && options.record.isEmpty()); });
+  window.viewControls()->setVolumeSettings(options.volume);
+  const int status = driver.exec([&] {
+    // Shown: the view has its size in the window's layout, which the window grows or shrinks by.
+    if (!options.viewSize.isEmpty()) window.resize(window.size() + options.viewSize - pane->view()->size());
+    window.setPlaying(!options.startPaused && options.record.isEmpty());
+  });
   pane->stop();
   return status;
 }

@@ -107,6 +107,8 @@ void TracePlotPanel::refresh() {
   // The plot costs the GUI thread about 10 ms for a dozen receivers here: a slower machine or more
   // receivers get fewer updates, so that they take at most a tenth of its time.
   timer_.setInterval(std::clamp(int(10 * cost.elapsed()), kRefreshMs, 1000));
+  const SeismogramOptions offsets = withOffsetsOf({}, controller_.activeScenario());
+  seismogram_->setOffsets(offsets.dx, offsets.sourceI, offsets.sourceJ);
   seismogram_->setTraces(live);
   const long samples = live->count();
   window_->setText(samples == 0 ? QString()
@@ -114,5 +116,7 @@ void TracePlotPanel::refresh() {
                                       .arg(double(live->firstSample) * live->dt, 0, 'g', 3)
                                       .arg(double(live->firstSample + samples) * live->dt, 0, 'g', 3));
 }
+
+SeismogramOptions TracePlotPanel::seismogramOptions() const { return seismogram_->options(); }
 
 }  // namespace iso

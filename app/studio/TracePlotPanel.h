@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "app/controller/SimulationController.h"
+#include "app/studio/SeismogramImage.h"
 
 class QCheckBox;
 class QComboBox;
@@ -32,6 +33,8 @@ class TracePlotPanel : public QWidget {
   QCheckBox* normalizeBox() const { return normalize_; }
   const std::shared_ptr<const LiveTraces>& shown() const { return shown_; }
   void refresh();  // takes the latest traces now (the timer does it while the panel is visible)
+  // How the seismogram is drawn here (style, normalisation, offsets), for its export.
+  SeismogramOptions seismogramOptions() const;
 
  protected:
   void resizeEvent(QResizeEvent* event) override;

@@ -54,7 +54,7 @@ ViewControls::ViewControls(SliceView* view, SimulationController& controller, QW
   mode_ = new ComboBox;
   mode_->setObjectName("view_mode");
   for (const ViewModeInfo& m : viewModes()) mode_->addItem(m.title());
-  mode_->setToolTip("What the view shows (keys 1–4); drag to orbit in 3D, wheel to zoom");
+  mode_->setToolTip("What the view shows (keys 1–5); drag to orbit in 3D, wheel to zoom");
   connect(mode_, &QComboBox::currentIndexChanged, this, [this](int n) {
     view_->setMode(viewModes()[std::size_t(n)].mode);
     emit modeChanged(n);
@@ -104,7 +104,7 @@ ViewControls::ViewControls(SliceView* view, SimulationController& controller, QW
   overlayOpacity_ = new FocusWheel<QSlider>;
   overlayOpacity_->setOrientation(Qt::Horizontal);
   overlayOpacity_->setRange(0, 100);
-  overlayOpacity_->setValue(35);
+  overlayOpacity_->setValue(kOverlayPercent);
   overlayOpacity_->setToolTip("Opacity of the velocity overlay: 0 to 100 %");
   overlayOpacity_->setMinimumWidth(70);  // a usable slider; the row goes below its label when narrow
   auto applyOverlay = [this] { view_->setVelocityOverlay(overlay_->isChecked(), overlayOpacity_->value() / 100.0f); };
@@ -115,6 +115,78 @@ ViewControls::ViewControls(SliceView* view, SimulationController& controller, QW
   overlayRow->addWidget(overlayOpacity_, 1);
   form->addRow("Overlay:", overlayRow);
   overlay_->setChecked(true);
+  addVolumeControls(form);
+}
+
+void ViewControls::addVolumeControls(QFormLayout* form) {
+  samplesPerCell_ = new ComboBox;
+  samplesPerCell_->setObjectName("volume_samples");
+  for (double samples : {0.5, 1.0, 2.0, 4.0}) samplesPerCell_->addItem(QString::number(samples), samples);
+  samplesPerCell_->setCurrentIndex(1);
+  samplesPerCell_->setToolTip("Volume: samples along each ray per cell. More is finer and slower; the picture's\n"
+                              "opacity does not depend on it");
+  imageScale_ = new ComboBox;
+  imageScale_->setObjectName("volume_scale");
+  imageScale_->addItem("automatic", 0);
+  for (int divisor : {1, 2, 3, 4}) imageScale_->addItem(divisor == 1 ? QStringLiteral("full") : QStringLiteral("1/%1").arg(divisor), divisor);
+  imageScale_->setToolTip("Volume: the image's resolution per side, of the view's. Automatic renders as finely as\n"
+                          "keeps the image within ~20 ms beside a solver on the host's cores (1.5 ms on a GPU)");
+  auto* qualityRow = new QHBoxLayout;
+  qualityRow->addWidget(new QLabel("samples/cell"));
+  qualityRow->addWidget(samplesPerCell_);
+  qualityRow->addWidget(new QLabel("scale"));
+  qualityRow->addWidget(imageScale_, 1);
+  form->addRow("Volume:", qualityRow);
+
+  earlyTermination_ = new QCheckBox("early ray termination");
+  earlyTermination_->setChecked(true);
+  earlyTermination_->setToolTip("Volume: a ray stops once 99 % opaque (what lies behind it would add at most 1 %)");
+  velocityContext_ = new QCheckBox("velocity contrasts");
+  velocityContext_->setObjectName("volume_context");
+  velocityContext_->setToolTip("Volume: the velocity model's strong contrasts (the salt body, layer boundaries) as\n"
+                               "a faint warm-grey surface");
+  auto* optionsRow = new QHBoxLayout;
+  optionsRow->addWidget(earlyTermination_);
+  optionsRow->addWidget(velocityContext_);
+  form->addRow("", optionsRow);
+
+  slicePlane_ = new ComboBox;
+  slicePlane_->setObjectName("volume_plane");
+  slicePlane_->addItem("none", -1);
+  for (int axis = 0; axis < 3; ++axis) slicePlane_->addItem(QStringLiteral("%1 through the slice point").arg(QChar("xyz"[axis])), axis);
+  slicePlane_->setToolTip("Volume: one opaque slice inside the volume, in the slices' colours; the rays end on it");
+  form->addRow("Volume plane:", slicePlane_);
+
+  for (QComboBox* box : {samplesPerCell_, imageScale_, slicePlane_})
+    connect(box, &QComboBox::currentIndexChanged, this, &ViewControls::applyVolumeSettings);
+  for (QCheckBox* box : {earlyTermination_, velocityContext_}) connect(box, &QCheckBox::toggled, this, &ViewControls::applyVolumeSettings);
+  applyVolumeSettings();
+}
+
+void ViewControls::setVolumeSettings(const VolumeSettings& settings) {
+  {
+    const QSignalBlocker blockSamples(samplesPerCell_), blockScale(imageScale_), blockPlane(slicePlane_),
+        blockEarly(earlyTermination_), blockContext(velocityContext_);
+    const auto select = [](QComboBox* box, const QVariant& value) {  // a value the box does not offer: as it is
+      if (const int index = box->findData(value); index >= 0) box->setCurrentIndex(index);
+    };
+    select(samplesPerCell_, double(settings.samplesPerCell));
+    select(imageScale_, settings.imageScale);
+    select(slicePlane_, settings.slicePlane);
+    earlyTermination_->setChecked(settings.earlyTermination);
+    velocityContext_->setChecked(settings.velocityContext);
+  }
+  applyVolumeSettings();
+}
+
+void ViewControls::applyVolumeSettings() {
+  VolumeSettings settings;
+  settings.samplesPerCell = float(samplesPerCell_->currentData().toDouble());
+  settings.imageScale = imageScale_->currentData().toInt();
+  settings.earlyTermination = earlyTermination_->isChecked();
+  settings.velocityContext = velocityContext_->isChecked();
+  settings.slicePlane = slicePlane_->currentData().toInt();
+  view_->setVolumeSettings(settings);
 }
 
 void ViewControls::setGridSize(int n1, int n2, int n3) {

@@ -1,9 +1,11 @@
 #include "app/studio/ViewImage.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
+
+#include "core/OutputFile.h"
 
 namespace iso {
 
@@ -23,19 +25,20 @@ bool writeImageFile(const QImage& image, const QString& path, QString& error) {
     error = QStringLiteral("cannot write %1: unknown image format '%2' (use .png or .jpg)").arg(path, QString(format));
     return false;
   }
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  QImageWriter writer(&file, format);
+  // Encoded in memory, then written by the one writer of every output (core/OutputFile): whole or not
+  // at all into a file, in place into a stream (/dev/stdout), never over a device or a folder.
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  QImageWriter writer(&buffer, format);
   if (!writer.write(image)) {
     error = QStringLiteral("cannot write %1: %2").arg(path, writer.errorString());
-    file.cancelWriting();
     return false;
   }
-  if (!file.commit()) {
-    error = QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+  try {
+    writeWholeFile(path.toStdString(), std::string_view(bytes.constData(), std::size_t(bytes.size())));
+  } catch (const FileWriteError& e) {
+    error = QStringLiteral("cannot write %1: %2").arg(path, QString::fromStdString(e.what()));
     return false;
   }
   return true;

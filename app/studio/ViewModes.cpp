@@ -12,6 +12,7 @@ const std::vector<ViewModeInfo>& viewModes() {
       {"xy", "Plane &XY (top)", SliceView::Mode::PlaneXY},
       {"xz", "Plane X&Z (side)", SliceView::Mode::PlaneXZ},
       {"yz", "Plane &YZ (front)", SliceView::Mode::PlaneYZ},
+      {"volume", "&Volume (the whole field)", SliceView::Mode::Volume},
   };
   return modes;
 }
@@ -21,6 +22,13 @@ int viewModeIndex(const QString& option) {
   for (std::size_t n = 0; n < modes.size(); ++n)
     if (modes[n].option.compare(option, Qt::CaseInsensitive) == 0) return int(n);
   return -1;
+}
+
+int viewModeIndex(SliceView::Mode mode) {
+  const auto& modes = viewModes();
+  for (std::size_t n = 0; n < modes.size(); ++n)
+    if (modes[n].mode == mode) return int(n);
+  return 0;
 }
 
 QString viewModeOptions() {

@@ -1,5 +1,5 @@
 #pragma once
-// The view's modes, in the order of the View menu, the view dock's Mode box, the keys 1–4 and the
+// The view's modes, in the order of the View menu, the view dock's Mode box, the keys 1–5 and the
 // studio's --mode option: the one list all of them read.
 #include <QString>
 #include <vector>
@@ -17,6 +17,7 @@ struct ViewModeInfo {
 
 const std::vector<ViewModeInfo>& viewModes();
 int viewModeIndex(const QString& option);  // -1 for none of the options (case-insensitive)
-QString viewModeOptions();                 // "3d, xy, xz or yz"
+int viewModeIndex(SliceView::Mode mode);    // its place in the list
+QString viewModeOptions();                 // "3d, xy, xz, yz or volume"
 
 }  // namespace iso

@@ -5,6 +5,7 @@
 
 #include "app/studio/StudioCli.h"
 #include "compute/Stage.h"
+#include "core/TemporaryFiles.h"
 
 namespace {
 void setApplicationNames() {
@@ -16,6 +17,7 @@ void setApplicationNames() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  iso::TemporaryFiles::removeOnSignals();  // before any library installs handlers of its own
   iso::registerStages();  // before any option names or checks a stage
   // Options are parsed before any window system is touched, so --help, --version and bad options work
   // on a machine without a display.

@@ -3,8 +3,8 @@
 inline int idx3(int x, int y, int z, int nx, int ny) { return (z * ny + y) * nx + x; }
 
 __kernel void stencil(STENCIL_ARGS) {
-  const int x = get_global_id(0) + R, y = get_global_id(1) + R, z = get_global_id(2) + R;
-  if (x >= n1 + R || y >= n2 + R || z >= n3 + R) return;
+  const int x = get_global_id(0) + R, y = get_global_id(1) + R, z = get_global_id(2) + z_begin;
+  if (x >= n1 + R || y >= n2 + R || z >= z_end) return;
   const int nx = n1 + 2 * R, ny = n2 + 2 * R;
   float lap = coef[0] * prev[idx3(x, y, z, nx, ny)];
 #pragma unroll

@@ -39,12 +39,15 @@
 #define VEL_T float
 #endif
 
-// The common arguments of every stencil kernel, in this order.
+// The common arguments of every stencil kernel, in this order. The kernel computes the padded planes
+// [z_begin, z_end): [R, n3 + R), the whole interior, or some of its planes (a slab of a grid cut along z
+// computes the planes next to its cuts first, core/DecomposedSolver.h); the launch covers those planes.
 #define STENCIL_ARGS                                                                          \
   __global const FIELD_T* restrict prev, __global FIELD_T* restrict next,                     \
       __global const VEL_T* restrict vel, __constant float* restrict coef,                    \
       __global const float* restrict gx, __global const float* restrict gy,                   \
-      __global const float* restrict gz, const int n1, const int n2, const int n3
+      __global const float* restrict gz, const int n1, const int n2, const int n3,            \
+      const int z_begin, const int z_end
 
 // next = 2 prev - next + vel lap, or with damping g: next = g (2 prev - g next + vel lap),
 // g = (gx[x] gy[y]) gz[z] in padded coordinates (the order cpu-serial uses). WAVE_STEP works on

@@ -1,8 +1,8 @@
 // gpu-linear (3_GPU_linear): one cell per work-item; the linear index is computed once and the
 // neighbours are reached by constant strides (1, nx, nx*ny).
 __kernel void stencil(STENCIL_ARGS) {
-  const int x = get_global_id(0) + R, y = get_global_id(1) + R, z = get_global_id(2) + R;
-  if (x >= n1 + R || y >= n2 + R || z >= n3 + R) return;
+  const int x = get_global_id(0) + R, y = get_global_id(1) + R, z = get_global_id(2) + z_begin;
+  if (x >= n1 + R || y >= n2 + R || z >= z_end) return;
   const int nx = n1 + 2 * R, plane = nx * (n2 + 2 * R);
   const int c = (z * (n2 + 2 * R) + y) * nx + x;
   float lap = coef[0] * prev[c];

@@ -11,8 +11,8 @@ __kernel void stencil(STENCIL_ARGS, const int z_chunk) {
   const int xs = (int)get_global_id(0) * VEC + R, y = get_global_id(1) + R;
   if (xs >= n1 + R || y >= n2 + R) return;
   const int nx = n1 + 2 * R, plane = nx * (n2 + 2 * R);
-  const int z0 = R + (int)get_global_id(2) * z_chunk;
-  const int z1 = min(z0 + z_chunk, n3 + R);
+  const int z0 = z_begin + (int)get_global_id(2) * z_chunk;
+  const int z1 = min(z0 + z_chunk, z_end);
   const bool fullVector = xs + VEC <= n1 + R;
   for (int z = z0; z < z1; ++z) {
     const int c = (z * (n2 + 2 * R) + y) * nx + xs;

@@ -244,8 +244,8 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   const int nx = n1 + 2 * R, ny = n2 + 2 * R, plane = nx * ny;
   const int x0 = (int)get_group_id(0) * TXV + R, y0 = (int)get_group_id(1) * ROWS + R;
   const int x = x0 + tx * XV;
-  const int z0 = R + (int)get_group_id(2) * z_chunk;  // this chunk finishes planes z0 .. z1-1
-  const int z1 = min(z0 + z_chunk, n3 + R);
+  const int z0 = z_begin + (int)get_group_id(2) * z_chunk;  // this chunk finishes planes z0 .. z1-1
+  const int z1 = min(z0 + z_chunk, z_end);
   const int k1 = z1 + R;  // and loads planes z0 .. k1-1 (z0-R .. z0-1 go straight to the u queue)
 
   // This work-item's halo vectors: offset in the plane, lanes inside the grid (0: none, reads as 0)

@@ -7,6 +7,12 @@
 // Per axis a (0 = x, 1 = y, 2 = z) with `width` layer cells at each end of its n cells, the memory
 // arrays psi and zeta have the interior's sizes with axis a's replaced by 2·width slots, x fastest.
 // rec holds four runs of 2·width floats: b and a of ψ's slots, then b and a of ζ's.
+//
+// A slab of a grid cut along z (core/DecomposedSolver.h) holds the planes [z_first, z_first + n3) of a
+// z axis of z_cells cells: the layer's geometry along z is the whole axis's (z's memory keeps all its
+// slots), its planes are numbered from z_first. Dimension 2 of a launch starts at `first`: the first
+// plane (x and y), ψ slot (memory of z) or reach index (correction of z) it covers, so that a step can
+// correct some planes before the others. The whole grid: z_cells = n3, z_first = first = 0.
 
 #ifndef PML_M
 #error "PML_M (the layer's first-derivative half length) is a build option: -DPML_M=2"
@@ -38,14 +44,14 @@ inline int pml_padded(int i, int j, int k, int n1, int n2) {
 // ψ^n = b ψ^(n−1) + a ∂u^n at the half points of the layer. Global size: the memory array's sizes.
 inline void pml_memory_on(__global const float* prev, __global float* psi, __global const float* rec,
                           __constant float* d1, const int n1, const int n2, const int n3, const int axis,
-                          const int width) {
-  const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2);
+                          const int width, const int z_cells, const int z_first, const int first) {
+  const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2) + first;
   const int slots = 2 * width;
   const int d0 = axis == 0 ? slots : n1, d1n = axis == 1 ? slots : n2, d2 = axis == 2 ? slots : n3;
   if (c0 >= d0 || c1 >= d1n || c2 >= d2) return;
   const int t = axis == 0 ? c0 : axis == 1 ? c1 : c2;
-  const int m = pml_psi_point(t, axis == 0 ? n1 : axis == 1 ? n2 : n3, width);
-  const int i = axis == 0 ? m : c0, j = axis == 1 ? m : c1, k = axis == 2 ? m : c2;
+  const int m = pml_psi_point(t, axis == 0 ? n1 : axis == 1 ? n2 : z_cells, width);
+  const int i = axis == 0 ? m : c0, j = axis == 1 ? m : c1, k = axis == 2 ? m - z_first : c2;
   const int s = pml_axis_stride(axis, n1, n2);
   __global const float* p = prev + pml_padded(i, j, k, n1, n2);
   float derivative = 0.0f;  // at the half point m + 1/2
@@ -60,9 +66,10 @@ inline void pml_memory_on(__global const float* prev, __global float* psi, __glo
 inline void pml_correct_on(__global const float* prev, __global float* next, __global const float* vel,
                            __constant float* coef, __global const float* psi, __global float* zeta,
                            __global const float* rec, __constant float* d1, const int n1, const int n2,
-                           const int n3, const int axis, const int width) {
-  const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2);
-  const int n = axis == 0 ? n1 : axis == 1 ? n2 : n3, slots = 2 * width, band = width + PML_M;
+                           const int n3, const int axis, const int width, const int z_cells, const int z_first,
+                           const int first) {
+  const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2) + first;
+  const int n = axis == 0 ? n1 : axis == 1 ? n2 : z_cells, slots = 2 * width, band = width + PML_M;
   const int reach = 2 * band >= n ? n : 2 * band;
   if (c0 >= (axis == 0 ? reach : n1) || c1 >= (axis == 1 ? reach : n2) || c2 >= (axis == 2 ? reach : n3)) return;
   const int along = pml_reach_cell(axis == 0 ? c0 : axis == 1 ? c1 : c2, n, width);
@@ -79,7 +86,7 @@ inline void pml_correct_on(__global const float* prev, __global float* next, __g
     const float above = psi[line + max(hi, 0) * slotStride], below = psi[line + max(lo, 0) * slotStride];
     correction += d1[q] * ((hi < 0 ? 0.0f : above) - (lo < 0 ? 0.0f : below));
   }
-  const int i = axis == 0 ? along : c0, j = axis == 1 ? along : c1, k = axis == 2 ? along : c2;
+  const int i = axis == 0 ? along : c0, j = axis == 1 ? along : c1, k = axis == 2 ? along - z_first : c2;
   const int cell = pml_padded(i, j, k, n1, n2);
   // ζ where the cell has a slot. Computed on every cell of the reach from a valid slot and kept only in the
   // layer, so that the kernel has no branch around loads (the 2·PML_M cells past the layer compute it in
@@ -99,14 +106,15 @@ inline void pml_correct_on(__global const float* prev, __global float* next, __g
 #define PML_AXIS_KERNELS(name, axis)                                                                        \
   __kernel void pml_memory_##name(__global const float* prev, __global float* psi, __global const float* rec, \
                                   __constant float* d1, const int n1, const int n2, const int n3,             \
-                                  const int width) {                                                          \
-    pml_memory_on(prev, psi, rec, d1, n1, n2, n3, axis, width);                                               \
+                                  const int width, const int z_cells, const int z_first, const int first) {   \
+    pml_memory_on(prev, psi, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first);                     \
   }                                                                                                           \
   __kernel void pml_correct_##name(__global const float* prev, __global float* next, __global const float* vel, \
                                    __constant float* coef, __global const float* psi, __global float* zeta,  \
                                    __global const float* rec, __constant float* d1, const int n1,            \
-                                   const int n2, const int n3, const int width) {                            \
-    pml_correct_on(prev, next, vel, coef, psi, zeta, rec, d1, n1, n2, n3, axis, width);                       \
+                                   const int n2, const int n3, const int width, const int z_cells,           \
+                                   const int z_first, const int first) {                                     \
+    pml_correct_on(prev, next, vel, coef, psi, zeta, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first); \
   }
 PML_AXIS_KERNELS(x, 0)
 PML_AXIS_KERNELS(y, 1)

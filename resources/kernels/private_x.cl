@@ -2,8 +2,8 @@
 // axis. Neighbouring work-items now sit nx floats apart, so their loads no longer coalesce: the
 // instructive slow variant. Dimension 0 counts y, 1 counts z, 2 counts x-chunks.
 __kernel void stencil(STENCIL_ARGS, const int x_chunk) {
-  const int y = get_global_id(0) + R, z = get_global_id(1) + R;
-  if (y >= n2 + R || z >= n3 + R) return;
+  const int y = get_global_id(0) + R, z = get_global_id(1) + z_begin;
+  if (y >= n2 + R || z >= z_end) return;
   const int x0 = R + (int)get_global_id(2) * x_chunk;
   const int x1 = min(x0 + x_chunk, n1 + R);
   const int nx = n1 + 2 * R, plane = nx * (n2 + 2 * R);

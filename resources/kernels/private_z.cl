@@ -4,8 +4,8 @@
 __kernel void stencil(STENCIL_ARGS, const int z_chunk) {
   const int x = get_global_id(0) + R, y = get_global_id(1) + R;
   if (x >= n1 + R || y >= n2 + R) return;
-  const int z0 = R + (int)get_global_id(2) * z_chunk;
-  const int z1 = min(z0 + z_chunk, n3 + R);
+  const int z0 = z_begin + (int)get_global_id(2) * z_chunk;
+  const int z1 = min(z0 + z_chunk, z_end);
   const int nx = n1 + 2 * R, plane = nx * (n2 + 2 * R);
   float q[2 * R + 1];  // q[R + d] = prev at z + d
   int c = z0 * plane + y * nx + x;

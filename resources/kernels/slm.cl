@@ -17,8 +17,8 @@ __kernel __attribute__((reqd_work_group_size(TILE_X, TILE_Y, 1))) void stencil(S
   const int x = x0 + lx, y = y0 + ly;
   const bool inside = x < nx && y < ny;            // may be read
   const bool active = x < n1 + R && y < n2 + R;    // is updated
-  const int z0 = R + (int)get_group_id(2) * z_chunk;
-  const int z1 = min(z0 + z_chunk, n3 + R);
+  const int z0 = z_begin + (int)get_group_id(2) * z_chunk;
+  const int z1 = min(z0 + z_chunk, z_end);
 
   float q[2 * R + 1];  // q[R + d] = prev at z + d
   int c = z0 * plane + y * nx + x;

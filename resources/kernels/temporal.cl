@@ -132,20 +132,21 @@ inline bool finishes_plane(const bool level1, const int q, const int z0, const i
   return level1 ? q >= z0 - R && q < z1 + R : steps == 2 && q >= z0 && q < z1;
 }
 
-// The arguments of a multi-step stage's kernel (the host's order, compute/OpenClSolver.cpp).
+// The arguments of a multi-step stage's kernel (the host's order, compute/OpenClSolver.cpp). It writes the
+// padded planes [z_begin, z_end) (STENCIL_ARGS in common.cl), reading u^n up to 2R planes beyond them.
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void stencil(
     __global const float* restrict older, __global const float* restrict prev, __global float* restrict out1,
     __global float* restrict out2, __global const float* restrict vel, __constant float* restrict coef,
     __global const float* restrict gx, __global const float* restrict gy, __global const float* restrict gz,
     const int n1, const int n2, const int n3, const int src_index, const float src_value, const int steps,
-    const int z_chunk) {
+    const int z_begin, const int z_end, const int z_chunk) {
   __local float t0[NS0 * L0W * L0H];  // u^n: plane k in slot k mod NS0 (the ring advances with k)
   __local float t1[2 * L1W * L1H];    // u^(n+1): plane q in half q & 1
   const int lid = get_local_id(0);
   const int nx = n1 + 2 * R, ny = n2 + 2 * R, nz = n3 + 2 * R, plane = nx * ny;
   const int x0 = (int)get_group_id(0) * TX + R, y0 = (int)get_group_id(1) * TY + R;
-  const int z0 = R + (int)get_group_id(2) * z_chunk;  // this chunk writes planes z0 .. z1-1
-  const int z1 = min(z0 + z_chunk, n3 + R);
+  const int z0 = z_begin + (int)get_group_id(2) * z_chunk;  // this chunk writes planes z0 .. z1-1
+  const int z1 = min(z0 + z_chunk, z_end);
 
   // Level-0 values of this work-item: element lid + s*WG of a t0 plane (row-major, L0W wide) is at
   // plane offset off0[s], or -1 where it lies outside the padded plane (reads as 0) or past t0's plane.

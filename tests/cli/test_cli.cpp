@@ -18,25 +18,12 @@
 #include "app/controller/BenchmarkReport.h"
 #include "core/Npy.h"
 #include "tests/ScratchDir.h"
+#include "tests/cli/CliRun.h"
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
-
-Result runCli(const std::string& args) {
-  Result r;
-  const std::string cmd = std::string(ISO3DFD_BINARY) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Result = iso::test::CliResult;
+using iso::test::runCli;
 
 std::filesystem::path tempPath(const std::string& name) { return iso::test::scratchPath(name); }
 
@@ -68,6 +55,17 @@ TEST(Cli, ViewCostComparesTheControllerWithTheSolverAlone) {
   ASSERT_EQ(r.status, 0) << r.output;
   for (const char* key : {"cpu-serial", "24x20x16", "solver alone", "30 Hz reader", "frames/s delivered", "ratio"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in: " << r.output;
+}
+
+TEST(Cli, ViewCostOfTheVolumeViewSaysWhatTheRendererTook) {
+  const Result r = runCli("view-cost 24 20 16 --stage cpu-parallel --seconds 0.5 --mode volume --resolution 96x60 --image-scale 2");
+  ASSERT_EQ(r.status, 0) << r.output;
+  for (const char* key : {"solver alone", "ratio", "volume image", "48x30", "ms per image on"})
+    EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in: " << r.output;
+  for (const char* bad : {"--resolution 96", "--resolution 0x10", "--resolution 96x60x2", "--image-scale 0"}) {
+    const Result refused = runCli(std::string("view-cost 24 20 16 --stage cpu-serial --seconds 0.5 --mode volume ") + bad);
+    EXPECT_EQ(refused.status, 2) << bad << ": " << refused.output;
+  }
 }
 
 TEST(Cli, RunPrintsTheSampleFiguresAndOurTraffic) {

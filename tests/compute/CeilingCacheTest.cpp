@@ -10,6 +10,7 @@
 
 #include "compute/Bandwidth.h"
 #include "compute/StageParams.h"
+#include "core/SystemMemory.h"
 #include "tests/ScratchDir.h"
 #include "tests/compute/OpenClTestSupport.h"
 
@@ -104,6 +105,37 @@ TEST(CeilingCache, ABareNumberOrDamagedEntryIsMeasuredAgain) {
   std::ofstream(cache.file()) << "{\"" << key << "\": [[[";
   expectSpread(measuredCeiling(*device, CeilingProbe::Copy), "copy over a damaged file");
   EXPECT_TRUE(readJson(cache.file())[key]["copy_gbs"].is_object());
+}
+
+TEST(CeilingCache, ADeeplyNestedCacheIsSetAsideNotFatal) {
+  // 2 MB of nesting: every OpenCL run, bench, tune and studio session crashed on it until it was deleted.
+  const PrivateCache cache("ceilings-deep");
+  const auto folder = std::filesystem::path(cache.file()).parent_path();
+  std::filesystem::create_directories(folder);
+  const std::string deep = std::string(1000000, '{') + std::string(1000000, '}');
+  std::ofstream(cache.file()) << deep;
+  DeviceInfo d;
+  d.name = "a device";
+  EXPECT_FALSE(storedCeiling(d, CeilingProbe::Copy).has_value());
+  EXPECT_FALSE(std::filesystem::exists(cache.file()));
+  int kept = 0;
+  for (const auto& e : std::filesystem::directory_iterator(folder))
+    kept += e.path().filename().string().rfind("bandwidth.json.damaged-", 0) == 0;
+  EXPECT_EQ(kept, 1);
+}
+
+TEST(CeilingCache, TheCopyProbeOfAHostDeviceFitsInWhatIsFree) {
+  // 2 x 256 MiB made a 12^3 run fail under a 300 MB memory limit.
+  DeviceInfo cpu;
+  cpu.type = "CPU";
+  cpu.maxAllocBytes = cpu.globalMemBytes = std::uint64_t(1) << 40;
+  const std::size_t available = availableMemoryBytes();
+  if (available == 0) GTEST_SKIP() << "this machine does not say how much memory is free";
+  EXPECT_LE(copyProbeBytes(cpu), std::max<std::size_t>(available / 4, std::size_t(2) << 20));
+  DeviceInfo gpu = cpu;
+  gpu.type = "GPU";
+  gpu.globalMemBytes = std::uint64_t(80) << 30;
+  EXPECT_EQ(copyProbeBytes(gpu), std::size_t(2) << 30) << "a GPU's buffers are its own memory: 1 GiB each";
 }
 
 }  // namespace

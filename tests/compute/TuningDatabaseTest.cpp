@@ -137,10 +137,37 @@ TEST_F(TuningDatabaseTest, DamagedOrForeignUserDatabasesAreIgnored) {
     EXPECT_TRUE(tuned->shipped) << text;
     EXPECT_EQ(tuned->params.at("z_chunk"), 128) << text;
   }
-  // Storing over a damaged file starts a new database.
-  writeUserDatabase("{ not json");
-  storeTuning("gpu-slm", kH100, {{"tile_x", 16}}, kSmall, 1.0);
+}
+
+TEST_F(TuningDatabaseTest, TuneKeepsADatabaseItCannotReadUnderABackupName) {
+  // Truncated, another version's schema, null, nested 2 MB deep: storing overwrote each, entries and all.
+  const std::string deep = std::string(1000000, '[') + std::string(1000000, ']');
+  for (const std::string& text : {std::string(R"({"schema": "iso3dfd-tuning/1", "entries": [{"stage": "gpu-slm", "ma)"),
+                                 std::string(R"({"schema": "iso3dfd-tuning/2", "entries": []})"), std::string("null"), deep}) {
+    writeUserDatabase(text);
+    const std::string keptAs = storeTuning("gpu-slm", kH100, {{"tile_x", 16}}, kSmall, 1.0);
+    ASSERT_FALSE(keptAs.empty()) << text.substr(0, 80);
+    EXPECT_EQ(std::filesystem::path(keptAs).parent_path(), dir_);
+    EXPECT_EQ(std::filesystem::path(keptAs).filename().string().rfind("tuning.json.damaged-", 0), 0u) << keptAs;
+    std::ifstream in(keptAs);
+    EXPECT_EQ(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()), text)
+        << "the backup does not hold the old database whole";
+    EXPECT_EQ(lookupTuning("gpu-slm", kH100, kSmall)->params.at("tile_x"), 16) << "the new database lacks the tuning";
+    std::filesystem::remove(keptAs);
+  }
+  // A readable database keeps its other entries, and nothing is set aside.
+  EXPECT_EQ(storeTuning("gpu-optimized", kH100, {{"z_chunk", 8}}, kLarge, 2.0), "");
   EXPECT_EQ(lookupTuning("gpu-slm", kH100, kSmall)->params.at("tile_x"), 16);
+}
+
+TEST_F(TuningDatabaseTest, AParameterBeyondIntIsDamageNotANegativeNumber) {
+  // 2^31 was read as -2147483648 and shown as the tuned value.
+  writeUserDatabase(R"({"schema": "iso3dfd-tuning/1", "entries": [
+      {"stage": "gpu-slm", "match": {"device": "NVIDIA H100 80GB HBM3"}, "params": {"tile_x": 2147483648}},
+      {"stage": "gpu-slm", "match": {"device": "NVIDIA H100 80GB HBM3", "nv_compute_min": 18446744073709551615},
+       "params": {"tile_x": 8}}]})");
+  const auto tuned = lookupTuning("gpu-slm", kH100, kSmall);
+  EXPECT_TRUE(!tuned || tuned->shipped) << "a damaged entry was used: tile_x = " << tuned->params.at("tile_x");
 }
 
 TEST_F(TuningDatabaseTest, AFullDiskKeepsTheDatabaseAndSaysSo) {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/Checkpoint.h"
 #include "core/VelocityModel.h"
 #include "tests/ScratchDir.h"
@@ -74,13 +74,13 @@ TEST(Checkpoint, RefusesDamagedFiles) {
   expectRefused("checksum mismatch");
   std::filesystem::resize_file(path, size - 4);
   expectRefused("truncated");
-  writeFileAtomically(path.string(), std::string("ISO3DCKP\x03\0\0\0\0\0\0\0", 16));
+  writeWholeFile(path.string(), std::string("ISO3DCKP\x03\0\0\0\0\0\0\0", 16));
   expectRefused("format version 3");
-  writeFileAtomically(path.string(), std::string("ISO3DCKP\x01\0\0\0\0\0\0\0", 16));
+  writeWholeFile(path.string(), std::string("ISO3DCKP\x01\0\0\0\0\0\0\0", 16));
   expectRefused("written by an older version");
-  writeFileAtomically(path.string(), "not a checkpoint at all");
+  writeWholeFile(path.string(), "not a checkpoint at all");
   expectRefused("wrong magic");
-  writeFileAtomically(path.string(), std::string("ISO3DCKP\x02\0\0\0\xff\xff\xff\x7f", 16));
+  writeWholeFile(path.string(), std::string("ISO3DCKP\x02\0\0\0\xff\xff\xff\x7f", 16));
   expectRefused("header length");
   EXPECT_THROW(loadCheckpoint(test::scratchPath("missing.ckp").string()), CheckpointError);
 }

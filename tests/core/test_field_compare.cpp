@@ -152,11 +152,11 @@ class LastColumnSkipped final : public CpuSolverBase {
   std::string deviceName() const override { return "host CPU"; }
 
  protected:
-  void computeStencil() override {
+  void computeStencil(int z0, int z1) override {
     const Grid& g = problem_.grid;
     const std::ptrdiff_t sy = g.nx(), sz = std::ptrdiff_t(g.planeSize());
     const Weights& c = problem_.coeffs;
-    for (int z = kHalfLength; z < g.nz() - kHalfLength; ++z)
+    for (int z = z0; z < z1; ++z)
       for (int y = kHalfLength; y < g.ny() - kHalfLength; ++y)
         for (int x = kHalfLength; x < g.nx() - kHalfLength - 1; ++x) {
           const std::size_t i = g.index(x, y, z);

@@ -76,6 +76,7 @@ const std::vector<Layer>& layers() {
   static const std::vector<Layer> all = {
       {"core", {"compute/", "render/", "app/"}},
       {"compute", {"render/", "app/"}},
+      {"render", {"compute/", "app/"}},
       {"app/controller", {"render/", "app/studio/", "app/cli/"}},
       {"app/options", {"compute/", "render/", "app/controller/", "app/studio/", "app/cli/"}},
       {"app/studio", {"app/cli/"}},

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/SegyWriter.h"
 #include "core/Traces.h"
 #include "tests/ScratchDir.h"

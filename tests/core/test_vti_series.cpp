@@ -9,7 +9,7 @@
 #include <iterator>
 #include <regex>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/VtiSeriesWriter.h"
 #include "core/VtiWriter.h"
 #include "tests/ScratchDir.h"

@@ -1,80 +1,27 @@
-// Seeded mutation fuzzing of every reader of outside data: scenario JSON, .npy, raw float32 and SEG-Y
-// velocity models, and kernel-cache entries. Each reader must accept an input or refuse it with its
-// own error type and a bounded message: no crash, hang, foreign exception or sanitizer report
-// (run under -DISO_SANITIZE=address,undefined). Settings: Mutator.h; tests/fuzz/README.md.
+// Seeded mutation fuzzing of the readers of inputs the user names: scenario JSON, .npy, raw float32 and
+// SEG-Y velocity models, and of kernel-cache entries. Each reader must accept an input or refuse it with
+// its own error type and a bounded message: no crash, hang, foreign exception or sanitizer report (run
+// under -DISO_SANITIZE=address,undefined). The other readers have files of their own here; settings:
+// Mutator.h, FuzzHarness.h; tests/fuzz/README.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <optional>
-#include <typeinfo>
 
 #include "compute/KernelCache.h"
 #include "core/ModelFile.h"
-#include "tests/fuzz/Mutator.h"
 #include "core/Npy.h"
 #include "core/Scenario.h"
-#include "tests/ScratchDir.h"
 #include "tests/core/SegyBytes.h"
+#include "tests/fuzz/FuzzHarness.h"
 
 namespace iso::fuzz {
 namespace {
 
 namespace fs = std::filesystem;
-
-// Longer messages mean a value was quoted unbounded.
-constexpr std::size_t kMaxMessage = 1000;
-
-void writeBytes(const std::string& path, const std::string& bytes) {
-  // A new file each time: ext4 flushes a file truncated and rewritten in place as it is closed.
-  std::error_code ignored;
-  fs::remove(path, ignored);
-  std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-std::string readBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// Feeds `iterations()` mutated inputs to `read`, which returns true for an accepted input and throws
-// the reader's own error type E for a refused one. Anything else fails the test, naming the seed and
-// the iteration that reproduce it. $ISO_FUZZ_LAST_INPUT, when set, receives each input before it is
-// read: after a crash, it holds the input that caused it.
-template <class E>
-void fuzz(const char* reader, const std::vector<std::string>& corpus, const std::function<bool(const std::string&)>& read) {
-  ASSERT_FALSE(corpus.empty());
-  for (const auto& valid : corpus) ASSERT_TRUE(read(valid)) << reader << ": a seed of the corpus is refused";
-  Mutator mutator(seed());
-  const char* lastInput = std::getenv("ISO_FUZZ_LAST_INPUT");
-  long accepted = 0, refused = 0;
-  const long n = iterations();
-  for (long i = 0; i < n; ++i) {
-    const std::string input = mutator.next(corpus);
-    if (lastInput && *lastInput) writeBytes(lastInput, input);
-    const auto where = [&] { return std::string(reader) + ", seed " + std::to_string(seed()) + ", iteration " + std::to_string(i); };
-    try {
-      if (read(input))
-        ++accepted;
-      else
-        ADD_FAILURE() << where() << ": the reader neither accepted nor refused the input";
-    } catch (const E& e) {
-      ++refused;
-      EXPECT_LT(std::string(e.what()).size(), kMaxMessage) << where() << ": " << std::string(e.what()).substr(0, 300);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << where() << ": unexpected " << typeid(e).name() << ": " << e.what();
-    }
-  }
-  // Both outcomes occur, or the mutations never reach past the first check (or never fail one).
-  if (n >= 200) {
-    EXPECT_GT(accepted, 0) << reader;
-    EXPECT_GT(refused, n / 4) << reader;
-  }
-  std::printf("[ fuzz     ] %s: %ld inputs, %ld accepted, %ld refused (seed %llu)\n", reader, n, accepted, refused,
-              static_cast<unsigned long long>(seed()));
-}
 
 std::vector<std::string> scenarioSeeds() {
   Scenario rich = presetScenario("default");
@@ -99,7 +46,7 @@ TEST(Fuzz, ScenarioReader) {
 std::string fileBytes(const std::function<void(const std::string&)>& write, const std::string& name) {
   const std::string path = test::scratchPath(name).string();
   write(path);
-  return readBytes(path);
+  return test::readFileBytes(path);
 }
 
 std::vector<float> velocities(std::size_t count) {
@@ -162,34 +109,34 @@ TEST(Fuzz, VelocityModelFiles) {
 }
 
 TEST(Fuzz, KernelCacheEntries) {
-  // Only the exact entry written for a key is ever handed to a driver: any change is refused, both
-  // by the decoder and by the cache on disk, which then deletes the entry.
+  // Only the exact entry written for a key under the cache's secret is ever handed to a driver: any
+  // change is refused, both by the decoder and by the cache on disk, which then deletes the entry.
   const std::string cacheDir = test::scratchPath("kernel-cache").string();
   ::setenv("ISO3DFD_CACHE_DIR", cacheDir.c_str(), 1);
-  const std::string key = "device|driver|options|source";
+  const std::string key = "device|driver|options|source", secret = kernelCacheSecret();
+  ASSERT_EQ(secret.size(), 32u);
   std::vector<std::string> corpus;
   for (std::size_t size : {1u, 7u, 300u, 5000u}) {
     std::vector<unsigned char> binary(size);
     for (std::size_t n = 0; n < size; ++n) binary[n] = static_cast<unsigned char>((n * 131 + size) & 0xff);
-    const auto entry = encodeCacheEntry(key, binary);
+    const auto entry = encodeCacheEntry(key, binary, secret);
     corpus.emplace_back(entry.begin(), entry.end());
   }
   const std::string path = cachedBinaryPath(key);
   ASSERT_FALSE(path.empty());
-  fs::create_directories(fs::path(path).parent_path());
   long n = 0;
   fuzz<std::runtime_error>("kernel-cache entries", corpus, [&](const std::string& bytes) {
     const std::vector<unsigned char> entry(bytes.begin(), bytes.end());
     const bool valid = std::find(corpus.begin(), corpus.end(), bytes) != corpus.end();
-    const auto decoded = decodeCacheEntry(key, entry);
+    const auto decoded = decodeCacheEntry(key, entry, secret);
     EXPECT_EQ(decoded.has_value(), valid);
     if (decoded) {
-      EXPECT_EQ(encodeCacheEntry(key, *decoded), entry);
+      EXPECT_EQ(encodeCacheEntry(key, *decoded, secret), entry);
     }
     if (n++ % 4 == 0) {  // through the file, a quarter of the time
       writeBytes(path, bytes);
       EXPECT_EQ(loadCachedBinary(key).has_value(), valid);
-      EXPECT_EQ(fs::exists(path), valid) << "a damaged entry is deleted";
+      EXPECT_EQ(std::filesystem::exists(path), valid) << "a damaged entry is deleted";
     }
     if (!valid) throw std::runtime_error("refused");
     return true;

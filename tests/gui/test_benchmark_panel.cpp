@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QBarSet>
+#include <QGraphicsSimpleTextItem>
 #include <QFile>
 #include <QHorizontalBarSeries>
 #include <QImage>
@@ -126,7 +127,8 @@ TEST_F(BenchmarkPanelRun, EveryStageFillsTheTableAndTheChartsAndExportsParseBack
     const QString cell = table->item(r, 0)->text();
     EXPECT_TRUE(cell.startsWith(QString::fromStdString(stages[std::size_t(r)]) + " — ")) << cell.toStdString();
     EXPECT_GT(table->item(r, 2)->text().toDouble(), 0.0) << "Mpts/s of " << cell.toStdString();
-    EXPECT_TRUE(table->item(r, 11)->text().isEmpty()) << table->item(r, 11)->text().toStdString();
+    EXPECT_TRUE(table->item(r, 12)->text().isEmpty()) << table->item(r, 12)->text().toStdString();
+    EXPECT_EQ(table->item(r, 6)->text().toDouble(), StageRegistry::get(stages[std::size_t(r)]).bytesPerPointStep) << "B/pt";
   }
   for (int c = 0; c < table->columnCount(); ++c)
     EXPECT_FALSE(table->horizontalHeaderItem(c)->toolTip().isEmpty()) << "column " << c << " has no tooltip";
@@ -150,8 +152,18 @@ TEST_F(BenchmarkPanelRun, EveryStageFillsTheTableAndTheChartsAndExportsParseBack
   // Roofline: a point per stage at 61/16 flop/B, and the ceilings of the host and the device.
   RooflineChart* roofline = panel.rooflineChart();
   EXPECT_EQ(roofline->stagePointCount(), int(stages.size()));
-  const bool opencl = !listDevices().empty();
-  EXPECT_EQ(roofline->ceilingLineCount(), opencl ? 2 : 1);
+  // One roof per physical memory: the host's for every stage on its cores, an OpenCL CPU device (PoCL)
+  // included; a GPU has its own.
+  const auto devices = listDevices();
+  const bool gpu = std::any_of(devices.begin(), devices.end(), [](const DeviceInfo& d) { return d.type != "CPU"; });
+  EXPECT_EQ(roofline->ceilingLineCount(), gpu ? 2 : 1);
+  const auto host = std::find_if(panel.currentRun()->rooflines.begin(), panel.currentRun()->rooflines.end(),
+                                 [](const DeviceRoofline& d) { return d.host; });
+  ASSERT_NE(host, panel.currentRun()->rooflines.end());
+  for (const BenchmarkRow& row : panel.currentRun()->report.rows)
+    if (runsOnHostCores(row)) {
+      EXPECT_DOUBLE_EQ(row.throughput.ceilingGBs, host->memory.median) << row.stage << " on " << row.device;
+    }
   const auto pointsX = [&] {
     for (QAbstractSeries* s : roofline->chart()->series())
       if (auto* scatter = qobject_cast<QScatterSeries*>(s)) return scatter->at(0).x();
@@ -161,6 +173,16 @@ TEST_F(BenchmarkPanelRun, EveryStageFillsTheTableAndTheChartsAndExportsParseBack
   roofline->setBytesPerPoint(12.0);
   EXPECT_DOUBLE_EQ(pointsX(), kFlopsPerPoint / 12.0);
   EXPECT_EQ(roofline->stagePointCount(), int(stages.size()));
+  roofline->setBytesPerPoint(0.0);  // each stage at its own again
+  // No two labels on the roofline cover each other (stages of near-equal rates share one label).
+  std::vector<QRectF> labels;
+  for (QGraphicsItem* item : roofline->chart()->childItems())
+    if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->isVisible()) labels.push_back(text->sceneBoundingRect());
+  EXPECT_GE(labels.size(), 2u);
+  for (std::size_t a = 0; a < labels.size(); ++a)
+    for (std::size_t b = a + 1; b < labels.size(); ++b) {
+      EXPECT_FALSE(labels[a].intersects(labels[b])) << "labels " << a << " and " << b << " overlap";
+    }
   for (const DeviceRoofline& d : panel.currentRun()->rooflines) {
     EXPECT_GT(d.memory.min, 0.0) << d.device;
     EXPECT_LE(d.memory.min, d.memory.median);
@@ -183,6 +205,13 @@ TEST_F(BenchmarkPanelRun, EveryStageFillsTheTableAndTheChartsAndExportsParseBack
   ASSERT_EQ(back.rows.size(), stages.size());
   for (std::size_t n = 0; n < stages.size(); ++n) {
     EXPECT_EQ(back.rows[n].stage, stages[n]);
+    // Each stage's bytes per point from its descriptor (gpu-temporal: 10).
+    EXPECT_EQ(back.rows[n].bytesPerPointStep, StageRegistry::get(stages[n]).bytesPerPointStep) << stages[n];
+    if (stages[n] == "gpu-temporal") {
+      EXPECT_EQ(back.rows[n].bytesPerPointStep, 10.0);
+      // ... and the roofline places it there: at 61/10 flop/B.
+      EXPECT_DOUBLE_EQ(roofline->intensityOf(back.rows[n]), kFlopsPerPoint / 10.0);
+    }
     EXPECT_NEAR(back.rows[n].throughput.mpts, panel.currentRun()->report.rows[n].throughput.mpts,
                 1e-6 * back.rows[n].throughput.mpts);
   }

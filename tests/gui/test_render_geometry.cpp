@@ -4,7 +4,7 @@
 #include "render/Colormap.h"
 #include "render/GridCamera.h"
 #include "render/Hud.h"
-#include "render/OrbitCamera.h"
+#include "core/OrbitCamera.h"
 #include "render/Overlays.h"
 #include "render/SliceGeometry.h"
 #include "tests/gui/test_render_support.h"

@@ -196,5 +196,40 @@ TEST_F(RenderHeadless, PlanesInMappedBuffersAreUploadedFromThemAndHeldUntilRead)
   EXPECT_TRUE(released) << "let go of once the GL has read it";
 }
 
+// The volume view draws the image its slices carry over the 3D scene (rows top down, premultiplied
+// alpha over the background), with the camera volumeCamera gave for the picture.
+TEST_F(RenderHeadless, TheVolumeImageFillsTheSceneItWasRenderedFor) {
+  renderer_.setMode(SliceRenderer::Mode::Volume);
+  const ImageOptions options{QSize(640, 400), 1.0, false, false, false};
+  const SliceRenderer::VolumeCamera camera = renderer_.volumeCamera(targetOf(options));
+  ASSERT_EQ(camera.pixels, options.size) << "without a colour bar the scene is the whole picture";
+  // Opaque red in the top half, half-transparent green below (premultiplied: 128 of green, alpha 128).
+  auto withImage = std::make_shared<SliceSet>(*renderer_.slices());
+  withImage->imageWidth = camera.pixels.width(), withImage->imageHeight = camera.pixels.height();
+  float* memory = withImage->ownPlanes();
+  std::copy(renderer_.slices()->planes().begin(), renderer_.slices()->planes().end(), memory);
+  std::uint32_t* image = withImage->ownImage();
+  for (int y = 0; y < withImage->imageHeight; ++y)
+    std::fill_n(image + std::size_t(y) * withImage->imageWidth, withImage->imageWidth,
+                y < withImage->imageHeight / 2 ? 0xFF0000FFu : 0x80008000u);
+  ASSERT_TRUE(renderer_.setSlices(withImage));
+  const QImage picture = render(options, "headless_volume");
+  const QColor red(255, 0, 0), green(kBackground.red() / 2, 128 + kBackground.green() / 2, kBackground.blue() / 2);
+  int reds = 0, greens = 0;
+  for (int y = 0; y < picture.height(); y += 4)
+    for (int x = 0; x < picture.width(); x += 4) {
+      const QColor got = picture.pixelColor(x, y);
+      reds += y < picture.height() / 2 - 2 && colourDistance(got, red) <= 6;
+      greens += y > picture.height() / 2 + 2 && colourDistance(got, green) <= 6;
+    }
+  const int quarter = picture.width() * picture.height() / 32;  // of the samples, one in 16 pixels
+  EXPECT_GT(reds, quarter * 9 / 10) << "the image's top rows at the top, opaque";
+  EXPECT_GT(greens, quarter * 9 / 10) << "its bottom rows at the bottom, blended over the background";
+  // The box is drawn over the image with the camera the image was rendered for.
+  const OrbitCamera& drawn = renderer_.camera().camera();
+  EXPECT_EQ(camera.worldToClip, drawn.projection(640.0f / 400.0f) * drawn.view());
+  EXPECT_LT(reds + greens, picture.width() * picture.height() / 16) << "the box's lines cross the image";
+}
+
 }  // namespace
 }  // namespace iso

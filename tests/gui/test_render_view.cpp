@@ -345,7 +345,8 @@ TEST_F(RenderView, VelocityOverlayLeavesAStrongWaveItsOwnColour) {
   view_->setMode(SliceView::Mode::PlaneXZ);
   view_->setSlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int r) { return r < 20 ? 1.0f : 0.0f; }));
   const QImage plain = view_->grabFramebuffer();
-  view_->setVelocitySlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int) { return 1500.0f; }));
+  // Two layers (a uniform model is left untinted): the wave and the rock at rest lie in the slow one.
+  view_->setVelocitySlices(test::makeSlices(kN1, kN2, kN3, 10, 20, 30, [](int, int, int r) { return r < 38 ? 1500.0f : 3000.0f; }));
   view_->setVelocityOverlay(true, 0.5f);
   const QImage tinted = grab("render_2d_velocity_overlay_wave");
   const QColor wave = cellColour(tinted, 32, 5, kN1), waveAlone = cellColour(plain, 32, 5, kN1);

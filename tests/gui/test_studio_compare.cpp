@@ -4,6 +4,9 @@
 
 #include <QDir>
 #include <QImage>
+#include <QPainter>
+#include <QStatusBar>
+#include <QToolBar>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <algorithm>
@@ -173,12 +176,13 @@ TEST_F(CompareWindowTest, FourStagesStayInLockstepAndAgreeWithCpuSerial) {
   EXPECT_LE(widestRunGap, kBatch) << "a stage ran more than one batch ahead";
   EXPECT_EQ(window_->shownStep(), kStop);
   EXPECT_EQ(problems(), "");
-  // The lockstep keeps copies of each common step: every viewport names the host path and why.
+  // The lockstep keeps copies of each common step: every viewport names the host path and why (in the
+  // counters' tooltip: the views keep the room).
   for (int n = 0; n < 4; ++n)
     EXPECT_TRUE(test::waitUntil([&] {
-      return window_->viewport(n)->counters().contains("slices: host copy (triple buffer): 2 host copies per frame "
-                                                       "(the compare view's lockstep keeps copies");
-    })) << window_->viewport(n)->counters().toStdString();
+      return window_->viewport(n)->countersDetail().contains("slices: host copy (triple buffer): 2 host copies per frame "
+                                                             "(the compare view's lockstep keeps copies");
+    })) << window_->viewport(n)->countersDetail().toStdString();
   ASSERT_EQ(window_->referenceIndex(), 0) << "cpu-serial is the reference";
   for (int n = 1; n < 4; ++n) {
     const CompareWindow::Agreement& a = window_->agreement(n);
@@ -186,6 +190,71 @@ TEST_F(CompareWindowTest, FourStagesStayInLockstepAndAgreeWithCpuSerial) {
     EXPECT_TRUE(a.agrees()) << "viewport " << n + 1 << ": error " << a.run.worst().relativeL2 << ", max |diff| "
                             << a.run.worst().maxAbs;
   }
+}
+
+TEST_F(CompareWindowTest, NoVerdictBeforeTheFirstStepThenTheDifferenceIsDrawnAndPrintedAsMeasured) {
+  window_->setStages({"cpu-serial", "cpu-parallel"});
+  window_->setStepsPerFrame(2);
+  // Step 0: both hold the same initial field; nothing was computed to compare.
+  ASSERT_TRUE(test::waitUntil([&] { return window_->shownStep() == 0; })) << problems();
+  window_->refreshCounters();
+  EXPECT_FALSE(window_->agreement(1).run.compared());
+  EXPECT_FALSE(window_->viewport(1)->counters().contains("✓")) << window_->viewport(1)->counters().toStdString();
+  EXPECT_TRUE(window_->summary().join('\n').contains("not compared yet")) << window_->summary().join('\n').toStdString();
+
+  window_->setDifference(true);
+  window_->setStopStep(30);
+  window_->setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] {
+    return window_->shownStep() == 30 && window_->viewport(1)->pane()->controller().status().throughput.mpts > 0;
+  })) << problems();
+  ASSERT_TRUE(window_->agreement(1).run.compared());
+  // The reference keeps its wavefield; the other viewport draws |u - u_ref| of the same step.
+  EXPECT_FALSE(window_->viewport(0)->showsDifference());
+  ASSERT_TRUE(window_->viewport(1)->showsDifference());
+  SliceView* view = window_->viewport(1)->pane()->view();
+  EXPECT_EQ(view->colormap(), "inferno");
+  const auto shown = view->slices(), reference = window_->coordinator().rendezvousSlices()[0],
+             own = window_->coordinator().rendezvousSlices()[1];
+  ASSERT_TRUE(shown && reference && own);
+  float largest = 0.0f;
+  for (std::size_t i = 0; i < shown->planes().size(); ++i) {
+    ASSERT_EQ(shown->planes()[i], std::fabs(own->planes()[i] - reference->planes()[i])) << "sample " << i;
+    largest = std::max(largest, shown->planes()[i]);
+  }
+  EXPECT_FLOAT_EQ(largest, float(window_->agreement(1).run.last().maxAbs)) << "the max printed is the max drawn";
+  // The colour bar names what it shows, and under it the max printed above the view.
+  const std::vector<test::PaintedText> texts = test::paintedTexts(*view);
+  const auto painted = [&](const QString& text) {
+    return std::any_of(texts.begin(), texts.end(), [&](const test::PaintedText& t) { return t.text == text; });
+  };
+  EXPECT_TRUE(painted("|u − u_ref|"));
+  const QString max = "max " + QString::number(window_->agreement(1).run.last().maxAbs, 'e', 1);
+  EXPECT_TRUE(painted(max)) << max.toStdString();
+  EXPECT_TRUE(window_->viewport(1)->counters().contains("max |Δ| " + QString::number(window_->agreement(1).run.last().maxAbs, 'e', 1)));
+  // What the window prints is what its counters show: the same Mpts/s.
+  window_->refreshCounters();
+  const QString counters = window_->viewport(1)->counters();
+  const QRegularExpression rate("<b>([0-9.]+) Mpts/s</b>");
+  const QRegularExpressionMatch shownRate = rate.match(counters);
+  ASSERT_TRUE(shownRate.hasMatch()) << counters.toStdString();
+  EXPECT_TRUE(window_->summary()[1].contains(shownRate.captured(1) + " Mpts/s")) << window_->summary()[1].toStdString();
+  // Off again: the wavefield, in its own colours.
+  window_->setDifference(false);
+  EXPECT_FALSE(window_->viewport(1)->showsDifference());
+  EXPECT_EQ(view->colormap(), "seismic");
+  EXPECT_EQ(view->slices(), own);
+}
+
+TEST_F(CompareWindowTest, FullScreenLeavesTheRoomToTheViewports) {
+  const int before = window_->viewport(0)->height();
+  window_->setPresentation(true);
+  EXPECT_TRUE(test::waitUntil([&] { return window_->viewport(0)->height() > before; }));
+  EXPECT_FALSE(window_->findChild<QToolBar*>("compareToolbar")->isVisible());
+  EXPECT_FALSE(window_->statusBar()->isVisible());
+  window_->setPresentation(false);
+  EXPECT_TRUE(window_->findChild<QToolBar*>("compareToolbar")->isVisible());
+  EXPECT_FALSE(window_->isFullScreen());
 }
 
 // Auto's rule, apart from the frame rates a loaded machine happens to reach.
@@ -386,6 +455,35 @@ TEST(StudioCompareBinary, FourStagesScreenshotShowsFourWavesAndAgreement) {
     const QRect plane((q % 2) * w, (q / 2) * h, w * 4 / 5, h);
     EXPECT_GT(wavePixels(image, plane), 300) << "no wave in quadrant " << q + 1;
   }
+}
+
+TEST(StudioCompareBinary, DifferenceModeDrawsWhereTheStagesDiffer) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  QTemporaryDir dir;
+  const QString shot = dir.filePath("difference.png");
+  const test::StudioRun r = test::runStudio({"--size", "32,32,32", "--compare", "cpu-serial,cpu-parallel", "--difference", "--steps",
+                                             "40", "--mode", "xz", "--screenshot", shot});
+  ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
+  EXPECT_TRUE(r.output.contains("max |diff|")) << r.output.toStdString();
+  QImage image(shot);
+  ASSERT_FALSE(image.isNull());
+  // The right viewport draws in the inferno colours (black to yellow), not the seismic ones (white
+  // about zero): its plane (below the headers, left of the colour bar) holds no white; the left one does.
+  const int w = image.width() / 2;
+  const auto whiteIn = [&](int left) {
+    int white = 0;
+    for (int y = image.height() / 4; y < image.height() * 19 / 20; ++y)
+      for (int x = left; x < left + w * 3 / 5; ++x) {
+        const QColor c = image.pixelColor(x, y);
+        white += c.red() > 245 && c.green() > 245 && c.blue() > 245;
+      }
+    return white;
+  };
+  EXPECT_GT(whiteIn(0), 1000) << "the reference shows its wavefield";
+  EXPECT_LT(whiteIn(w), 50) << "the difference viewport shows a wavefield";
+  const test::StudioRun alone = test::runStudio({"--difference", "--steps", "1", "--screenshot", dir.filePath("x.png")}, {"QT_QPA_PLATFORM=offscreen"});
+  EXPECT_EQ(alone.exitCode, 2);
+  EXPECT_TRUE(alone.output.contains("--difference belongs to --compare")) << alone.output.toStdString();
 }
 
 TEST(StudioCompareBinary, BadStageListsExitWithAMessage) {

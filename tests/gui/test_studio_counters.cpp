@@ -52,5 +52,17 @@ TEST(StudioCounters, RatesReadADashUntilAStepIsTimed) {
   EXPECT_EQ(counterLines(s, 0.0, CounterLayout::Overlay), QStringList{"no simulation"});
 }
 
+TEST(StudioCounters, EachDeviceOfACutGridHasALineUnderTheTotal) {
+  ControllerStatus s = timedStatus();
+  s.device = "2 × NVIDIA H100 80GB HBM3";
+  s.slabs = {{"NVIDIA H100 80GB HBM3 [1:0]", 0, 32, 30.1, 0.97}, {"NVIDIA H100 80GB HBM3 [1:1]", 32, 32, 30.1, 0.962}};
+  const QStringList hud = counterLines(s, 30.0, CounterLayout::Overlay);
+  EXPECT_TRUE(hud.join("\n").contains("52.4 Mpts/s")) << "the total stays";
+  ASSERT_GE(hud.size(), 2);
+  EXPECT_EQ(hud[hud.size() - 2], "NVIDIA H100 80GB HBM3 [1:0] · z 0–31: 30.1 Mpts/s, busy 97 %");
+  EXPECT_EQ(hud.back(), "NVIDIA H100 80GB HBM3 [1:1] · z 32–63: 30.1 Mpts/s, busy 96 %");
+  EXPECT_EQ(counterLines(s, 30.0, CounterLayout::StatusLine).size(), 1) << "the status bar keeps one line";
+}
+
 }  // namespace
 }  // namespace iso

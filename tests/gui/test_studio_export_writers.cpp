@@ -15,6 +15,7 @@
 #include "app/studio/ViewImage.h"
 #include "tests/ScratchDir.h"
 #include "app/export/VideoEncoder.h"
+#include "core/TemporaryFiles.h"
 #include "tests/gui/test_studio_export_support.h"
 
 namespace iso {
@@ -200,7 +201,7 @@ TEST(ExportWriters, AFullDiskFailsAFrameSequenceAndLeavesNoFolder) {
   EXPECT_EQ(message.find("the child died"), std::string::npos) << message;
   EXPECT_FALSE(fs::exists(folder)) << "a half-written sequence was left under the name asked for";
   for (const auto& name : test::filesIn(folder.parent_path()))
-    EXPECT_EQ(name.find(".partial-"), std::string::npos) << "temporary folder left: " << name;
+    EXPECT_FALSE(TemporaryFiles::isTemporaryName(name)) << "temporary folder left: " << name;
 }
 
 TEST(ExportWriters, AbortedVideoLeavesNothing) {
@@ -231,7 +232,7 @@ TEST(ExportWriters, FrameSequenceHasOneNumberedPngPerFrame) {
   EXPECT_EQ(PngSequenceWriter::frameName(3), "000003.png");
   EXPECT_EQ(test::fileText(folder / "000006.png").substr(1, 3), "PNG");
   // Only the folder itself next to it: no temporary folder left.
-  for (const auto& name : test::filesIn(folder.parent_path())) EXPECT_EQ(name.find(".partial-"), std::string::npos) << name;
+  for (const auto& name : test::filesIn(folder.parent_path())) EXPECT_FALSE(TemporaryFiles::isTemporaryName(name)) << name;
 
   // A folder with files in it is refused, its files kept.
   try {

@@ -55,7 +55,7 @@ TEST(StudioOptions, BothProgramsReadTheSameScenarioFromTheSameWords) {
   } cases[] = {
       {{"--scenario", "oneapi", "--size", "20,18,16", "--stage", "cpu-serial"}, false},
       {{"--preset", "default", "--size", "14", "--model", "constant", "--velocity", "2500", "--source-pos", "3,4,5",
-        "--frequency", "20", "--amplitude", "1000", "--boundary", "sponge", "--boundary-width", "4", "--coefficients",
+        "--frequency", "20", "--amplitude", "1000", "--boundary", "sponge", "--boundary-width", "3", "--coefficients",
         "oneapi", "--dx", "12.5", "--dt", "0.0005", "--stage", "cpu-parallel", "--param", "threads=2", "--param", "block_y=8",
         "--receiver", "1,2,3", "--receiver", "4,5,6"},
        false},

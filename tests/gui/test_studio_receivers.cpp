@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QValueAxis>
 
+#include "app/studio/DataExportActions.h"
 #include "app/studio/MainWindow.h"
 #include "app/studio/ReceiverEditor.h"
 #include "app/studio/RunProgress.h"
@@ -276,6 +277,77 @@ TEST(StudioReceivers, SeismogramImageStylesAndWindow) {
   EXPECT_GT(black, 3000) << "filled positive lobes";
   options.size = QSize(60, 30);
   EXPECT_TRUE(seismogramImage(traces, receivers, 1e-3, {}, options).isNull()) << "no room for the axes";
+}
+
+TEST(StudioReceivers, SeismogramOffsetsAreMetresFromTheSource) {
+  const std::vector<ReceiverSpec> alongX{{2, 5, 1}, {5, 5, 1}, {9, 5, 1}};
+  EXPECT_EQ(receiverOffsets(alongX, 10.0, 5, 7), (std::vector<double>{-30.0, 0.0, 40.0})) << "signed along a line in x";
+  const std::vector<ReceiverSpec> alongY{{4, 1, 1}, {4, 8, 1}};
+  EXPECT_EQ(receiverOffsets(alongY, 5.0, 0, 3), (std::vector<double>{-10.0, 25.0})) << "signed along a line in y";
+  const std::vector<ReceiverSpec> scattered{{3, 4, 0}, {0, 0, 9}};
+  EXPECT_EQ(receiverOffsets(scattered, 1.0, 0, 0), (std::vector<double>{5.0, 0.0})) << "the horizontal distance";
+  Scenario s = presetScenario("default");
+  s.source.i = -1;  // the centre, as the solver places it
+  const SeismogramOptions o = withOffsetsOf({}, s);
+  EXPECT_EQ(o.sourceI, s.n1 / 2);
+  EXPECT_EQ(o.dx, s.dx);
+}
+
+// A strong trace beside the source and two weak ones: with one clip the weak bands never reach full
+// colour; normalised (the Traces tab's default) each reaches it.
+TEST(StudioReceivers, NormalisedSeismogramGivesEveryTraceItsFullRange) {
+  const std::vector<ReceiverSpec> receivers{{1, 1, 1}, {2, 1, 1}, {3, 1, 1}};
+  std::vector<float> traces(400 * 3);
+  for (std::size_t n = 0; n < 400; ++n)
+    for (std::size_t r = 0; r < 3; ++r) traces[n * 3 + r] = float((r == 0 ? 100.0 : 1.0) * std::sin(0.05 * double(n)));
+  SeismogramOptions options;
+  options.size = QSize(400, 300);
+  const auto reddestInBand = [&](const QImage& image, int band) {
+    const int bandWidth = (400 - 70 - 20) / 3, x = 70 + band * bandWidth + bandWidth / 2;
+    int reddest = 0;
+    for (int y = 60; y < image.height() - 20; ++y) {
+      const QColor c = image.pixelColor(x, y);
+      reddest = std::max(reddest, c.red() - c.blue());
+    }
+    return reddest;
+  };
+  const QImage clipped = seismogramImage(traces, receivers, 1e-3, {}, options);
+  options.normalize = true;
+  const QImage normalised = seismogramImage(traces, receivers, 1e-3, {}, options);
+  EXPECT_LT(reddestInBand(clipped, 1), 60) << "one clip: the weak trace fades";
+  EXPECT_GT(reddestInBand(normalised, 1), 150) << "normalised: the weak trace reaches its full colour";
+  EXPECT_GT(reddestInBand(normalised, 0), 150);
+}
+
+TEST(StudioReceivers, SeismogramExportIsWhatTheTracesTabShows) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  Scenario s = resizedScenario(presetScenario("default"), 33, 29, 25);  // with its line of receivers
+  s.stage = "cpu-parallel";
+  s.steps = 60;
+  MainWindow window(s);
+  window.show();
+  window.setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return window.pane()->controller().status().step >= 60; }));
+  window.traces()->refresh();
+  window.traces()->styleBox()->setCurrentIndex(1);  // wiggles
+  window.traces()->normalizeBox()->setChecked(true);
+  QTemporaryDir dir;
+  const QString path = dir.filePath("seismogram.png");
+  bool done = false, ok = false;
+  QObject::connect(window.dataExport(), &DataExportActions::finished, [&](bool good, const QString&) {
+    done = true;
+    ok = good;
+  });
+  window.dataExport()->exportTo(DataExportActions::Data::Seismogram, path);
+  ASSERT_TRUE(test::waitUntil([&] { return done; }));
+  ASSERT_TRUE(ok);
+  const QImage image(path);
+  ASSERT_FALSE(image.isNull());
+  long coloured = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) coloured += std::abs(qRed(image.pixel(x, y)) - qBlue(image.pixel(x, y))) > 60;
+  EXPECT_EQ(coloured, 0) << "wiggles, as the tab draws them, not variable density";
+  window.close();
 }
 
 TEST(StudioReceivers, TracePlotKeepsThePeaksOfALongWindow) {

@@ -72,6 +72,11 @@ TEST(StageExplorer, DiffOfLinearAgainstBasicHighlightsTheChangedLines) {
   StageDiffView* diff = explorer.diffView();
   ASSERT_GT(diff->changedRows(), 0);
   EXPECT_TRUE(diff->summary().contains(QString::number(diff->changedRows()))) << diff->summary().toStdString();
+  // Most of the small kernel changed: it reads as a rewrite, aligned by sections, on its changed hunks.
+  EXPECT_TRUE(diff->rewrite());
+  EXPECT_TRUE(diff->changedOnly());
+  EXPECT_TRUE(diff->summary().contains("sections")) << diff->summary().toStdString();
+  diff->setChangedOnly(false);
   // Both views hold one line per row, so that they scroll together.
   const int rows = int(diff->shownRows().size());
   EXPECT_EQ(diff->leftView()->lines(), rows);
@@ -100,7 +105,7 @@ TEST(StageExplorer, DiffOfLinearAgainstBasicHighlightsTheChangedLines) {
   EXPECT_TRUE(boxed(diff->leftView(), span.begin));
   EXPECT_FALSE(boxed(diff->rightView(), 0));
 
-  // "Changed lines only" folds the unchanged runs and keeps every change.
+  // "Changed hunks only" folds the unchanged runs and keeps every change.
   diff->setChangedOnly(true);
   const auto& folded = diff->shownRows();
   EXPECT_LE(int(folded.size()), rows);
@@ -114,6 +119,7 @@ TEST(StageExplorer, LongDiffFoldsWhenAskedAndTheFirstStageHasNone) {
   StageExplorer explorer;
   explorer.selectStage("gpu-private-x");  // private_z.cl -> private_x.cl: long common runs
   StageDiffView* diff = explorer.diffView();
+  diff->setChangedOnly(false);
   const std::size_t all = diff->shownRows().size();
   diff->setChangedOnly(true);
   EXPECT_LT(diff->shownRows().size(), all);

@@ -1,4 +1,4 @@
-#include "render/OrbitCamera.h"
+#include "core/OrbitCamera.h"
 
 #include <algorithm>
 #include <cmath>

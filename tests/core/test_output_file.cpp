@@ -7,10 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <vector>
 
-#include "core/AtomicFile.h"
+#include "core/OutputFile.h"
 #include "core/Checkpoint.h"
 #include "tests/core/ChildProcess.h"
 #include "core/Npy.h"
@@ -23,13 +22,6 @@ namespace iso {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // A folder holding only `name`, with `contents` in it.
 fs::path folderWithFile(const std::string& folder, const std::string& name, const std::string& contents) {
@@ -49,7 +41,7 @@ std::vector<std::string> filesIn(const fs::path& dir) {
 // Runs `write` in a child whose files may not grow past `limitBytes`; the child succeeds when `write`
 // throws an exception whose message holds the path and the OS reason.
 void expectFullDiskKeepsOldFile(const fs::path& target, std::size_t limitBytes, const std::function<void()>& write) {
-  const std::string before = readBytes(target);
+  const std::string before = test::readFileBytes(target);
   const test::ChildResult child = test::runInChild([&](std::string& report) {
     signal(SIGXFSZ, SIG_IGN);
     const rlimit limit{rlim_t(limitBytes), rlim_t(limitBytes)};
@@ -67,12 +59,12 @@ void expectFullDiskKeepsOldFile(const fs::path& target, std::size_t limitBytes, 
   EXPECT_EQ(child.status, 0) << child.report;
   EXPECT_NE(child.report.find(target.string()), std::string::npos) << child.report;
   EXPECT_NE(child.report.find("File too large"), std::string::npos) << child.report;
-  EXPECT_EQ(readBytes(target), before) << "the previous file was changed";
+  EXPECT_EQ(test::readFileBytes(target), before) << "the previous file was changed";
   EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{target.filename().string()})
       << "a temporary file was left behind";
 }
 
-TEST(AtomicFile, FullDiskDuringNpyDumpKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringNpyDumpKeepsThePreviousFile) {
   const std::vector<float> old(6, 1.0f), big(64 * 1024, 2.0f);
   const fs::path target = test::scratchPath("npy-full");
   fs::create_directories(target);
@@ -82,7 +74,7 @@ TEST(AtomicFile, FullDiskDuringNpyDumpKeepsThePreviousFile) {
   EXPECT_EQ(readNpy((target / "u.npy").string()).data, old);
 }
 
-TEST(AtomicFile, FullDiskDuringTracesKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringTracesKeepsThePreviousFile) {
   const fs::path target = folderWithFile("traces-full", "t.csv", "time_s,r0\n0.001,1\n");
   const std::vector<float> traces(2 * 20000, 0.125f);
   expectFullDiskKeepsOldFile(target, 8 * 1024,
@@ -91,13 +83,13 @@ TEST(AtomicFile, FullDiskDuringTracesKeepsThePreviousFile) {
   expectFullDiskKeepsOldFile(npy, 8 * 1024, [&] { saveTracesNpy(npy.string(), traces, 2); });
 }
 
-TEST(AtomicFile, FullDiskDuringScenarioSaveKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringScenarioSaveKeepsThePreviousFile) {
   const fs::path target = folderWithFile("scenario-full", "s.json", R"({"n1": 32})");
   expectFullDiskKeepsOldFile(target, 256, [&] { saveScenarioFile(presetScenario("default"), target.string()); });
   EXPECT_EQ(loadScenarioFile(target.string()).n1, 32);
 }
 
-TEST(AtomicFile, FullDiskDuringCheckpointKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringCheckpointKeepsThePreviousFile) {
   const fs::path target = folderWithFile("checkpoint-full", "state.ckp", "an older checkpoint");
   Scenario s = presetScenario("default");
   s.n1 = 21, s.n2 = 18, s.n3 = 16;
@@ -111,7 +103,7 @@ TEST(AtomicFile, FullDiskDuringCheckpointKeepsThePreviousFile) {
   expectFullDiskKeepsOldFile(target, 16 * 1024, [&] { saveCheckpoint(target.string(), checkpoint); });
 }
 
-TEST(AtomicFile, FullDiskDuringVtiKeepsThePreviousFile) {
+TEST(OutputFile, FullDiskDuringVtiKeepsThePreviousFile) {
   const fs::path target = folderWithFile("vti-full", "u.vti", "an older image");
   VtiImage image;
   image.size = {40, 30, 20};
@@ -119,34 +111,34 @@ TEST(AtomicFile, FullDiskDuringVtiKeepsThePreviousFile) {
   expectFullDiskKeepsOldFile(target, 16 * 1024, [&] { writeVti(target.string(), image); });
 }
 
-TEST(AtomicFile, ReplacesWholeKeepsPermissionsAndLeavesNothingBehind) {
+TEST(OutputFile, ReplacesWholeKeepsPermissionsAndLeavesNothingBehind) {
   const fs::path target = folderWithFile("replace", "f.txt", "old contents");
   fs::permissions(target, fs::perms(0640));
-  writeFileAtomically(target.string(), "new");
-  EXPECT_EQ(readBytes(target), "new");
+  writeWholeFile(target.string(), "new");
+  EXPECT_EQ(test::readFileBytes(target), "new");
   EXPECT_EQ(fs::status(target).permissions() & fs::perms::all, fs::perms(0640));
   EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{"f.txt"});
 
   // A fresh file, large enough to bypass the buffer, in a folder named relative to nothing.
   const std::string large(3 << 20, 'x');
-  writeFileAtomically((target.parent_path() / "large.bin").string(), large);
-  EXPECT_EQ(readBytes(target.parent_path() / "large.bin"), large);
+  writeWholeFile((target.parent_path() / "large.bin").string(), large);
+  EXPECT_EQ(test::readFileBytes(target.parent_path() / "large.bin"), large);
 }
 
-TEST(AtomicFile, AbandonedWriteLeavesTheTargetUntouched) {
+TEST(OutputFile, AbandonedWriteLeavesTheTargetUntouched) {
   const fs::path target = folderWithFile("abandon", "f.txt", "keep me");
   {
-    AtomicFile file(target.string());
+    OutputFile file(target.string());
     file.write("half of a new file");
   }  // destroyed without commit(): an exception between writes does this
-  EXPECT_EQ(readBytes(target), "keep me");
+  EXPECT_EQ(test::readFileBytes(target), "keep me");
   EXPECT_EQ(filesIn(target.parent_path()), std::vector<std::string>{"f.txt"});
 }
 
-TEST(AtomicFile, ErrorsNameThePathAndTheReason) {
+TEST(OutputFile, ErrorsNameThePathAndTheReason) {
   const std::string missing = test::scratchPath("no-such-folder/out.npy").string();
   try {
-    writeFileAtomically(missing, "x");
+    writeWholeFile(missing, "x");
     FAIL() << "no error";
   } catch (const FileWriteError& e) {
     EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
@@ -154,14 +146,26 @@ TEST(AtomicFile, ErrorsNameThePathAndTheReason) {
   }
   const fs::path folder = test::scratchPath("a-folder");
   fs::create_directories(folder);
-  EXPECT_THROW(writeFileAtomically(folder.string(), "x"), FileWriteError);
+  EXPECT_THROW(writeWholeFile(folder.string(), "x"), FileWriteError);
   EXPECT_TRUE(fs::is_directory(folder));
   // Through a symbolic link: the file it points to is replaced, the link stays.
   const fs::path real = folderWithFile("link", "real.txt", "old");
   fs::create_symlink(real, real.parent_path() / "link.txt");
-  writeFileAtomically((real.parent_path() / "link.txt").string(), "new");
+  writeWholeFile((real.parent_path() / "link.txt").string(), "new");
   EXPECT_TRUE(fs::is_symlink(real.parent_path() / "link.txt"));
-  EXPECT_EQ(readBytes(real), "new");
+  EXPECT_EQ(test::readFileBytes(real), "new");
+}
+
+TEST(OutputFile, SamePathSeesThroughSpellings) {
+  const fs::path folder = test::scratchPath("same");
+  fs::create_directories(folder);
+  const fs::path file = folder / "m.npy";
+  std::ofstream(file) << "x";
+  EXPECT_TRUE(samePath(file, folder / "." / "m.npy"));
+  EXPECT_TRUE(samePath(folder / "new.json", folder / "sub" / ".." / "new.json"));
+  EXPECT_FALSE(samePath(file, folder / "n.npy"));
+  fs::create_symlink(file, folder / "link.npy");
+  EXPECT_TRUE(samePath(file, folder / "link.npy"));
 }
 
 }  // namespace

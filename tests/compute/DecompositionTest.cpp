@@ -1,0 +1,121 @@
+// Every OpenCL stage cut into slabs on the test device (one device named several times, "P:D,P:D", as
+// `--device cpu,cpu` does in one process) gives the bits of its run on one device: field, traces and
+// state, with the absorbing layer (cuts inside it) and the sponge, the source and receivers next to cuts.
+#include "compute/SolverFactory.h"
+#include "core/DecomposedSolver.h"
+#include "tests/compute/OpenClTestSupport.h"
+#include "tests/support/SameBits.h"
+
+namespace iso::test {
+namespace {
+
+// 27 planes: three slabs of 9, the absorbing layer 6 planes deep (its corrections reach 8), so that the
+// cuts lie at the layer's reach; the source on the first plane of the middle slab.
+Scenario cutScenario(BoundaryKind boundary) {
+  Scenario s = smallScenario(21, 13, 27, boundary);
+  s.boundary.width = 6;
+  s.source.i = 7, s.source.j = 6, s.source.k = 9;
+  s.receivers = {{1, 6, 8}, {2, 6, 9}, {20, 12, 17}, {5, 5, 18}, {10, 3, 13}};
+  s.steps = 24;
+  return s;
+}
+
+struct Outcome {
+  std::vector<float> field, traces;
+  SolverState state;
+};
+
+Outcome runFor(WaveSolver& solver, int steps) {
+  solver.advance(steps);
+  Outcome o;
+  solver.readField(o.field);
+  o.traces = solver.traces();
+  o.state = solver.saveState();
+  return o;
+}
+
+struct StageRun {
+  std::string stage;
+  StageParamMap params;
+};
+
+class SlabsOnOneDevice : public ::testing::TestWithParam<BoundaryKind> {};
+
+TEST_P(SlabsOnOneDevice, EveryStageGivesItsOwnBitsInTwoAndThreeSlabs) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = cutScenario(GetParam());
+  std::vector<StageRun> runs;
+  for (const std::string& stage : openClStageIds()) runs.push_back({stage, {}});
+  runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 4}, {"x_per_item", 2}, {"z_chunk", 5}}});
+  runs.push_back({"gpu-temporal", {{"tile_x", 8}, {"tile_y", 12}, {"x_per_item", 2}, {"y_per_item", 4}, {"z_chunk", 7}}});
+  const std::string one = device->selector();
+  for (const StageRun& run : runs) {
+    SCOPED_TRACE(run.stage + " " + formatStageParams(run.params) + " " + toString(GetParam()));
+    const Outcome whole = runFor(*createSolver(buildProblem(s), ExecutionConfig{run.stage, one, run.params}), s.steps);
+    for (const std::string& devices : {one + "," + one, one + "," + one + "," + one}) {
+      auto solver = createSolver(buildProblem(s), ExecutionConfig{run.stage, devices, run.params});
+      auto* cut = dynamic_cast<DecomposedSolver*>(solver.get());
+      ASSERT_NE(cut, nullptr) << devices << " cuts the grid";
+      const Outcome got = runFor(*solver, s.steps);
+      EXPECT_TRUE(sameBits(whole.field, got.field)) << devices << " field";
+      EXPECT_TRUE(sameBits(whole.traces, got.traces)) << devices << " traces";
+      EXPECT_TRUE(sameBits(whole.state.current, got.state.current)) << devices << " state";
+      EXPECT_TRUE(sameBits(whole.state.boundaryMemory, got.state.boundaryMemory)) << devices << " layer memory";
+      for (WaveSolver* slab : cut->localSlabs()) {
+        const auto& counters = dynamic_cast<const OpenClSolver&>(*slab).counters();
+        EXPECT_EQ(counters.steps, s.steps);
+        EXPECT_GT(counters.planeCopyBytes, 0u) << "the slabs exchanged planes";
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Boundaries, SlabsOnOneDevice,
+                         ::testing::Values(BoundaryKind::Absorbing, BoundaryKind::Sponge),
+                         [](const auto& info) { return toString(info.param); });
+
+TEST(SlabsOnOneDevice, AStateRestoredIntoSlabsContinuesBitForBit) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = cutScenario(BoundaryKind::Absorbing);
+  const std::string one = device->selector();
+  auto whole = createSolver(buildProblem(s), ExecutionConfig{"gpu-slm", one, {}});
+  whole->advance(10);
+  const SolverState halfway = whole->saveState();
+  const Outcome expected = runFor(*whole, 7);
+  auto cut = createSolver(buildProblem(s), ExecutionConfig{"gpu-slm", one + "," + one + "," + one, {}});
+  cut->restoreState(halfway);
+  const Outcome got = runFor(*cut, 7);
+  EXPECT_TRUE(sameBits(expected.field, got.field));
+  EXPECT_TRUE(sameBits(expected.traces, got.traces));
+}
+
+TEST(SlabsOnOneDevice, SlicesAreGatheredFromTheSlabs) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = cutScenario(BoundaryKind::Sponge);
+  const std::string one = device->selector();
+  auto whole = createSolver(buildProblem(s), ExecutionConfig{"gpu-linear", one, {}});
+  auto cut = createSolver(buildProblem(s), ExecutionConfig{"gpu-linear", one + "," + one, {}});
+  whole->advance(12);
+  cut->advance(12);
+  SliceSet a, b;
+  whole->extractSlices(5, 7, 20, a);
+  cut->extractSlices(5, 7, 20, b);
+  EXPECT_TRUE(sameBits({a.planes().begin(), a.planes().end()}, {b.planes().begin(), b.planes().end()}));
+}
+
+TEST(SlabsOnOneDevice, AGridTooThinForTheSlabsIsRefused) {
+  ISO_REQUIRE_DEVICE();
+  Scenario s = cutScenario(BoundaryKind::Sponge);
+  s.n3 = 20;
+  s.boundary.width = 5;  // the widest layer 20 planes allow
+  const std::string one = device->selector();
+  try {
+    createSolver(buildProblem(s), ExecutionConfig{"gpu-basic", one + "," + one + "," + one, {}});
+    FAIL() << "20 planes cannot make three slabs of at least 8";
+  } catch (const ComputeError& e) {
+    EXPECT_NE(std::string(e.what()).find("fewer devices"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace iso::test
