@@ -29,7 +29,8 @@ run() {
   echo "$name: exit $rc"
 }
 wanted() { [[ "$skip" != *" $1 "* ]]; }
-has_volume() { iso3dfd-studio --help 2>&1 | grep -q -- '--mode.*volume'; }
+# (the help is read whole first: grep -q would end the pipe early, which pipefail reports as a failure)
+has_volume() { local help; help="$(iso3dfd-studio --help 2>&1)"; grep -q -- '--mode.*volume' <<< "$help"; }
 
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$logs/nvidia-smi.log" 2>&1
 cp "$out/gl.txt" "$logs/" 2>/dev/null

@@ -103,8 +103,9 @@ MainWindow::MainWindow(const Scenario& initial, const std::optional<ScenarioOrig
                      "there (on the slices shown; empty off the slices)");
   statusBar()->addPermanentWidget(probe_);
   connect(pane_->view(), &SliceView::cellHovered, this, &MainWindow::showProbe);
-  // The value under the pointer follows the run (a reset starts it again from 0).
-  connect(pane_, &SimulationPane::frameShown, this, [this] {
+  // The value under the pointer follows the run (a reset starts it again from 0): it is read from the
+  // view's slices, so it follows them as the view takes them.
+  connect(pane_->view(), &SliceView::slicesChanged, this, [this] {
     if (probed_[0] >= 0) showProbe(probed_[0], probed_[1], probed_[2]);
   });
 

@@ -5,8 +5,6 @@
 #include <QAction>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QMenu>
-#include <QMenuBar>
 #include <QFile>
 #include <QImage>
 #include <QRegularExpression>
@@ -28,6 +26,7 @@
 #include "core/ScenarioResize.h"
 #include "compute/DeviceRegistry.h"
 #include "tests/ScratchDir.h"
+#include "tests/gui/test_menu_action.h"
 #include "tests/gui/test_studio_support.h"
 #include "tests/support/StudioProcess.h"
 
@@ -149,11 +148,7 @@ TEST(LessonWindow, TeachMenuOpensItOnTheRunningScenarioAndPausesTheRun) {
   MainWindow window(scenario);
   window.show();
   ASSERT_TRUE(test::waitUntil([&] { return window.pane()->lastStatus().hasSolver; }));
-  QAction* open = nullptr;
-  for (QAction* menu : window.menuBar()->actions())
-    if (menu->menu())
-      for (QAction* a : menu->menu()->actions())
-        if (a->text().contains("Lesson")) open = a;
+  QAction* open = test::menuAction(window, "Lesson");
   ASSERT_NE(open, nullptr) << "no Teach ▸ Lesson action";
   EXPECT_EQ(open->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_L));
   for (QAction* a : window.findChildren<QAction*>()) {

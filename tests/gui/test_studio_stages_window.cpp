@@ -6,7 +6,6 @@
 #include <QAction>
 #include <QDir>
 #include <QImage>
-#include <QMenuBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTextBlock>
@@ -24,6 +23,7 @@
 #include "app/studio/StageMaterial.h"
 #include "core/StageRegistry.h"
 #include "app/studio/StageSourceView.h"
+#include "tests/gui/test_menu_action.h"
 #include "tests/gui/test_studio_support.h"
 #include "tests/support/StudioProcess.h"
 
@@ -206,11 +206,7 @@ TEST(StageExplorer, TeachMenuOpensItOnTheRunningStage) {
   MainWindow window(scenario);
   window.show();
   ASSERT_TRUE(test::waitUntil([&] { return window.pane()->lastStatus().hasSolver; }));
-  QAction* open = nullptr;
-  for (QAction* menu : window.menuBar()->actions())
-    if (menu->menu())
-      for (QAction* a : menu->menu()->actions())
-        if (a->text().contains("Stages")) open = a;
+  QAction* open = test::menuAction(window, "Stages");
   ASSERT_NE(open, nullptr) << "no Teach ▸ Stages action";
   EXPECT_EQ(open->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_T));
   open->trigger();
