@@ -288,6 +288,8 @@ class AbsorbingLayer {
       for (const Buffer<float>* b : {&psi_[a], &psiNext_[a], &zeta_[a], &recursion_[a]}) kernel.setArg(first++, *b);
     kernel.setArg(first++, weights_);
     for (int a = 0; a < 3; ++a) kernel.setArg(first++, pml_.axes[a].width);
+    kernel.setArg(first++, pml_.axes[2].n);
+    kernel.setArg(first++, pml_.zFirst);
   }
   // After a step: ψ^n becomes the older level (folded only).
   void finishStep() {
@@ -478,12 +480,11 @@ OpenClSolver::OpenClSolver(const Problem& problem, const OpenClStage& stage, con
   checkProblemFitsGrid(problem);
   impl_ = std::make_unique<Impl>(device);
   Impl& m = *impl_;
-  // The layer folds into the stencil's pass on a whole grid only: the folded kernel numbers z's planes
-  // from the grid's first, not a slab's (PmlProfile::zFirst), so a slab of a cut grid runs the layer's own
-  // kernels; gpu-half, whose storage needs the folded layer, runs on the whole grid only.
+  // A stage that folds the layer into its pass does so on a slab too (pml.cl: a slab's edge planes keep
+  // the ψ its next step reads); gpu-half's storage runs on a whole grid only (plane copies carry floats).
   const PmlProfile& pml = problem.pml;
   const bool layer = pml.enabled(), wholeLayer = pml.zFirst == 0 && pml.zCells == pml.axes[2].n;
-  const bool fold = layer && stage.foldsLayer(params_) && wholeLayer;
+  const bool fold = layer && stage.foldsLayer(params_);
   if (layer && !wholeLayer && (storage.halfField || storage.halfVel || storage.incremental))
     throw ComputeError(ComputeStatus::InvalidParameter,
                        "stage '" + stage.id() + "' stores its fields as half and runs on a whole grid only, not as a "
@@ -727,7 +728,7 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
   const cl_mem cur = f.field[f.cur].get(), target = f.field[m.target].get();
   if (p.stepsPerPass == 1) {
     // A folded layer's terms come with the kernel (each cell's from u^n, ψ^(n−1) and its own ζ, so any
-    // ranges of planes give the whole grid's bits; slabs of a cut grid are never folded: the constructor).
+    // ranges of planes, and any slabs, give the whole grid's bits).
     p.stencil.args(cur, target, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, zBegin, zEnd);
     setStorageArgs(kStencilArgs, l.extraArgs);
   } else {  // one step of the multi-step kernel, which adds the source term itself

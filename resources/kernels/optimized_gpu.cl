@@ -471,13 +471,13 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
             if (i >= n1 || j >= n2) continue;
             if (foldX && pml_reaches(i, n1, pml_wx))
               extra[l] += pml_fold_term(xw + l, i, n1, pml_wx, pml_psi_old_x, pml_psi_new_x, pml_zeta_x, pml_rec_x,
-                                        pml_d1, coef, (kz * n2 + j) * 2 * pml_wx, 1);
+                                        pml_d1, coef, (kz * n2 + j) * 2 * pml_wx, 1, 0);
             if (foldY && pml_reaches(j, n2, pml_wy)) {
               float yw[2 * R + 1];
 #pragma unroll
               for (int d = 0; d <= 2 * R; ++d) yw[d] = VLANE(TILE_AT(t, col + (b + d) * LWV), l);
               extra[l] += pml_fold_term(yw, j, n2, pml_wy, pml_psi_old_y, pml_psi_new_y, pml_zeta_y, pml_rec_y,
-                                        pml_d1, coef, kz * 2 * pml_wy * n1 + i, n1);
+                                        pml_d1, coef, kz * 2 * pml_wy * n1 + i, n1, 0);
             }
           }
           lap[b][R] += VMAKE(extra, 0);
@@ -491,8 +491,11 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
       const int zo = k - R;
 #if PML_FOLD
       // The layer's z term, where it reaches the plane: u along z from zo − R (the planes before the
-      // queue's, from memory) to zo + R (the queue).
-      if (pml_reaches(zo - R, n3, pml_wz)) {
+      // queue's, from memory) to zo + R (the queue). Planes are numbered in the whole axis (a slab's
+      // from pml_z_first); the first and last planes store ψ just outside them (PML_FOLD_BELOW).
+      const int zc = pml_z_first + zo - R;
+      const int edges = (zo - R == 0 ? PML_FOLD_BELOW : 0) | (zo - R == n3 - 1 ? PML_FOLD_ABOVE : 0);
+      if (pml_reaches(zc, pml_z_cells, pml_wz)) {
 #pragma unroll
         for (int b = 0; b < YB; ++b) {
           const int j = y0 + ty * YB + b - R;
@@ -507,8 +510,8 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
             for (int d = 0; d < R; ++d) zw[d] = LOAD_FIELD(prev, (zo - R + d) * plane + off[b] + l);
 #pragma unroll
             for (int d = 0; d <= R; ++d) zw[R + d] = VLANE(u[b][d], l);
-            extra[l] = pml_fold_term(zw, zo - R, n3, pml_wz, pml_psi_old_z, pml_psi_new_z, pml_zeta_z, pml_rec_z,
-                                     pml_d1, coef, j * n1 + i, n1 * n2);
+            extra[l] = pml_fold_term(zw, zc, pml_z_cells, pml_wz, pml_psi_old_z, pml_psi_new_z, pml_zeta_z,
+                                     pml_rec_z, pml_d1, coef, j * n1 + i, n1 * n2, edges);
           }
           lap[b][0] += VMAKE(extra, 0);
         }

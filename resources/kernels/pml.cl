@@ -132,13 +132,22 @@ PML_AXIS_KERNELS(z, 2)
 #endif
 #if PML_FOLD
 // The buffers such a kernel takes after its own arguments: per axis ψ^(n−1), ψ^n, ζ and the recursion
-// coefficients (rec, as above), then the staggered weights and each axis's width (0: no layer there).
+// coefficients (rec, as above), then the staggered weights, each axis's width (0: no layer there), and
+// z's geometry as above: the whole axis's cells and the number of the kernel's plane 0 in it.
 #define PML_FOLD_AXIS_ARGS(a)                                                                              \
   __global const float *restrict pml_psi_old_##a, __global float *restrict pml_psi_new_##a,                \
       __global float *restrict pml_zeta_##a, __global const float *restrict pml_rec_##a
 #define PML_FOLD_ARGS                                                                                      \
   PML_FOLD_AXIS_ARGS(x), PML_FOLD_AXIS_ARGS(y), PML_FOLD_AXIS_ARGS(z), __constant float *restrict pml_d1,  \
-      const int pml_wx, const int pml_wy, const int pml_wz
+      const int pml_wx, const int pml_wy, const int pml_wz, const int pml_z_cells, const int pml_z_first
+
+// Which of the half points a cell computes besides its own it also stores (pml_fold_term's `edges`):
+// those below it (PML_FOLD_BELOW) and above it (PML_FOLD_ABOVE). A slab's first and last planes store
+// the ψ of the half points just outside it, which its neighbours own: the next step reads them as ψ^(n−1)
+// and the slab computes them from its ghost planes, so no memory crosses a cut and every ψ a slab reads
+// is current (on a whole grid those half points have no slots: nothing more is stored).
+#define PML_FOLD_BELOW 1
+#define PML_FOLD_ABOVE 2
 
 // Whether the layer's correction reaches cell i of an axis of n cells with a layer w cells wide.
 inline bool pml_reaches(int i, int n, int w) {
@@ -148,10 +157,11 @@ inline bool pml_reaches(int i, int n, int w) {
 
 // The term of one axis at one cell that the layer adds to the Laplacian (∂ψ + ζ, or ∂ψ outside the layer),
 // advancing ψ of the cell's own half point and ζ. u[0 .. 2R]: u^n along the axis from the cell's −R to
-// +R; line and stride: the memory arrays' index of the cell's line at slot 0, and the step between slots.
+// +R; line and stride: the memory arrays' index of the cell's line at slot 0, and the step between slots;
+// edges: the other half points whose ψ it stores (PML_FOLD_BELOW, PML_FOLD_ABOVE).
 inline float pml_fold_term(const float* u, int cell, int n, int width, __global const float* psi_old,
                            __global float* psi_new, __global float* zeta, __global const float* rec,
-                           __constant float* d1, __constant float* coef, int line, int stride) {
+                           __constant float* d1, __constant float* coef, int line, int stride, int edges) {
   const int slots = 2 * width;
   float psi[2 * PML_M];  // at the half points cell − PML_M + t + 1/2
 #pragma unroll
@@ -161,9 +171,9 @@ inline float pml_fold_term(const float* u, int cell, int n, int width, __global 
 #pragma unroll
     for (int q = 0; q < PML_M; ++q) derivative += d1[q] * (u[R + t - PML_M + q + 1] - u[R + t - PML_M - q]);
     psi[t] = s < 0 ? 0.0f : rec[s] * psi_old[line + s * stride] + rec[slots + s] * derivative;
+    const bool stored = t == PML_M || (t < PML_M && (edges & PML_FOLD_BELOW)) || (t > PML_M && (edges & PML_FOLD_ABOVE));
+    if (s >= 0 && stored) psi_new[line + s * stride] = psi[t];
   }
-  const int own = pml_psi_slot(cell, n, width);
-  if (own >= 0) psi_new[line + own * stride] = psi[PML_M];
   float correction = 0.0f;
 #pragma unroll
   for (int q = 0; q < PML_M; ++q) correction += d1[q] * (psi[PML_M + q] - psi[PML_M - q - 1]);
