@@ -20,11 +20,11 @@ ClQueueHandle profiledQueue(const ClContext& ctx, const std::string& what) {
 OpenClPlaneCopies::OpenClPlaneCopies(const ClContext& ctx)
     : reads_(profiledQueue(ctx, "plane reads")), writes_(profiledQueue(ctx, "plane writes")) {}
 
-void OpenClPlaneCopies::startRead(const Buffer<float>& from, std::size_t offset, std::size_t count, float* out,
+void OpenClPlaneCopies::startRead(cl_mem from, std::size_t offset, std::size_t count, float* out,
                                   const Event& after) {
   const cl_event wait = after.get();
   cl_event e = nullptr;
-  checkCl(clEnqueueReadBuffer(reads_.get(), from.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), out,
+  checkCl(clEnqueueReadBuffer(reads_.get(), from, CL_FALSE, offset * sizeof(float), count * sizeof(float), out,
                               wait ? 1 : 0, wait ? &wait : nullptr, &e),
           "clEnqueueReadBuffer", "reading a slab's planes");
   stepReads_.push_back(pending_.size());
@@ -39,9 +39,9 @@ void OpenClPlaneCopies::waitRead(int i) const {
   pending_[stepReads_[std::size_t(i)]].wait();
 }
 
-void OpenClPlaneCopies::startWrite(const Buffer<float>& to, std::size_t offset, std::size_t count, const float* in) {
+void OpenClPlaneCopies::startWrite(cl_mem to, std::size_t offset, std::size_t count, const float* in) {
   cl_event e = nullptr;
-  checkCl(clEnqueueWriteBuffer(writes_.get(), to.get(), CL_FALSE, offset * sizeof(float), count * sizeof(float), in, 0,
+  checkCl(clEnqueueWriteBuffer(writes_.get(), to, CL_FALSE, offset * sizeof(float), count * sizeof(float), in, 0,
                                nullptr, &e),
           "clEnqueueWriteBuffer", "writing a slab's ghost planes");
   pending_.emplace_back(e);

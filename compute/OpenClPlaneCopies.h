@@ -21,9 +21,9 @@ class OpenClPlaneCopies {
   // A step begins: its reads are numbered from 0 again (waitRead).
   void beginStep() { stepReads_.clear(); }
   // Starts reading floats [offset, offset + count) of `from` into `out` once `after` has completed.
-  void startRead(const Buffer<float>& from, std::size_t offset, std::size_t count, float* out, const Event& after);
+  void startRead(cl_mem from, std::size_t offset, std::size_t count, float* out, const Event& after);
   // Starts writing `in` into floats [offset, offset + count) of `to`.
-  void startWrite(const Buffer<float>& to, std::size_t offset, std::size_t count, const float* in);
+  void startWrite(cl_mem to, std::size_t offset, std::size_t count, const float* in);
   // Makes `queue` wait (a barrier) for the writes begun since the last call: the next step reads them.
   void makeWaitForWrites(cl_command_queue queue);
   // Returns when the i-th read of the step has landed.

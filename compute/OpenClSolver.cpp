@@ -10,6 +10,7 @@
 
 #include "core/Format.h"
 #include "compute/ClHost.h"
+#include "compute/DeviceArray.h"
 #include "compute/KernelSources.h"
 #include "compute/OpenClPlaneCopies.h"
 #include "compute/OpenClVolumeRenderer.h"
@@ -26,9 +27,6 @@ constexpr int kMaxFieldBuffers = 4;
 // Profiling events held before their times are summed: bounded, so that memory stays flat however many
 // steps one advance() runs.
 constexpr std::size_t kEventsPerBatch = 256;
-
-std::size_t roundUp(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
-
 
 // The summed profiling time of a stream of kernel launches. Events are kept until two batches are
 // pending, then the older batch is waited for (it has normally finished by then, so the queue never
@@ -55,21 +53,33 @@ class KernelTime {
 
 }  // namespace
 
-std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& p, bool damping, const Grid& grid) {
+std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& p, bool damping, const Grid& grid,
+                              bool layer) {
   // Subnormal floats may be flushed to zero, as the CPU stages do (core/FlushDenormals.h): on a CPU
   // device (PoCL) they would cost a microcode assist per operation; a GPU handles either way at full
   // speed, and the values are far below anything the solver shows.
   std::string o = "-cl-denorms-are-zero -DR=" + std::to_string(kHalfLength) +
                   " -DPML_M=" + std::to_string(kPmlHalfLength) + " -DDAMPING=" + (damping ? "1" : "0");
+  const FieldStorage storage = stage.fieldStorage(p);
+  if (storage.halfField) o += " -DFIELD_HALF=1";
+  if (storage.halfVel) o += " -DVEL_HALF=1";
+  if (storage.incremental) o += " -DINCREMENTAL=1";
+  if (layer && stage.foldsLayer(p)) o += " -DPML_FOLD=1";
   if (const std::string own = stage.buildOptions(p, grid); !own.empty()) o += " " + own;
   return o;
 }
 
-std::size_t openClSolverBytes(const Grid& g, int fieldBuffers) {
-  return std::size_t(fieldBuffers + 1) * g.paddedSize() * sizeof(float);
+float halfFieldScale(double amplitudeBound) {
+  if (!(amplitudeBound > 0.0)) return 1.0f;
+  const int e = int(std::floor(std::log2(kHalfFieldPeak / amplitudeBound)));
+  return std::ldexp(1.0f, std::clamp(e, -100, 100));
 }
 
-void checkGridFitsDevice(const Grid& g, const DeviceInfo& d, int fieldBuffers) {
+std::size_t openClSolverBytes(const Grid& g, int fieldBuffers, const FieldStorage& storage) {
+  return (std::size_t(fieldBuffers) * (storage.halfField ? 2 : 4) + (storage.halfVel ? 2 : 4)) * g.paddedSize();
+}
+
+void checkGridFitsDevice(const Grid& g, const DeviceInfo& d, int fieldBuffers, const FieldStorage& storage) {
   const std::string dims = std::to_string(g.n1) + "x" + std::to_string(g.n2) + "x" + std::to_string(g.n3);
   if (g.n1 < 1 || g.n2 < 1 || g.n3 < 1)
     throw ComputeError(ComputeStatus::InvalidParameter, "grid " + dims + " is empty: every size must be >= 1");
@@ -82,7 +92,7 @@ void checkGridFitsDevice(const Grid& g, const DeviceInfo& d, int fieldBuffers) {
     throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs buffers of " + byteSize(double(one)) + " each, but " +
                                                        d.name + " allows at most " + byteSize(double(d.maxAllocBytes)) +
                                                        " per allocation; choose a smaller grid");
-  if (const std::size_t all = openClSolverBytes(g, fieldBuffers); all > d.globalMemBytes)
+  if (const std::size_t all = openClSolverBytes(g, fieldBuffers, storage); all > d.globalMemBytes)
     throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs " + byteSize(double(all)) +
                                                        " of device memory (" + std::to_string(fieldBuffers + 1) +
                                                        " buffers of " + byteSize(double(one)) + "), but " +
@@ -114,11 +124,16 @@ void checkProblemFitsGrid(const Problem& problem) {
     if (i >= n) refuse("receiver index " + std::to_string(i) + " is outside the padded grid of " + std::to_string(n));
 }
 
-// The grid-sized field buffers a stage rotates: 2 for one step in place, 4 for two steps out of place.
+// The grid-sized field buffers a stage rotates: 2 for one step in place, 4 for two steps out of place, 3
+// for incremental storage.
 int fieldBuffersOf(const OpenClStage& stage, const StageParamMap& p) {
   const int stepsPerPass = stage.stepsPerPass(p), fieldCount = stage.fieldBuffers(p);
-  // In place needs two buffers; out of place, u^(n-1), u^n and one for each new level.
-  if (stepsPerPass < 1 || stepsPerPass > 2 || fieldCount != 2 * stepsPerPass)
+  const FieldStorage storage = stage.fieldStorage(p);
+  // In place needs two buffers; out of place, u^(n-1), u^n and one for each new level; incremental
+  // storage U^n, U^(n+1) and D, one step per pass; half storage folds the layer.
+  const bool incremental = storage.incremental && stepsPerPass == 1 && fieldCount == 3;
+  if ((storage.halfField && !stage.foldsLayer(p)) ||
+      (!incremental && (storage.incremental || stepsPerPass < 1 || stepsPerPass > 2 || fieldCount != 2 * stepsPerPass)))
     throw std::logic_error("stage '" + stage.id() + "': " + std::to_string(stepsPerPass) + " steps per pass with " +
                            std::to_string(fieldCount) + " field buffers is not a form this solver runs");
   return fieldCount;
@@ -134,10 +149,11 @@ struct StencilProgram {
   int stepsPerPass = 1;
 
   StencilProgram() = default;
-  StencilProgram(const ClContext& ctx, const OpenClStage& stage, const StageParamMap& p, bool damping, const Grid& g) {
+  StencilProgram(const ClContext& ctx, const OpenClStage& stage, const StageParamMap& p, bool damping, bool layer,
+                 const Grid& g) {
     const std::string file = stage.kernelFile(p);
     program = Program(ctx, {kernelSource("common.cl") + "\n" + kernelSource("pml.cl") + "\n" + kernelSource(file),
-                            stageBuildOptions(stage, p, damping, g), stage.id() + " (" + file + ")",
+                            stageBuildOptions(stage, p, damping, g, layer), stage.id() + " (" + file + ")",
                             p.count("max_registers") ? p.at("max_registers") : 0});
     stencil = program.kernel("stencil");
     inject = program.kernel("inject_source");
@@ -162,39 +178,43 @@ struct StencilProgram {
   }
 };
 
-// The fields the stage rotates and vel, each optionally inside a guarded parent allocation
-// (OpenClSolverOptions), with u^0 = the problem's initial field and every other level 0.
+// The fields the stage rotates and vel, each optionally inside guard regions (OpenClSolverOptions) and
+// stored as the stage says (FieldStorage: half arrays hold u · fieldScale and vel / velScale), with
+// u^0 = the problem's initial field and every other level 0.
 struct FieldBuffers {
-  std::size_t guard = 0;
+  FieldStorage storage;
+  float fieldScale = 1.0f, velScale = 1.0f;  // powers of two; 1 for float arrays
   int count = 2;
-  Buffer<float> parents[kMaxFieldBuffers + 1];  // with guards: the full allocations (fields, then vel)
-  Buffer<float> field[kMaxFieldBuffers], vel;
-  int cur = 0, old = 1;  // field[cur] holds u^n, field[old] u^(n-1)
+  DeviceArray field[kMaxFieldBuffers], vel;
+  // field[cur] holds u^n, field[old] u^(n-1); with incremental storage U^n and the buffer U^(n+1) goes
+  // to, and field[kIncrement] D^n.
+  int cur = 0, old = 1;
+  static constexpr int kIncrement = 2;
 
   FieldBuffers() = default;
-  FieldBuffers(const ClContext& ctx, const Problem& problem, int fieldCount, const OpenClSolverOptions& options)
-      : count(fieldCount) {
+  FieldBuffers(const ClContext& ctx, const Problem& problem, int fieldCount, const FieldStorage& kept,
+               const OpenClSolverOptions& options)
+      : storage(kept), count(fieldCount) {
     const std::size_t n = problem.grid.paddedSize();
-    const std::size_t align = ctx.baseAddressAlignBytes() / sizeof(float);
-    guard = options.guardElements ? roundUp(options.guardElements, std::max<std::size_t>(align, 1)) : 0;
-    for (int b = 0; b <= count; ++b) {
-      const bool isField = b < count;
-      Buffer<float>& target = isField ? field[b] : vel;
-      if (guard) {
-        parents[b] = Buffer<float>(ctx, n + 2 * guard, CL_MEM_READ_WRITE, "guarded grid buffer");
-        parents[b].fill(ctx, options.guardValue);
-        target = Buffer<float>::subBuffer(parents[b], guard, n);
-      } else {
-        target = Buffer<float>(ctx, n, CL_MEM_READ_WRITE, isField ? "wavefield buffer" : "velocity buffer");
-      }
+    if (storage.halfField) fieldScale = halfFieldScale(problem.amplitudeBound);
+    if (storage.halfVel) {
+      // vel / velScale at most 1: the largest v²dt² of any model sits in half's range.
+      const float largest = *std::max_element(problem.vel.begin(), problem.vel.end());
+      velScale = std::ldexp(1.0f, std::clamp(int(std::ceil(std::log2(std::max(largest, 1e-30f)))), -100, 100));
     }
-    vel.write(ctx, problem.vel);
-    if (problem.initialPrev.empty())
-      field[0].fill(ctx, 0.0f);
-    else
-      field[0].write(ctx, problem.initialPrev);
-    // u^-1 = 0; the buffers a multi-step pass writes start at 0 too, since no kernel writes a halo.
-    for (int b = 1; b < count; ++b) field[b].fill(ctx, 0.0f);
+    for (int b = 0; b < count; ++b)
+      field[b] = DeviceArray(ctx, n, storage.halfField, options.guardElements, options.guardValue, "wavefield buffer");
+    vel = DeviceArray(ctx, n, storage.halfVel, options.guardElements, options.guardValue, "velocity buffer");
+    vel.write(ctx, problem.vel, 1.0f / velScale);
+    // u^-1 = 0, so an incremental D^0 = u^0; the buffers a multi-step pass writes start at 0 too, since
+    // no kernel writes a halo.
+    for (int b = 0; b < count; ++b) {
+      const bool initial = b == 0 || (storage.incremental && b == kIncrement);
+      if (initial && !problem.initialPrev.empty())
+        field[b].write(ctx, problem.initialPrev, fieldScale);
+      else
+        field[b].fillZero(ctx);
+    }
   }
 
   // The field buffers that hold neither u^n nor u^(n-1), in order.
@@ -204,10 +224,8 @@ struct FieldBuffers {
       if (b != cur && b != old) out[n++] = b;
     return out;
   }
-  // The whole allocation of field buffer `which`, or of vel (which == count), guards included.
-  const Buffer<float>& allocation(int which) const {
-    return guard ? parents[which] : (which < count ? field[which] : vel);
-  }
+  // Field buffer `which`, or vel (which == count).
+  const DeviceArray& array(int which) const { return which < count ? field[which] : vel; }
 };
 
 // The stencil's scaled coefficients and the sponge's damping profiles.
@@ -233,12 +251,18 @@ struct StencilConstants {
 
 // The absorbing layer on the device (resources/kernels/pml.cl): per axis ψ, ζ and the recursion
 // coefficients (none for an axis without a layer), and the kernels that update them and correct a new
-// level; disabled when the problem has no layer.
+// level; disabled when the problem has no layer. Folded into a stage's kernel (PML_FOLD), ψ is kept twice,
+// ψ^(n−1) and ψ^n, swapped after each step, and the layer has no kernels of its own.
 class AbsorbingLayer {
  public:
   AbsorbingLayer() = default;
-  AbsorbingLayer(const ClContext& ctx, const Program& program, const PmlProfile& pml) : pml_(pml) {
+  AbsorbingLayer(const ClContext& ctx, const Program& program, const PmlProfile& pml, bool folded)
+      : pml_(pml), folded_(folded) {
     if (!pml_.enabled()) return;
+    weights_ = Buffer<float>(ctx, kPmlHalfLength, CL_MEM_READ_ONLY, "absorbing-layer weights");
+    weights_.write(ctx, pml_.firstDerivative.data(), kPmlHalfLength);
+    for (int a = 0; a < 3; ++a) allocateAxis(ctx, a);
+    if (folded_) return;
     for (int a = 0; a < 3; ++a) {
       const std::string axis(1, "xyz"[a]);
       memory_[a] = program.kernel("pml_memory_" + axis);
@@ -251,25 +275,37 @@ class AbsorbingLayer {
           group_ = limit < group_[0] ? std::array<std::size_t, 2>{0, 0} : std::array<std::size_t, 2>{group_[0], limit / group_[0]};
       }
     }
-    weights_ = Buffer<float>(ctx, kPmlHalfLength, CL_MEM_READ_ONLY, "absorbing-layer weights");
-    weights_.write(ctx, pml_.firstDerivative.data(), kPmlHalfLength);
-    for (int a = 0; a < 3; ++a)
-      if (pml_.axes[a].width > 0) allocateAxis(ctx, a);
   }
 
   bool enabled() const { return pml_.enabled(); }
+  bool folded() const { return enabled() && folded_; }
   std::size_t memoryFloats() const { return pml_.memoryFloats(); }
 
+  // The folded layer's arguments of a stencil kernel from `first` (pml.cl, PML_FOLD_ARGS): per axis ψ^(n−1),
+  // ψ^n, ζ, the recursion, then the weights and the widths.
+  void setFoldArgs(Kernel& kernel, cl_uint first) const {
+    for (int a = 0; a < 3; ++a)
+      for (const Buffer<float>* b : {&psi_[a], &psiNext_[a], &zeta_[a], &recursion_[a]}) kernel.setArg(first++, *b);
+    kernel.setArg(first++, weights_);
+    for (int a = 0; a < 3; ++a) kernel.setArg(first++, pml_.axes[a].width);
+    kernel.setArg(first++, pml_.axes[2].n);
+    kernel.setArg(first++, pml_.zFirst);
+  }
+  // After a step: ψ^n becomes the older level (folded only).
+  void finishStep() {
+    if (folded()) std::swap(psi_, psiNext_);
+  }
+
   // Adds the layer's terms of step n to u^(n+1) in `next`, u^n being `prev` (after the stencil).
-  void correct(const ClContext& ctx, const Buffer<float>& prev, const Buffer<float>& next, const Buffer<float>& vel,
-               const Buffer<float>& coef, const Grid& g, KernelTime& time) {
+  void correct(const ClContext& ctx, cl_mem prev, cl_mem next, cl_mem vel, const Buffer<float>& coef, const Grid& g,
+               KernelTime& time) {
     advanceMemory(ctx, prev, g, time);
     correctPlanes(ctx, prev, next, vel, coef, g, {0, g.n3}, time);
   }
 
   // Advances ψ of every axis to step n (from u^n alone): before any correction of the step. Of z, the
   // slots the planes held need (all of them on a whole grid: PmlProfile::zPsiSlots).
-  void advanceMemory(const ClContext& ctx, const Buffer<float>& prev, const Grid& g, KernelTime& time) {
+  void advanceMemory(const ClContext& ctx, cl_mem prev, const Grid& g, KernelTime& time) {
     for (int a = 0; a < 3; ++a) {
       const PmlAxis& axis = pml_.axes[a];
       if (axis.width == 0) continue;
@@ -283,8 +319,7 @@ class AbsorbingLayer {
   }
 
   // Adds the layer's terms to u^(n+1) on the interior planes `planes` (after advanceMemory).
-  void correctPlanes(const ClContext& ctx, const Buffer<float>& prev, const Buffer<float>& next,
-                     const Buffer<float>& vel, const Buffer<float>& coef, const Grid& g, PlaneRange planes,
+  void correctPlanes(const ClContext& ctx, cl_mem prev, cl_mem next, cl_mem vel, const Buffer<float>& coef, const Grid& g, PlaneRange planes,
                      KernelTime& time) {
     for (int a = 0; a < 3; ++a) {
       const PmlAxis& axis = pml_.axes[a];
@@ -300,29 +335,34 @@ class AbsorbingLayer {
     }
   }
 
-  // Calls copy(buffer, offset) for ψ then ζ of x, y and z: their places in PmlProfile::memoryFloats order.
+  // Calls copy(buffer, offset) for ψ (ψ^n) then ζ of x, y and z: their places in PmlProfile::memoryFloats
+  // order.
   template <class Copy>
   void forEachBuffer(Copy copy) const {
     std::size_t offset = 0;
-    for (int a = 0; a < 3; ++a)
+    for (int a = 0; a < 3; ++a) {
+      if (pml_.axes[a].width == 0) continue;  // an axis without a layer
       for (const Buffer<float>* b : {&psi_[a], &zeta_[a]}) {
-        if (b->size() == 0) continue;  // an axis without a layer
         copy(*b, offset);
         offset += b->size();
       }
+    }
   }
 
  private:
+  // An axis without a layer gets one-float placeholders, which the folded kernel takes and never reads.
   void allocateAxis(const ClContext& ctx, int a) {
     const PmlAxis& axis = pml_.axes[a];
-    const std::size_t floats = pml_.axisMemoryFloats(a) / 2;
-    psi_[a] = Buffer<float>(ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
-    zeta_[a] = Buffer<float>(ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
-    psi_[a].fill(ctx, 0.0f);
-    zeta_[a].fill(ctx, 0.0f);
+    const std::size_t floats = axis.width > 0 ? pml_.axisMemoryFloats(a) / 2 : 1;
+    for (Buffer<float>* b : {&psi_[a], &psiNext_[a], &zeta_[a]}) {
+      if (b == &psiNext_[a] && !folded_) continue;
+      *b = Buffer<float>(ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
+      b->fill(ctx, 0.0f);
+    }
     std::vector<float> recursion;
     for (const auto* v : {&axis.psiDecay, &axis.psiGain, &axis.zetaDecay, &axis.zetaGain})
       recursion.insert(recursion.end(), v->begin(), v->end());
+    if (recursion.empty()) recursion.push_back(0.0f);
     recursion_[a] = Buffer<float>(ctx, recursion.size(), CL_MEM_READ_ONLY, "absorbing-layer coefficients");
     recursion_[a].write(ctx, recursion);
   }
@@ -338,9 +378,10 @@ class AbsorbingLayer {
   }
 
   PmlProfile pml_;
+  bool folded_ = false;
   Kernel memory_[3], correct_[3];  // per axis
   std::array<std::size_t, 2> group_{32, 4};  // {0, 0}: the driver's choice
-  Buffer<float> psi_[3], zeta_[3], recursion_[3], weights_;
+  Buffer<float> psi_[3], psiNext_[3], zeta_[3], recursion_[3], weights_;
 };
 
 // The receivers' samples: recorded on the device after each step, read back kTraceRowsPerFlush rows at
@@ -360,10 +401,11 @@ class ReceiverRecord {
 
   int count() const { return count_; }
 
-  void record(const ClContext& ctx, const Buffer<float>& level, KernelTime& time) {
+  // The samples of `level`, whose stored values are u · 1/scale.
+  void record(const ClContext& ctx, cl_mem level, float scale, KernelTime& time) {
     if (count_ == 0) return;
     if (rowsOnDevice_ == kTraceRowsPerFlush) flush(ctx);
-    kernel_.args(level, index_, rows_, count_, rowsOnDevice_);
+    kernel_.args(level, index_, rows_, count_, rowsOnDevice_, scale);
     time.add(kernel_.launch(ctx, NDRange{1, {std::size_t(count_), 1, 1}, {0, 0, 0}}));
     ++rowsOnDevice_;
   }
@@ -420,9 +462,9 @@ struct OpenClSolver::Impl {
 
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
 
-  // The source term of `step` into `level`.
-  void injectSource(const Buffer<float>& level, long step, KernelTime& time) {
-    program.inject.args(level, int(source->index), source->valueForStep(step));
+  // The source term of `step` into `level`, whose stored values are u · scale.
+  void injectSource(cl_mem level, long step, float scale, KernelTime& time) {
+    program.inject.args(level, int(source->index), source->valueForStep(step) * scale);
     time.add(program.inject.launch(ctx, NDRange{1, {1, 1, 1}, {1, 1, 1}}));
   }
 };
@@ -433,14 +475,24 @@ OpenClSolver::OpenClSolver(const Problem& problem, const OpenClStage& stage, con
       grid_(problem.grid),
       params_(resolveStageParams(stage, device, problem.grid, params, options.useTuningDatabase)) {
   const int fieldCount = fieldBuffersOf(stage, params_);
-  checkGridFitsDevice(grid_, device, fieldCount);
+  const FieldStorage storage = stage.fieldStorage(params_);
+  checkGridFitsDevice(grid_, device, fieldCount, storage);
   checkProblemFitsGrid(problem);
   impl_ = std::make_unique<Impl>(device);
   Impl& m = *impl_;
-  m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), grid_);
-  m.fields = FieldBuffers(m.ctx, problem, fieldCount, options);
+  // A stage that folds the layer into its pass does so on a slab too (pml.cl: a slab's edge planes keep
+  // the ψ its next step reads); gpu-half's storage runs on a whole grid only (plane copies carry floats).
+  const PmlProfile& pml = problem.pml;
+  const bool layer = pml.enabled(), wholeLayer = pml.zFirst == 0 && pml.zCells == pml.axes[2].n;
+  const bool fold = layer && stage.foldsLayer(params_);
+  if (layer && !wholeLayer && (storage.halfField || storage.halfVel || storage.incremental))
+    throw ComputeError(ComputeStatus::InvalidParameter,
+                       "stage '" + stage.id() + "' stores its fields as half and runs on a whole grid only, not as a "
+                       "slab of a grid cut over devices or ranks; run it on one device");
+  m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), fold, grid_);
+  m.fields = FieldBuffers(m.ctx, problem, fieldCount, storage, options);
   m.constants = StencilConstants(m.ctx, problem);
-  m.layer = AbsorbingLayer(m.ctx, m.program.program, problem.pml);
+  m.layer = AbsorbingLayer(m.ctx, m.program.program, problem.pml, fold);
   m.source = problem.source;
   m.receivers = ReceiverRecord(m.ctx, m.program.program, problem.receivers);
   m.sliceBuffer = Buffer<float>(m.ctx, SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3), CL_MEM_READ_WRITE, "slices");
@@ -456,6 +508,12 @@ OpenClSolver::~OpenClSolver() {
 }
 
 std::string OpenClSolver::deviceName() const { return impl_->ctx.info().name; }
+
+bool OpenClSolver::runsAsSlab() const {
+  // Plane copies carry floats, and a slab's step runs the plain two-buffer update.
+  const FieldStorage& storage = impl_->fields.storage;
+  return !storage.halfField && !storage.halfVel && !storage.incremental;
+}
 const DeviceInfo& OpenClSolver::device() const { return impl_->ctx.info(); }
 
 double OpenClSolver::advance(int steps) {
@@ -466,23 +524,31 @@ double OpenClSolver::advance(int steps) {
   const Grid& g = grid_;
   KernelTime stencilTime, otherTime;
   if (m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "advance: a slab's step is under way");
-  // The source term of `step` into u^(step+1).
-  const auto inject = [&](const Buffer<float>& level, long step) { m.injectSource(level, step, otherTime); };
-  const auto correctForLayer = [&](const Buffer<float>& prev, const Buffer<float>& next) {
-    if (m.layer.enabled()) m.layer.correct(m.ctx, prev, next, f.vel, m.constants.coef, g, otherTime);
+  const float readScale = 1.0f / f.fieldScale;
+  // The source term of `step` into u^(step+1), in the stored units.
+  const auto inject = [&](cl_mem level, long step) { m.injectSource(level, step, f.fieldScale, otherTime); };
+  const auto correctForLayer = [&](cl_mem prev, cl_mem next) {
+    if (m.layer.enabled() && !m.layer.folded()) m.layer.correct(m.ctx, prev, next, f.vel.get(), m.constants.coef, g, otherTime);
   };
   const StencilConstants& c = m.constants;
   for (int s = 0; s < steps;) {
     if (p.stepsPerPass == 1) {
-      // In place: u^(n+1) over u^(n-1).
-      const Buffer<float>& next = f.field[f.old];
-      p.stencil.args(f.field[f.cur], next, f.vel, c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, kHalfLength,
+      // In place: u^(n+1) over u^(n-1); with incremental storage D^(n+1) over D^n and U^(n+1) into the
+      // other U buffer.
+      const bool incremental = f.storage.incremental;
+      const cl_mem next = f.field[incremental ? FieldBuffers::kIncrement : f.old].get();
+      p.stencil.args(f.field[f.cur].get(), next, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, kHalfLength,
                      g.n3 + kHalfLength);
-      p.setExtraArgs(kStencilArgs);
+      setStorageArgs(kStencilArgs, p.extraArgs);
       stencilTime.add(p.stencil.launch(m.ctx, p.range));
-      correctForLayer(f.field[f.cur], next);
-      if (m.source) inject(next, step_);
-      m.receivers.record(m.ctx, next, otherTime);
+      correctForLayer(f.field[f.cur].get(), next);
+      m.layer.finishStep();
+      const cl_mem level = f.field[f.old].get();  // u^(n+1) (U^(n+1))
+      if (m.source) {
+        inject(level, step_);
+        if (incremental) inject(next, step_);  // D^(n+1) = U^(n+1) − U^n
+      }
+      m.receivers.record(m.ctx, level, readScale, otherTime);
       std::swap(f.cur, f.old);
       ++s;
       ++step_;
@@ -493,16 +559,16 @@ double OpenClSolver::advance(int steps) {
     // absorbing layer's pass must come between two steps, so with it every pass is one step.
     const int n = m.layer.enabled() ? 1 : std::min(p.stepsPerPass, steps - s);
     const auto [first, second] = f.freeFields();
-    p.stencil.args(f.field[f.old], f.field[f.cur], f.field[first], f.field[second], f.vel, c.coef, c.gx, c.gy, c.gz,
-                   g.n1, g.n2, g.n3, m.source ? int(m.source->index) : -1,
+    p.stencil.args(f.field[f.old].get(), f.field[f.cur].get(), f.field[first].get(), f.field[second].get(), f.vel.get(),
+                   c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, m.source ? int(m.source->index) : -1,
                    m.source ? m.source->valueForStep(step_) : 0.0f, n, kHalfLength, g.n3 + kHalfLength);
     p.setExtraArgs(kMultiStepArgs);
     stencilTime.add(p.stencil.launch(m.ctx, p.range));
-    correctForLayer(f.field[f.cur], f.field[first]);
-    m.receivers.record(m.ctx, f.field[first], otherTime);
+    correctForLayer(f.field[f.cur].get(), f.field[first].get());
+    m.receivers.record(m.ctx, f.field[first].get(), readScale, otherTime);
     if (n == 2) {
-      if (m.source) inject(f.field[second], step_ + 1);
-      m.receivers.record(m.ctx, f.field[second], otherTime);
+      if (m.source) inject(f.field[second].get(), step_ + 1);
+      m.receivers.record(m.ctx, f.field[second].get(), readScale, otherTime);
       f.old = first;
       f.cur = second;
     } else {
@@ -522,18 +588,21 @@ double OpenClSolver::advance(int steps) {
   return stencil + other;
 }
 
+void OpenClSolver::setStorageArgs(int first, const std::vector<int>& extraArgs) {
+  Impl& m = *impl_;
+  FieldBuffers& f = m.fields;
+  StencilProgram& p = m.program;
+  for (std::size_t a = 0; a < extraArgs.size(); ++a) p.stencil.setArg(cl_uint(first + int(a)), extraArgs[a]);
+  cl_uint next = cl_uint(first + int(extraArgs.size()));
+  if (f.storage.incremental) p.stencil.setArg(next++, f.field[f.old].get());
+  if (f.storage.halfVel) p.stencil.setArg(next++, f.velScale);
+  if (m.layer.folded()) m.layer.setFoldArgs(p.stencil, next);
+}
+
 void OpenClSolver::readField(std::vector<float>& interior) {
   Impl& m = *impl_;
-  const Grid& g = grid_;
-  interior.resize(g.interiorSize());
-  const std::size_t R = kHalfLength;
-  const std::size_t bufferOrigin[3] = {R * sizeof(float), R, R}, hostOrigin[3] = {0, 0, 0};
-  const std::size_t region[3] = {std::size_t(g.n1) * sizeof(float), std::size_t(g.n2), std::size_t(g.n3)};
-  checkCl(clEnqueueReadBufferRect(m.ctx.queue(), m.fields.field[m.fields.cur].get(), CL_TRUE, bufferOrigin, hostOrigin, region,
-                                  std::size_t(g.nx()) * sizeof(float), g.planeSize() * sizeof(float),
-                                  std::size_t(g.n1) * sizeof(float), std::size_t(g.n1) * g.n2 * sizeof(float),
-                                  interior.data(), 0, nullptr, nullptr),
-          "clEnqueueReadBufferRect", "reading the field");
+  interior.resize(grid_.interiorSize());
+  m.fields.field[m.fields.cur].readInterior(m.ctx, grid_, interior.data(), 1.0f / m.fields.fieldScale);
 }
 
 bool OpenClSolver::startSlices(int i, int j, int k, std::span<float> planes) {
@@ -548,7 +617,8 @@ bool OpenClSolver::startSlices(int i, int j, int k, std::span<float> planes) {
     throw ComputeError(ComputeStatus::InvalidParameter, std::to_string(planes.size()) + " floats cannot hold the " +
                                                             std::to_string(m.sliceBuffer.size()) + " of the slices");
   finishSlices();  // one read at a time
-  m.program.slices.args(m.fields.field[m.fields.cur], m.sliceBuffer, g.n1, g.n2, g.n3, i, j, k);
+  m.program.slices.args(m.fields.field[m.fields.cur].get(), m.sliceBuffer, g.n1, g.n2, g.n3, i, j, k,
+                        1.0f / m.fields.fieldScale);
   const std::size_t largest = std::max({std::size_t(g.n1) * g.n2, std::size_t(g.n1) * g.n3, std::size_t(g.n2) * g.n3});
   const Event extracted = m.program.slices.launch(m.ctx, NDRange{1, {largest, 1, 1}, {0, 0, 0}});
   // The read goes through the transfer queue, so the next steps on the first queue run while the planes
@@ -572,8 +642,11 @@ void OpenClSolver::finishSlices() {
 
 bool OpenClSolver::startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) {
   Impl& m = *impl_;
+  // The renderer reads float arrays; half ones would need a kernel of their own.
+  if (m.fields.storage.halfField || m.fields.storage.halfVel)
+    throw std::logic_error("stage '" + stage_ + "' stores its fields as half and cannot render the volume");
   if (!m.volume) m.volume = std::make_unique<OpenClVolumeRenderer>(m.ctx);
-  m.volume->start(view, grid_, m.fields.field[m.fields.cur], m.fields.vel, rgba, seconds);
+  m.volume->start(view, grid_, m.fields.field[m.fields.cur].get(), m.fields.vel.get(), rgba, seconds);
   return false;
 }
 
@@ -585,8 +658,15 @@ SolverState OpenClSolver::saveState() {
   state.step = step_;
   state.current.resize(grid_.paddedSize());
   state.previous.resize(grid_.paddedSize());
-  m.fields.field[m.fields.cur].read(m.ctx, state.current.data(), state.current.size());
-  m.fields.field[m.fields.old].read(m.ctx, state.previous.data(), state.previous.size());
+  const FieldBuffers& f = m.fields;
+  const float readScale = 1.0f / f.fieldScale;
+  f.field[f.cur].read(m.ctx, state.current.data(), 0, state.current.size(), readScale);
+  if (f.storage.incremental) {  // u^(n-1) = U^n − D^n
+    f.field[FieldBuffers::kIncrement].read(m.ctx, state.previous.data(), 0, state.previous.size(), readScale);
+    for (std::size_t i = 0; i < state.previous.size(); ++i) state.previous[i] = state.current[i] - state.previous[i];
+  } else {
+    f.field[f.old].read(m.ctx, state.previous.data(), 0, state.previous.size(), readScale);
+  }
   state.traces = traces();
   state.boundaryMemory.resize(m.layer.memoryFloats());
   m.layer.forEachBuffer([&](const Buffer<float>& b, std::size_t at) { b.read(m.ctx, state.boundaryMemory.data() + at, b.size()); });
@@ -606,15 +686,22 @@ void OpenClSolver::restoreState(const SolverState& state) {
                                 std::to_string(state.current.size()) + " + " + std::to_string(state.previous.size()) +
                                 " field values and " + std::to_string(state.traces.size()) + " trace samples; this grid needs " +
                                 std::to_string(padded) + " each and " + std::to_string(samples) + " samples");
-  m.fields.field[m.fields.cur].write(m.ctx, state.current);
-  m.fields.field[m.fields.old].write(m.ctx, state.previous);
+  const FieldBuffers& f = m.fields;
+  f.field[f.cur].write(m.ctx, state.current, f.fieldScale);
+  if (f.storage.incremental) {
+    std::vector<float> increment(padded);
+    for (std::size_t i = 0; i < padded; ++i) increment[i] = float(double(state.current[i]) - double(state.previous[i]));
+    f.field[FieldBuffers::kIncrement].write(m.ctx, increment, f.fieldScale);
+  } else {
+    f.field[f.old].write(m.ctx, state.previous, f.fieldScale);
+  }
   m.layer.forEachBuffer([&](const Buffer<float>& b, std::size_t at) { b.write(m.ctx, state.boundaryMemory.data() + at, b.size()); });
   m.ctx.finish();
   m.receivers.restore(m.ctx, state.traces);
   step_ = state.step;
 }
 
-std::size_t OpenClSolver::guardElements() const { return impl_->fields.guard; }
+std::size_t OpenClSolver::guardElements() const { return impl_->fields.field[0].guard(); }
 
 int OpenClSolver::rawBuffers() const { return impl_->fields.count + 1; }
 
@@ -623,10 +710,7 @@ std::vector<float> OpenClSolver::readRawBuffer(int which) {
   if (which < 0 || which > m.fields.count)
     throw ComputeError(ComputeStatus::InvalidParameter,
                        "readRawBuffer: which is 0 .. " + std::to_string(m.fields.count) + " (the last: vel)");
-  const Buffer<float>& b = m.fields.allocation(which);
-  std::vector<float> out(b.size());
-  b.read(m.ctx, out.data(), out.size());
-  return out;
+  return m.fields.array(which).readAllocation(m.ctx);
 }
 
 void OpenClSolver::computePlanes(PlaneRange planes) {
@@ -641,23 +725,25 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
   const StageLaunch& l = launch->second;
   const int zBegin = planes.begin + kHalfLength, zEnd = planes.end + kHalfLength;
   const bool source = m.source && planes.contains(int(m.source->index / g.planeSize()) - kHalfLength);
-  int extraArgs = kStencilArgs;
+  const cl_mem cur = f.field[f.cur].get(), target = f.field[m.target].get();
   if (p.stepsPerPass == 1) {
-    p.stencil.args(f.field[f.cur], f.field[m.target], f.vel, c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, zBegin, zEnd);
+    // A folded layer's terms come with the kernel (each cell's from u^n, ψ^(n−1) and its own ζ, so any
+    // ranges of planes, and any slabs, give the whole grid's bits).
+    p.stencil.args(cur, target, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, zBegin, zEnd);
+    setStorageArgs(kStencilArgs, l.extraArgs);
   } else {  // one step of the multi-step kernel, which adds the source term itself
-    p.stencil.args(f.field[f.old], f.field[f.cur], f.field[m.target], f.field[f.freeFields()[1]], f.vel, c.coef, c.gx,
+    p.stencil.args(f.field[f.old].get(), cur, target, f.field[f.freeFields()[1]].get(), f.vel.get(), c.coef, c.gx,
                    c.gy, c.gz, g.n1, g.n2, g.n3, source ? int(m.source->index) : -1,
                    source ? m.source->valueForStep(step_) : 0.0f, 1, zBegin, zEnd);
-    extraArgs = kMultiStepArgs;
+    for (std::size_t a = 0; a < l.extraArgs.size(); ++a) p.stencil.setArg(cl_uint(kMultiStepArgs + int(a)), l.extraArgs[a]);
   }
-  for (std::size_t a = 0; a < l.extraArgs.size(); ++a) p.stencil.setArg(cl_uint(extraArgs + int(a)), l.extraArgs[a]);
   m.slabStencilTime.add(p.stencil.launch(m.ctx, NDRange{3, l.global, l.local}));
-  if (m.layer.enabled()) {
-    if (!m.layerMemoryAdvanced) m.layer.advanceMemory(m.ctx, f.field[f.cur], g, m.slabOtherTime);
+  if (m.layer.enabled() && !m.layer.folded()) {
+    if (!m.layerMemoryAdvanced) m.layer.advanceMemory(m.ctx, cur, g, m.slabOtherTime);
     m.layerMemoryAdvanced = true;
-    m.layer.correctPlanes(m.ctx, f.field[f.cur], f.field[m.target], f.vel, c.coef, g, planes, m.slabOtherTime);
+    m.layer.correctPlanes(m.ctx, cur, target, f.vel.get(), c.coef, g, planes, m.slabOtherTime);
   }
-  if (source && p.stepsPerPass == 1) m.injectSource(f.field[m.target], step_, m.slabOtherTime);
+  if (source && p.stepsPerPass == 1) m.injectSource(target, step_, f.fieldScale, m.slabOtherTime);
 }
 
 void OpenClSolver::beginStep(std::span<const PlaneRange> first) {
@@ -690,7 +776,8 @@ void OpenClSolver::finishStep() {
     k = done.end;
   }
   if (k < grid_.n3) computePlanes({k, grid_.n3});
-  m.receivers.record(m.ctx, m.fields.field[m.target], m.slabOtherTime);
+  m.layer.finishStep();
+  m.receivers.record(m.ctx, m.fields.field[m.target].get(), 1.0f / m.fields.fieldScale, m.slabOtherTime);
   m.fields.old = m.fields.cur;
   m.fields.cur = m.target;
   m.stepOpen = false;
@@ -713,7 +800,7 @@ void OpenClSolver::startPlaneRead(int plane, int count, std::span<float> out) {
   if (!m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "startPlaneRead: planes of u^(n+1) are read "
                                                                        "between beginStep and finishStep");
   const auto [offset, floats] = planeFloats(plane, count, out.size());
-  m.copies->startRead(m.fields.field[m.target], offset, floats, out.data(), m.firstPlanesDone);
+  m.copies->startRead(m.fields.field[m.target].get(), offset, floats, out.data(), m.firstPlanesDone);
 }
 
 void OpenClSolver::startPlaneWrite(int plane, int count, std::span<const float> in) {
@@ -722,7 +809,7 @@ void OpenClSolver::startPlaneWrite(int plane, int count, std::span<const float> 
                                                                       "are written after finishStep");
   const auto [offset, floats] = planeFloats(plane, count, in.size());
   if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
-  m.copies->startWrite(m.fields.field[m.fields.cur], offset, floats, in.data());
+  m.copies->startWrite(m.fields.field[m.fields.cur].get(), offset, floats, in.data());
 }
 
 void OpenClSolver::waitPlaneRead(int read) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/DeviceRegistry.h"
+#include "compute/stages/OpenClStage.h"
 #include "core/Problem.h"
 #include "compute/StageParams.h"
 #include "core/WaveSolver.h"
@@ -65,7 +66,8 @@ class OpenClSolver : public WaveSolver {
   // plane copies through a queue of their own (OpenClPlaneCopies) into and out of page-locked memory.
   // gpu-temporal runs one step per pass as a slab (its two-step pass would need u^(n+1) on R planes
   // beyond the cut, which its kernel computes only inside the grid; docs/SCALING.md).
-  bool runsAsSlab() const override { return true; }
+  // Not gpu-half: its half-precision storage runs on a whole grid only.
+  bool runsAsSlab() const override;
   void beginStep(std::span<const PlaneRange> first) override;
   void finishStep() override;
   void startPlaneRead(int plane, int count, std::span<float> out) override;
@@ -79,7 +81,8 @@ class OpenClSolver : public WaveSolver {
   StageParamMap parameters() const override { return params_; }
   const SolverCounters& counters() const { return counters_; }
   // Test hook: the whole allocation of field buffer 0 .. rawBuffers()-2 or of vel (rawBuffers()-1),
-  // guards included; the grid starts guardElements() floats into it.
+  // guards included, as floats (halves as the floats they are, unscaled); the grid starts guardElements()
+  // elements into it.
   std::vector<float> readRawBuffer(int which);
   int rawBuffers() const;
   std::size_t guardElements() const;
@@ -88,6 +91,9 @@ class OpenClSolver : public WaveSolver {
   static void buildForTest(const DeviceInfo& device, const std::string& source, const std::string& options);
 
  private:
+  // The stencil kernel's arguments after STENCIL_ARGS from `first`: the stage's extra ones, then what the
+  // storage and a folded layer add (stages/OpenClStage.h, fieldStorage).
+  void setStorageArgs(int first, const std::vector<int>& extraArgs);
   // A slab's u^(n+1) on interior planes `planes`: the stage's kernel on them (its launch for that many
   // planes), the layer's corrections, the source when it lies there.
   void computePlanes(PlaneRange planes);
@@ -106,12 +112,21 @@ class OpenClSolver : public WaveSolver {
 
 // The preprocessor options a stage's program is built with: the halo radius R (kHalfLength), the
 // absorbing layer, and the stage's own (the parameters that size local memory or registers, ...).
-std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& params, bool damping, const Grid& grid);
+// `layer`: the problem has the absorbing layer (a stage that folds it compiles it in).
+std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& params, bool damping, const Grid& grid,
+                              bool layer = false);
+
+// gpu-half's storage scale (FieldStorage) for a problem whose fields stay below amplitudeBound
+// (Problem::amplitudeBound): the power of two that puts the bound at kHalfFieldPeak, 16 times under
+// half's largest value (65504); 1 without a bound.
+inline constexpr double kHalfFieldPeak = 4096.0;
+float halfFieldScale(double amplitudeBound);
 
 // Bytes the OpenCL solver allocates for a grid (the stage's field buffers and vel, padded grids, plus
 // small buffers), and the check that it fits the device: throws ComputeError(OutOfMemory) naming the
 // sizes when it does not.
-std::size_t openClSolverBytes(const Grid& grid, int fieldBuffers = 2);
-void checkGridFitsDevice(const Grid& grid, const DeviceInfo& device, int fieldBuffers = 2);
+std::size_t openClSolverBytes(const Grid& grid, int fieldBuffers = 2, const FieldStorage& storage = {});
+void checkGridFitsDevice(const Grid& grid, const DeviceInfo& device, int fieldBuffers = 2,
+                         const FieldStorage& storage = {});
 
 }  // namespace iso

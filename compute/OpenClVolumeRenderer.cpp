@@ -43,7 +43,7 @@ void OpenClVolumeRenderer::uploadColormap(const VolumeView& view) {
   colormapOnDevice_ = view.colormap;
 }
 
-void OpenClVolumeRenderer::buildContext(const march::vr_params& p, const Buffer<float>& vel, const Grid& g) {
+void OpenClVolumeRenderer::buildContext(const march::vr_params& p, cl_mem vel, const Grid& g) {
   contextCells_ = Buffer<std::uint8_t>(ctx_, g.interiorSize(), CL_MEM_READ_WRITE, "volume context");
   const std::array<std::size_t, 3> bricks{std::size_t(p.nb1), std::size_t(p.nb2), std::size_t(p.nb3)};
   contextBricks_ = Buffer<std::uint8_t>(ctx_, bricks[0] * bricks[1] * bricks[2], CL_MEM_READ_WRITE, "volume context bricks");
@@ -54,7 +54,7 @@ void OpenClVolumeRenderer::buildContext(const march::vr_params& p, const Buffer<
   contextGrid_ = g;
 }
 
-void OpenClVolumeRenderer::start(const VolumeView& view, const Grid& g, const Buffer<float>& u, const Buffer<float>& vel,
+void OpenClVolumeRenderer::start(const VolumeView& view, const Grid& g, cl_mem u, cl_mem vel,
                                  std::span<std::uint32_t> rgba, double* seconds) {
   if (const std::string problem = volumeViewProblem(view, g, rgba.size()); !problem.empty())
     throw std::invalid_argument(problem);

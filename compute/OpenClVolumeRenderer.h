@@ -30,14 +30,14 @@ class OpenClVolumeRenderer {
   // the transfer queue; vel (padded v²·dt²) is read only to build the context. rgba must stay valid
   // until finish(). Throws std::invalid_argument for a view that cannot be rendered, ComputeError when
   // the device refuses.
-  void start(const VolumeView& view, const Grid& grid, const Buffer<float>& u, const Buffer<float>& vel,
+  void start(const VolumeView& view, const Grid& grid, cl_mem u, cl_mem vel,
              std::span<std::uint32_t> rgba, double* seconds);
   // Waits for the image; *seconds (as given to start) then holds its kernels' time. Nothing on its way:
   // returns at once.
   void finish();
 
  private:
-  void buildContext(const march::vr_params& params, const Buffer<float>& vel, const Grid& grid);
+  void buildContext(const march::vr_params& params, cl_mem vel, const Grid& grid);
   void uploadColormap(const VolumeView& view);
   NDRange pixelRange(int width, int height) const;
 

@@ -88,6 +88,23 @@ CpuParallelSolver::TileKernel selectKernel(int simdWidth, bool damped) {
   return damped ? &portable::stencilTile<true> : &portable::stencilTile<false>;
 }
 
+CpuParallelSolver::FrameKernel selectFrameKernel(int simdWidth) {
+#ifdef ISO_HAVE_X86_KERNELS
+  if (simdWidth == 16) return &avx512::frameTile;
+  if (simdWidth == 8) return &avx2::frameTile;
+#endif
+  return &portable::frameTile;
+}
+
+// The part of tile t inside `box` (interior coordinates), in padded coordinates; x0 >= x1 when empty.
+CpuParallelSolver::Tile clipTile(const CpuParallelSolver::Tile& t, const PmlMemory::Box& box) {
+  constexpr int R = kHalfLength;
+  CpuParallelSolver::Tile c{std::max(t.x0, box.i0 + R), std::min(t.x1, box.i1 + R), std::max(t.y0, box.j0 + R),
+                            std::min(t.y1, box.j1 + R), std::max(t.z0, box.k0 + R),  std::min(t.z1, box.k1 + R)};
+  if (c.y0 >= c.y1 || c.z0 >= c.z1) c.x1 = std::min(c.x1, c.x0);
+  return c;
+}
+
 constexpr int kMaxCpuThreads = 1024;  // far beyond any machine here; catches typos such as 80000
 
 // The smallest block_y or block_z that the defaults shrink to for more threads: below it a tile's
@@ -178,6 +195,7 @@ CpuParallelSolver::CpuParallelSolver(Problem problem, const StageParamMap& param
       config_(parseCpuParallelConfig(params, problem_.grid)),
       pool_(config_.threads) {
   kernel_ = selectKernel(config_.simdWidth, problem_.damping.enabled());
+  if (layer()) frame_ = selectFrameKernel(config_.simdWidth);
 }
 
 const std::vector<CpuParallelSolver::Tile>& CpuParallelSolver::tilesOf(int z0, int z1) {
@@ -222,8 +240,31 @@ void CpuParallelSolver::computeStencil(int z0, int z1) {
     const FlushDenormals flush;  // a worker's own floating-point mode (the caller's is set in advance())
     for (std::size_t t = nextTile_.fetch_add(1, std::memory_order_relaxed); t < tiles.size();
          t = nextTile_.fetch_add(1, std::memory_order_relaxed))
-      kernel_(args, tiles[t]);
+      computeTile(args, tiles[t]);
   });
+}
+
+void CpuParallelSolver::computeTile(const StencilArgs& args, const Tile& tile) {
+  PmlMemory* pml = layer();
+  const int R = kHalfLength;
+  if (!pml || !pml->reaches({tile.x0 - R, tile.x1 - R, tile.y0 - R, tile.y1 - R, tile.z0 - R, tile.z1 - R})) {
+    kernel_(args, tile);
+    return;
+  }
+  // With the absorbing layer, a few planes at a time, so that the layer's passes over the rows find them
+  // in cache: the rows that neither y nor z reaches (the core) through the stencil kernel, then x's terms
+  // at their ends; the rows that y or z reaches through the frame kernel, stencil and terms in one.
+  constexpr int kPlanesAtOnce = 4;
+  for (int z = tile.z0; z < tile.z1; z += kPlanesAtOnce) {
+    Tile part = tile;
+    part.z0 = z;
+    part.z1 = std::min(z + kPlanesAtOnce, tile.z1);
+    if (const Tile core = clipTile(part, pml->coreRows()); core.x0 < core.x1) {
+      kernel_(args, core);
+      correctLayer({core.x0 - R, core.x1 - R, core.y0 - R, core.y1 - R, core.z0 - R, core.z1 - R});
+    }
+    frame_(args, part, *pml);
+  }
 }
 
 void CpuParallelSolver::runRanges(int count, const std::function<void(int, int)>& body) {

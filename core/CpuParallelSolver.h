@@ -53,12 +53,19 @@ class CpuParallelSolver final : public CpuSolverBase {
   };
   struct StencilArgs;  // the arrays and constants of one step (CpuParallelSolver.cpp)
   using TileKernel = void (*)(const StencilArgs& args, const Tile& tile);
+  // A tile's rows that the absorbing layer's y or z terms reach, with all the layer's terms there
+  // (CpuStencilKernel.inc).
+  using FrameKernel = void (*)(const StencilArgs& args, const Tile& tile, PmlMemory& layer);
 
  protected:
   void computeStencil(int z0, int z1) override;
   void runRanges(int count, const std::function<void(int, int)>& body) override;
+  // The frame kernel advances ψ of x in the rows y or z reach, correct() that of the others when tiles
+  // hold whole rows; y's and z's come from the pass.
+  PsiPass psiPass() const override { return {config_.blockX < problem_.grid.n1, true}; }
 
  private:
+  void computeTile(const StencilArgs& args, const Tile& tile);
   // The tiles of padded planes [z0, z1): blocks of the configured sizes from z0 (kept per range: a slab
   // steps through the same two or three ranges every step).
   const std::vector<Tile>& tilesOf(int z0, int z1);
@@ -66,6 +73,7 @@ class CpuParallelSolver final : public CpuSolverBase {
   CpuParallelConfig config_;
   std::map<std::pair<int, int>, std::vector<Tile>> tiles_;
   TileKernel kernel_ = nullptr;
+  FrameKernel frame_ = nullptr;  // with the absorbing layer
   std::atomic<std::size_t> nextTile_{0};
   ThreadPool pool_;
 };

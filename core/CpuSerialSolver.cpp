@@ -42,6 +42,7 @@ void CpuSerialSolver::computeStencil(int z0, int z1) {
       }
     }
   }
+  correctLayer({0, g.n1, 0, g.n2, z0 - kHalfLength, z1 - kHalfLength});
 }
 
 }  // namespace iso

@@ -65,7 +65,7 @@ double CpuSolverBase::advance(int steps) {
   const FlushDenormals flush;  // this thread's share of the steps (core/FlushDenormals.h says why)
   const auto start = std::chrono::steady_clock::now();
   for (int s = 0; s < steps; ++s) {
-    zMemoryAdvanced_ = false;
+    psiAdvanced_ = false;
     computePlanes({0, problem_.grid.n3});
     finishLevel();
   }
@@ -73,19 +73,23 @@ double CpuSolverBase::advance(int steps) {
 }
 
 void CpuSolverBase::computePlanes(PlaneRange planes) {
-  computeStencil(planes.begin + kHalfLength, planes.end + kHalfLength);
-  if (pml_) {
-    pml_->applyToPlanes(prev_.data(), vel_.data(), next_.data(), problem_.coeffs,
-                        [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); },
-                        planes.begin, planes.end, !zMemoryAdvanced_);
-    zMemoryAdvanced_ = true;
+  // ψ^n reads only u^n, complete before a step begins (a slab's ghost planes included), so the whole
+  // pass runs once, before the first planes; each cell's correction then reads only u^n, ψ^n and its own
+  // ζ, so planes computed in any ranges get the bits of the whole grid at once.
+  if (pml_ && !psiAdvanced_) {
+    const PsiPass pass = psiPass();
+    pml_->advancePsi(prev_.data(), [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); },
+                     !pass.x, pass.across);
+    psiAdvanced_ = true;
   }
+  computeStencil(planes.begin + kHalfLength, planes.end + kHalfLength);  // with the layer's corrections
   const auto& source = problem_.source;
   if (source && planes.contains(int(source->index / problem_.grid.planeSize()) - kHalfLength))
     next_[source->index] += source->valueForStep(step_);
 }
 
 void CpuSolverBase::finishLevel() {
+  if (pml_) pml_->finishStep();
   for (std::size_t r : problem_.receivers) traces_.push_back(next_[r]);
   std::swap(prev_, next_);  // prev_ is now u^(n+1): the current field is always prev_
   ++step_;
@@ -100,7 +104,7 @@ void CpuSolverBase::beginStep(std::span<const PlaneRange> first) {
                               std::to_string(n3) + " interior planes");
   const FlushDenormals flush;
   begun_.assign(first.begin(), first.end());
-  zMemoryAdvanced_ = false;
+  psiAdvanced_ = false;
   inStep_ = true;
   for (const PlaneRange& planes : begun_) computePlanes(planes);
 }

@@ -45,8 +45,25 @@ class CpuSolverBase : public WaveSolver {
 
   // Overwrites the interior of next_ (u^(n-1) on entry) with u^(n+1) computed from prev_ (u^n) on the
   // padded planes [z0, z1) (inside the interior), with the damping layer when problem_.damping is
-  // enabled. The halo is never written.
+  // enabled, and with the absorbing layer's terms: correctLayer once on every cell of those planes after
+  // writing it (whole boxes at a time), or the same arithmetic of its own (layer()). The halo is never
+  // written.
   virtual void computeStencil(int z0, int z1) = 0;
+  // The absorbing layer's terms (PmlMemory::correct) on the interior cells of `box`, whose plain
+  // stencil is in next_; nothing without the layer. ψ has been advanced to this step before
+  // computeStencil() is called.
+  void correctLayer(const PmlMemory::Box& box) {
+    if (pml_) pml_->correct(prev_.data(), vel_.data(), next_.data(), problem_.coeffs, box);
+  }
+  // Which axes' ψ the pass before computeStencil() advances (PmlMemory::advancePsi): x's unless
+  // computeStencil() calls correctLayer on whole rows of x only (then correct() advances it), y's and z's
+  // unless computeStencil() computes them itself (PmlMemory::rowTerms).
+  struct PsiPass {
+    bool x, across;
+  };
+  virtual PsiPass psiPass() const { return {false, true}; }
+  // The absorbing layer's memory (null without the layer), for a stage that computes its terms itself.
+  PmlMemory* layer() { return pml_ ? &*pml_ : nullptr; }
 
   // Calls body(begin, end) over ranges covering [0, count) and returns when all are done (the absorbing
   // layer's pass, the volume image); serial here, on the stage's threads in cpu-parallel.
@@ -57,15 +74,16 @@ class CpuSolverBase : public WaveSolver {
 
  private:
   // u^(n+1) on interior planes `planes`, complete but for the receivers; the first call of a step
-  // advances the absorbing layer's memory of z, which the corrections of every plane read.
+  // advances the absorbing layer's ψ (PmlMemory::advancePsi), which the corrections of every plane read.
   void computePlanes(PlaneRange planes);
-  // The receivers' samples of u^(n+1), then u^(n+1) becomes the current field.
+  // The receivers' samples of u^(n+1), then u^(n+1) becomes the current field (and ψ^n the layer's older
+  // level).
   void finishLevel();
   // The `count` padded planes of `field` from interior plane `plane` (checked against the padded grid).
   std::span<float> planesOf(FieldArray& field, int plane, int count);
 
   std::vector<PlaneRange> begun_;  // the planes beginStep computed, until finishStep
-  bool inStep_ = false, zMemoryAdvanced_ = false;
+  bool inStep_ = false, psiAdvanced_ = false;
   long step_ = 0;
   std::optional<PmlMemory> pml_;  // the absorbing layer's memory, when the problem has one
   HostVolumeRenderer volume_;

@@ -1,5 +1,6 @@
 #include "core/PmlMemory.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -9,8 +10,6 @@
 namespace iso {
 
 namespace {
-
-constexpr int M = kPmlHalfLength;
 
 // The row loops in wide vectors where the CPU has them. No FMA contraction here (-ffp-contract=off for
 // the whole library), so every clone computes the same bits as the portable one. Not under the
@@ -29,6 +28,9 @@ std::ptrdiff_t axisStride(const Grid& g, int axis) {
 
 std::size_t volume(const std::array<int, 3>& d) { return std::size_t(d[0]) * std::size_t(d[1]) * std::size_t(d[2]); }
 
+// Whether [b0, b1) meets [a0, a1).
+bool overlaps(int a0, int a1, int b0, int b1) { return a0 < b1 && b0 < a1; }
+
 }  // namespace
 
 PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profile_(std::move(profile)) {
@@ -42,13 +44,27 @@ PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profil
     if (a == 0) {
       xChunks_ = planLineChunks(profile_.axes[0]);
       const std::size_t lines = std::size_t(grid.n2) * std::size_t(grid.n3);
-      psiFloats = lines * std::size_t(2 * xChunks_.psiRunLanes);
-      zetaFloats = lines * std::size_t(xChunks_.lanes);
+      psiFloats = lines * std::size_t(xChunks_.psiLanes);
+      zetaFloats = lines * std::size_t(xChunks_.zetaLanes);
     }
     psi_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
+    psiNext_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
     zeta_[a] = allocateArray(zetaFloats, "the absorbing layer's memory variables");
   }
   zeroRow_.assign(std::size_t(grid.n1), 0.0f);
+  // The rows that y and z do not reach (none along an axis that the layer reaches across).
+  const auto unreached = [](const PmlAxis& ax, int& begin, int& end) {
+    begin = 0, end = ax.n;
+    if (ax.width == 0) return;
+    begin = ax.reachesAcross() ? 0 : ax.width + M;
+    end = ax.reachesAcross() ? 0 : ax.n - ax.width - M;
+  };
+  coreRows_.i0 = 0, coreRows_.i1 = grid.n1;
+  unreached(profile_.axes[1], coreRows_.j0, coreRows_.j1);
+  unreached(profile_.axes[2], coreRows_.k0, coreRows_.k1);
+  // z's of the whole axis, on the held planes.
+  coreRows_.k0 = std::clamp(coreRows_.k0 - profile_.zFirst, 0, grid.n3);
+  coreRows_.k1 = std::clamp(coreRows_.k1 - profile_.zFirst, 0, grid.n3);
 }
 
 PmlMemory::LineChunks PmlMemory::planLineChunks(const PmlAxis& ax) {
@@ -56,45 +72,68 @@ PmlMemory::LineChunks PmlMemory::planLineChunks(const PmlAxis& ax) {
   if (ax.width == 0) return plan;
   const int n = ax.n, W = ax.width;
   const auto roundUp = [](int count) { return (count + kLanes - 1) / kLanes * kLanes; };
-  if (ax.reachesAcross())
-    plan.spans.push_back({0, n, 0});
+  // The cells [0, W + M) and [n − W − M, n), the second from a whole chunk (so that every chunk of a
+  // row lies on one grid from cell 0); one span where they meet.
+  const int high = (n - W - M) / kLanes * kLanes;
+  if (ax.reachesAcross() || high < roundUp(W + M))
+    plan.spans.push_back({0, n, 0, 0, 0, 0, 0});
   else
-    plan.spans = {{0, W + M, 0}, {n - W - M, W + M, 0}};
+    plan.spans = {{0, W + M, 0, 0, 0, 0, 0}, {high, n - high, 0, 0, 0, 0, 0}};
+  plan.chunkSpan.assign(std::size_t(roundUp(n) / kLanes), -1);
+  for (std::size_t s = 0; s < plan.spans.size(); ++s)
+    for (int c = 0; c < plan.spans[s].count; c += kLanes) plan.chunkSpan[std::size_t((plan.spans[s].begin + c) / kLanes)] = int(s);
   for (LineChunks::Span& span : plan.spans) {
-    span.lane0 = plan.lanes;
-    plan.lanes += roundUp(span.count);
+    span.zeta0 = plan.zetaLanes;
+    plan.zetaLanes += roundUp(span.count);
+    // A chunk from cell c reads the half points c − M .. c + kLanes + M − 2.
+    span.psi0 = plan.psiLanes;
+    span.psiLanes = roundUp(span.count) + kLanes;
+    plan.psiLanes += span.psiLanes;
   }
-  plan.zetaSlot.assign(std::size_t(plan.lanes), -1);
-  plan.zetaDecay.assign(std::size_t(plan.lanes), 0.0f);
-  plan.zetaGain.assign(std::size_t(plan.lanes), 0.0f);
-  for (const LineChunks::Span& span : plan.spans)
+  const auto lanes = [](std::size_t count, std::vector<float>& decay, std::vector<float>& gain, std::vector<int>& slot) {
+    decay.assign(count, 0.0f);
+    gain.assign(count, 0.0f);
+    slot.assign(count, -1);
+  };
+  lanes(std::size_t(plan.zetaLanes), plan.zetaDecay, plan.zetaGain, plan.zetaSlot);
+  lanes(std::size_t(plan.psiLanes), plan.psiDecay, plan.psiGain, plan.psiSlot);
+  for (LineChunks::Span& span : plan.spans) {
     for (int l = 0; l < span.count; ++l) {
       const int slot = ax.zetaSlot(span.begin + l);
       if (slot < 0) continue;
-      const std::size_t lane = std::size_t(span.lane0 + l);
+      const std::size_t lane = std::size_t(span.zeta0 + l);
       plan.zetaSlot[lane] = slot;
       plan.zetaDecay[lane] = ax.zetaDecay[std::size_t(slot)];
       plan.zetaGain[lane] = ax.zetaGain[std::size_t(slot)];
     }
-  plan.psiRunLanes = roundUp(W);
-  plan.psiDecay.assign(std::size_t(2 * plan.psiRunLanes), 0.0f);
-  plan.psiGain.assign(std::size_t(2 * plan.psiRunLanes), 0.0f);
-  for (int run = 0; run < 2; ++run)
-    for (int t = 0; t < W; ++t) {
-      plan.psiDecay[std::size_t(run * plan.psiRunLanes + t)] = ax.psiDecay[std::size_t(run * W + t)];
-      plan.psiGain[std::size_t(run * plan.psiRunLanes + t)] = ax.psiGain[std::size_t(run * W + t)];
+    int firstSlot = span.psiLanes, lastSlot = -1;
+    for (int t = 0; t < span.psiLanes; ++t) {
+      const int slot = ax.psiSlot(span.begin - M + t);
+      if (slot < 0) continue;
+      const std::size_t lane = std::size_t(span.psi0 + t);
+      plan.psiSlot[lane] = slot;
+      plan.psiDecay[lane] = ax.psiDecay[std::size_t(slot)];
+      plan.psiGain[lane] = ax.psiGain[std::size_t(slot)];
+      firstSlot = std::min(firstSlot, t);
+      lastSlot = t;
     }
+    // The lanes around the slots stay 0 (b = a = 0) and need no computing; whole chunks that hold every
+    // slot, within the span's lanes.
+    span.slotLanes = roundUp(lastSlot - firstSlot + 1);
+    span.slotLane = std::min(firstSlot, span.psiLanes - span.slotLanes);
+  }
   return plan;
 }
 
-void PmlMemory::applyToPlanes(const float* prev, const float* vel, float* next, const Weights& coeffs,
-                              const RangeRunner& run, int k0, int k1, bool advanceZMemory) {
+void PmlMemory::advancePsi(const float* prev, const RangeRunner& run, bool xByCorrect, bool across) {
+  xPsiByCorrect_ = xByCorrect;
   const PmlAxis &x = profile_.axes[0], &y = profile_.axes[1], &z = profile_.axes[2];
-  const int planes = k1 - k0;
-  const auto [slot0, slot1] = advanceZMemory ? profile_.zPsiSlots() : std::pair{0, 0};
-  // Two passes, so that the threads wait for each other twice per step. First everything that reads
-  // only u^n: x's lines (ψ and correction along a line need only that line) and y's ψ, one z plane per
-  // unit, and z's ψ, one slot per unit.
+  const bool alongX = x.width > 0 && !xByCorrect, alongY = across && y.width > 0;
+  if (!alongX && !alongY && !(across && z.width > 0)) return;
+  const int planes = grid_.n3;
+  // z's slots that the held planes read (all of them on a whole grid).
+  const auto [slot0, slot1] = across ? profile_.zPsiSlots() : std::pair{0, 0};
+  // x's lines and y's rows one z plane per unit, z's rows one slot per unit.
   run(planes + slot1 - slot0, [&](int begin, int end) {
     for (int u = begin; u < end; ++u) {
       if (u >= planes) {
@@ -102,106 +141,75 @@ void PmlMemory::applyToPlanes(const float* prev, const float* vel, float* next, 
         psiRows(2, prev, slot, slot + 1);
         continue;
       }
-      if (x.width > 0) linesAlongX(prev, vel, next, coeffs, k0 + u, k0 + u + 1);
-      if (y.width > 0) psiRows(1, prev, k0 + u, k0 + u + 1);
-    }
-  });
-  // Then the corrections of y and z, which read ψ up to kPmlHalfLength slots away, plane by plane: a
-  // cell gets the terms of x, y and z in that order however the planes are shared out.
-  if (y.width == 0 && z.width == 0) return;
-  run(planes, [&](int begin, int end) {
-    for (int k = k0 + begin; k < k0 + end; ++k) {
-      if (y.width > 0) correctRows(1, prev, vel, next, coeffs, k, k + 1);
-      if (const int r = z.width > 0 ? z.reachIndex(profile_.zFirst + k) : -1; r >= 0)
-        correctRows(2, prev, vel, next, coeffs, r, r + 1);
+      if (alongX) psiAlongX(prev, u, 0, grid_.n2);
+      if (alongY) psiRows(1, prev, u, u + 1);
     }
   });
 }
 
-// The loops below run over contiguous x (rows, or segments of a line along x) one term at a time, so that
+void PmlMemory::finishStep() {
+  for (int a = 0; a < 3; ++a) std::swap(psi_[a], psiNext_[a]);
+}
+
+bool PmlMemory::reaches(const Box& box) const {
+  const PmlAxis &y = profile_.axes[1], &z = profile_.axes[2];
+  for (const LineChunks::Span& span : xChunks_.spans)
+    if (overlaps(span.begin, span.begin + span.count, box.i0, box.i1)) return true;
+  const auto along = [](const PmlAxis& ax, int a0, int a1) {
+    if (ax.width == 0) return false;
+    const int band = ax.reachCells() / 2;  // each end's share (the whole axis when it reaches across)
+    return ax.reachesAcross() || overlaps(0, band, a0, a1) || overlaps(ax.n - band, ax.n, a0, a1);
+  };
+  return along(y, box.j0, box.j1) || along(z, profile_.zFirst + box.k0, profile_.zFirst + box.k1);
+}
+
+void PmlMemory::correct(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box) {
+  const bool alongX = profile_.axes[0].width > 0;
+  for (int k = box.k0; k < box.k1; ++k)
+    for (int j = box.j0; j < box.j1; ++j) {
+      if (alongX && xPsiByCorrect_) psiAlongX(prev, k, j, j + 1);
+      if (alongX) correctAlongX(prev, vel, next, coeffs, j, k, box.i0, box.i1);
+      correctAcross(prev, vel, next, coeffs, j, k, box.i0, box.i1);
+    }
+}
+
+void PmlMemory::apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run) {
+  advancePsi(prev, run, /*xByCorrect=*/true, /*across=*/true);
+  run(grid_.n3, [&](int begin, int end) { correct(prev, vel, next, coeffs, {0, grid_.n1, 0, grid_.n2, begin, end}); });
+  finishStep();
+}
+
+// The loops below run over contiguous x (rows, or chunks of a line along x) one term at a time, so that
 // each is a plain stream the compiler vectorizes; every value still sums its terms in the order of
 // resources/kernels/pml.cl (q, then d, ascending).
 
-// Each chunk of kLanes cells is one vector: its lanes past a run's end compute with b = a = 0 (their
-// memory stays 0) and read cells beyond the run, which lie inside the padded arrays (every row is followed
-// by halo cells, and the rows of the y halo follow the last one). The correction adds 0 to the cells of
-// those lanes: cells of the same line, its right halo or, past that, the left halo of the next row of
-// u^(n+1), which no other thread writes or reads during this pass.
-ISO_PML_CLONES void PmlMemory::linesAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs,
-                                           int k0, int k1) {
+// Each chunk of kLanes half points is one vector; its lanes without a slot compute with b = a = 0 (their
+// memory stays 0) from cells beyond the line, which lie inside the padded arrays (every row is followed
+// by halo cells, and the rows of the y halo follow the last one).
+ISO_PML_CLONES void PmlMemory::psiAlongX(const float* prev, int k, int j0, int j1) {
   constexpr int L = kLanes;
-  static_assert(L - 1 <= 2 * kHalfLength, "a chunk's spare lanes reach at most into the next row's halo");
-  const PmlAxis& ax = profile_.axes[0];
-  const int n = ax.n, n2 = grid_.n2;
-  const auto& w = profile_.firstDerivative;
-  const float centre = coeffs[0] / 3.0f;  // coeffs[0] carries the centre weight of all three axes
   const LineChunks& plan = xChunks_;
-  const int runLanes = plan.psiRunLanes;
-  // ψ of a line by half point: h[m] for m in [−1 − M, n − 1 + runLanes + M], 0 outside the layer. Two of
-  // them: ψ of line j is computed while line j − 1 is corrected, so that the correction's loads, offset
-  // from the stores that wrote h, do not wait for those stores (a store-forwarding stall per vector).
-  const std::size_t halfFloats = std::size_t(n + 1 + 2 * M + runLanes + L);
-  std::vector<float> halves(2 * halfFloats, 0.0f);
-  const auto shadowOf = [&](int j) { return halves.data() + std::size_t(j & 1) * halfFloats + 1 + M; };
-  for (int k = k0; k < k1; ++k)
-    for (int j = 0; j <= n2; ++j) {
-      if (j < n2) {  // ψ of line j
-        const std::size_t line = std::size_t(k) * std::size_t(n2) + std::size_t(j);
-        const float* p = prev + grid_.interiorIndex(0, j, k);
-        float* psi = psi_[0].data() + line * std::size_t(2 * runLanes);
-        float* h = shadowOf(j);
-        for (int run = 0; run < 2; ++run) {
-          const int m0 = ax.psiPoint(run * ax.width);  // half points [m0, m0 + W) in this run's lanes
-          for (int c = 0; c < runLanes; c += L) {
-            const float* pc = p + m0 + c;
-            const int lane0 = run * runLanes + c;
-            const float* decay = plan.psiDecay.data() + lane0;
-            const float* gain = plan.psiGain.data() + lane0;
-            float* state = psi + lane0;
-            float* shadow = h + m0 + c;
+  const auto& w = profile_.firstDerivative;
+  const int n2 = grid_.n2;
+  for (int j = j0; j < j1; ++j) {
+    const std::size_t line = std::size_t(k) * std::size_t(n2) + std::size_t(j);
+    const float* p = prev + grid_.interiorIndex(0, j, k);
+    const std::size_t at = line * std::size_t(plan.psiLanes);
+    for (const LineChunks::Span& span : plan.spans)
+      for (int c = span.slotLane; c < span.slotLane + span.slotLanes; c += L) {
+        const float* pc = p + span.begin - M + c;  // lane l: half point begin − M + c + l
+        const float* decay = plan.psiDecay.data() + span.psi0 + c;
+        const float* gain = plan.psiGain.data() + span.psi0 + c;
+        const float* older = psi_[0].data() + at + std::size_t(span.psi0 + c);
+        float* state = psiNext_[0].data() + at + std::size_t(span.psi0 + c);
 #pragma GCC ivdep
-            for (int l = 0; l < L; ++l) {
-              float derivative = 0.0f;  // at the half point m0 + c + l + 1/2
-              for (int q = 0; q < M; ++q) derivative += w[q] * (pc[l + q + 1] - pc[l - q]);
-              const float value = decay[l] * state[l] + gain[l] * derivative;
-              state[l] = value;
-              shadow[l] = value;
-            }
-          }
+        for (int l = 0; l < L; ++l) {
+          float derivative = 0.0f;
+          for (int q = 0; q < M; ++q) derivative += w[q] * (pc[l + q + 1] - pc[l - q]);
+          state[l] = decay[l] * older[l] + gain[l] * derivative;
         }
       }
-      if (j == 0) continue;
-      // The correction of line j − 1 over the cells it reaches, ζ in the layer.
-      const int jc = j - 1;
-      const std::size_t line = std::size_t(k) * std::size_t(n2) + std::size_t(jc);
-      const std::size_t row = grid_.interiorIndex(0, jc, k);
-      const float* p = prev + row;
-      const float* v = vel + row;
-      float* out = next + row;
-      float* zeta = zeta_[0].data() + line * std::size_t(plan.lanes);
-      const float* h = shadowOf(jc);
-      for (const LineChunks::Span& span : plan.spans)
-        for (int c = 0; c < span.count; c += L) {
-          const int i0 = span.begin + c, count = span.count - c, lane0 = span.lane0 + c;
-          const float* decay = plan.zetaDecay.data() + lane0;
-          const float* gain = plan.zetaGain.data() + lane0;
-          float* state = zeta + lane0;
-          const float* pc = p + i0;
-          const float* hc = h + i0;
-          const float* vc = v + i0;
-          float* o = out + i0;
-#pragma GCC ivdep
-          for (int l = 0; l < L; ++l) {
-            float correction = 0.0f;  // ∂ψ at the cell, from the half points i + q + 1/2 and i − q − 1/2
-            for (int q = 0; q < M; ++q) correction += w[q] * (hc[l + q] - hc[l - q - 1]);
-            float second = centre * pc[l];
-            for (int d = 1; d <= kHalfLength; ++d) second += coeffs[d] * (pc[l + d] + pc[l - d]);
-            const float updated = decay[l] * state[l] + gain[l] * (second + correction);  // 0 without a slot
-            state[l] = updated;
-            o[l] += l < count ? vc[l] * (correction + updated) : 0.0f;
-          }
-        }
-    }
+  }
 }
 
 ISO_PML_CLONES void PmlMemory::psiRows(int a, const float* prev, int c2Begin, int c2End) {
@@ -215,87 +223,176 @@ ISO_PML_CLONES void PmlMemory::psiRows(int a, const float* prev, int c2Begin, in
       const int t = a == 1 ? c1 : c2;  // the slot; the other index is z (axis y) or y (axis z)
       const int m = ax.psiPoint(t);      // of the whole axis: z's plane is m − zFirst here
       const float* p = prev + (a == 1 ? grid_.interiorIndex(0, m, c2) : grid_.interiorIndex(0, c1, m - profile_.zFirst));
-      float* psi = psi_[a].data() + (std::size_t(c2) * dims[1] + c1) * std::size_t(n1);
+      const std::size_t at = (std::size_t(c2) * dims[1] + c1) * std::size_t(n1);
+      const float* older = psi_[a].data() + at;
+      float* psi = psiNext_[a].data() + at;
       const float decay = ax.psiDecay[t], gain = ax.psiGain[t];
 #pragma GCC ivdep
       for (int x = 0; x < n1; ++x) {
         float derivative = 0.0f;  // at the half point m + 1/2
         for (int q = 0; q < M; ++q) derivative += w[q] * (p[x + (q + 1) * s] - p[x - q * s]);
-        psi[x] = decay * psi[x] + gain * derivative;
+        psi[x] = decay * older[x] + gain * derivative;
       }
     }
 }
 
-ISO_PML_CLONES void PmlMemory::correctRows(int a, const float* prev, const float* vel, float* next,
-                                           const Weights& coeffs, int c2Begin, int c2End) {
-  const PmlAxis& ax = profile_.axes[a];
-  const auto dims = profile_.memoryDims(a);
-  const std::ptrdiff_t s = axisStride(grid_, a);
+// A chunk's lanes past its span compute with b = a = 0 and add 0 to their cells: cells of the same row
+// (inside the box: checked), or its right halo and the next row's left halo, which nothing writes. A
+// chunk with cells outside the box (a tile narrower than the row) updates only its cells inside it.
+ISO_PML_CLONES void PmlMemory::correctAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs,
+                                             int j, int k, int i0, int i1) {
+  constexpr int L = kLanes;
+  static_assert(L - 1 <= 2 * kHalfLength, "a chunk's spare lanes reach at most into the next row's halo");
+  const int n = profile_.axes[0].n;
   const auto& w = profile_.firstDerivative;
-  const float centre = coeffs[0] / 3.0f;
-  const int n1 = grid_.n1, reach1 = a == 1 ? ax.reachCells() : grid_.n2;
-  for (int c2 = c2Begin; c2 < c2End; ++c2)
-    for (int c1 = 0; c1 < reach1; ++c1) {
-      const int i = ax.reachCell(a == 1 ? c1 : c2);  // the cell along the axis
-      const int other = a == 1 ? c2 : c1;            // z for axis y, y for axis z
-      // The row of slot `slot` on this cell's line in a memory array (a row of zeros outside the layer).
-      const auto rowOf = [&](std::vector<float>& memory, int slot) {
-        if (slot < 0) return zeroRow_.data();
-        const std::size_t outer = a == 1 ? std::size_t(other) : std::size_t(slot);
-        const std::size_t inner = a == 1 ? std::size_t(slot) : std::size_t(other);
-        return memory.data() + (outer * dims[1] + inner) * std::size_t(n1);
+  const float centre = coeffs[0] / 3.0f;  // coeffs[0] carries the centre weight of all three axes
+  const LineChunks& plan = xChunks_;
+  const std::size_t line = std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j);
+  const std::size_t row = grid_.interiorIndex(0, j, k);
+  float* zeta = zeta_[0].data() + line * std::size_t(plan.zetaLanes);
+  const float* psi = psiNext_[0].data() + line * std::size_t(plan.psiLanes);
+  for (const LineChunks::Span& span : plan.spans)
+    for (int c = 0; c < span.count; c += L) {
+      const int first = span.begin + c, count = span.count - c;
+      if (!overlaps(first, first + std::min(count, L), i0, i1)) continue;
+      const float* decay = plan.zetaDecay.data() + span.zeta0 + c;
+      const float* gain = plan.zetaGain.data() + span.zeta0 + c;
+      float* state = zeta + span.zeta0 + c;
+      const float* h = psi + span.psi0 + c + M;  // h[l]: ψ at the half point of cell first + l
+      const float* pc = prev + row + first;
+      const float* vc = vel + row + first;
+      float* o = next + row + first;
+      // The value of lane l: ζ's new state, and what the cell gets.
+      const auto lane = [&](int l, float& updated) {
+        float correction = 0.0f;  // ∂ψ at the cell, from the half points i + q + 1/2 and i − q − 1/2
+        for (int q = 0; q < M; ++q) correction += w[q] * (h[l + q] - h[l - q - 1]);
+        float second = centre * pc[l];
+        for (int d = 1; d <= kHalfLength; ++d) second += coeffs[d] * (pc[l + d] + pc[l - d]);
+        updated = decay[l] * state[l] + gain[l] * (second + correction);  // 0 without a slot
+        return correction;
       };
-      // ∂ψ at the cell reads the half points i + q + 1/2 and i − q − 1/2.
-      const float* above[M];
-      const float* below[M];
-      for (int q = 0; q < M; ++q) above[q] = rowOf(psi_[a], ax.psiSlot(i + q)), below[q] = rowOf(psi_[a], ax.psiSlot(i - q - 1));
-      const std::size_t cell =
-          a == 1 ? grid_.interiorIndex(0, i, other) : grid_.interiorIndex(0, other, i - profile_.zFirst);
-      const float* p = prev + cell;
-      const float* v = vel + cell;
-      float* out = next + cell;
-      const int slot = ax.zetaSlot(i);
-      if (slot < 0) {
+      if (first >= i0 && std::min(first + L, n) <= i1) {
 #pragma GCC ivdep
-        for (int x = 0; x < n1; ++x) {
-          float correction = 0.0f;
-          for (int q = 0; q < M; ++q) correction += w[q] * (above[q][x] - below[q][x]);
-          out[x] += v[x] * correction;
+        for (int l = 0; l < L; ++l) {
+          float updated;
+          const float correction = lane(l, updated);
+          state[l] = updated;
+          o[l] += l < count ? vc[l] * (correction + updated) : 0.0f;
         }
         continue;
       }
-      float* zeta = rowOf(zeta_[a], slot);
-      const float decay = ax.zetaDecay[slot], gain = ax.zetaGain[slot];
-#pragma GCC ivdep
-      for (int x = 0; x < n1; ++x) {
-        float correction = 0.0f;
-        for (int q = 0; q < M; ++q) correction += w[q] * (above[q][x] - below[q][x]);
-        float second = centre * p[x];
-        for (int d = 1; d <= kHalfLength; ++d) second += coeffs[d] * (p[x + d * s] + p[x - d * s]);
-        const float z = decay * zeta[x] + gain * (second + correction);
-        zeta[x] = z;
-        out[x] += v[x] * (correction + z);
+      for (int l = std::max(i0 - first, 0); l < std::min({L, count, i1 - first}); ++l) {
+        float updated;
+        const float correction = lane(l, updated);
+        state[l] = updated;
+        o[l] += vc[l] * (correction + updated);
       }
     }
 }
 
+bool PmlMemory::acrossRow(int a, int j, int k, int i0, AcrossRow& out) {
+  const PmlAxis& ax = profile_.axes[a];
+  // The cell along the axis (z's of the whole grid); z for y, y for z.
+  const int i = a == 1 ? j : profile_.zFirst + k, other = a == 1 ? k : j;
+  if (ax.width == 0 || ax.reachIndex(i) < 0) return false;
+  const int rows = a == 1 ? ax.memorySlots() : grid_.n2;  // memoryDims(a)[1]
+  // The row of slot `slot` on this cell's line in a memory array (a row of zeros outside the layer).
+  const auto rowOf = [&](std::vector<float>& memory, int slot) {
+    if (slot < 0) return zeroRow_.data() + i0;
+    const std::size_t outer = a == 1 ? std::size_t(other) : std::size_t(slot);
+    const std::size_t inner = a == 1 ? std::size_t(slot) : std::size_t(other);
+    return memory.data() + (outer * std::size_t(rows) + inner) * std::size_t(grid_.n1) + std::size_t(i0);
+  };
+  out.stride = axisStride(grid_, a);
+  for (int q = 0; q < M; ++q) {
+    out.above[q] = rowOf(psiNext_[a], ax.psiSlot(i + q));
+    out.below[q] = rowOf(psiNext_[a], ax.psiSlot(i - q - 1));
+  }
+  const int slot = ax.zetaSlot(i);
+  out.zeta = slot < 0 ? nullptr : rowOf(zeta_[a], slot);
+  out.decay = slot < 0 ? 0.0f : ax.zetaDecay[std::size_t(slot)];
+  out.gain = slot < 0 ? 0.0f : ax.zetaGain[std::size_t(slot)];
+  return true;
+}
+
+void PmlMemory::correctAcross(const float* prev, const float* vel, float* next, const Weights& coeffs, int j, int k,
+                              int i0, int i1) {
+  const std::size_t cell = grid_.interiorIndex(i0, j, k);
+  AcrossRow rows;
+  for (int a : {1, 2})
+    if (acrossRow(a, j, k, i0, rows)) correctRow(rows, prev + cell, vel + cell, next + cell, coeffs, i1 - i0);
+}
+
+void PmlMemory::rowTerms(int j, int k, RowTerms& out) {
+  for (int a : {1, 2}) out.across[a - 1] = acrossRow(a, j, k, 0, out.rows[a - 1]);
+}
+
+bool PmlMemory::xChunk(int j, int k, int first, XChunk& out) {
+  const LineChunks& plan = xChunks_;
+  const std::size_t c = std::size_t(first / kLanes);
+  if (first < 0 || c >= plan.chunkSpan.size() || plan.chunkSpan[c] < 0) return false;
+  const LineChunks::Span& span = plan.spans[std::size_t(plan.chunkSpan[c])];
+  const std::size_t line = std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j);
+  const int lane = span.zeta0 + first - span.begin;
+  out.zeta = zeta_[0].data() + line * std::size_t(plan.zetaLanes) + std::size_t(lane);
+  out.decay = plan.zetaDecay.data() + lane;
+  out.gain = plan.zetaGain.data() + lane;
+  const std::size_t psiLane = std::size_t(span.psi0 + first - span.begin + M);
+  out.older = psi_[0].data() + line * std::size_t(plan.psiLanes) + psiLane;
+  out.own = psiNext_[0].data() + line * std::size_t(plan.psiLanes) + psiLane;
+  out.psiDecay = plan.psiDecay.data() + psiLane;
+  out.psiGain = plan.psiGain.data() + psiLane;
+  return true;
+}
+
+ISO_PML_CLONES void PmlMemory::correctRow(const AcrossRow& rows, const float* p, const float* v, float* out,
+                                          const Weights& coeffs, int count) const {
+  const auto& w = profile_.firstDerivative;
+  const float centre = coeffs[0] / 3.0f;
+  const std::ptrdiff_t s = rows.stride;
+  const float* const* above = rows.above;
+  const float* const* below = rows.below;
+  if (!rows.zeta) {
+#pragma GCC ivdep
+    for (int x = 0; x < count; ++x) {
+      float correction = 0.0f;
+      for (int q = 0; q < M; ++q) correction += w[q] * (above[q][x] - below[q][x]);
+      out[x] += v[x] * correction;
+    }
+    return;
+  }
+  float* zeta = rows.zeta;
+  const float decay = rows.decay, gain = rows.gain;
+#pragma GCC ivdep
+  for (int x = 0; x < count; ++x) {
+    float correction = 0.0f;
+    for (int q = 0; q < M; ++q) correction += w[q] * (above[q][x] - below[q][x]);
+    float second = centre * p[x];
+    for (int d = 1; d <= kHalfLength; ++d) second += coeffs[d] * (p[x + d * s] + p[x - d * s]);
+    const float z = decay * zeta[x] + gain * (second + correction);
+    zeta[x] = z;
+    out[x] += v[x] * (correction + z);
+  }
+}
+
 // x's padded memory against the layout of PmlProfile::memoryDims: calls place(isPsi, lane, slot) for every
-// ψ value, then every ζ value, `lane` its index in psi_[0] or zeta_[0], `slot` its index in that variable's
-// memoryDims array (2·W slots per line).
+// lane holding a ψ value, then every lane holding a ζ value, `lane` its index in psi_[0] or zeta_[0],
+// `slot` its index in that variable's memoryDims array (2·W slots per line). Where the two spans' ψ runs
+// overlap (short lines), a slot has two lanes, which hold the same value.
 template <class Place>
-void PmlMemory::forEachXSlot(Place place) const {
-  const int W = profile_.axes[0].width, slots = 2 * W;
+void PmlMemory::forEachXLane(Place place) const {
+  const int slots = 2 * profile_.axes[0].width;
   const std::size_t lines = std::size_t(grid_.n2) * std::size_t(grid_.n3);
   const LineChunks& plan = xChunks_;
   for (std::size_t line = 0; line < lines; ++line)
-    for (int run = 0; run < 2; ++run)
-      for (int t = 0; t < W; ++t)
-        place(true, line * std::size_t(2 * plan.psiRunLanes) + std::size_t(run * plan.psiRunLanes + t),
-              line * std::size_t(slots) + std::size_t(run * W + t));
+    for (int lane = 0; lane < plan.psiLanes; ++lane)
+      if (const int slot = plan.psiSlot[std::size_t(lane)]; slot >= 0)
+        place(true, line * std::size_t(plan.psiLanes) + std::size_t(lane), line * std::size_t(slots) + std::size_t(slot));
   for (std::size_t line = 0; line < lines; ++line)
-    for (int lane = 0; lane < plan.lanes; ++lane)
+    for (int lane = 0; lane < plan.zetaLanes; ++lane)
       if (const int slot = plan.zetaSlot[std::size_t(lane)]; slot >= 0)
-        place(false, line * std::size_t(plan.lanes) + std::size_t(lane), line * std::size_t(slots) + std::size_t(slot));
+        place(false, line * std::size_t(plan.zetaLanes) + std::size_t(lane),
+              line * std::size_t(slots) + std::size_t(slot));
 }
 
 std::vector<float> PmlMemory::save() const {
@@ -306,7 +403,7 @@ std::vector<float> PmlMemory::save() const {
       // ψ of x, then ζ of x, each in the memoryDims layout.
       const std::size_t base = out.size(), half = profile_.axisMemoryFloats(0) / 2;
       out.resize(base + 2 * half);
-      forEachXSlot([&](bool psi, std::size_t lane, std::size_t slot) {
+      forEachXLane([&](bool psi, std::size_t lane, std::size_t slot) {
         out[base + (psi ? 0 : half) + slot] = psi ? psi_[0][lane] : zeta_[0][lane];
       });
       continue;
@@ -325,7 +422,7 @@ void PmlMemory::restore(std::span<const float> memory) {
   for (int a = 0; a < 3; ++a) {
     if (a == 0 && profile_.axes[0].width > 0) {
       const std::size_t half = profile_.axisMemoryFloats(0) / 2;
-      forEachXSlot([&](bool psi, std::size_t lane, std::size_t slot) {
+      forEachXLane([&](bool psi, std::size_t lane, std::size_t slot) {
         (psi ? psi_[0] : zeta_[0])[lane] = memory[from + (psi ? 0 : half) + slot];
       });
       from += 2 * half;

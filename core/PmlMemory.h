@@ -1,8 +1,22 @@
 #pragma once
 // The CPU side of the absorbing layer (core/PmlProfile.h): the memory variables ψ and ζ of the three
-// axes and the pass that adds the layer's terms to a step computed by the plain stencil. Both CPU
-// stages run this one code, so they agree bit for bit; the OpenCL stages run the same arithmetic in
-// resources/kernels/pml.cl.
+// axes and the layer's terms added to a step computed by the plain stencil. Both CPU stages run this
+// one code, so they agree bit for bit; the OpenCL stages run the same arithmetic in
+// resources/kernels/pml.cl (gpu-optimized's kernel folds it into its own pass).
+//
+// ψ is kept twice: ψ^(n−1) and ψ^n, swapped at the end of each step (finishStep). A step's layer work
+// has two parts. advancePsi: ψ^n of every axis from ψ^(n−1) and u^n, each slot once, a pass over the
+// layer's half points. correct: in the cells the layer reaches, ζ^n and v²dt²·(∂ψ + ζ) of x, then y, then
+// z added to u^(n+1). A cell's correction reads only u^n, ψ and its own ζ, so any split of the grid into
+// boxes computes the same bits. cpu-serial corrects the whole grid after its stencil. cpu-parallel
+// computes the rows that y or z reaches with their stencil in one pass (whose second derivatives the
+// layer's ζ reuses); x's terms there compute ψ^n of x again from ψ^(n−1) (the same arithmetic, so the
+// same bits), so that x needs no pass of its own; the other rows get x's terms from correct().
+// A slab of a grid cut along z (core/DecomposedSolver.h) runs the same code on its planes: its profile
+// (PmlProfile::zWindow) numbers z from the whole grid's plane zFirst, advancePsi advances the z slots its
+// planes read (PmlProfile::zPsiSlots, from its ghost planes), and since a correction reads only u^n, ψ^n
+// and its own ζ, boxes of its planes next to a cut, corrected first, give the whole grid's bits.
+#include <cstddef>
 #include <functional>
 #include <span>
 #include <vector>
@@ -18,20 +32,27 @@ class PmlMemory {
   // Splits [0, count) into ranges and calls body(begin, end) on each, in any order or concurrently,
   // returning when all are done.
   using RangeRunner = std::function<void(int count, const std::function<void(int begin, int end)>& body)>;
+  // The interior cells [i0, i1) x [j0, j1) x [k0, k1).
+  struct Box {
+    int i0, i1, j0, j1, k0, k1;
+  };
 
   PmlMemory(const Grid& grid, PmlProfile profile);
 
-  // next holds u^(n+1) from the plain stencil (source not yet added), prev u^n, both padded; vel v²dt².
-  // Advances ψ and ζ to step n and adds v²dt²·(∂ψ + ζ) of every axis to next in the layer.
-  void apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run) {
-    applyToPlanes(prev, vel, next, coeffs, run, 0, grid_.n3, true);
-  }
-  // The same on the interior planes [k0, k1) only, so that a step can finish some planes before the
-  // others (a slab's planes next to a cut, core/DecomposedSolver.h). ψ of z is advanced by the call with
-  // `advanceZMemory`, which must come first in a step (its corrections read ψ of z beyond their planes);
-  // every other value belongs to one plane. Calls covering each plane once give apply()'s bits.
-  void applyToPlanes(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run,
-                     int k0, int k1, bool advanceZMemory);
+  // Step n, first: ψ^n from u^n (prev, padded) in one pass: of x unless `xByCorrect` (then correct()
+  // advances x's ψ of each row just before that row's x terms, while the row is in cache, and its boxes
+  // must hold whole rows), of y and z when `across` (else a kernel computes them: rowTerms()).
+  void advancePsi(const float* prev, const RangeRunner& run, bool xByCorrect, bool across);
+  // Step n, then: next holds u^(n+1) from the plain stencil (source not yet added); advances ζ to step n
+  // and adds v²dt²·(∂ψ + ζ) of every axis in the box's cells that the layer reaches. vel is v²dt².
+  // Boxes covering each cell once give the same bits in any order, or concurrently.
+  void correct(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box);
+  // Whether correct() has anything to do in the box.
+  bool reaches(const Box& box) const;
+  // Step n, last: ψ^n becomes the older level.
+  void finishStep();
+  // The three parts of step n over the whole grid, the corrections a plane per unit of `run`.
+  void apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run);
 
   // Every memory variable, in PmlProfile::memoryFloats order (for checkpoints).
   std::vector<float> save() const;
@@ -39,43 +60,88 @@ class PmlMemory {
 
   const PmlProfile& profile() const { return profile_; }
 
- private:
-  // Along x, a line's ψ and correction need only that line: one pass over the lines of planes [k0, k1).
-  void linesAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs, int k0, int k1);
-  // Across x (axis 1 or 2), every operation runs along contiguous rows of x: first ψ of every row, then the
-  // correction, which reads ψ rows up to kPmlHalfLength slots away. c2 is the memory array's outer index.
-  void psiRows(int axis, const float* prev, int c2Begin, int c2End);
-  void correctRows(int axis, const float* prev, const float* vel, float* next, const Weights& coeffs, int c2Begin,
-                   int c2End);
+  // ---- For a stencil kernel that computes the layer's terms with its own (cpu-parallel's frame) ----
+  // The rows of x that neither y nor z reaches: [j0, j1) x [k0, k1), every x.
+  Box coreRows() const { return coreRows_; }
+  // x's terms reach whole chunks of kChunkCells cells on a grid from interior cell 0 (xChunk).
+  static constexpr int kChunkCells = 16;
+  // What the y or z terms of a row read and write (from the row's cell x = 0), and x's chunks of a row.
+  static constexpr int M = kPmlHalfLength;
+  struct AcrossRow {
+    const float* above[M];            // ψ^n rows of the half points i + q + 1/2 (advancePsi's)
+    const float* below[M];            // and i − q − 1/2
+    float* zeta = nullptr;            // the row's ζ; null where the cell is outside the layer
+    float decay = 0.0f, gain = 0.0f;  // ζ's b and a there
+    std::ptrdiff_t stride = 0;        // the axis's, in floats
+  };
+  struct XChunk {
+    // ψ^(n−1) and ψ^n at the half point of the chunk's cell l: older[l], own[l] (older[l − M ..
+    // l + M − 1] valid); per lane b and a (0 for lanes without a slot, which stay 0).
+    const float* older;
+    float* own;
+    const float *psiDecay, *psiGain;
+    float* zeta;  // kLanes of ζ; lanes without a slot stay 0 (their b = a = 0)
+    const float *decay, *gain;
+  };
+  struct RowTerms {
+    bool across[2] = {false, false};  // y, z: whether the row lies in the axis's reach
+    AcrossRow rows[2];
+  };
+  // The y and z terms of row (j, k).
+  void rowTerms(int j, int k, RowTerms& out);
+  // x's chunk of cells [first, first + kLanes) of row (j, k) (first a multiple of kLanes); false when the
+  // correction does not reach it.
+  bool xChunk(int j, int k, int first, XChunk& out);
 
-  // The x pass runs in fixed chunks of kLanes cells (one AVX-512 vector; a run of W = 10 cells is too
-  // short for a vector loop with a run-time trip count). So that every chunk loads and stores whole
-  // vectors, x's memory is kept padded per line: ψ as two runs of psiRunLanes slots, ζ as the lanes of
-  // the spans the correction covers; a lane without a slot has b = a = 0 and stays 0. save() and
-  // restore() convert to and from the layout of PmlProfile::memoryDims.
-  static constexpr int kLanes = 16;
+ private:
+  // ψ of x on the lines of plane k, in whole chunks (see LineChunks).
+  void psiAlongX(const float* prev, int k, int j0, int j1);
+  // ψ of axis 1 or 2 along contiguous rows of x; c2 is the memory array's outer index.
+  void psiRows(int axis, const float* prev, int c2Begin, int c2End);
+  // The x terms of row (j, k) on its cells in [i0, i1).
+  void correctAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs, int j, int k, int i0,
+                     int i1);
+  // The y and z terms of row (j, k) on its cells [i0, i1), for the axes whose reach holds the row.
+  void correctAcross(const float* prev, const float* vel, float* next, const Weights& coeffs, int j, int k, int i0,
+                     int i1);
+  // The row of axis a (1: y, 2: z) through row (j, k), from cell i0; false outside the axis's reach.
+  bool acrossRow(int a, int j, int k, int i0, AcrossRow& out);
+  void correctRow(const AcrossRow& rows, const float* p, const float* v, float* out, const Weights& coeffs,
+                  int count) const;
+
+  // The x terms run in fixed chunks of kLanes cells (one AVX-512 vector; a run of W + M = 12 cells is
+  // too short for a vector loop with a run-time trip count). So that every chunk loads and stores whole
+  // vectors, x's memory is kept padded per line: per span of cells the correction covers, ζ on the span's
+  // lanes and ψ on a run of half points from M before the span, long enough for every chunk's shifted
+  // loads; a lane without a slot has b = a = 0 and stays 0. save() and restore() convert to and from the
+  // layout of PmlProfile::memoryDims.
+  static constexpr int kLanes = kChunkCells;
   struct LineChunks {
     struct Span {
-      int begin, count, lane0;  // cells [begin, begin + count) of a line, at lanes from lane0
+      int begin, count;  // cells [begin, begin + count) of a line
+      int zeta0, psi0;   // its first ζ lane; its first ψ lane, half point begin − M
+      int psiLanes;      // ψ lanes of the span: every chunk's half points [c − M, c + kLanes + M − 1)
+      int slotLane, slotLanes;  // the lanes from the span's first ψ slot in whole chunks: those computed
     };
     std::vector<Span> spans;
-    int lanes = 0;                              // ζ floats per line: every span rounded up to kLanes
-    int psiRunLanes = 0;                        // W rounded up to kLanes
-    std::vector<float> zetaDecay, zetaGain;     // per lane
-    std::vector<int> zetaSlot;                  // per lane, −1: none
-    std::vector<float> psiDecay, psiGain;       // per lane of the two ψ runs
+    int zetaLanes = 0, psiLanes = 0;  // floats per line
+    std::vector<int> chunkSpan;       // per chunk of kLanes cells from 0 along the line: its span, −1: none
+    std::vector<float> zetaDecay, zetaGain, psiDecay, psiGain;  // per lane
+    std::vector<int> zetaSlot, psiSlot;                         // per lane, −1: none
   };
   static LineChunks planLineChunks(const PmlAxis& axis);
   template <class Place>
-  void forEachXSlot(Place place) const;  // place(isPsi, padded index, memoryDims index) per value of x
+  void forEachXLane(Place place) const;  // place(isPsi, lane in psi_[0] or zeta_[0], memoryDims index)
 
   Grid grid_;
   PmlProfile profile_;
   LineChunks xChunks_;
-  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s padded layout, per line (save() and
-  // restore() convert it to and from memoryDims).
-  std::vector<float> psi_[3], zeta_[3];
-  std::vector<float> zeroRow_;            // n1 zeros: the ψ row of a half point outside the layer
+  Box coreRows_{};
+  bool xPsiByCorrect_ = false;  // this step's advancePsi left ψ of x to correct()
+  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s padded layout, per line. psi_ holds
+  // ψ^(n−1) during step n (ψ^n between steps), psiNext_ receives ψ^n.
+  std::vector<float> psi_[3], psiNext_[3], zeta_[3];
+  std::vector<float> zeroRow_;  // n1 zeros: the ψ row of a half point outside the layer
 };
 
 }  // namespace iso

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 #include "core/Format.h"
@@ -254,10 +255,18 @@ Problem problemFromModel(const Scenario& s, const std::vector<float>& model) {
   }
 
   for (const auto& r : s.receivers) p.receivers.push_back(grid.interiorIndex(r.i, r.j, r.k));
+  p.amplitudeBound = amplitudeBoundOf(p, s.source.kind == SourceKind::Ricker ? s.source.amplitude : 0.0);
   return p;
 }
 
 }  // namespace
+
+double amplitudeBoundOf(const Problem& p, double sourceAmplitude) {
+  double initial = 0.0;
+  for (float v : p.initialPrev) initial = std::max(initial, double(std::fabs(v)));
+  const double source = p.source ? std::fabs(sourceAmplitude) / p.dx : 0.0;
+  return std::max(4.0 * initial + source, double(std::numeric_limits<float>::min()));
+}
 
 Problem buildProblem(const Scenario& s) {
   validateScenario(s);

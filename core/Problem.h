@@ -63,6 +63,9 @@ struct Problem {
   PmlProfile pml;                       // the absorbing boundary (disabled otherwise)
   std::vector<std::size_t> receivers;   // padded indices
   StabilityReport stability;
+  // An upper estimate of |u| over any run of the problem (amplitudeBoundOf), from the source and the
+  // initial field: what a stage that stores the field in fewer bits scales it by (gpu-half).
+  double amplitudeBound = 0.0;
 };
 
 // How a Problem is run, apart from its physics: the stage (StageRegistry id), the OpenCL device
@@ -83,6 +86,13 @@ Problem buildProblem(const Scenario& s, std::vector<float> model);
 
 // dt limit, Courant number and points per wavelength for a scenario (no arrays built).
 StabilityReport analyseStability(const Scenario& s, double vMin, double vMax);
+
+// The problem's amplitude bound: four times the initial field's largest |u| (waves from it may focus),
+// plus |A|/dx for a point source of amplitude A. Near the source the field is quasi-static,
+// u ≈ s(t)·G/dx with G ≈ 0.2 for this stencil's discrete Green's function (docs/NUMERICS.md, "Half-precision
+// storage": 0.2 measured at the source cell, 0.02 and less a few cells away); 1/dx leaves a factor of five.
+// At least the smallest normal float.
+double amplitudeBoundOf(const Problem& p, double sourceAmplitude);
 
 // Cells of the absorbing or sponge layer along each axis (x, y, z); 0 for a reflecting boundary.
 std::array<int, 3> boundaryLayerCells(const Problem& p);

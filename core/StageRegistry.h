@@ -45,6 +45,11 @@ struct StageInfo {
   // and its source files relative to the repository root (kernels for OpenCL stages, C++ for CPU stages).
   std::string previous{};
   std::vector<std::string> sourceFiles{};
+  // The largest error against cpu-serial that `verify`, the compare view and the tests accept for this
+  // stage (core/FieldCompare.h: the field's difference over its running peak norm, and the traces'
+  // relative L2): 1e-5 (kReferenceTolerance) for float32 stages; one that stores its fields in fewer
+  // bits states its own, measured and explained in its descriptor.
+  double agreementTolerance = 1e-5;
   // The learner's explanation (Markdown, relative to resources/): stages/<id>.md for every stage.
   std::string explanationFile() const { return "stages/" + id + ".md"; }
 };

@@ -2,6 +2,7 @@
 # The GPU machine's checks and timings, all through the `iso3dfd` command-line tool (no Qt needed there).
 # Here (the build machine):   scripts/gpu_bench.sh pack     -> .gpu/ (iso3dfd + the libraries it may lack)
 # There (e.g. the H100):      scripts/gpu_bench.sh run [iso3dfd bench options, e.g. --sizes 256,512,768 --tune]
+#                             scripts/gpu_bench.sh half                  (gpu-half and the absorbing layer's cost)
 #                             scripts/gpu_bench.sh iso3dfd COMMAND [options]   (any command, same environment)
 #                             scripts/gpu_bench.sh mpirun N COMMAND [options]  (iso3dfd on N MPI ranks)
 # iso3dfd is built with MPI (Open MPI from Debian, libmpi.so.40) and loads the GPU machine's own Open MPI
@@ -65,6 +66,9 @@ mpirun_iso() {  # mpirun_iso N ARGS...: iso3dfd ARGS on N ranks of this host
 if [ "$mode" = iso3dfd ]; then
   exec "$iso" "$@"
 fi
+if [ "$mode" = half ]; then
+  exec "$root/scripts/gpu_half.sh" "$iso" "$device" "$out"
+fi
 if [ "$mode" = mpirun ]; then
   mpirun_iso "$@"
   exit $?
@@ -85,7 +89,7 @@ if [ "$mode" = mpi-check ]; then
   exit 0
 fi
 if [ "$mode" != run ]; then
-  echo "usage: scripts/gpu_bench.sh pack | run [iso3dfd bench options] | iso3dfd COMMAND [options] | mpirun N COMMAND [options] | mpi-check" >&2
+  echo "usage: scripts/gpu_bench.sh pack | run [iso3dfd bench options] | half | iso3dfd COMMAND [options] | mpirun N COMMAND [options] | mpi-check" >&2
   exit 2
 fi
 
@@ -103,7 +107,7 @@ for n1 in 67 64; do
        --receiver 3,22,14 --receiver 60,40,25
 done
 step tune.log tune 512 512 512 --device "$device"
-step bench.log bench 512 512 512 20 --scenario oneapi --stages gpu-basic,gpu-linear,gpu-private-z,gpu-private-x,gpu-slm,gpu-optimized,gpu-temporal \
+step bench.log bench 512 512 512 20 --scenario oneapi --stages gpu-basic,gpu-linear,gpu-private-z,gpu-private-x,gpu-slm,gpu-optimized,gpu-half,gpu-temporal \
      --device "$device" --json "$out/bench.json" --csv "$out/bench.csv" "$@"
 cp "$ISO3DFD_CACHE_DIR"/tuning.json "$ISO3DFD_CACHE_DIR"/bandwidth.json "$out/" 2>/dev/null
 exit $status

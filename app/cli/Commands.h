@@ -44,9 +44,10 @@ int benchCommand(const ScenarioOptions& opts, const BenchOptions& bench);
 // given that take every key it names.
 struct VerifyOptions {
   std::vector<std::string> stages{"all"};
-  double tolerance = 1e-5;
+  std::optional<double> tolerance;   // for every stage; default: each stage's own (StageInfo)
   bool candidates = false;           // also every tuning candidate of the tunable OpenCL stages
   std::vector<std::string> sweeps;   // check these sets instead of the tuner's candidates
+  bool analytic = false;             // against the exact solution (core/AnalyticCheck.h) instead
 };
 int verifyCommand(const ScenarioOptions& opts, const VerifyOptions& verify);
 

@@ -33,6 +33,7 @@
 #include "compute/StageParams.h"
 #include "compute/TuningDatabase.h"
 #include "compute/Stage.h"
+#include "core/FieldCompare.h"
 #include "core/OutputFile.h"
 #include "core/CacheDirectory.h"
 #include "core/HostBandwidth.h"
@@ -653,7 +654,7 @@ void BenchmarkPanel::onFinished(bool cancelled, const QString& message, const QS
 bool BenchmarkPanel::allPassed(const BenchmarkReport& report) {
   if (report.cancelled || report.rows.empty() || report.anyFailed()) return false;
   for (const BenchmarkRow& r : report.rows)
-    if (r.difference && !r.difference->withinTolerance(kAgreementTolerance)) return false;
+    if (r.difference && !r.difference->withinTolerance(stageTolerance(r.stage))) return false;  // as verify judges
   return true;
 }
 
@@ -732,7 +733,7 @@ void BenchmarkPanel::refreshTable() {
     showText(table_, n, 10, r.difference ? QString::number(r.difference->maxAbs, 'e', 2) : "–");
     showText(table_, n, 11, r.difference ? QString::number(r.difference->relativeL2, 'e', 2) : "–");
     showText(table_, n, 12, QString::fromStdString(r.error));
-    const bool disagrees = r.difference && !r.difference->withinTolerance(kAgreementTolerance);
+    const bool disagrees = r.difference && !r.difference->withinTolerance(stageTolerance(r.stage));
     if (disagrees || !ran)
       for (int c : {0, 11, 12})
         table_->item(n, c)->setForeground(QColor(0xc0, 0x10, 0x10));
@@ -849,8 +850,9 @@ HeadlessDriver::Report runReport(const BenchmarkPanel& panel, bool stopped) {
   if (!run) return report;
   report.lines << QString::fromStdString(benchmarkTable(run->report)).chopped(1);  // without its last newline
   if (!BenchmarkPanel::allPassed(run->report))
-    report.problems << QStringLiteral("a stage failed or disagrees with cpu-serial beyond relative L2 %1")
-                           .arg(BenchmarkPanel::kAgreementTolerance);
+    report.problems << QStringLiteral("a stage failed or disagrees with cpu-serial beyond its tolerance (relative L2 "
+                                      "%1 for the float32 stages)")
+                           .arg(kReferenceTolerance);
   return report;
 }
 

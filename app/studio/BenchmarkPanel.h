@@ -33,8 +33,6 @@ struct StudioOptions;
 class BenchmarkPanel : public QMainWindow {
   Q_OBJECT
  public:
-  // A relative L2 to cpu-serial beyond this marks a row as disagreeing (the bound of `iso3dfd verify`).
-  static constexpr double kAgreementTolerance = 1e-5;
 
   explicit BenchmarkPanel(const Scenario& scenario, QWidget* parent = nullptr);
   ~BenchmarkPanel() override;  // cancels a run in progress and waits for it (about 0.1 s)

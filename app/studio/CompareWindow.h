@@ -39,8 +39,6 @@ class CompareWindow : public QMainWindow, public RecordableView {
   Q_OBJECT
  public:
   static constexpr int kMinViewports = 2, kMaxViewports = 4;
-  // A relative L2 beyond this fails the automated run (the same bound as `iso3dfd verify`).
-  static constexpr double kAgreementTolerance = 1e-5;
 
   // Starts on `base`, paused, with `stages` (see setStages) or, when empty, those remembered from the
   // last session (or a default set).
@@ -99,10 +97,12 @@ class CompareWindow : public QMainWindow, public RecordableView {
   void preparePictures(const ImageOptions* options) override;  // every viewport, for its cell of the grid
   QString glInfo() const override;  // the first viewport's: every viewport draws with the same OpenGL
 
+  // A viewport's slices against the reference's at every common step since the start, each difference
+  // over the largest norm the reference's slices have had (core/FieldCompare.h, as `iso3dfd verify`).
   struct Agreement {
-    bool compared = false;  // a common step was compared (false for the reference itself)
-    FieldDifference last;   // at the last common step
-    FieldDifference worst;  // over every common step since the start
+    RunAgreement run;                        // not compared: the reference itself, or nothing yet
+    double tolerance = kReferenceTolerance;  // the larger of the two stages' own (StageInfo)
+    bool agrees() const { return run.withinTolerance(tolerance); }
   };
   int referenceIndex() const { return reference_; }  // -1 when no viewport runs
   const Agreement& agreement(int n) const { return agreement_.at(std::size_t(n)); }
@@ -191,7 +191,7 @@ class CompareWindow : public QMainWindow, public RecordableView {
 
 // iso3dfd-studio --compare S1,S2[,S3[,S4]]: runs the compare window; with --steps N --screenshot F it
 // saves the view once every viewport shows step N, prints each viewport's figures and quits with 1 when
-// a viewport failed or disagrees with the reference beyond kAgreementTolerance.
+// a viewport failed or disagrees with the reference beyond its tolerance (Agreement).
 int runCompareWindow(const StudioOptions& options);
 
 }  // namespace iso

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QShortcut>
 #include <QStackedWidget>
 #include <QTextBrowser>
@@ -53,6 +54,27 @@ QString deviceText(const Scenario& s) {
   } catch (const std::exception&) {
     return "no device here (the CPU stages only)";
   }
+}
+
+// The Read page's heading. A stage built from its predecessor's own kernel file with other switches
+// has no line that differs: the heading lists the notes that name its switched parts instead.
+QString readHeading(const LessonStep& step, const LessonText& text) {
+  const QString previous = QString::fromStdString(step.previous), stage = QString::fromStdString(step.stage);
+  const std::string& file = StageRegistry::get(step.stage).sourceFiles.front();
+  if (file != StageRegistry::get(step.previous).sourceFiles.front())
+    return QStringLiteral("The code that changed from %1 to %2, hunk by hunk; the sentence under each title says what it "
+                          "implements.").arg(previous, stage);
+  QString notes;
+  static const QRegularExpression code("`([^`]+)`");
+  for (const LessonNote& note : text.notes) {
+    QStringList keys;
+    for (const std::string& key : note.keys) keys << "<code>" + QString::fromStdString(key).toHtmlEscaped() + "</code>";
+    const QString sentence = QString::fromStdString(note.sentence).toHtmlEscaped().replace(code, "<code>\\1</code>");
+    notes += "<li>" + (keys.isEmpty() ? sentence : keys.join(", ") + ": " + sentence) + "</li>";
+  }
+  return QStringLiteral("%1 runs %2's own kernel file, <code>%3</code>, built with other switches: no line differs, the "
+                        "parts under its <code>#if</code>s do. Find them in the file below:<ul>%4</ul>")
+      .arg(stage, previous, QString::fromStdString(file).toHtmlEscaped(), notes);
 }
 
 }  // namespace
@@ -221,9 +243,7 @@ void LessonWindow::showPage(int n) {
       break;
     case PageKind::Read:
       heading_->setText(stepHeading(p.step) + " · Read");
-      readHeading_->setText(QStringLiteral("The code that changed from %1 to %2, hunk by hunk; the sentence under each title says what "
-                                           "it implements.")
-                                .arg(QString::fromStdString(step->previous), QString::fromStdString(step->stage)));
+      readHeading_->setText(readHeading(*step, texts_.at(step->stage)));
       read_->setStage(step->stage);
       stack_->setCurrentWidget(readPage_);
       break;

@@ -15,11 +15,12 @@ const OpenClStage& gpuPrivateZStage();
 const OpenClStage& gpuPrivateXStage();
 const OpenClStage& gpuSlmStage();
 const OpenClStage& gpuOptimizedStage();
+const OpenClStage& gpuHalfStage();
 const OpenClStage& gpuTemporalStage();
 
 const std::vector<const OpenClStage*>& openClStages() {
   static const std::vector<const OpenClStage*> all = {&gpuBasicStage(),    &gpuLinearStage(), &gpuPrivateZStage(),
-                                                      &gpuPrivateXStage(), &gpuSlmStage(),    &gpuOptimizedStage(),
+                                                      &gpuPrivateXStage(), &gpuSlmStage(),    &gpuOptimizedStage(), &gpuHalfStage(),
                                                       &gpuTemporalStage()};
   return all;
 }
@@ -44,6 +45,8 @@ bool OpenClStage::kernelLimitIsReliable(const StageParamMap&, const DeviceInfo&)
 std::vector<StageParamMap> OpenClStage::proposedCandidates(const DeviceInfo&) const { return {}; }
 int OpenClStage::stepsPerPass(const StageParamMap&) const { return 1; }
 int OpenClStage::fieldBuffers(const StageParamMap&) const { return 2; }
+FieldStorage OpenClStage::fieldStorage(const StageParamMap&) const { return {}; }
+bool OpenClStage::foldsLayer(const StageParamMap&) const { return false; }
 
 namespace stage_parts {
 

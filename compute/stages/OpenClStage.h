@@ -20,6 +20,13 @@
 
 namespace iso {
 
+// How a stage stores its arrays on the device: float32, or (gpu-half) IEEE half scaled by a power of two
+// (common.cl's FIELD_HALF, VEL_HALF; the solver converts whatever enters or leaves them). incremental:
+// the field is kept as (U^n, D^n = U^n − U^(n−1)), U in two buffers (optimized_gpu.cl's INCREMENTAL).
+struct FieldStorage {
+  bool halfField = false, halfVel = false, incremental = false;
+};
+
 // Where a stencil kernel runs: a 3D NDRange, and the int arguments after STENCIL_ARGS (common.cl).
 struct StageLaunch {
   std::array<std::size_t, 3> global{1, 1, 1}, local{0, 0, 0};  // local 0 = the driver chooses
@@ -60,8 +67,15 @@ class OpenClStage {
   // out2 u^(n+2), vel, coef, gx, gy, gz, n1, n2, n3, source index (-1: none), source value of step n,
   // steps (1 or 2)) and then the extra arguments; it adds step n's source term to u^(n+1) itself.
   virtual int stepsPerPass(const StageParamMap& p) const;
-  // The grid-sized field buffers the stage rotates: 2 in place, 4 for two steps out of place.
+  // The grid-sized field buffers the stage rotates: 2 in place, 4 for two steps out of place (3 with
+  // incremental storage: U^n, U^(n+1) and D).
   virtual int fieldBuffers(const StageParamMap& p) const;
+  // How the arrays are stored (FieldStorage; float32 by default). A stage that stores half also folds
+  // the layer (it has no separate pass for half fields). The kernel then takes, after its extra
+  // arguments: U^(n+1)'s buffer (incremental), vel's scale (half vel), the layer's (PML_FOLD_ARGS).
+  virtual FieldStorage fieldStorage(const StageParamMap& p) const;
+  // Whether the stencil kernel adds the absorbing layer's terms itself (pml.cl, PML_FOLD).
+  virtual bool foldsLayer(const StageParamMap& p) const;
 
  private:
   StageInfo info_;

@@ -22,6 +22,16 @@
 // Any tile size is legal; partial tiles read and write nothing outside the padded grid. ALIGNED = 1
 // (set by the host when nx is a multiple of XV) lets the global accesses be whole aligned vectors:
 // every vector of the tile then lies entirely inside or entirely outside the grid.
+//
+// The same kernel is gpu-half: FIELD_HALF = 1 (common.cl) stores the fields as IEEE half, read and written
+// by vload_half / vstore_half_rte and computed in float; through registers the tile holds floats, with
+// cp.async (which copies bytes) it holds the halves, half the local memory, converted where they are read.
+// VEL_HALF = 1 stores vel so too, times vel_scale (a power of two, so that v²dt² of any model fits).
+// INCREMENTAL = 1 keeps (U^n, D^n = U^n − U^(n−1)) instead of (u^n, u^(n−1)): `next` holds D, updated
+// in place to D^(n+1) = D^n + v²dt²·L, and U^(n+1) = U^n + D^(n+1) goes to `unew`. A half D is much
+// smaller than U and keeps its own 11 bits, so rounding no longer enters as an error of velocity
+// (docs/NUMERICS.md, "Half-precision storage"). PML_FOLD = 1 adds the absorbing layer's terms in this pass
+// (pml.cl) instead of the layer's own passes.
 #ifndef XV
 #define XV 1
 #endif
@@ -36,6 +46,9 @@
 #endif
 #ifndef ASYNC
 #define ASYNC 0
+#endif
+#ifndef INCREMENTAL
+#define INCREMENTAL 0
 #endif
 
 #if XV == 1
@@ -58,6 +71,23 @@ typedef float4 vec;
 #define VLANE(v, l) ((l) == 0 ? (v).s0 : (l) == 1 ? (v).s1 : (l) == 2 ? (v).s2 : (v).s3)
 #else
 #error "XV (x points per work-item) must be 1, 2 or 4"
+#endif
+// The same vectors stored as halves (vload/vstore: any half boundary; the "a" forms: the vector's own).
+#if XV == 1
+#define VLOAD_HALF(i, p) vload_half(i, p)
+#define VLOADA_HALF(i, p) vload_half(i, p)
+#define VSTORE_HALF(v, i, p) vstore_half_rte(v, i, p)
+#define VSTOREA_HALF(v, i, p) vstore_half_rte(v, i, p)
+#elif XV == 2
+#define VLOAD_HALF(i, p) vload_half2(i, p)
+#define VLOADA_HALF(i, p) vloada_half2(i, p)
+#define VSTORE_HALF(v, i, p) vstore_half2_rte(v, i, p)
+#define VSTOREA_HALF(v, i, p) vstorea_half2_rte(v, i, p)
+#else
+#define VLOAD_HALF(i, p) vload_half4(i, p)
+#define VLOADA_HALF(i, p) vloada_half4(i, p)
+#define VSTORE_HALF(v, i, p) vstore_half4_rte(v, i, p)
+#define VSTOREA_HALF(v, i, p) vstorea_half4_rte(v, i, p)
 #endif
 
 #define RV (R / XV)             // vectors in one side of an x halo (R is a multiple of every XV)
@@ -88,6 +118,17 @@ inline vec gload(__global const float* restrict p, int i, int lanes) {
   return VMAKE(e, 0);
 #endif
 }
+inline vec gload_half(__global const half* restrict p, int i, int lanes) {
+#if ALIGNED
+  return lanes > 0 ? VLOADA_HALF(0, p + i) : (vec)(0.0f);
+#else
+  if (lanes >= XV) return VLOAD_HALF(0, p + i);
+  float e[XV];
+#pragma unroll
+  for (int l = 0; l < XV; ++l) e[l] = l < lanes ? vload_half(i + l, p) : 0.0f;
+  return VMAKE(e, 0);
+#endif
+}
 
 // Stores lanes 0 .. lanes-1 of v at p[i ..].
 inline void gstore(__global float* restrict p, int i, int lanes, vec v) {
@@ -103,17 +144,64 @@ inline void gstore(__global float* restrict p, int i, int lanes, vec v) {
   }
 #endif
 }
+inline void gstore_half(__global half* restrict p, int i, int lanes, vec v) {
+#if ALIGNED
+  if (lanes > 0) VSTOREA_HALF(v, 0, p + i);
+#else
+  if (lanes >= XV) {
+    VSTORE_HALF(v, 0, p + i);
+  } else {
+#pragma unroll
+    for (int l = 0; l < XV; ++l)
+      if (l < lanes) vstore_half_rte(VLANE(v, l), i + l, p);
+  }
+#endif
+}
+
+// The fields and vel as stored (common.cl): the float or half forms above.
+#if FIELD_HALF
+#define LOAD_U(p, i, lanes) gload_half(p, i, lanes)
+#define STORE_U(p, i, lanes, v) gstore_half(p, i, lanes, v)
+#else
+#define LOAD_U(p, i, lanes) gload(p, i, lanes)
+#define STORE_U(p, i, lanes, v) gstore(p, i, lanes, v)
+#endif
+#if VEL_HALF
+#define LOAD_VEL(p, i, lanes) (gload_half(p, i, lanes) * vel_scale)
+#else
+#define LOAD_VEL(p, i, lanes) gload(p, i, lanes)
+#endif
+
+// The tile in local memory: vectors of floats, or with cp.async of halves (TILE_SCALE halves a vector;
+// declared as ushort, since without cl_khr_fp16 only pointers may have type half), indexed in vectors
+// either way.
+#if ASYNC && FIELD_HALF
+#define TILE_ELEM ushort
+#define TILE_SCALE XV
+#define TILE_AT(t, i) VLOADA_HALF(i, (__local const half*)(t))
+#else
+#define TILE_ELEM vec
+#define TILE_SCALE 1
+#define TILE_AT(t, i) ((t)[i])
+#endif
 
 #if ASYNC
+#if FIELD_HALF  // a literal: it goes into the PTX text
+#if !ALIGNED || XV == 1
+#error "cp.async of half vectors needs 2 or 4 x points and rows that start on a vector boundary"
+#endif
+#define CP_BYTES (2 * XV)
+#else
 #define CP_BYTES (4 * XV)
-#if XV == 4
+#endif
+#if CP_BYTES == 16
 #define CP_CACHE "cg"  // 16-byte copies may skip L1 (data read once per work-group)
 #else
 #define CP_CACHE "ca"
 #endif
-// Starts copying the vector p[i ..] to *dst (CP_ASYNC, common.cl); lanes at and past `lanes` are
+// Starts copying the vector p[i ..] to dst (CP_ASYNC, common.cl); lanes at and past `lanes` are
 // zero-filled and never read (their source address is p itself).
-inline void copy_async(__local vec* dst, __global const float* p, int i, int lanes) {
+inline void copy_async(__local TILE_ELEM* dst, __global const FIELD_T* p, int i, int lanes) {
 #if ALIGNED
   CP_ASYNC(CP_CACHE, CP_BYTES, dst, lanes > 0 ? p + i : p, lanes > 0 ? CP_BYTES : 0);
 #else
@@ -123,9 +211,30 @@ inline void copy_async(__local vec* dst, __global const float* p, int i, int lan
 }
 #endif
 
-__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_ARGS,
-                                                                      const int z_chunk) {
-  __local vec tile[NS * LH * LWV];
+// The arguments after STENCIL_ARGS and the z chunk, as the storage and the layer ask (the host sets them
+// in this order).
+#if INCREMENTAL
+#define INCREMENTAL_ARGS , __global FIELD_T* restrict unew
+#else
+#define INCREMENTAL_ARGS
+#endif
+#if VEL_HALF
+#define VEL_SCALE_ARGS , const float vel_scale
+#else
+#define VEL_SCALE_ARGS
+#endif
+#if PML_FOLD
+#define FOLD_ARGS , PML_FOLD_ARGS
+#else
+#define FOLD_ARGS
+#endif
+
+__kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_ARGS, const int z_chunk
+                                                                      INCREMENTAL_ARGS VEL_SCALE_ARGS FOLD_ARGS) {
+  __local TILE_ELEM tile[NS * LH * LWV * TILE_SCALE] __attribute__((aligned(16)));
+#if ASYNC == 2 && FIELD_HALF
+#error "async_copy 2 copies vel and next as floats"
+#endif
 #if ASYNC == 2
   // vel and next of the plane that each ring slot's plane finishes: slot (a, s) of array a (0: vel,
   // 1: next) holds OWN vectors, one per work-item and row; each work-item reads back only its own.
@@ -178,6 +287,12 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #if DAMPING
   const vec gxv = gload(gx, x, clamp(nx - x, 0, XV));
 #endif
+#if PML_FOLD
+  // Whether the tile meets the reach of x's or y's layer (then its cells are checked one by one).
+  const int bandX = pml_wx + PML_M, bandY = pml_wy + PML_M;
+  const bool foldX = pml_wx > 0 && (2 * bandX >= n1 || x0 - R < bandX || x0 - R + TXV > n1 - bandX);
+  const bool foldY = pml_wy > 0 && (2 * bandY >= n2 || y0 - R < bandY || y0 - R + ROWS > n2 - bandY);
+#endif
 
   // Two queues per row, shifted at the top of each iteration (index R: the newest plane k): u holds
   // this work-item's values of planes k-R .. k, and lap the Laplacians of planes k-R .. k being
@@ -188,7 +303,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #pragma unroll
   for (int b = 0; b < YB; ++b) {
 #pragma unroll
-    for (int i = 1; i <= R; ++i) u[b][i] = gload(prev, (z0 - R - 1 + i) * plane + off[b], lanesIn[b]);
+    for (int i = 1; i <= R; ++i) u[b][i] = LOAD_U(prev, (z0 - R - 1 + i) * plane + off[b], lanesIn[b]);
 #pragma unroll
     for (int i = 0; i <= R; ++i) lap[b][i] = (vec)(0.0f);
   }
@@ -208,11 +323,11 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #endif
 #define ISSUE_COPIES(kt, slot)                                                                          \
   {                                                                                                     \
-    __local vec* ts = tile + (slot) * (LH * LWV);                                                       \
+    __local TILE_ELEM* ts = tile + (slot) * (LH * LWV * TILE_SCALE);                                    \
     _Pragma("unroll") for (int b = 0; b < YB; ++b)                                                      \
-        copy_async(ts + loc[b], prev, (kt) * plane + off[b], lanesIn[b]);                               \
+        copy_async(ts + loc[b] * TILE_SCALE, prev, (kt) * plane + off[b], lanesIn[b]);                  \
     if ((kt) < z1) _Pragma("unroll") for (int s = 0; s < HPT; ++s) if (hloc[s] >= 0)                    \
-        copy_async(ts + hloc[s], prev, (kt) * plane + hoff[s], hlanes[s]);                              \
+        copy_async(ts + hloc[s] * TILE_SCALE, prev, (kt) * plane + hoff[s], hlanes[s]);                 \
     COPY_VEL_NEXT(kt, slot)                                                                             \
   }
   // Planes z0 .. z0+PREFETCH-1 before the loop, one commit group per plane (empty past the chunk).
@@ -234,14 +349,14 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     const bool ours = (kt) < k1, finishes = ours && (kt) - R >= z0;                                    \
     const int zt = ours ? (kt) * plane : 0, zo = finishes ? ((kt) - R) * plane : 0;                    \
     _Pragma("unroll") for (int b = 0; b < YB; ++b) {                                                   \
-      if (REG_TILE) cq[b][p] = gload(prev, zt + off[b], ours ? lanesIn[b] : 0);                        \
+      if (REG_TILE) cq[b][p] = LOAD_U(prev, zt + off[b], ours ? lanesIn[b] : 0);                       \
       if (REG_VN) {                                                                                    \
-        vq[b][p] = gload(vel, zo + off[b], finishes ? lanesAct[b] : 0);                                \
-        nq[b][p] = gload(next, zo + off[b], finishes ? lanesAct[b] : 0);                               \
+        vq[b][p] = LOAD_VEL(vel, zo + off[b], finishes ? lanesAct[b] : 0);                             \
+        nq[b][p] = LOAD_U(next, zo + off[b], finishes ? lanesAct[b] : 0);                              \
       }                                                                                                \
     }                                                                                                  \
     if (REG_TILE) _Pragma("unroll") for (int s = 0; s < HPT; ++s)                                      \
-        hq[s][p] = gload(prev, zt + hoff[s], ours && (kt) < z1 ? hlanes[s] : 0);                      \
+        hq[s][p] = LOAD_U(prev, zt + hoff[s], ours && (kt) < z1 ? hlanes[s] : 0);                     \
   }
   vec cq[YB][PREFETCH], hq[HPT][PREFETCH], vq[YB][PREFETCH], nq[YB][PREFETCH];
 #pragma unroll
@@ -251,7 +366,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   for (int k = z0; k < k1; ++k) {
     vec vcur[YB], ncur[YB];
 #if ASYNC
-    __local vec* t = tile + slot * (LH * LWV);
+    __local TILE_ELEM* t = tile + slot * (LH * LWV * TILE_SCALE);
     COPY_WAIT(PREFETCH - 1);  // this work-item's copies of plane k have landed
 #if ASYNC == 2
 #pragma unroll
@@ -304,44 +419,104 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
         u[b][d] = u[b][d + 1];
         lap[b][d] = lap[b][d + 1];
       }
-      u[b][R] = t[loc[b]];
+      u[b][R] = TILE_AT(t, loc[b]);
 #pragma unroll
       for (int d = 0; d < R; ++d) lap[b][d] += coef[R - d] * u[b][R];
     }
     // Plane k's own Laplacian, while it is one of this chunk's: x/y sums, then its z terms so far.
+    // ROW_WINDOW(w, b): row b's window of 2RV+1 vectors of the tile t, i.e. points x-R .. x+XV-1+R, as
+    // the scalars w[0 .. XV+2R-1].
+#define ROW_WINDOW(w, b)                                                                                \
+  _Pragma("unroll") for (int wv = 0; wv <= 2 * RV; ++wv) {                                              \
+    const vec we = TILE_AT(t, loc[b] - RV + wv);                                                        \
+    _Pragma("unroll") for (int wl = 0; wl < XV; ++wl)(w)[wv * XV + wl] = VLANE(we, wl);                 \
+  }
     if (k < z1) {
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
-        // x: the row's window of 2RV+1 vectors, i.e. points x-R .. x+XV-1+R, as scalars.
-        const __local vec* row = t + loc[b] - RV;
-        float w[XV + 2 * R];
-#pragma unroll
-        for (int j = 0; j <= 2 * RV; ++j) {
-          const vec v = row[j];
-#pragma unroll
-          for (int l = 0; l < XV; ++l) w[j * XV + l] = VLANE(v, l);
-        }
+        float w[XV + 2 * R];  // x: the row's window
+        ROW_WINDOW(w, b);
         lap[b][R] = coef[0] * u[b][R];
 #pragma unroll
         for (int r = 1; r <= R; ++r) lap[b][R] += coef[r] * (VMAKE(w, R + r) + VMAKE(w, R - r));
       }
       // y: the column of YB+2R vectors above and below this work-item's rows.
-      const __local vec* col = t + loc[0] - R * LWV;
+      const int col = loc[0] - R * LWV;  // the tile's column of this work-item's vectors, from row −R
 #pragma unroll
       for (int r = 1; r <= R; ++r) {
 #pragma unroll
-        for (int b = 0; b < YB; ++b) lap[b][R] += coef[r] * (col[(b + R + r) * LWV] + col[(b + R - r) * LWV]);
+        for (int b = 0; b < YB; ++b)
+          lap[b][R] += coef[r] * (TILE_AT(t, col + (b + R + r) * LWV) + TILE_AT(t, col + (b + R - r) * LWV));
       }
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
 #pragma unroll
         for (int r = 1; r <= R; ++r) lap[b][R] += coef[r] * u[b][R - r];
       }
+#if PML_FOLD
+      // The absorbing layer's x and y terms of plane k's cells (pml.cl), where the tile meets their reach:
+      // u along x from the tile's rows, along y from its column.
+      if (foldX || foldY) {
+        const int kz = k - R;
+#pragma unroll
+        for (int b = 0; b < YB; ++b) {
+          const int j = y0 + ty * YB + b - R;
+          float xw[XV + 2 * R];
+          ROW_WINDOW(xw, b);
+          float extra[XV];
+#pragma unroll
+          for (int l = 0; l < XV; ++l) {
+            const int i = x - R + l;
+            extra[l] = 0.0f;
+            if (i >= n1 || j >= n2) continue;
+            if (foldX && pml_reaches(i, n1, pml_wx))
+              extra[l] += pml_fold_term(xw + l, i, n1, pml_wx, pml_psi_old_x, pml_psi_new_x, pml_zeta_x, pml_rec_x,
+                                        pml_d1, coef, (kz * n2 + j) * 2 * pml_wx, 1, 0);
+            if (foldY && pml_reaches(j, n2, pml_wy)) {
+              float yw[2 * R + 1];
+#pragma unroll
+              for (int d = 0; d <= 2 * R; ++d) yw[d] = VLANE(TILE_AT(t, col + (b + d) * LWV), l);
+              extra[l] += pml_fold_term(yw, j, n2, pml_wy, pml_psi_old_y, pml_psi_new_y, pml_zeta_y, pml_rec_y,
+                                        pml_d1, coef, kz * 2 * pml_wy * n1 + i, n1, 0);
+            }
+          }
+          lap[b][R] += VMAKE(extra, 0);
+        }
+      }
+#endif
     }
 
     // Plane k-R: its Laplacian is complete.
     if (k - R >= z0) {
       const int zo = k - R;
+#if PML_FOLD
+      // The layer's z term, where it reaches the plane: u along z from zo − R (the planes before the
+      // queue's, from memory) to zo + R (the queue). Planes are numbered in the whole axis (a slab's
+      // from pml_z_first); the first and last planes store ψ just outside them (PML_FOLD_BELOW).
+      const int zc = pml_z_first + zo - R;
+      const int edges = (zo - R == 0 ? PML_FOLD_BELOW : 0) | (zo - R == n3 - 1 ? PML_FOLD_ABOVE : 0);
+      if (pml_reaches(zc, pml_z_cells, pml_wz)) {
+#pragma unroll
+        for (int b = 0; b < YB; ++b) {
+          const int j = y0 + ty * YB + b - R;
+          float extra[XV];
+#pragma unroll
+          for (int l = 0; l < XV; ++l) {
+            const int i = x - R + l;
+            extra[l] = 0.0f;
+            if (i >= n1 || j >= n2) continue;
+            float zw[2 * R + 1];
+#pragma unroll
+            for (int d = 0; d < R; ++d) zw[d] = LOAD_FIELD(prev, (zo - R + d) * plane + off[b] + l);
+#pragma unroll
+            for (int d = 0; d <= R; ++d) zw[R + d] = VLANE(u[b][d], l);
+            extra[l] = pml_fold_term(zw, zc, pml_z_cells, pml_wz, pml_psi_old_z, pml_psi_new_z, pml_zeta_z,
+                                     pml_rec_z, pml_d1, coef, j * n1 + i, n1 * n2, edges);
+          }
+          lap[b][0] += VMAKE(extra, 0);
+        }
+      }
+#endif
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
 #if DAMPING
@@ -349,7 +524,13 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #else
         const float g = 1.0f;
 #endif
-        gstore(next, zo * plane + off[b], lanesAct[b], WAVE_STEP(u[b][0], ncur[b], vcur[b], lap[b][0], g));
+#if INCREMENTAL
+        const vec d = DELTA_STEP(u[b][0], ncur[b], vcur[b], lap[b][0], g);
+        STORE_U(next, zo * plane + off[b], lanesAct[b], d);
+        STORE_U(unew, zo * plane + off[b], lanesAct[b], u[b][0] + d);
+#else
+        STORE_U(next, zo * plane + off[b], lanesAct[b], WAVE_STEP(u[b][0], ncur[b], vcur[b], lap[b][0], g));
+#endif
       }
     }
 #if ASYNC

@@ -119,3 +119,72 @@ inline void pml_correct_on(__global const float* prev, __global float* next, __g
 PML_AXIS_KERNELS(x, 0)
 PML_AXIS_KERNELS(y, 1)
 PML_AXIS_KERNELS(z, 2)
+
+// ---- The layer folded into a stage's own pass (gpu-optimized's GPU form, gpu-half) ----
+// A stencil kernel built with PML_FOLD = 1 adds the layer's terms where it computes the cells, with no
+// pass of its own: per axis, ψ^n at the 2·PML_M half points around a cell is computed from ψ^(n−1) and
+// u^n (the arithmetic of pml_memory_on), the cell's own half point's stored in a second ψ array (the two
+// swap after each step: neighbours' cells read ψ^(n−1) while it is being replaced), then ζ^n and ∂ψ + ζ
+// as pml_correct_on does, the second derivative from the u the kernel holds. DRAM traffic: ψ and ζ of the
+// layer's cells, nothing else (the separate passes read u^n, v and u^(n+1) again).
+#ifndef PML_FOLD
+#define PML_FOLD 0
+#endif
+#if PML_FOLD
+// The buffers such a kernel takes after its own arguments: per axis ψ^(n−1), ψ^n, ζ and the recursion
+// coefficients (rec, as above), then the staggered weights, each axis's width (0: no layer there), and
+// z's geometry as above: the whole axis's cells and the number of the kernel's plane 0 in it.
+#define PML_FOLD_AXIS_ARGS(a)                                                                              \
+  __global const float *restrict pml_psi_old_##a, __global float *restrict pml_psi_new_##a,                \
+      __global float *restrict pml_zeta_##a, __global const float *restrict pml_rec_##a
+#define PML_FOLD_ARGS                                                                                      \
+  PML_FOLD_AXIS_ARGS(x), PML_FOLD_AXIS_ARGS(y), PML_FOLD_AXIS_ARGS(z), __constant float *restrict pml_d1,  \
+      const int pml_wx, const int pml_wy, const int pml_wz, const int pml_z_cells, const int pml_z_first
+
+// Which of the half points a cell computes besides its own it also stores (pml_fold_term's `edges`):
+// those below it (PML_FOLD_BELOW) and above it (PML_FOLD_ABOVE). A slab's first and last planes store
+// the ψ of the half points just outside it, which its neighbours own: the next step reads them as ψ^(n−1)
+// and the slab computes them from its ghost planes, so no memory crosses a cut and every ψ a slab reads
+// is current (on a whole grid those half points have no slots: nothing more is stored).
+#define PML_FOLD_BELOW 1
+#define PML_FOLD_ABOVE 2
+
+// Whether the layer's correction reaches cell i of an axis of n cells with a layer w cells wide.
+inline bool pml_reaches(int i, int n, int w) {
+  const int band = w + PML_M;
+  return w > 0 && (2 * band >= n || i < band || i >= n - band);
+}
+
+// The term of one axis at one cell that the layer adds to the Laplacian (∂ψ + ζ, or ∂ψ outside the layer),
+// advancing ψ of the cell's own half point and ζ. u[0 .. 2R]: u^n along the axis from the cell's −R to
+// +R; line and stride: the memory arrays' index of the cell's line at slot 0, and the step between slots;
+// edges: the other half points whose ψ it stores (PML_FOLD_BELOW, PML_FOLD_ABOVE).
+inline float pml_fold_term(const float* u, int cell, int n, int width, __global const float* psi_old,
+                           __global float* psi_new, __global float* zeta, __global const float* rec,
+                           __constant float* d1, __constant float* coef, int line, int stride, int edges) {
+  const int slots = 2 * width;
+  float psi[2 * PML_M];  // at the half points cell − PML_M + t + 1/2
+#pragma unroll
+  for (int t = 0; t < 2 * PML_M; ++t) {
+    const int s = pml_psi_slot(cell - PML_M + t, n, width);
+    float derivative = 0.0f;
+#pragma unroll
+    for (int q = 0; q < PML_M; ++q) derivative += d1[q] * (u[R + t - PML_M + q + 1] - u[R + t - PML_M - q]);
+    psi[t] = s < 0 ? 0.0f : rec[s] * psi_old[line + s * stride] + rec[slots + s] * derivative;
+    const bool stored = t == PML_M || (t < PML_M && (edges & PML_FOLD_BELOW)) || (t > PML_M && (edges & PML_FOLD_ABOVE));
+    if (s >= 0 && stored) psi_new[line + s * stride] = psi[t];
+  }
+  float correction = 0.0f;
+#pragma unroll
+  for (int q = 0; q < PML_M; ++q) correction += d1[q] * (psi[PML_M + q] - psi[PML_M - q - 1]);
+  const int z = pml_zeta_slot(cell, n, width);
+  if (z < 0) return correction;
+  float second = (coef[0] / 3.0f) * u[R];
+#pragma unroll
+  for (int r = 1; r <= R; ++r) second += coef[r] * (u[R + r] + u[R - r]);
+  const int at = line + z * stride;
+  const float updated = rec[2 * slots + z] * zeta[at] + rec[3 * slots + z] * (second + correction);
+  zeta[at] = updated;
+  return correction + updated;
+}
+#endif

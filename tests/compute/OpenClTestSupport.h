@@ -52,11 +52,23 @@ inline SolverOutput runSolver(WaveSolver& solver, int steps) {
 
 inline SolverOutput runReference(const Scenario& s) { return iso::runReference(buildProblem(s), s.steps); }
 
-// Within the reference tolerance and no NaN/Inf, with a message that names what was compared.
-inline void expectAgrees(const std::vector<float>& got, const std::vector<float>& ref, const std::string& what) {
+// Within `tolerance` (relative L2) and no NaN/Inf, with a message that names what was compared.
+inline void expectAgrees(const std::vector<float>& got, const std::vector<float>& ref, const std::string& what,
+                         double tolerance = kReferenceTolerance) {
   const FieldDifference d = compareFields(got, ref);
   EXPECT_EQ(d.nonFinite, 0u) << what;
-  EXPECT_LE(d.relativeL2, kReferenceTolerance) << what << " (max abs " << d.maxAbs << ")";
+  EXPECT_LE(d.relativeL2, tolerance) << what << " (max abs " << d.maxAbs << ")";
+}
+
+// A run of `stage` against the reference as `iso3dfd verify` judges it (core/FieldCompare.h): the field on
+// the reference run's scale and the traces, within the stage's own tolerance.
+inline void expectStageAgrees(const SolverOutput& got, const SolverOutput& ref, const std::string& stage,
+                              const std::string& what) {
+  const ReferenceAgreement a = compareWithReference(got, ref);
+  const double tolerance = stageTolerance(stage);
+  EXPECT_EQ(a.field.nonFinite + a.traces.nonFinite, 0u) << what;
+  EXPECT_LE(a.field.relativeL2, tolerance) << what << " field (max abs " << a.field.maxAbs << ")";
+  EXPECT_LE(a.traces.relativeL2, tolerance) << what << " traces";
 }
 
 // The OpenCL stages of the registry, in its order.

@@ -165,7 +165,7 @@ TEST(Stages, AnExecutionKeepsTheParametersTheStageTakes) {
 TEST(Stages, TheTunableStagesAreThoseWithCandidates) {
   std::vector<std::string> tunable;
   for (const Stage* s : tunableStages()) tunable.push_back(s->id());
-  EXPECT_EQ(tunable, (std::vector<std::string>{"gpu-slm", "gpu-optimized", "gpu-temporal"}));
+  EXPECT_EQ(tunable, (std::vector<std::string>{"gpu-slm", "gpu-optimized", "gpu-half", "gpu-temporal"}));
   for (const Stage* s : allStages()) {
     DeviceInfo gpu;
     gpu.type = "GPU";
@@ -173,15 +173,23 @@ TEST(Stages, TheTunableStagesAreThoseWithCandidates) {
   }
 }
 
-// What a stage moves per point and step: a stage that advances one step per pass reads prev, vel and
-// next and writes next (16 B); one that advances two steps per pass moves its four arrays once for two
-// steps plus the second level's write (10 B, docs/STAGES.md).
+// What a stage moves per point and step (in its default form): a stage that advances one step per pass
+// reads prev, vel and next and writes next (16 B in float; gpu-half's incremental storage reads U, D and
+// vel and writes D and U^(n+1), 2 B each); one that advances two steps per pass moves its four arrays
+// once for two steps plus the second level's write (10 B, docs/STAGES.md).
 TEST(Stages, EachStatesTheBytesItMovesPerPointAndStep) {
   for (const Stage* s : allStages()) {
-    const int stepsPerPass = s->openCl() ? s->openCl()->stepsPerPass(builtinStageDefaults(*s->openCl(), deviceClasses()[1])) : 1;
-    EXPECT_EQ(s->bytesPerPointStep(), stepsPerPass == 1 ? 16.0 : 10.0) << s->id() << ", " << stepsPerPass << " steps per pass";
+    double expected = 16.0;
+    if (const OpenClStage* cl = s->openCl()) {
+      const StageParamMap p = builtinStageDefaults(*cl, deviceClasses()[1]);
+      const FieldStorage storage = cl->fieldStorage(p);
+      const double field = storage.halfField ? 2.0 : 4.0, vel = storage.halfVel ? 2.0 : 4.0;
+      expected = cl->stepsPerPass(p) == 2 ? 10.0 : (storage.incremental ? 4 : 3) * field + vel;
+    }
+    EXPECT_EQ(s->bytesPerPointStep(), expected) << s->id();
   }
   EXPECT_EQ(resolveStage("gpu-temporal").bytesPerPointStep(), 10.0);
+  EXPECT_EQ(resolveStage("gpu-half").bytesPerPointStep(), 10.0);
 }
 
 // The kernels take R from the host's kHalfLength: every program's options carry it, and common.cl

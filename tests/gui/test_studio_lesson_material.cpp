@@ -211,7 +211,7 @@ TEST(LessonPlan, TheStaircaseHoldsPredictionsBesideMeasurements) {
   record.setPrediction("gpu-optimized", 0.0);  // cleared
   EXPECT_FALSE(record.prediction("gpu-optimized"));
   const auto entries = lessonStaircase(steps, record);
-  ASSERT_EQ(entries.size(), 4u);
+  ASSERT_EQ(entries.size(), steps.size() + 1) << "gpu-slm's step from gpu-private-z, then every step after it";
   EXPECT_EQ(entries[0].stage, "gpu-private-z");
   EXPECT_TRUE(entries[0].previous.empty()) << "where the lesson starts";
   EXPECT_EQ(entries[1].stage, "gpu-slm");

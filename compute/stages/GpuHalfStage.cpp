@@ -1,0 +1,99 @@
+// gpu-half: gpu-optimized's GPU form (2.5D blocking, the absorbing layer in the same pass) with its
+// fields stored as IEEE half, 16 bits, and the arithmetic in float: fewer bytes per point-step for a
+// stage whose speed is the memory's. resources/stages/gpu-half.md explains it for learners;
+// docs/NUMERICS.md ("Half-precision storage") gives its accuracy.
+//  - storage = 0 (the default): incremental, (U^n, D^n = U^n − U^(n−1)) in half, vel in half: 10 B per
+//    point-step (read U, D and vel, write D and U^(n+1)); 1: the same with vel in float: 12 B.
+//  - storage = 2: plain, u^n and u^(n−1) in half as gpu-optimized keeps them in float, vel in half: 8 B;
+//    3: vel in float: 10 B. Plain rounding enters each step as an error of the field's velocity and drifts.
+// The field's scale (a power of two) comes from the problem's amplitude bound (OpenClSolver.h,
+// halfFieldScale), vel's from its largest value: both exact, so the kernel computes on scaled values and
+// only what enters or leaves the device is converted.
+#include "compute/stages/GpuOptimizedStage.h"
+
+namespace iso {
+
+using namespace stage_parts;
+
+namespace {
+
+// storage = 0 .. 3: incremental or plain, vel half or float.
+bool incremental(const StageParamMap& p) { return p.at("storage") < 2; }
+bool halfVel(const StageParamMap& p) { return p.at("storage") % 2 == 0; }
+
+class GpuHalfStage final : public GpuOptimizedStage {
+ public:
+  GpuHalfStage()
+      : GpuOptimizedStage({.id = "gpu-half",
+                           .title = "GPU half storage",
+                           .description =
+                               "gpu-optimized's kernel with the wavefield (and v²dt²) stored as 16-bit IEEE half "
+                               "and the arithmetic in float: fewer bytes per point-step, at a measured cost in "
+                               "accuracy.",
+                           .bytesPerPointStep = 10,
+                           .previous = "gpu-optimized",
+                           .sourceFiles = {"resources/kernels/optimized_gpu.cl", "resources/kernels/common.cl"},
+                           .agreementTolerance = 5e-3}) {}  // docs/NUMERICS.md, "Half-precision storage"
+
+  std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {
+    std::vector<StageParamSpec> out = gpuFormParameters(device);
+    for (StageParamSpec& spec : out)
+      if (spec.name == "async_copy") {
+        spec.maxValue = 1;
+        spec.meaning = "NVIDIA 8.0+: 0 loads through registers (the tile holds floats), 1 copies the tile's halves with "
+                       "cp.async (2 or 4 x points per work-item; rows on a vector boundary, else through registers)";
+      }
+    out.push_back({"storage", 0, 0, 3,
+                   "0: incremental (U and D = U^n - U^(n-1)) and vel in half, 10 B/pt; 1: the same with vel in float, "
+                   "12 B/pt; 2: plain (u^n, u^(n-1)) and vel in half, 8 B/pt; 3: plain with vel in float, 10 B/pt"});
+    return out;
+  }
+
+  void checkParameters(const StageParamMap& p, const DeviceInfo& device) const override {
+    checkGpuForm(p, device);
+    if (p.at("async_copy") != 0 && p.at("x_per_item") == 1)
+      throw stageParamError(id(), "async_copy copies half vectors of at least 4 bytes: use x_per_item=2 or 4, or "
+                                  "async_copy=0");
+  }
+
+  FieldStorage fieldStorage(const StageParamMap& p) const override { return {true, halfVel(p), incremental(p)}; }
+  int fieldBuffers(const StageParamMap& p) const override { return incremental(p) ? 3 : 2; }
+  bool foldsLayer(const StageParamMap&) const override { return true; }
+
+  std::vector<StageParamMap> proposedCandidates(const DeviceInfo& device) const override {
+    if (device.type == "CPU") return {};  // the GPU form is for GPUs; a CPU device runs it as it comes
+    // gpu-optimized's leaders (docs/GPU_NOTES.md) and, with half the local memory per plane, a third
+    // plane in flight. With cp.async (NVIDIA 8.0+, refused elsewhere): 64 x 32 and 64 x 16 tiles at 128
+    // registers; through registers: 64 x 32 and 64 x 8.
+    std::vector<StageParamMap> out;
+    const int asyncTiles[][4] = {{32, 16, 2, 2}, {16, 32, 4, 1}, {32, 8, 2, 2}};  // tile_x, tile_y, x/y per item
+    for (const auto& [tx, ty, xv, yb] : asyncTiles)
+      for (int prefetch : {2, 3})
+        for (int zc : {128, 256})
+          out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", prefetch},
+                         {"z_unroll", 4}, {"async_copy", 1}, {"max_registers", 128}, {"z_chunk", zc}});
+    const int registerTiles[][4] = {{32, 16, 2, 2}, {32, 8, 2, 1}};
+    for (const auto& [tx, ty, xv, yb] : registerTiles)
+      for (int zc : {64, 128})
+        out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", 2},
+                       {"z_unroll", 4}, {"async_copy", 0}, {"max_registers", tx * ty > 256 ? 128 : 0}, {"z_chunk", zc}});
+    return out;
+  }
+
+ protected:
+  bool cpuForm(const StageParamMap&) const override { return false; }
+  // cp.async copies whole half vectors: on rows that do not start on one, the tile goes through registers.
+  int asyncCopies(const StageParamMap& p, const Grid& grid) const override {
+    return grid.nx() % p.at("x_per_item") == 0 ? p.at("async_copy") : 0;
+  }
+  std::size_t tileElementBytes(const StageParamMap& p) const override { return p.at("async_copy") ? 2 : sizeof(float); }
+};
+
+}  // namespace
+
+const OpenClStage& gpuHalfStage() {
+  static const GpuHalfStage stage;
+  return stage;
+}
+
+}  // namespace iso
