@@ -94,8 +94,9 @@ SolverOutput runReference(Problem problem, int steps);
 
 struct ReferenceAgreement {
   // field: the worst step of the compared ones (every step both outputs hold), each over the reference's
-  // running peak norm (its own norm where the reference has none); traces: relative L2 over the whole
-  // record (zero entries, so always within tolerance, without receivers).
+  // running peak norm (its own norm where the reference has none); traces: L2 over the whole record, over
+  // the reference record's norm or, where that is smaller (receivers the wave has not reached), the norm
+  // the record would have at the field's RMS level of its peak step (zero entries without receivers).
   FieldDifference field, traces;
   long worstStep = 0;  // the step of field's figure (the reference's step numbers)
   bool withinTolerance(double relL2Tolerance = kReferenceTolerance) const {

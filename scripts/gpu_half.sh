@@ -4,13 +4,13 @@
 #   1. verify: gpu-half in its four storage forms on a 67-wide (unaligned rows) and a 64-wide grid, every
 #      tuning candidate of gpu-half on the 64-wide one (cp.async needs aligned rows), inside NaN guards;
 #   2. the analytic check (receivers 100, 200, 300 m from a Ricker source) of gpu-optimized and gpu-half;
-#   3. the tuning sweep of gpu-half at 512³ and 256³ (the shipped database's large and medium classes):
-#      its "shipped entry" lines go to OUT/tuning-entries.json, ready for resources/tuning/tuning.json;
-#   4. gpu-half against gpu-optimized at 512³ in one bench (reflecting boundary, then the default layer),
+#   3. gpu-half against gpu-optimized at 512³ in one bench (reflecting boundary, then the default layer),
 #      and gpu-half's plain storage (8 B per point-step);
-#   5. the layer's cost: gpu-optimized and gpu-half at 512³, the default layer against --boundary
-#      reflecting, three rounds alternating (iso3dfd run, medians);
-#   6. every OpenCL stage at 256³, 512³ and 1024³ (iso3dfd bench, scenario oneapi).
+#   4. the layer's cost: gpu-optimized (the layer's own passes, and folded: fold_layer=1) and gpu-half at
+#      512³, the default layer against --boundary reflecting, three rounds alternating (iso3dfd run, medians);
+#   5. every OpenCL stage at 256³, 512³ and 1024³ (iso3dfd bench, scenario oneapi);
+#   6. the tuning sweep of gpu-half at 512³ and 256³ (the shipped database's large and medium classes):
+#      its "shipped entry" lines go to OUT/tuning-entries.json, ready for resources/tuning/tuning.json.
 # Logs and JSON go to OUT; OUT/summary.txt is the compact summary printed at the end.
 # HALF_N, HALF_SMALL and HALF_SIZES (default 512, 256 and 256,512,1024) make a trial of the script on a
 # small machine possible.
@@ -42,32 +42,33 @@ step verify.log verify 67 45 29 400 --stage gpu-optimized,gpu-half --device "$de
 step analytic.log verify --analytic --stage gpu-optimized,gpu-half --device "$device"
 step analytic.log verify --analytic --stage gpu-half --param storage=2 --device "$device"
 
-# 3. tuning (the user's database of this run, copied to OUT; the shipped entries collected)
-for t in "$n" "$small"; do step tune.log tune "$t" "$t" "$t" --stage gpu-half --device "$device"; done
-grep '^shipped entry: ' "$out/tune.log" | sed 's/^shipped entry: //' > "$out/tuning-entries.json"
-
-# 4. gpu-half against gpu-optimized, same card, same run
+# 3. gpu-half against gpu-optimized, same card, same run
 step compare.log bench "$n" "$n" "$n" 40 --stages gpu-optimized,gpu-half --boundary reflecting --device "$device" \
      --json "$out/compare-reflecting.json"
 step compare.log bench "$n" "$n" "$n" 40 --stages gpu-optimized,gpu-half --device "$device" --json "$out/compare-layer.json"
 step compare.log bench "$n" "$n" "$n" 40 --stages gpu-half --param storage=2 --boundary reflecting --device "$device" \
      --json "$out/compare-plain.json"
 
-# 5. the layer's cost, alternating
+# 4. the layer's cost, alternating: gpu-optimized with the layer's own passes and folded, gpu-half (folded)
 for round in 1 2 3; do
-  for stage in gpu-optimized gpu-half; do
+  for run in gpu-optimized:fold_layer=0 gpu-optimized:fold_layer=1 gpu-half:storage=0; do
+    stage="${run%%:*}"; param="${run#*:}"
     for boundary in reflecting absorbing; do
-      echo "== round $round $stage $boundary" >> "$out/layer.log"
-      "$iso" run "$n" "$n" "$n" 200 --stage "$stage" --boundary "$boundary" --device "$device" 2>&1 \
+      echo "== round $round $stage($param) $boundary" >> "$out/layer.log"
+      "$iso" run "$n" "$n" "$n" 200 --stage "$stage" --param "$param" --boundary "$boundary" --device "$device" 2>&1 \
         | grep -E 'throughput|parameters' >> "$out/layer.log"
     done
   done
 done
 
-# 6. every OpenCL stage at three sizes
+# 5. every OpenCL stage at three sizes
 step bench.log bench "$n" "$n" "$n" 20 --scenario oneapi \
      --stages gpu-basic,gpu-linear,gpu-private-z,gpu-private-x,gpu-slm,gpu-optimized,gpu-half,gpu-temporal \
      --sizes "$sizes" --device "$device" --json "$out/bench.json"
+# 6. tuning (the user's database of this run, copied to OUT; the shipped entries collected)
+for t in "$n" "$small"; do step tune.log tune "$t" "$t" "$t" --stage gpu-half --device "$device"; done
+grep '^shipped entry: ' "$out/tune.log" | sed 's/^shipped entry: //' > "$out/tuning-entries.json"
+
 cp "${ISO3DFD_CACHE_DIR:-/tmp/iso3dfd-cache}"/tuning.json "$out/user-tuning.json" 2>/dev/null
 
 python3 - "$out" "$(( $(date +%s) - start ))" "$n" "$sizes" <<'PY' | tee "$out/summary.txt"
@@ -112,7 +113,7 @@ for line in read("layer.log").splitlines():
     if m: stage, boundary = m.groups(); continue
     m = re.search(r"throughput\s*:\s*([\d.]+)", line)
     if m: layer.setdefault((stage, boundary), []).append(float(m.group(1)))
-for s in ("gpu-optimized", "gpu-half"):
+for s in sorted({k[0] for k in layer}):
     a, r = layer.get((s, "absorbing")), layer.get((s, "reflecting"))
     if a and r:
         print(f"layer cost {n}^3 {s}: {statistics.median(a)/1e3:.1f} / {statistics.median(r)/1e3:.1f} Gpts/s "

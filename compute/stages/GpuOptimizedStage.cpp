@@ -4,8 +4,8 @@
 //    registers, or cp.async on NVIDIA 8.0+), the output trailing R planes.
 //  - CPU form (resources/kernels/optimized_cpu.cl): each work-item updates vec consecutive x cells with
 //    OpenCL vector loads and walks z_chunk planes, so the compiler emits SIMD code directly.
-// The GPU form computes the absorbing layer's terms in its own pass (foldsLayer); the CPU form leaves them
-// to the layer's passes.
+// The absorbing layer's terms come from the layer's own passes after the stencil (pml.cl), or with the
+// GPU form and fold_layer = 1 from the stencil's pass itself (foldsLayer).
 #include "compute/stages/GpuOptimizedStage.h"
 
 namespace iso {
@@ -55,6 +55,11 @@ std::vector<StageParamSpec> GpuOptimizedStage::parameters(const DeviceInfo& devi
   out.insert(out.begin(), {"cpu_form", defaultsFor(device).cpuForm, 0, 1,
                            "1: the CPU form (OpenCL vectors along x), 0: the GPU form (2.5D blocking)"});
   out.insert(out.end() - 2, {"vec", 8, 2, 16, "CPU form: x cells per work-item, an OpenCL vector width"});
+  // Folding is the design that costs the fewest bytes, but on an H100 its terms, computed where the tile
+  // meets the layer, stall the whole tile's pipeline: slower than the layer's own passes (docs/GPU_NOTES.md).
+  out.push_back({"fold_layer", 0, 0, 1,
+                 "GPU form: 1 adds the absorbing layer's terms in the stencil's own pass, 0 runs the layer's own passes "
+                 "after it"});
   return out;
 }
 

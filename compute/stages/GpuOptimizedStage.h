@@ -18,8 +18,8 @@ class GpuOptimizedStage : public OpenClStage {
   StageLaunch launch(const StageParamMap& p, const Grid& grid) const override;
   bool kernelLimitIsReliable(const StageParamMap& p, const DeviceInfo& device) const override;
   std::vector<StageParamMap> proposedCandidates(const DeviceInfo& device) const override;
-  // The GPU form adds the absorbing layer's terms in its own pass (pml.cl, PML_FOLD).
-  bool foldsLayer(const StageParamMap& p) const override { return !cpuForm(p); }
+  // The GPU form with fold_layer = 1 adds the absorbing layer's terms in its own pass (pml.cl, PML_FOLD).
+  bool foldsLayer(const StageParamMap& p) const override { return !cpuForm(p) && p.at("fold_layer") != 0; }
 
  protected:
   explicit GpuOptimizedStage(StageInfo info);

@@ -48,6 +48,7 @@ TEST_P(SlabsOnOneDevice, EveryStageGivesItsOwnBitsInTwoAndThreeSlabs) {
   for (const std::string& stage : openClStageIds())
     if (stage != "gpu-half") runs.push_back({stage, {}});  // whole grids only: refused as a slab (below)
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 4}, {"x_per_item", 2}, {"z_chunk", 5}}});
+  runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"fold_layer", 1}, {"tile_x", 8}, {"tile_y", 4}, {"z_chunk", 5}}});
   runs.push_back({"gpu-temporal", {{"tile_x", 8}, {"tile_y", 12}, {"x_per_item", 2}, {"y_per_item", 4}, {"z_chunk", 7}}});
   const std::string one = device->selector();
   EXPECT_ANY_THROW(createSolver(buildProblem(s), ExecutionConfig{"gpu-half", one + "," + one, {}}))
@@ -79,8 +80,8 @@ INSTANTIATE_TEST_SUITE_P(Boundaries, SlabsOnOneDevice,
 
 // Cuts inside the layer's memory of z: a 28-plane axis with a 7-cell layer (ψ at half points 0 .. 6 and
 // 20 .. 26) cut at 8 and 20, so that the cells next to each cut read ψ of half points that the neighbour
-// owns (6 below the first cut, 20 above the second). A stage that folds the layer (the GPU form of
-// gpu-optimized) computes those itself from its ghost planes; it would read stale memory otherwise.
+// owns (6 below the first cut, 20 above the second). A stage that folds the layer (gpu-optimized's GPU
+// form with fold_layer=1) computes those itself from its ghost planes; it would read stale memory otherwise.
 TEST(SlabsOnOneDevice, AFoldedLayerCutInsideItsMemoryGivesTheWholeGridsBits) {
   ISO_REQUIRE_DEVICE();
   Scenario s = smallScenario(29, 11, 28, BoundaryKind::Absorbing);
@@ -89,7 +90,8 @@ TEST(SlabsOnOneDevice, AFoldedLayerCutInsideItsMemoryGivesTheWholeGridsBits) {
   s.receivers = {{14, 5, 7}, {14, 5, 8}, {14, 5, 20}};
   s.steps = 40;
   const std::string one = device->selector();
-  const StageParamMap gpuForm{{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 4}, {"x_per_item", 2}, {"z_chunk", 5}};
+  const StageParamMap gpuForm{{"cpu_form", 0}, {"fold_layer", 1}, {"tile_x", 8}, {"tile_y", 4}, {"x_per_item", 2},
+                              {"z_chunk", 5}};
   const ExecutionConfig config{"gpu-optimized", one, gpuForm};
   const Outcome whole = runFor(*createSolver(buildProblem(s), config), s.steps);
   DecomposedSolver cut(buildProblem(s), {{0, 8}, {8, 12}, {20, 8}}, {0, 0, 0}, nullptr,

@@ -35,6 +35,8 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
                                     {"prefetch", 2}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 2}, {"x_per_item", 2}, {"y_per_item", 2},
                                     {"prefetch", 3}, {"z_unroll", 4}, {"z_chunk", 7}}});
+  // The absorbing layer's terms in the stencil's own pass (where the scenario has the layer).
+  runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"fold_layer", 1}, {"tile_x", 8}, {"tile_y", 4}, {"y_per_item", 2}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 1}, {"vec", 8}}});
   // Half storage in each form (incremental or plain, vel half or float), partial tiles and z chunks.
   for (int storage = 0; storage < 4; ++storage)

@@ -100,6 +100,26 @@ TEST(FieldCompare, AGivenScaleReplacesTheReferencesOwnNorm) {
   EXPECT_NEAR(compareFields(got, ref).relativeL2, 0.5 / 5.0, 1e-12);
 }
 
+// Receivers the wave has not reached record round-off: noise of a part in 10⁴ of the field's RMS level
+// passes (a relative L2 of the record itself would be about 1), an arrival off by 1 % still fails.
+TEST(FieldCompare, TracesBeforeTheArrivalAreJudgedOnTheFieldsScale) {
+  SolverOutput ref;
+  ref.field.assign(1000, 0.0f);
+  ref.field[500] = 100.0f;  // RMS level 100 / sqrt(1000) ≈ 3.2
+  ref.peakNorm = 100.0;
+  ref.traces.assign(200, 1e-9f);
+  SolverOutput noisy = ref;
+  for (std::size_t t = 0; t < noisy.traces.size(); ++t) noisy.traces[t] += (t % 2 ? 3e-5f : -3e-5f);
+  const ReferenceAgreement quiet = compareWithReference(noisy, ref);
+  EXPECT_GT(compareFields(noisy.traces, ref.traces).relativeL2, 1.0) << "the record's own norm would fail it";
+  EXPECT_TRUE(quiet.traces.withinTolerance(kReferenceTolerance)) << quiet.traces.relativeL2;
+
+  for (std::size_t t = 100; t < 120; ++t) ref.traces[t] = 50.0f;  // an arrival far above the RMS level
+  SolverOutput off = ref;
+  for (std::size_t t = 100; t < 120; ++t) off.traces[t] *= 1.01f;
+  EXPECT_NEAR(compareWithReference(off, ref).traces.relativeL2, 0.01, 1e-4);
+}
+
 TEST(FieldCompare, ComparedStepsAreEvenlySpacedAndEndOnTheLast) {
   EXPECT_EQ(comparedSteps(400), (std::vector<long>{50, 100, 150, 200, 250, 300, 350, 400}));
   EXPECT_EQ(comparedSteps(5), (std::vector<long>{1, 2, 3, 4, 5}));
