@@ -75,7 +75,7 @@ void checkHostMemory(const Scenario& s, const Grid& g, const StageInfo& stage) {
                                                           " receivers over " + std::to_string(s.steps) + " steps (" +
                                                           byteSize(double(traceBytes(s))) + ")" : "") +
                         ", but only " + byteSize(double(available)) +
-                        " is available (free memory, within the container's limit); use " +
+                        " is available (free memory, within the container's and the address-space limits); use " +
                         (traceBytes(s) > needed / 2 ? "fewer receivers or steps" : "a smaller grid"));
 }
 

@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include <sys/resource.h>
+
 #include "core/Allocation.h"
 #include "core/Format.h"
 #include "core/Scenario.h"
@@ -68,10 +70,29 @@ std::size_t cgroupRoom() {
   return room;
 }
 
+// The room under this process's address-space limit (`ulimit -v`, common on shared clusters): the limit
+// less the address space already mapped (VmSize in /proc/self/status).
+std::size_t addressSpaceRoom() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return kUnknown;
+  std::ifstream in("/proc/self/status");
+  std::string key;
+  while (in >> key) {
+    if (key == "VmSize:") {
+      unsigned long long kib = 0;
+      if (!(in >> kib)) return kUnknown;
+      const std::size_t mapped = std::size_t(kib) * 1024;
+      return limit.rlim_cur > mapped ? std::size_t(limit.rlim_cur) - mapped : 0;
+    }
+    in.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return kUnknown;
+}
+
 }  // namespace
 
 std::size_t availableMemoryBytes() {
-  const std::size_t available = std::min(memAvailable(), cgroupRoom());
+  const std::size_t available = std::min({memAvailable(), cgroupRoom(), addressSpaceRoom()});
   return available == kUnknown ? 0 : available;
 }
 
@@ -79,8 +100,8 @@ void requireAvailableMemory(std::size_t bytes, const std::string& what) {
   const std::size_t available = availableMemoryBytes();
   if (available == 0 || bytes <= available) return;
   throw ScenarioError(what + " needs " + byteSize(double(bytes)) + " of memory, but only " +
-                      byteSize(double(available)) + " is available on this machine (free memory and the " +
-                      "container's limit); use a smaller grid");
+                      byteSize(double(available)) + " is available on this machine (free memory, the " +
+                      "container's limit and the process's address-space limit); use a smaller grid");
 }
 
 }  // namespace iso

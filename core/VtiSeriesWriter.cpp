@@ -23,9 +23,10 @@ double secondsSince(Clock::time_point start) { return std::chrono::duration<doub
 
 int pointsAlong(int n, int stride) { return (n + stride - 1) / stride; }
 
-// Every stride-th point along each axis of an interior field, C order (n3, n2, n1) in and out.
-std::vector<float> decimated(const std::vector<float>& field, const std::array<int, 3>& n, int stride) {
-  if (stride == 1) return field;
+// Every stride-th point along each axis of an interior field, C order (n3, n2, n1) in and out (the field
+// itself at stride 1: no copy of a whole frame).
+std::vector<float> decimated(std::vector<float>&& field, const std::array<int, 3>& n, int stride) {
+  if (stride == 1) return std::move(field);
   std::vector<float> out;
   out.reserve(std::size_t(pointsAlong(n[0], stride)) * pointsAlong(n[1], stride) * pointsAlong(n[2], stride));
   for (int k = 0; k < n[2]; k += stride)
@@ -65,6 +66,14 @@ std::size_t VtiSeriesWriter::defaultCapacity(const SeriesGeometry& g) {
   constexpr std::size_t kFrames = 4, kBytes = std::size_t(1) << 30;
   const std::size_t frameBytes = std::size_t(std::max(g.size[0], 1)) * std::max(g.size[1], 1) * std::max(g.size[2], 1) * sizeof(float);
   return std::clamp<std::size_t>(kBytes / frameBytes, 1, kFrames);
+}
+
+std::size_t VtiSeriesWriter::memoryBytes(const SeriesGeometry& g, std::size_t capacity) {
+  const auto points = [&](int stride) {
+    return std::size_t(pointsAlong(g.size[0], stride)) * pointsAlong(g.size[1], stride) * pointsAlong(g.size[2], stride);
+  };
+  const std::size_t frame = points(1) * sizeof(float), decimatedFrame = g.stride > 1 ? points(g.stride) * sizeof(float) : 0;
+  return (capacity + 1) * frame + decimatedFrame + kThreadBytes;
 }
 
 std::string VtiSeriesWriter::frameName(long step) {
@@ -144,11 +153,11 @@ void VtiSeriesWriter::run() {
   if (done_) done_(stats, error);
 }
 
-void VtiSeriesWriter::write(const Frame& frame) {
+void VtiSeriesWriter::write(Frame& frame) {
   const auto start = Clock::now();
   const double spacing = geometry_.dx * geometry_.stride;
   VtiImage image{frameSize(), {spacing, spacing, spacing}, {0.0, 0.0, 0.0},
-                 {{"u", decimated(frame.field, geometry_.size, geometry_.stride)}}};
+                 {{"u", decimated(std::move(frame.field), geometry_.size, geometry_.stride)}}};
   const std::string name = frameName(frame.step);
   const std::string path = (fs::path(folder_) / name).string();
   writeVti(path, image);

@@ -43,6 +43,11 @@ class VtiSeriesWriter {
   // The queue's length for fields of this geometry: 4 frames, fewer where they would hold more than
   // 1 GiB (the queue holds whole fields; the stride is applied on the writer's thread), at least 1.
   static std::size_t defaultCapacity(const SeriesGeometry& geometry);
+  // The most memory the series holds with a queue of `capacity` frames: the queue, the frame being
+  // written (and its decimated copy with a stride), the thread's stack and allocation arena (address
+  // space that a `ulimit -v` counts). The frame its caller reads before push() is the caller's.
+  static std::size_t memoryBytes(const SeriesGeometry& geometry, std::size_t capacity);
+  static constexpr std::size_t kThreadBytes = std::size_t(72) << 20;  // 8 MiB stack, glibc's 64 MiB arena
   ~VtiSeriesWriter();  // close() and wait for the thread
   VtiSeriesWriter(const VtiSeriesWriter&) = delete;
   VtiSeriesWriter& operator=(const VtiSeriesWriter&) = delete;
@@ -70,7 +75,7 @@ class VtiSeriesWriter {
     std::vector<float> field;
   };
   void run();
-  void write(const Frame& frame);
+  void write(Frame& frame);  // takes the frame's field
   std::string collectionXml() const;
 
   std::string folder_;

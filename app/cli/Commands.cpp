@@ -407,12 +407,15 @@ std::optional<SeriesRequest> seriesRequest(const RunOptions& run) {
 
 // How many frames of u may wait for the series writer: its default, fewer when the memory left beside the
 // solver's arrays holds fewer. The series needs room for at least three at once (the one being read, one
-// queued, the one being written); a run without it is refused before its first step.
+// queued, the one being written) and its writer's thread; a run without it is refused before its first step.
 std::size_t seriesCapacity(const SeriesGeometry& geometry) {
   const std::size_t frameBytes = std::size_t(geometry.size[0]) * geometry.size[1] * geometry.size[2] * sizeof(float);
-  requireAvailableMemory(3 * frameBytes, "--dump-every: the wavefield series (three frames of u in memory at once)");
-  const std::size_t available = availableMemoryBytes(), fits = available == 0 ? SIZE_MAX : available / frameBytes - 2;
-  return std::min(VtiSeriesWriter::defaultCapacity(geometry), fits);
+  const auto needs = [&](std::size_t capacity) { return frameBytes + VtiSeriesWriter::memoryBytes(geometry, capacity); };
+  requireAvailableMemory(needs(1), "--dump-every: the wavefield series (three frames of u in memory at once)");
+  const std::size_t available = availableMemoryBytes();
+  std::size_t capacity = VtiSeriesWriter::defaultCapacity(geometry);
+  while (available != 0 && capacity > 1 && needs(capacity) > available) --capacity;
+  return capacity;
 }
 
 // The wavefield series of a run: the frames are read on this thread (the solver's) and written on the

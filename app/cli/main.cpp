@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <optional>
+#include <stdexcept>
 
 #include <CLI/CLI.hpp>
 
@@ -218,6 +220,9 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
     if (*stagesCmd) return stagesCommand();
     if (*tuneCmd) return tuneCommand(tuneOpts, tune);
     if (*viewCmd) return viewCostCommand(viewOpts, viewCost);
+  } catch (const std::bad_alloc&) {  // an allocation the memory checks did not foresee
+    return reportError(std::runtime_error("out of memory: an allocation failed (free memory, the container's and the "
+                                          "address-space limits); use a smaller grid or fewer outputs"), mpi);
   } catch (const std::exception& e) {
     return reportError(e, mpi);
   }

@@ -465,6 +465,37 @@ TEST(Cli, SeriesAndSegyOptionsAreCheckedBeforeAnythingRuns) {
   EXPECT_FALSE(std::filesystem::exists(shot));
 }
 
+// The series keeps three frames of u in memory besides the solver's arrays; where the memory left after
+// the solver cannot hold them the run is refused before its first step, naming the series. The address
+// space is limited (`ulimit -v`, which the memory check counts) in steps of half a frame from below what
+// the solver needs until the run goes through: on the way, one limit lets the solver in and not the series.
+TEST(Cli, ASeriesThatDoesNotFitBesideTheSolverIsRefused) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "a sanitizer's shadow memory does not start under an address-space limit";
+#else
+  const std::string folder = tempPath("series-too-big").string();
+  const std::size_t frameKiB = std::size_t(256) * 256 * 256 * 4 / 1024;  // 64 MiB per frame of u
+  const std::string command = "run 256 256 256 1 --stage cpu-serial --boundary reflecting --dump-every 1 " + folder;
+  bool seriesRefused = false, ran = false;
+  for (std::size_t limit = 4 * frameKiB; limit <= 40 * frameKiB && !ran; limit += frameKiB / 2) {
+    const Result r = runCli(command, "ulimit -v " + std::to_string(limit) + ";");
+    ASSERT_TRUE(r.status == 0 || r.status == 1 || r.status == 2) << "limit " << limit << " KiB: " << r.output;
+    EXPECT_EQ(r.output.find("bad_alloc"), std::string::npos) << "limit " << limit << " KiB: " << r.output;
+    // (A named allocation may still fail where the check's margin is thin: "cannot allocate <what>".)
+    EXPECT_EQ(r.output.find("an allocation failed"), std::string::npos) << "an allocation no check foresaw, limit "
+                                                                        << limit << " KiB: " << r.output;
+    if (r.output.find("--dump-every: the wavefield series (three frames of u in memory at once) needs") != std::string::npos) {
+      seriesRefused = true;
+      EXPECT_NE(r.output.find("address-space limit"), std::string::npos) << r.output;
+      EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(folder) / "u_000000.vti")) << "refused before a frame";
+    }
+    ran = r.status == 0;
+  }
+  EXPECT_TRUE(ran) << "no limit up to 2.5 GiB of address space let the run through";
+  EXPECT_TRUE(seriesRefused) << "no limit admitted the solver but not the series";
+#endif
+}
+
 // The run's throughput with the series is measured and printed; every frame's file is listed in the
 // collection with its time (python.VtiSeriesReadByVtk reads the values back through VTK).
 TEST(Cli, DumpEveryWritesASeriesAndSaysWhatItCost) {

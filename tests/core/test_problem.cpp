@@ -254,7 +254,7 @@ TEST(Problem, RefusesBadSizesPositionsAndStages) {
   s.n1 = s.n2 = s.n3 = 16000;  // 3 x 4 x 16016³ bytes = 45 TiB
   const std::string memory = errorOf([&] { buildProblem(s); });
   EXPECT_NE(memory.find("needs 44.84 TiB of host memory for stage '"), std::string::npos) << memory;
-  EXPECT_NE(memory.find(" is available (free memory, within the container's limit)"), std::string::npos) << memory;
+  EXPECT_NE(memory.find(" is available (free memory, within the container's and the address-space limits)"), std::string::npos) << memory;
   s = smallScenario();
   s.receivers = {{1, 1, 16}};
   EXPECT_NE(errorOf([&] { buildProblem(s); }).find("receivers[0].k = 16 is outside the grid (allowed: 0 to 15"),
