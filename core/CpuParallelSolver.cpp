@@ -49,11 +49,18 @@ namespace portable {
 #undef ISO_KERNEL_SEGMENT
 }  // namespace portable
 
+// The kernels let GCC fuse products and sums into FMAs, except in sanitizer builds: the sanitizers'
+// checks split an expression differently in each inlined copy of it (a column of planes, a row
+// segment, a partial vector), contraction then differs between the paths a cell may take, and a grid
+// cut into slabs, whose cells take other paths, would not give the whole grid's bits. (iso_core is
+// built with -ffp-contract=off: core/CMakeLists.txt.)
 #if defined(__x86_64__) || defined(__i386__)
 #define ISO_HAVE_X86_KERNELS 1
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
+#ifndef ISO_SANITIZED
 #pragma GCC optimize("fp-contract=fast")
+#endif
 namespace avx2 {
 #define ISO_KERNEL_WIDTH 8
 #define ISO_KERNEL_ZBLOCK 1
@@ -67,7 +74,9 @@ namespace avx2 {
 
 #pragma GCC push_options
 #pragma GCC target("avx512f")
+#ifndef ISO_SANITIZED
 #pragma GCC optimize("fp-contract=fast")
+#endif
 namespace avx512 {
 #define ISO_KERNEL_WIDTH 16
 #define ISO_KERNEL_ZBLOCK 4
