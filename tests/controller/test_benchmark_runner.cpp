@@ -8,6 +8,7 @@
 #include "app/controller/BenchmarkRunner.h"
 #include "compute/ClError.h"
 #include "compute/SolverFactory.h"
+#include "tests/SanitizerBuild.h"
 
 namespace iso {
 namespace {
@@ -92,7 +93,8 @@ TEST(BenchmarkRunner, RowsHoldRatesSpeedupsAndTheDifferenceToCpuSerial) {
   EXPECT_DOUBLE_EQ(*parallel.speedupVsPrevious, *parallel.speedupVsSerial);
   ASSERT_TRUE(parallel.difference);
   EXPECT_TRUE(parallel.difference->withinTolerance(kReferenceTolerance));
-  EXPECT_GT(parallel.difference->maxAbs, 0.0) << "SIMD sums in another order: not bit-identical";
+  if (!test::kSanitizerBuild)  // there cpu-parallel computes cpu-serial's bits
+    EXPECT_GT(parallel.difference->maxAbs, 0.0) << "SIMD sums in another order: not bit-identical";
 }
 
 TEST(BenchmarkRunner, AFailingStageGetsAnErrorRowAndTheRunGoesOn) {
