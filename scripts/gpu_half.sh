@@ -81,9 +81,12 @@ def rows(name):
     try: return json.load(open(f"{out}/{name}"))["rows"]
     except (OSError, ValueError, KeyError): return []
 print(f"== gpu-half summary ({seconds} s)")
-dev = re.search(r"^\[\S+\] (.+)$", read("devices.log"), re.M)
-bw = re.search(r"([\d.]+) GB/s", read("devices.log"))
-print("device:", dev.group(1) if dev else "?", "| copy bandwidth:", bw.group(1) + " GB/s" if bw else "?")
+# The device measured: the listed one whose name the analytic check's rows give (PoCL is listed too).
+measured = re.search(r"^gpu-\S+\s+(.+?)\s{2,}", read("analytic.log"), re.M)
+devices = re.findall(r"^\[\S+\] (.+)$((?:\n(?!\[).*)*)", read("devices.log"), re.M)
+dev = next((d for d in devices if measured and d[0].startswith(measured.group(1))), devices[0] if devices else None)
+bw = re.search(r"([\d.]+) GB/s", dev[1]) if dev else None
+print("device:", dev[0] if dev else "?", "| copy bandwidth:", bw.group(1) + " GB/s" if bw else "?")
 v = read("verify.log")
 print(f"verify: {len(re.findall(r' ok ', v))} ok, {len(re.findall(r'FAIL', v))} FAIL, "
       f"{len(re.findall(r'skipped', v))} skipped, {len(re.findall(r'error:', v)) - v.count('error: the largest')} errors")
