@@ -1,6 +1,7 @@
 #include "compute/SolverFactory.h"
 
 #include <algorithm>
+#include <climits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -32,6 +33,10 @@ std::vector<double> slabWeights(const std::vector<DeviceInfo>& devices, bool ope
   return weights;
 }
 
+// OpenCL kernels index their buffers with 32-bit ints (checkGridFitsDevice): a grid past that runs as
+// several slabs per device, each with buffers of its own.
+constexpr std::size_t kKernelIndexCells = std::size_t(INT_MAX);
+
 }  // namespace
 
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config) {
@@ -43,7 +48,7 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
                                          const std::optional<DeviceInfo>& device) {
   if (const auto ranks = processRanks(); ranks && ranks->size() > 1) return createSolver(std::move(problem), config, ranks);
   const Stage& stage = resolveStage(config.stage);
-  if (stage.openCl() && namesSeveralDevices(config.device))
+  if (stage.openCl() && (namesSeveralDevices(config.device) || problem.grid.paddedSize() > kKernelIndexCells))
     return createSolver(std::move(problem), config, std::shared_ptr<Communicator>());
   return stage.createSolver(std::move(problem), config.params, device);
 }
@@ -58,11 +63,20 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
   onEveryRank(ranks.get(), [&] {
     if (openCl) devices = slabDevices(config, ranks.get());
   });
-  const int slabCount = rankCount > 1 ? rankCount : int(devices.size());
-  if (slabCount == 1)
+  const int deviceCount = rankCount > 1 ? rankCount : int(devices.size());
+  const std::vector<double> deviceWeights =
+      deviceCount > 1 ? slabWeights(devices, openCl, ranks.get(), deviceCount) : std::vector<double>{1.0};
+  const int perDevice = openCl ? slabsPerDevice(problem.grid, deviceWeights, kKernelIndexCells) : 1;
+  if (deviceCount * perDevice == 1)
     return stage.createSolver(std::move(problem), config.params, openCl ? std::optional(devices[0]) : std::nullopt);
+  std::vector<double> weights;
+  std::vector<int> owners;  // with ranks, each rank's slabs follow each other
+  for (int d = 0; d < deviceCount; ++d)
+    for (int k = 0; k < perDevice; ++k) {
+      weights.push_back(deviceWeights[std::size_t(d)]);
+      owners.push_back(rankCount > 1 ? d : 0);
+    }
   std::vector<Slab> slabs;
-  const std::vector<double> weights = slabWeights(devices, openCl, ranks.get(), slabCount);
   onEveryRank(ranks.get(), [&] {
     try {
       slabs = cutAlongZ(problem.grid.n3, weights);
@@ -70,12 +84,10 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
       throw ComputeError(ComputeStatus::InvalidParameter, e.what());
     }
   });
-  std::vector<int> owners(std::size_t(slabCount), 0);
-  for (int s = 0; s < slabCount && rankCount > 1; ++s) owners[std::size_t(s)] = s;
   const Grid whole = problem.grid;
   const auto build = [&](Problem slab, int s) -> std::unique_ptr<WaveSolver> {
     if (!openCl) return stage.createSolver(std::move(slab), config.params, std::nullopt);
-    const DeviceInfo& device = devices[rankCount > 1 ? 0 : std::size_t(s)];
+    const DeviceInfo& device = devices[rankCount > 1 ? 0 : std::size_t(s / perDevice)];
     const StageParamMap params = resolveStageParams(*stage.openCl(), device, whole, config.params, true);
     return stage.createSolver(std::move(slab), params, device);
   };

@@ -31,7 +31,9 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
 // stage runs one slab per rank. Otherwise (one device, one rank) the stage's own solver. Slabs are even
 // on alike devices and sized by the devices' copy bandwidth (the roofline of this memory-bound stencil)
 // otherwise; the stage's parameters are resolved for the whole grid, as a single device's run resolves
-// them, so that every cell is computed alike. Every rank calls it; all fail together.
+// them, so that every cell is computed alike. A grid past the OpenCL kernels' 32-bit indices (2^31
+// padded cells) is cut into several slabs per device (or rank), as few as keep each within them, and so
+// runs on one device too. Every rank calls it; all fail together.
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          std::shared_ptr<Communicator> ranks);
 

@@ -3,6 +3,7 @@
 // that move floats to each other and agree. Several processes, possibly on several hosts, are MPI ranks
 // (mpi/MpiCommunicator.h), which core/ knows only through this interface; one process alone needs none.
 // Collective calls are made by every rank in the same order.
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -24,11 +25,32 @@ class Communicator {
 
   // Point to point, non-blocking: the memory stays untouched (send) or unread (receive) until the
   // transfer is waited for (waitTransfer with the handle returned, or waitTransfers, which waits for all
-  // not waited for yet). A receive takes exactly the floats a matching send (same tag) sends.
+  // not waited for yet). A receive takes exactly the floats a matching send (same tag) sends; an empty one
+  // is a signal (its message carries nothing).
   virtual int startSend(int to, int tag, std::span<const float> data) = 0;
   virtual int startReceive(int from, int tag, std::span<float> data) = 0;
   virtual void waitTransfer(int handle) = 0;
   virtual void waitTransfers() = 0;
+
+  // Host memory that the ranks of one host share (an MPI-3 shared-memory window): a neighbour on the same
+  // host reads a halo where its owner's device wrote it, instead of receiving it as messages that the MPI
+  // library copies through memory of its own.
+  class SharedMemory {
+   public:
+    virtual ~SharedMemory() = default;
+    // Rank `rank`'s part, in this process's address space; empty for a rank on another host.
+    virtual std::span<float> of(int rank) const = 0;
+    // A memory barrier for the window (MPI_Win_sync): called after writing and before telling another rank
+    // (a message), and after being told and before reading.
+    virtual void synchronize() = 0;
+  };
+  // Collective: every rank asks for `floats` of its own (0: none). Null on every rank when the ranks do
+  // not share memory here: not allowed (allowSharedMemory), or the allocation failed on some rank. Freed
+  // collectively: every rank lets its own go at the same point of the program.
+  virtual std::unique_ptr<SharedMemory> shareHostMemory(std::size_t floats) = 0;
+  // Whether shareHostMemory may share (the default) or gives null, so that halos go as messages (every
+  // rank sets the same).
+  virtual void allowSharedMemory(bool allowed) = 0;
 
   // Point to point, blocking, of any length (the receiver learns it).
   virtual void sendFloats(int to, int tag, std::span<const float> data) = 0;

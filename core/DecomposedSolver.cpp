@@ -47,6 +47,7 @@ struct DecomposedSolver::Local {
   HostPlanes incoming[2];                 // [side]: a remote neighbour's planes, for the ghost planes
   std::vector<float> slices;              // its slices, until gathered
   bool cut[2] = {false, false};
+  bool shared[2] = {false, false};        // [side]: the neighbour is a rank of this host, read in place
 };
 
 DecomposedSolver::DecomposedSolver(Problem global, std::vector<Slab> slabs, std::vector<int> owners,
@@ -72,6 +73,8 @@ DecomposedSolver::DecomposedSolver(Problem global, std::vector<Slab> slabs, std:
   for (const Slab& slab : slabs_) receivers_.push_back(slabReceivers(global, slab));
   pml_ = global.pml;
   onEveryRank(ranks_.get(), [&] { buildSlabs(std::move(global), build); });
+  if (ranks_ && ranks_->size() > 1) shareHalos();
+  onEveryRank(ranks_.get(), [&] { allocateHalos(); });
   std::string mine;
   for (const auto& l : local_) mine += std::to_string(l->index) + "\t" + l->solver->deviceName() + "\n";
   devices_.assign(slabs_.size(), "");
@@ -97,10 +100,8 @@ DecomposedSolver::~DecomposedSolver() {
 
 void DecomposedSolver::buildSlabs(Problem global, const SlabBuilder& build) {
   const int count = int(slabs_.size());
-  const int rank = ranks_ ? ranks_->rank() : 0;
-  const std::size_t haloFloats = std::size_t(R) * grid_.planeSize();
   for (int s = 0; s < count; ++s) {
-    if (owners_[std::size_t(s)] != rank) continue;
+    if (!isLocal(s)) continue;
     auto l = std::make_unique<Local>();
     l->index = s;
     l->solver = build(slabProblem(global, slabs_[std::size_t(s)]), s);
@@ -109,15 +110,69 @@ void DecomposedSolver::buildSlabs(Problem global, const SlabBuilder& build) {
     l->cut[kBelow] = s > 0;
     l->cut[kAbove] = s + 1 < count;
     l->first = planesNextToCuts(slabs_[std::size_t(s)].planes, l->cut[kBelow], l->cut[kAbove]);
-    for (int side : {kBelow, kAbove}) {
-      if (!l->cut[side]) continue;
-      l->outgoing[side] = l->solver->allocateHostPlanes(haloFloats);
-      const int neighbour = side == kBelow ? s - 1 : s + 1;
-      if (owners_[std::size_t(neighbour)] != rank) l->incoming[side] = l->solver->allocateHostPlanes(haloFloats);
-    }
     stage_ = l->solver->stage();
     local_.push_back(std::move(l));
   }
+}
+
+bool DecomposedSolver::facesRank(int slab, int side) const {
+  const int neighbour = slab + (side == kBelow ? -1 : 1);
+  return neighbour >= 0 && neighbour < int(slabs_.size()) && owners_[std::size_t(neighbour)] != owners_[std::size_t(slab)];
+}
+
+void DecomposedSolver::shareHalos() {
+  // Every rank's part of the window holds, for each of its slabs' sides that face another rank, the R
+  // planes going out there twice: step n's and step n+1's. A neighbour writes step n's into its device
+  // during step n's exchange and has waited for that before it sends step n+1's pieces, so the owner can
+  // overwrite step n's planes at step n+2 without another message.
+  const int rank = ranks_->rank();
+  std::size_t floats = 0;
+  for (int s = 0; s < int(slabs_.size()); ++s)
+    for (int side : {kBelow, kAbove})
+      if (owners_[std::size_t(s)] == rank && facesRank(s, side)) floats += 2 * std::size_t(R) * grid_.planeSize();
+  shared_ = ranks_->shareHostMemory(floats);
+  if (!shared_) return;
+  for (const auto& l : local_)
+    for (int side : {kBelow, kAbove}) {
+      const int neighbour = l->index + (side == kBelow ? -1 : 1);
+      l->shared[side] = facesRank(l->index, side) && !shared_->of(owners_[std::size_t(neighbour)]).empty();
+    }
+}
+
+void DecomposedSolver::allocateHalos() {
+  // Page-locked host memory for the planes that do not go through shared memory.
+  const std::size_t haloFloats = std::size_t(R) * grid_.planeSize();
+  for (const auto& l : local_)
+    for (int side : {kBelow, kAbove}) {
+      if (!l->cut[side] || l->shared[side]) continue;
+      l->outgoing[side] = l->solver->allocateHostPlanes(haloFloats);
+      if (facesRank(l->index, side)) l->incoming[side] = l->solver->allocateHostPlanes(haloFloats);
+    }
+}
+
+std::span<float> DecomposedSolver::sharedPiece(int slab, int side, int piece) const {
+  // The slab's owner's part: its slabs' sides that face other ranks in order, two steps' planes each.
+  const std::size_t halo = std::size_t(R) * grid_.planeSize();
+  std::size_t at = 0;
+  for (int s = 0; s < slab; ++s)
+    for (int d : {kBelow, kAbove}) at += owners_[std::size_t(s)] == owners_[std::size_t(slab)] && facesRank(s, d) ? 2 * halo : 0;
+  if (side == kAbove && facesRank(slab, kBelow)) at += 2 * halo;
+  at += std::size_t(step_ % 2) * halo;
+  return pieceOf({shared_->of(owners_[std::size_t(slab)]).subspan(at, halo), nullptr}, piece);
+}
+
+std::span<float> DecomposedSolver::outgoingPiece(const Local& l, int side, int piece) const {
+  return l.shared[side] ? sharedPiece(l.index, side, piece) : pieceOf(l.outgoing[side], piece);
+}
+
+std::string DecomposedSolver::rankHalos() const {
+  if (!ranks_ || ranks_->size() == 1) return "";
+  bool shared = false, messages = false;
+  for (const auto& l : local_)
+    for (int side : {kBelow, kAbove})
+      if (facesRank(l->index, side)) (l->shared[side] ? shared : messages) = true;
+  if (shared && messages) return "halos through shared memory on this host, as messages between hosts";
+  return shared ? "halos through shared memory (one host)" : "halos as messages";
 }
 
 bool DecomposedSolver::isLocal(int slab) const { return owners_[std::size_t(slab)] == (ranks_ ? ranks_->rank() : 0); }
@@ -178,7 +233,7 @@ void DecomposedSolver::step() {
       for (int side : {kBelow, kAbove})
         if (l->cut[side])
           l->solver->startPlaneRead((side == kBelow ? 0 : planes - R) + piece * kPiecePlanes, kPiecePlanes,
-                                    pieceOf(l->outgoing[side], piece));
+                                    outgoingPiece(*l, side, piece));
   }
   for (const auto& l : local_) l->solver->finishStep();
   exchange();
@@ -194,44 +249,55 @@ void DecomposedSolver::exchange() {
   // Receives from other ranks are posted first; then piece by piece, as soon as a slab's copy out has
   // landed, it goes to its neighbour: written into the neighbour's ghost planes from this process's
   // memory, or sent to the neighbour's rank, whose piece of the other way is then waited for and written.
-  const int rank = ranks_ ? ranks_->rank() : 0;
+  // A rank of this host is sent only a signal: it reads the piece where this rank's copy put it.
   std::vector<int> receives;  // per local slab, side and piece
   for (const auto& l : local_)
     for (int side : {kBelow, kAbove})
       for (int piece = 0; piece < kPieces; ++piece) {
         const int neighbour = l->index + (side == kBelow ? -1 : 1);
-        const bool remote = l->cut[side] && owners_[std::size_t(neighbour)] != rank;
-        receives.push_back(remote ? ranks_->startReceive(owners_[std::size_t(neighbour)], haloTag(neighbour, l->index, piece),
-                                                         pieceOf(l->incoming[side], piece))
-                                  : -1);
+        const std::span<float> into = l->shared[side] ? std::span<float>() : pieceOf(l->incoming[side], piece);
+        receives.push_back(facesRank(l->index, side)
+                               ? ranks_->startReceive(owners_[std::size_t(neighbour)], haloTag(neighbour, l->index, piece), into)
+                               : -1);
       }
   for (int piece = 0; piece < kPieces; ++piece) {
-    for (const auto& l : local_) {
-      for (int side : {kBelow, kAbove}) {
-        if (!l->cut[side]) continue;
-        l->solver->waitPlaneRead(piece * (l->cut[kBelow] + l->cut[kAbove]) + (side == kAbove && l->cut[kBelow]));
-        const int neighbour = l->index + (side == kBelow ? -1 : 1);
-        if (owners_[std::size_t(neighbour)] != rank) {
-          ranks_->startSend(owners_[std::size_t(neighbour)], haloTag(l->index, neighbour, piece), pieceOf(l->outgoing[side], piece));
-          continue;
-        }
-        Local& other = local(neighbour);  // its ghost planes on the side facing this slab
-        const int ghost = side == kBelow ? slabs_[std::size_t(neighbour)].planes : -R;
-        other.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, pieceOf(l->outgoing[side], piece));
-      }
-    }
+    for (const auto& l : local_)
+      for (int side : {kBelow, kAbove})
+        if (l->cut[side]) sendPiece(*l, side, piece);
     for (std::size_t n = 0; n < local_.size(); ++n)
       for (int side : {kBelow, kAbove}) {
         const int handle = receives[(n * 2 + std::size_t(side)) * kPieces + std::size_t(piece)];
-        if (handle < 0) continue;
-        ranks_->waitTransfer(handle);
-        const int ghost = side == kBelow ? -R : slabs_[std::size_t(local_[n]->index)].planes;
-        local_[n]->solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, pieceOf(local_[n]->incoming[side], piece));
+        if (handle >= 0) receivePiece(*local_[n], side, piece, handle);
       }
   }
   if (ranks_) ranks_->waitTransfers();
   // Every copy of the step has landed: the host memory is free for the next step's.
   for (const auto& l : local_) l->solver->waitPlaneCopies();
+}
+
+void DecomposedSolver::sendPiece(Local& l, int side, int piece) {
+  // Once the slab's own copy of the piece has landed in host memory.
+  l.solver->waitPlaneRead(piece * (l.cut[kBelow] + l.cut[kAbove]) + (side == kAbove && l.cut[kBelow]));
+  const int neighbour = l.index + (side == kBelow ? -1 : 1);
+  if (facesRank(l.index, side)) {
+    if (l.shared[side]) shared_->synchronize();
+    const std::span<const float> data = l.shared[side] ? std::span<const float>() : pieceOf(l.outgoing[side], piece);
+    ranks_->startSend(owners_[std::size_t(neighbour)], haloTag(l.index, neighbour, piece), data);
+    return;
+  }
+  Local& other = local(neighbour);  // its ghost planes on the side facing this slab
+  const int ghost = side == kBelow ? slabs_[std::size_t(neighbour)].planes : -R;
+  other.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, pieceOf(l.outgoing[side], piece));
+}
+
+void DecomposedSolver::receivePiece(Local& l, int side, int piece, int handle) {
+  ranks_->waitTransfer(handle);
+  const int ghost = side == kBelow ? -R : slabs_[std::size_t(l.index)].planes;
+  if (l.shared[side]) shared_->synchronize();
+  const std::span<float> from = l.shared[side]
+                                    ? sharedPiece(l.index + (side == kBelow ? -1 : 1), side == kBelow ? kAbove : kBelow, piece)
+                                    : pieceOf(l.incoming[side], piece);
+  l.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, from);
 }
 
 std::vector<std::vector<float>> DecomposedSolver::gather(const std::function<std::vector<float>(Local&)>& take) {

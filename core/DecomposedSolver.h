@@ -7,8 +7,9 @@
 //      into host memory (page-locked on OpenCL devices);
 //   2. every slab computes the rest of its planes (finishStep), queued behind them on its device;
 //   3. piece by piece, as soon as a copy has landed, it goes to the neighbour (the neighbour's copy in
-//      from this process's memory, or MPI_Isend/MPI_Irecv between ranks) and into the neighbour's ghost
-//      planes, while the devices are still busy with step 2; the next step waits only for those planes.
+//      from this process's memory; between ranks of one host, from a shared-memory window that the
+//      copy out wrote, after a signal; else MPI_Isend/MPI_Irecv) and into the neighbour's ghost planes,
+//      while the devices are still busy with step 2; the next step waits only for those planes.
 // The arithmetic of every cell is the slab solver's, which is the whole grid's solver's: a decomposed
 // run gives the bits of a run of the same stage on one device (tests/core/test_decomposition.cpp,
 // tests/cli/test_decomposition_cli.cpp). Reading out (field, traces, slices, state) gathers the slabs'
@@ -64,14 +65,25 @@ class DecomposedSolver final : public WaveSolver {
   // This process's slab solvers, in slab order (their own counters, parameters).
   std::vector<WaveSolver*> localSlabs() const;
   int ranks() const { return ranks_ ? ranks_->size() : 1; }
+  // How halos move between this rank and the others, for reports ("halos through shared memory (one
+  // host)", "halos as messages"); empty without ranks.
+  std::string rankHalos() const;
   bool isLocal(int slab) const;  // whether this process runs slab `slab`
 
  private:
   struct Local;  // a slab of this process with its host memory for the planes it exchanges
 
   void buildSlabs(Problem global, const SlabBuilder& build);
+  bool facesRank(int slab, int side) const;  // whether the neighbour on that side is another rank's
+  void shareHalos();     // collective: the window of the ranks of this host (Communicator::shareHostMemory)
+  void allocateHalos();  // page-locked host memory for the halos that do not go through it
   void step();
   void exchange();
+  void sendPiece(Local& l, int side, int piece);
+  void receivePiece(Local& l, int side, int piece, int handle);
+  // A piece of the planes that `slab` sends across `side` this step, in its owner's part of the window.
+  std::span<float> sharedPiece(int slab, int side, int piece) const;
+  std::span<float> outgoingPiece(const Local& l, int side, int piece) const;
   // take(slab) on this process's slabs; every slab's result in slab order, on every rank.
   std::vector<std::vector<float>> gather(const std::function<std::vector<float>(Local&)>& take);
   std::span<float> pieceOf(const HostPlanes& planes, int piece) const;  // a piece of a halo's planes
@@ -87,6 +99,7 @@ class DecomposedSolver final : public WaveSolver {
   PmlProfile pml_;                                   // the whole grid's layer (state assembly)
   std::vector<std::string> devices_;                 // per slab
   std::vector<std::unique_ptr<Local>> local_;
+  std::unique_ptr<Communicator::SharedMemory> shared_;  // the ranks of this host's window, if they share one
   long step_ = 0;
   struct PendingSlices {
     int i = 0, j = 0, k = 0;

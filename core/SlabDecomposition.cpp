@@ -120,4 +120,15 @@ Problem slabProblem(const Problem& global, const Slab& slab) {
   return p;
 }
 
+int slabsPerDevice(const Grid& g, std::span<const double> deviceWeights, std::size_t maxPaddedCells) {
+  for (int k = 1; std::size_t(k) * deviceWeights.size() * std::size_t(kHalfLength) <= std::size_t(g.n3); ++k) {
+    std::vector<double> weights;
+    for (double w : deviceWeights) weights.insert(weights.end(), std::size_t(k), w);
+    const std::vector<Slab> slabs = cutAlongZ(g.n3, weights);
+    const auto fits = [&](const Slab& s) { return Grid{g.n1, g.n2, s.planes}.paddedSize() <= maxPaddedCells; };
+    if (std::all_of(slabs.begin(), slabs.end(), fits)) return k;
+  }
+  return 1;
+}
+
 }  // namespace iso

@@ -26,6 +26,11 @@ struct Slab {
 // std::invalid_argument when n3 is too short for that or a weight is not positive.
 std::vector<Slab> cutAlongZ(int n3, std::span<const double> weights);
 
+// How many slabs each device of a cut by `deviceWeights` takes so that no slab holds more than
+// `maxPaddedCells` cells with its ghost planes (a device's kernels index its buffers with 32-bit ints):
+// the fewest that do, every device's share cut evenly; 1 when no cut does (the device then refuses).
+int slabsPerDevice(const Grid& g, std::span<const double> deviceWeights, std::size_t maxPaddedCells);
+
 // The planes of a slab of `planes` planes whose neighbours read them after each step, in order: the
 // first R when the slab has a neighbour below, the last R when it has one above (one range when they
 // meet). The rest of its planes are computed while these are copied.

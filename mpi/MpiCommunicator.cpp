@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -33,6 +35,29 @@ std::string libraryLine() {
   return line.substr(0, std::min(line.find(','), line.find('\n')));
 }
 
+// One MPI-3 shared-memory window over the ranks of this host (MPI_Win_allocate_shared on the
+// MPI_COMM_TYPE_SHARED split), open for load and store all its life (MPI_Win_lock_all): the ranks order
+// their accesses with messages and MPI_Win_sync (the unified memory model of shared windows).
+class MpiSharedMemory final : public Communicator::SharedMemory {
+ public:
+  MpiSharedMemory(MPI_Comm host, MPI_Win window, std::vector<std::span<float>> parts)
+      : host_(host), window_(window), parts_(std::move(parts)) {}
+  ~MpiSharedMemory() override {
+    int finalized = 0;
+    if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized) return;
+    MPI_Win_unlock_all(window_);  // failures here have no one to tell
+    MPI_Win_free(&window_);
+    MPI_Comm_free(&host_);
+  }
+  std::span<float> of(int rank) const override { return parts_.at(std::size_t(rank)); }
+  void synchronize() override { check(MPI_Win_sync(window_), "MPI_Win_sync"); }
+
+ private:
+  MPI_Comm host_;
+  MPI_Win window_;
+  std::vector<std::span<float>> parts_;  // per rank of the communicator
+};
+
 class MpiCommunicator final : public Communicator {
  public:
   MpiCommunicator() {
@@ -55,19 +80,23 @@ class MpiCommunicator final : public Communicator {
 
   int startSend(int to, int tag, std::span<const float> data) override {
     std::vector<MPI_Request>& t = transfers_.emplace_back();
-    for (std::size_t at = 0; at < data.size(); at += kMaxPiece)
+    std::size_t at = 0;
+    do  // one message at least: an empty one is a signal
       check(MPI_Isend(data.data() + at, int(std::min(kMaxPiece, data.size() - at)), MPI_FLOAT, to, tag, comm_,
                       &t.emplace_back()),
             "MPI_Isend");
+    while ((at += kMaxPiece) < data.size());
     return int(transfers_.size()) - 1;
   }
 
   int startReceive(int from, int tag, std::span<float> data) override {
     std::vector<MPI_Request>& t = transfers_.emplace_back();
-    for (std::size_t at = 0; at < data.size(); at += kMaxPiece)
+    std::size_t at = 0;
+    do
       check(MPI_Irecv(data.data() + at, int(std::min(kMaxPiece, data.size() - at)), MPI_FLOAT, from, tag, comm_,
                       &t.emplace_back()),
             "MPI_Irecv");
+    while ((at += kMaxPiece) < data.size());
     return int(transfers_.size()) - 1;
   }
 
@@ -85,6 +114,31 @@ class MpiCommunicator final : public Communicator {
   void waitTransfers() override {
     for (std::size_t h = 0; h < transfers_.size(); ++h) waitTransfer(int(h));
     transfers_.clear();
+  }
+
+  void allowSharedMemory(bool allowed) override { shareAllowed_ = allowed; }
+
+  std::unique_ptr<SharedMemory> shareHostMemory(std::size_t floats) override {
+    if (!shareAllowed_) return nullptr;
+    MPI_Comm host = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
+    check(MPI_Comm_set_errhandler(host, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+    float* mine = nullptr;
+    MPI_Win window = MPI_WIN_NULL;
+    const int status = MPI_Win_allocate_shared(MPI_Aint(floats * sizeof(float)), int(sizeof(float)), MPI_INFO_NULL, host,
+                                               &mine, &window);
+    // Every rank learns whether all could allocate: each shares, or none does.
+    const int allocated = status == MPI_SUCCESS ? 1 : 0;
+    int everywhere = 0;
+    check(MPI_Allreduce(&allocated, &everywhere, 1, MPI_INT, MPI_MIN, comm_), "MPI_Allreduce");
+    if (!everywhere) {
+      if (allocated) MPI_Win_free(&window);
+      MPI_Comm_free(&host);
+      return nullptr;
+    }
+    check(MPI_Win_set_errhandler(window, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
+    check(MPI_Win_lock_all(MPI_MODE_NOCHECK, window), "MPI_Win_lock_all");
+    return std::make_unique<MpiSharedMemory>(host, window, partsOfRanks(host, window));
   }
 
   void sendFloats(int to, int tag, std::span<const float> data) override {
@@ -134,9 +188,34 @@ class MpiCommunicator final : public Communicator {
   }
 
  private:
+  // Every rank's part of a shared window over `host`, in this process's addresses (empty for ranks on
+  // other hosts).
+  std::vector<std::span<float>> partsOfRanks(MPI_Comm host, MPI_Win window) const {
+    MPI_Group all = MPI_GROUP_NULL, local = MPI_GROUP_NULL;
+    check(MPI_Comm_group(comm_, &all), "MPI_Comm_group");
+    check(MPI_Comm_group(host, &local), "MPI_Comm_group");
+    std::vector<int> ranks(static_cast<std::size_t>(size_)), onHost(static_cast<std::size_t>(size_));
+    for (int r = 0; r < size_; ++r) ranks[std::size_t(r)] = r;
+    const int status = MPI_Group_translate_ranks(all, size_, ranks.data(), local, onHost.data());
+    MPI_Group_free(&all);
+    MPI_Group_free(&local);
+    check(status, "MPI_Group_translate_ranks");
+    std::vector<std::span<float>> parts(static_cast<std::size_t>(size_));
+    for (int r = 0; r < size_; ++r) {
+      if (onHost[std::size_t(r)] == MPI_UNDEFINED) continue;
+      MPI_Aint bytes = 0;
+      int unit = 0;
+      void* base = nullptr;
+      check(MPI_Win_shared_query(window, onHost[std::size_t(r)], &bytes, &unit, &base), "MPI_Win_shared_query");
+      parts[std::size_t(r)] = {static_cast<float*>(base), std::size_t(bytes) / sizeof(float)};
+    }
+    return parts;
+  }
+
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
   std::vector<std::vector<MPI_Request>> transfers_;  // per handle, its requests (none once waited for)
+  bool shareAllowed_ = true;
 };
 
 }  // namespace

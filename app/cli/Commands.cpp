@@ -261,7 +261,8 @@ namespace {
 // The slabs of a decomposed run: how the grid is cut, over which ranks and devices.
 void printDecomposition(const DecomposedSolver& solver) {
   std::printf("Decomposition: %zu slabs along z", solver.slabs().size());
-  if (solver.ranks() > 1) std::printf(" over %d ranks (%s)", solver.ranks(), MpiSession::library().c_str());
+  if (solver.ranks() > 1)
+    std::printf(" over %d ranks (%s), %s", solver.ranks(), MpiSession::library().c_str(), solver.rankHalos().c_str());
   std::printf("\n");
   for (const std::string& line : solver.layout()) std::printf("  %s\n", line.c_str());
 }

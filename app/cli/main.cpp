@@ -143,6 +143,15 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
                                                   "keys instead: the products of \"key=v1,v2;key=v3\" over the "
                                                   "defaults (repeatable)");
 
+  // Under mpirun: how the ranks of one host pass their halos.
+  std::string rankHalos = "shared-memory";
+  for (CLI::App* cmd : {runCmd, benchCmd, verifyCmd})
+    cmd->add_option("--rank-halos", rankHalos,
+                    "under mpirun, how ranks on one host pass their halo planes: shared-memory (an MPI-3 window "
+                    "the devices copy to and from) or messages (MPI_Isend/MPI_Irecv, as between hosts)")
+        ->check(CLI::IsMember({"shared-memory", "messages"}))
+        ->capture_default_str();
+
   bool bandwidth = false;
   auto* devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
   auto* stagesCmd = app.add_subcommand("stages", "List every stage: its title, oneAPI sample, description and parameters");
@@ -212,6 +221,7 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
     if (!quiet) app.exit(e);  // prints CLI11's message
     return kUsageExit;
   }
+  if (const auto ranks = mpi.ranks()) ranks->allowSharedMemory(rankHalos == "shared-memory");
   try {
     if (*runCmd) return runCommand(runOpts, run);
     if (*benchCmd) return benchCommand(benchOpts, bench);

@@ -1,7 +1,8 @@
 // The grid cut into slabs, end to end: `--device cpu,cpu` (two slabs on PoCL in one process) and
 // `mpirun -np 2 | 3` (uneven slabs) with cpu-parallel, gpu-basic and gpu-optimized, for both absorbing
 // boundaries, with receivers on and next to the cuts, write --dump and --traces files identical byte for
-// byte to a run on one device; `-np 4` and `-np 8` too (cpu-parallel). Rank 0 prints the one report.
+// byte to a run on one device; `-np 4` and `-np 8` too (cpu-parallel), and halos through shared memory
+// (the default on one host) or as messages. Rank 0 prints the one report.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -134,6 +135,19 @@ TEST(Decomposition, FourAndEightRanksGiveOneRanksBits) {
   for (int ranks : {4, 8}) expectSameFiles(one, runAndRead(args, mpirun(ranks), "ranks"), std::to_string(ranks) + " ranks");
 }
 
+// Ranks of one host read each other's halos in a shared-memory window by default; as messages they
+// must give the same bits (the path between hosts).
+TEST(Decomposition, HalosAsMessagesOrThroughSharedMemoryGiveTheSameBits) {
+  ISO_REQUIRE_MPI();
+  const std::string args = scenarioArgs("cpu-parallel", "absorbing");
+  const Files one = runAndRead(args, "", "one");
+  expectSameFiles(one, runAndRead(args + " --rank-halos messages", mpirun(3), "ranks"), "3 ranks, halos as messages");
+  expectSameFiles(one, runAndRead(args + " --rank-halos shared-memory", mpirun(3), "ranks"), "3 ranks, shared memory");
+  const CliResult r = runCli("run 17 13 30 4 --stage cpu-parallel --param threads=1 --rank-halos messages", mpirun(2));
+  EXPECT_NE(r.output.find("2 ranks (Open MPI"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("), halos as messages"), std::string::npos) << r.output;
+}
+
 TEST(Decomposition, RankZeroPrintsTheOneReportWithTheSlabs) {
   ISO_REQUIRE_MPI();
   const CliResult r = runCli("run 17 13 30 4 --stage cpu-parallel --param threads=1", mpirun(3));
@@ -141,7 +155,8 @@ TEST(Decomposition, RankZeroPrintsTheOneReportWithTheSlabs) {
   std::size_t reports = 0;
   for (std::size_t at = r.output.find("Grid Sizes"); at != std::string::npos; at = r.output.find("Grid Sizes", at + 1)) ++reports;
   EXPECT_EQ(reports, 1u) << r.output;
-  for (const char* key : {"Decomposition: 3 slabs along z over 3 ranks", "slab 0: planes 0-9 (10), rank 0",
+  for (const char* key : {"Decomposition: 3 slabs along z over 3 ranks", "halos through shared memory (one host)",
+                          "slab 0: planes 0-9 (10), rank 0",
                           "slab 2: planes 20-29 (10), rank 2", "3 × host CPU"})
     EXPECT_NE(r.output.find(key), std::string::npos) << key << " missing in:\n" << r.output;
 }

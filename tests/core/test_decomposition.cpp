@@ -148,6 +148,19 @@ TEST(SlabGeometry, WeightsShareThePlanesAndEverySlabKeepsRPlanes) {
   EXPECT_THROW(cutAlongZ(40, std::vector<double>{1.0, 0.0}), std::invalid_argument);
 }
 
+TEST(SlabGeometry, AGridPastTheCellLimitTakesTheFewestSlabsPerDeviceThatFit) {
+  const Grid g(10, 6, 100);  // padded planes of 26 x 22 = 572 cells
+  const std::vector<double> two{1.0, 1.0};
+  const auto cells = [](int planes) { return std::size_t(572) * std::size_t(planes + 2 * kHalfLength); };
+  EXPECT_EQ(slabsPerDevice(g, two, cells(50)), 1);  // 2 slabs of 50 planes fit
+  EXPECT_EQ(slabsPerDevice(g, two, cells(49)), 2);  // 4 of 25
+  EXPECT_EQ(slabsPerDevice(g, two, cells(25)), 2);
+  EXPECT_EQ(slabsPerDevice(g, two, cells(24)), 3);  // 6 of 17 or 16
+  EXPECT_EQ(slabsPerDevice(g, std::vector<double>{1.0}, cells(99)), 2);  // one device, two slabs on it
+  EXPECT_EQ(slabsPerDevice(g, two, cells(7)), 1);   // slabs under R planes would be needed: none fits
+  EXPECT_EQ(slabsPerDevice(g, std::vector<double>{1.0, 3.0}, cells(40)), 2);  // 12/13 and 37/38 planes
+}
+
 TEST(SlabGeometry, ThePlanesNextToCutsComeFirst) {
   EXPECT_EQ(planesNextToCuts(30, true, true), (std::vector<PlaneRange>{{0, 8}, {22, 30}}));
   EXPECT_EQ(planesNextToCuts(30, false, true), (std::vector<PlaneRange>{{22, 30}}));
