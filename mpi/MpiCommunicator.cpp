@@ -2,6 +2,7 @@
 
 #ifdef ISO_HAVE_MPI
 #include <mpi.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -123,10 +124,17 @@ class MpiCommunicator final : public Communicator {
     MPI_Comm host = MPI_COMM_NULL;
     check(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &host), "MPI_Comm_split_type");
     check(MPI_Comm_set_errhandler(host, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+    // MPI libraries back the window with a file in /dev/shm, which a container may keep small; past its
+    // room the allocation succeeds and the first touch of a missing page kills the process (SIGBUS), so a
+    // host whose /dev/shm cannot hold every rank's part does not share.
+    unsigned long long bytes = floats * sizeof(float), onHost = 0;
+    check(MPI_Allreduce(&bytes, &onHost, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, host), "MPI_Allreduce");
+    struct statvfs room {};
+    const bool fits = ::statvfs("/dev/shm", &room) != 0 || onHost <= room.f_bavail * room.f_frsize;
     float* mine = nullptr;
     MPI_Win window = MPI_WIN_NULL;
-    const int status = MPI_Win_allocate_shared(MPI_Aint(floats * sizeof(float)), int(sizeof(float)), MPI_INFO_NULL, host,
-                                               &mine, &window);
+    const int status = fits ? MPI_Win_allocate_shared(MPI_Aint(bytes), int(sizeof(float)), MPI_INFO_NULL, host, &mine, &window)
+                            : MPI_ERR_NO_MEM;
     // Every rank learns whether all could allocate: each shares, or none does.
     const int allocated = status == MPI_SUCCESS ? 1 : 0;
     int everywhere = 0;
