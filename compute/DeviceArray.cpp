@@ -59,7 +59,14 @@ DeviceArray::DeviceArray(const ClContext& ctx, std::size_t count, bool half, std
   array_ = Buffer<unsigned char>::subBuffer(parent_, guard_ * element, count * element);
 }
 
-void DeviceArray::fillZero(const ClContext& ctx) const { array_.fill(ctx, 0); }
+void DeviceArray::fillZero(const ClContext& ctx) const {
+  // A pattern of one element, not one byte: NVIDIA's driver (580) never returned from a fill whose count
+  // of 1-byte patterns passed 2^31 (a 2.3 GB buffer: one core busy, the GPU idle), and every buffer the
+  // kernels index has fewer than 2^31 elements.
+  const std::vector<unsigned char> zero(elementBytes(), 0);
+  checkCl(clEnqueueFillBuffer(ctx.queue(), array_.get(), zero.data(), zero.size(), 0, array_.bytes(), 0, nullptr, nullptr),
+          "clEnqueueFillBuffer", "zeroing a field buffer");
+}
 
 void DeviceArray::write(const ClContext& ctx, const std::vector<float>& values, float scale) const {
   const std::vector<unsigned char> bytes = encoded(values.data(), std::min(values.size(), count_), scale, half_);

@@ -87,14 +87,6 @@ void checkGridFitsDevice(const Grid& g, const DeviceInfo& d, int fieldBuffers, c
     throw ComputeError(ComputeStatus::OutOfMemory,
                        "grid " + dims + " has " + std::to_string(g.paddedSize()) +
                            " padded cells; the OpenCL kernels index with 32-bit ints, limit " + std::to_string(INT_MAX));
-  // Half arrays of more than 2^31 bytes: gpu-half's kernel is verified below that; on an H100 (driver 580)
-  // a 1024 x 1024 x 1000 grid (2.2 GB per half array) never finished its first steps, 1024 x 1024 x 960
-  // (2.1 GB) ran. Refused rather than hung (docs/GPU_NOTES.md, gpu-half).
-  if ((storage.halfField || storage.halfVel) && g.paddedSize() > std::size_t(INT_MAX) / 2)
-    throw ComputeError(ComputeStatus::InvalidParameter,
-                       "grid " + dims + " has " + std::to_string(g.paddedSize()) + " padded cells; half storage (gpu-half) "
-                       "runs arrays of at most " + std::to_string(INT_MAX / 2) + " cells (2 GiB of halves): use gpu-optimized "
-                       "or a smaller grid");
   const std::uint64_t one = g.paddedSize() * sizeof(float);
   if (one > d.maxAllocBytes)
     throw ComputeError(ComputeStatus::OutOfMemory, "grid " + dims + " needs buffers of " + byteSize(double(one)) + " each, but " +

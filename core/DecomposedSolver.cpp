@@ -132,22 +132,34 @@ void DecomposedSolver::shareHalos() {
       if (owners_[std::size_t(s)] == rank && facesRank(s, side)) floats += 2 * std::size_t(R) * grid_.planeSize();
   shared_ = ranks_->shareHostMemory(floats);
   if (!shared_) return;
+  int onHost = 0;
+  for (int r = 0; r < ranks_->size(); ++r) onHost += shared_->of(r).empty() ? 0 : 1;
   for (const auto& l : local_)
     for (int side : {kBelow, kAbove}) {
       const int neighbour = l->index + (side == kBelow ? -1 : 1);
       l->shared[side] = facesRank(l->index, side) && !shared_->of(owners_[std::size_t(neighbour)]).empty();
+      if (l->shared[side] && !copiers_)
+        copiers_ = std::make_unique<ThreadPool>(std::clamp(ThreadPool::hardwareThreads() / std::max(onHost, 1) / 2, 1, 8));
     }
 }
 
 void DecomposedSolver::allocateHalos() {
-  // Page-locked host memory for the planes that do not go through shared memory.
+  // Page-locked host memory for every halo a device copies (the window is the copies' meeting point).
   const std::size_t haloFloats = std::size_t(R) * grid_.planeSize();
   for (const auto& l : local_)
     for (int side : {kBelow, kAbove}) {
-      if (!l->cut[side] || l->shared[side]) continue;
+      if (!l->cut[side]) continue;
       l->outgoing[side] = l->solver->allocateHostPlanes(haloFloats);
       if (facesRank(l->index, side)) l->incoming[side] = l->solver->allocateHostPlanes(haloFloats);
     }
+}
+
+void DecomposedSolver::copyInParallel(std::span<const float> from, std::span<float> to) {
+  const std::size_t parts = std::size_t(copiers_->size()), each = (from.size() + parts - 1) / parts;
+  copiers_->run([&](int t) {
+    const std::size_t begin = std::min(from.size(), std::size_t(t) * each), end = std::min(from.size(), begin + each);
+    std::copy(from.begin() + std::ptrdiff_t(begin), from.begin() + std::ptrdiff_t(end), to.begin() + std::ptrdiff_t(begin));
+  });
 }
 
 std::span<float> DecomposedSolver::sharedPiece(int slab, int side, int piece) const {
@@ -159,10 +171,6 @@ std::span<float> DecomposedSolver::sharedPiece(int slab, int side, int piece) co
   if (side == kAbove && facesRank(slab, kBelow)) at += 2 * halo;
   at += std::size_t(step_ % 2) * halo;
   return pieceOf({shared_->of(owners_[std::size_t(slab)]).subspan(at, halo), nullptr}, piece);
-}
-
-std::span<float> DecomposedSolver::outgoingPiece(const Local& l, int side, int piece) const {
-  return l.shared[side] ? sharedPiece(l.index, side, piece) : pieceOf(l.outgoing[side], piece);
 }
 
 std::string DecomposedSolver::rankHalos() const {
@@ -233,7 +241,7 @@ void DecomposedSolver::step() {
       for (int side : {kBelow, kAbove})
         if (l->cut[side])
           l->solver->startPlaneRead((side == kBelow ? 0 : planes - R) + piece * kPiecePlanes, kPiecePlanes,
-                                    outgoingPiece(*l, side, piece));
+                                    pieceOf(l->outgoing[side], piece));
   }
   for (const auto& l : local_) l->solver->finishStep();
   exchange();
@@ -249,16 +257,20 @@ void DecomposedSolver::exchange() {
   // Receives from other ranks are posted first; then piece by piece, as soon as a slab's copy out has
   // landed, it goes to its neighbour: written into the neighbour's ghost planes from this process's
   // memory, or sent to the neighbour's rank, whose piece of the other way is then waited for and written.
-  // A rank of this host is sent only a signal: it reads the piece where this rank's copy put it.
+  // A rank of this host is sent only a signal: the piece waits in the window, copied there from the
+  // page-locked memory the device wrote (the devices copy pageable memory, such as a window, at a tenth
+  // of their speed), and the neighbour copies it into its own page-locked memory for its device.
   std::vector<int> receives;  // per local slab, side and piece
   for (const auto& l : local_)
     for (int side : {kBelow, kAbove})
       for (int piece = 0; piece < kPieces; ++piece) {
         const int neighbour = l->index + (side == kBelow ? -1 : 1);
+        if (!facesRank(l->index, side)) {
+          receives.push_back(-1);
+          continue;
+        }
         const std::span<float> into = l->shared[side] ? std::span<float>() : pieceOf(l->incoming[side], piece);
-        receives.push_back(facesRank(l->index, side)
-                               ? ranks_->startReceive(owners_[std::size_t(neighbour)], haloTag(neighbour, l->index, piece), into)
-                               : -1);
+        receives.push_back(ranks_->startReceive(owners_[std::size_t(neighbour)], haloTag(neighbour, l->index, piece), into));
       }
   for (int piece = 0; piece < kPieces; ++piece) {
     for (const auto& l : local_)
@@ -280,8 +292,12 @@ void DecomposedSolver::sendPiece(Local& l, int side, int piece) {
   l.solver->waitPlaneRead(piece * (l.cut[kBelow] + l.cut[kAbove]) + (side == kAbove && l.cut[kBelow]));
   const int neighbour = l.index + (side == kBelow ? -1 : 1);
   if (facesRank(l.index, side)) {
-    if (l.shared[side]) shared_->synchronize();
-    const std::span<const float> data = l.shared[side] ? std::span<const float>() : pieceOf(l.outgoing[side], piece);
+    std::span<const float> data = pieceOf(l.outgoing[side], piece);
+    if (l.shared[side]) {  // into the window, and a signal
+      copyInParallel(data, sharedPiece(l.index, side, piece));
+      shared_->synchronize();
+      data = {};
+    }
     ranks_->startSend(owners_[std::size_t(neighbour)], haloTag(l.index, neighbour, piece), data);
     return;
   }
@@ -293,11 +309,12 @@ void DecomposedSolver::sendPiece(Local& l, int side, int piece) {
 void DecomposedSolver::receivePiece(Local& l, int side, int piece, int handle) {
   ranks_->waitTransfer(handle);
   const int ghost = side == kBelow ? -R : slabs_[std::size_t(l.index)].planes;
-  if (l.shared[side]) shared_->synchronize();
-  const std::span<float> from = l.shared[side]
-                                    ? sharedPiece(l.index + (side == kBelow ? -1 : 1), side == kBelow ? kAbove : kBelow, piece)
-                                    : pieceOf(l.incoming[side], piece);
-  l.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, from);
+  const std::span<float> into = pieceOf(l.incoming[side], piece);
+  if (l.shared[side]) {  // out of the window
+    shared_->synchronize();
+    copyInParallel(sharedPiece(l.index + (side == kBelow ? -1 : 1), side == kBelow ? kAbove : kBelow, piece), into);
+  }
+  l.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, into);
 }
 
 std::vector<std::vector<float>> DecomposedSolver::gather(const std::function<std::vector<float>(Local&)>& take) {

@@ -7,8 +7,9 @@
 //      into host memory (page-locked on OpenCL devices);
 //   2. every slab computes the rest of its planes (finishStep), queued behind them on its device;
 //   3. piece by piece, as soon as a copy has landed, it goes to the neighbour (the neighbour's copy in
-//      from this process's memory; between ranks of one host, from a shared-memory window that the
-//      copy out wrote, after a signal; else MPI_Isend/MPI_Irecv) and into the neighbour's ghost planes,
+//      from this process's memory; between ranks of one host, through a shared-memory window, the piece
+//      copied in and out by threads and a signal sent; else MPI_Isend/MPI_Irecv) and into the
+//      neighbour's ghost planes,
 //      while the devices are still busy with step 2; the next step waits only for those planes.
 // The arithmetic of every cell is the slab solver's, which is the whole grid's solver's: a decomposed
 // run gives the bits of a run of the same stage on one device (tests/core/test_decomposition.cpp,
@@ -24,6 +25,7 @@
 #include "core/Communicator.h"
 #include "core/Problem.h"
 #include "core/SlabDecomposition.h"
+#include "core/ThreadPool.h"
 #include "core/WaveSolver.h"
 
 namespace iso {
@@ -83,7 +85,7 @@ class DecomposedSolver final : public WaveSolver {
   void receivePiece(Local& l, int side, int piece, int handle);
   // A piece of the planes that `slab` sends across `side` this step, in its owner's part of the window.
   std::span<float> sharedPiece(int slab, int side, int piece) const;
-  std::span<float> outgoingPiece(const Local& l, int side, int piece) const;
+  void copyInParallel(std::span<const float> from, std::span<float> to);  // on copiers_
   // take(slab) on this process's slabs; every slab's result in slab order, on every rank.
   std::vector<std::vector<float>> gather(const std::function<std::vector<float>(Local&)>& take);
   std::span<float> pieceOf(const HostPlanes& planes, int piece) const;  // a piece of a halo's planes
@@ -100,6 +102,7 @@ class DecomposedSolver final : public WaveSolver {
   std::vector<std::string> devices_;                 // per slab
   std::vector<std::unique_ptr<Local>> local_;
   std::unique_ptr<Communicator::SharedMemory> shared_;  // the ranks of this host's window, if they share one
+  std::unique_ptr<ThreadPool> copiers_;                 // copy halos into and out of it
   long step_ = 0;
   struct PendingSlices {
     int i = 0, j = 0, k = 0;

@@ -15,7 +15,7 @@
 # Here:   scripts/gpu_bench.sh pack           (iso3dfd built with MPI into .gpu/)
 # There:  scripts/gpu_scaling.sh              (summary.txt and scaling-logs.tar.gz into $OUT, default ./out;
 #                                             the logs are written to $WORK, default /tmp/iso3dfd-scaling)
-# Environment: BIT_STAGES (the stages of the bits check), STEPS (timed steps at 1024^3, default 200), ROUNDS (of the strong-scaling runs, default 1),
+# Environment: BIT_STAGES (the stages of the bits check; empty: none), STEPS (timed steps at 1024^3, default 200), ROUNDS (of the strong-scaling runs, default 1),
 # LARGE_LIMIT (seconds the large grid's run may take, set-up included, default 300), BUDGET (seconds after which the weak-scaling and
 # large-grid runs are skipped, default 200), RUN_LIMIT (seconds one run may take, default 120), LARGE (the
 # large grid); for a trial elsewhere, GPUS (device selectors, e.g. "0:0 0:0" on PoCL), N (the
@@ -91,7 +91,7 @@ receivers=""
 for q in 1 2 3; do  # the cuts of 2 and 4 slabs at a quarter, a half and three quarters of z
   k=$((bits * q / 4)); receivers+=" --receiver $((bits / 2)),$((bits * q / 5)),$((k - 1)) --receiver $((bits / 2)),$((bits * q / 5)),$k"
 done
-for stage in ${BIT_STAGES:-gpu-optimized gpu-basic gpu-temporal}; do
+for stage in ${BIT_STAGES-gpu-optimized gpu-basic gpu-temporal}; do
   base="run $bits $bits $bits 40 --stage $stage $receivers"
   run "bits-$stage-1.log" "" $base --device "${gpus[0]}" --dump "$out/one.npy" --traces "$out/one.csv"
   cuts=("$count"); [ "$stage" = gpu-optimized ] && cuts=("${counts[@]}")  # the other stages on all GPUs only
