@@ -47,7 +47,7 @@ struct DecomposedSolver::Local {
   HostPlanes incoming[2];                 // [side]: a remote neighbour's planes, for the ghost planes
   std::vector<float> slices;              // its slices, until gathered
   bool cut[2] = {false, false};
-  bool shared[2] = {false, false};        // [side]: the neighbour is a rank of this host, read in place
+  bool shared[2] = {false, false};        // [side]: the neighbour is a rank of this host (the window)
 };
 
 DecomposedSolver::DecomposedSolver(Problem global, std::vector<Slab> slabs, std::vector<int> owners,
@@ -122,9 +122,10 @@ bool DecomposedSolver::facesRank(int slab, int side) const {
 
 void DecomposedSolver::shareHalos() {
   // Every rank's part of the window holds, for each of its slabs' sides that face another rank, the R
-  // planes going out there twice: step n's and step n+1's. A neighbour writes step n's into its device
-  // during step n's exchange and has waited for that before it sends step n+1's pieces, so the owner can
-  // overwrite step n's planes at step n+2 without another message.
+  // planes going out there twice: step n's and step n+1's. A neighbour copies step n's out during step
+  // n's exchange, before it sends any piece of step n+1, so the owner can overwrite step n's planes at
+  // step n+2 without another message. The copies in and out run on threads of their own (half of this
+  // host's hardware threads shared by its ranks, at most 8 a rank): one core's memcpy would not keep up.
   const int rank = ranks_->rank();
   std::size_t floats = 0;
   for (int s = 0; s < int(slabs_.size()); ++s)
