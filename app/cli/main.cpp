@@ -8,6 +8,7 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -59,40 +60,47 @@ int reportError(const std::exception& e, const iso::MpiSession& mpi) {
   mpi.abort(status);
 }
 
-}  // namespace
-
-int runProgram(int argc, char** argv, const iso::MpiSession& mpi);
-
-int main(int argc, char** argv) {
-  iso::TemporaryFiles::removeOnSignals();  // before any library installs handlers of its own
-  iso::registerStages();  // before any option names or checks a stage
-  std::optional<iso::MpiSession> mpi;
-  try {
-    mpi.emplace(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
-    return kFailureExit;
-  }
-  iso::setProcessRanks(mpi->ranks());
-  const int status = runProgram(argc, argv, *mpi);
-  iso::setProcessRanks(nullptr);  // the ranks go before MPI_Finalize (the session's end)
-  return status;
-}
-
-int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
-  const bool quiet = !iso::isReportingProcess();
-  // Rank 0 prints the one report; the other ranks' standard output goes nowhere (errors still show).
-  if (quiet && !std::freopen("/dev/null", "w", stdout)) {
-    std::fprintf(stderr, "iso3dfd: error: cannot silence the standard output of a rank other than 0\n");
-    return kFailureExit;
-  }
+// Every command's options and its subcommand, registered on one CLI::App: parse, then execute().
+struct CommandLine {
   CLI::App app{"iso3dfd: 3D acoustic wave propagation with the 16th-order ISO3DFD stencil on CPUs and OpenCL devices"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("iso3dfd ") + iso::kProjectVersion, "print the version and exit");
-
-  ScenarioOptions runOpts, benchOpts, verifyOpts;
+  ScenarioOptions runOpts, benchOpts, verifyOpts, tuneOpts, viewOpts;
   RunOptions run;
-  auto* runCmd = app.add_subcommand("run", "Run one stage and print time, throughput, flops and bytes");
+  BenchOptions bench;
+  VerifyOptions verify;
+  TuneOptions tune;
+  ViewCostOptions viewCost;
+  bool bandwidth = false, links = false;
+  std::string rankHalos = "shared-memory";
+  CLI::App *runCmd = nullptr, *benchCmd = nullptr, *verifyCmd = nullptr, *devicesCmd = nullptr, *stagesCmd = nullptr,
+           *tuneCmd = nullptr, *viewCmd = nullptr;
+
+  CommandLine() {
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("iso3dfd ") + iso::kProjectVersion, "print the version and exit");
+    addRun();
+    addBench();
+    addVerify();
+    addRankHalos();
+    addDevicesAndStages();
+    addTune();
+    addViewCost();
+  }
+  // The chosen command's exit status.
+  int execute() const;
+
+ private:
+  void addRun();
+  void addBench();
+  void addVerify();
+  void addRankHalos();
+  void addDevicesAndStages();
+  void addTune();
+  void addViewCost();
+};
+
+// run: one stage, its report and files.
+void CommandLine::addRun() {
+  runCmd = app.add_subcommand("run", "Run one stage and print time, throughput, flops and bytes");
   runOpts.addTo(*runCmd);
   runCmd->add_option("--dump", run.dump, "write the final field u^N: F.npy (interior, shape (n3,n2,n1)), or F.vti (VTK image data with the velocity, for ParaView)");
   runCmd->add_option("--traces", run.traces, "write the receivers' traces: .csv, .npy, or .sgy (a SEG-Y shot gather); needs --receiver");
@@ -106,9 +114,11 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
   runCmd->add_option("--restart", run.restart,
                      "continue the checkpoint F for the given steps (n1 n2 n3 N with F's grid, or N alone); "
                      "the scenario is F's, --stage/--device/--param may change how it runs");
+}
 
-  BenchOptions bench;
-  auto* benchCmd = app.add_subcommand("bench", "Run every available stage on one scenario and print a table "
+// bench: every stage on one scenario.
+void CommandLine::addBench() {
+  benchCmd = app.add_subcommand("bench", "Run every available stage on one scenario and print a table "
                                                "(speed-ups, roofline share, difference to cpu-serial)");
   benchOpts.addTo(*benchCmd, false);
   benchCmd->add_option("--stages", bench.stages, "stages to run (default: all available)")->delimiter(',');
@@ -120,9 +130,11 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
       ->check(CLI::Range(1, 1000))->capture_default_str();
   benchCmd->add_option("--json", bench.json, "also write the report as JSON (schema: app/controller/BenchmarkReport.h)");
   benchCmd->add_option("--csv", bench.csv, "also write the report as CSV");
+}
 
-  VerifyOptions verify;
-  auto* verifyCmd = app.add_subcommand("verify", "Run stages against cpu-serial and print their differences; "
+// verify: stages against cpu-serial or the exact solution.
+void CommandLine::addVerify() {
+  verifyCmd = app.add_subcommand("verify", "Run stages against cpu-serial and print their differences; "
                                                  "OpenCL buffers run inside NaN guard regions that are checked");
   verifyOpts.addTo(*verifyCmd, false);
   verifyCmd->add_option("--stage", verify.stages, "stages to check, or 'all'")->delimiter(',')->capture_default_str();
@@ -142,27 +154,30 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
   verifyCmd->add_option("--sweep", verify.sweeps, "check these parameter sets of the stages given that take their "
                                                   "keys instead: the products of \"key=v1,v2;key=v3\" over the "
                                                   "defaults (repeatable)");
+}
 
-  // Under mpirun: how the ranks of one host pass their halos.
-  std::string rankHalos = "shared-memory";
+// --rank-halos on the commands that run under mpirun: how the ranks of one host pass their halos.
+void CommandLine::addRankHalos() {
   for (CLI::App* cmd : {runCmd, benchCmd, verifyCmd})
     cmd->add_option("--rank-halos", rankHalos,
                     "under mpirun, how ranks on one host pass their halo planes: shared-memory (an MPI-3 window "
-                    "the devices copy to and from) or messages (MPI_Isend/MPI_Irecv, as between hosts)")
+                    "through which threads of each rank copy the planes) or messages (MPI_Isend/MPI_Irecv, as between hosts)")
         ->check(CLI::IsMember({"shared-memory", "messages"}))
         ->capture_default_str();
+}
 
-  bool bandwidth = false;
-  auto* devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
-  auto* stagesCmd = app.add_subcommand("stages", "List every stage: its title, oneAPI sample, description and parameters");
+// devices and stages: what this machine has.
+void CommandLine::addDevicesAndStages() {
+  devicesCmd = app.add_subcommand("devices", "List OpenCL platforms and devices, and the stages available here");
+  stagesCmd = app.add_subcommand("stages", "List every stage: its title, oneAPI sample, description and parameters");
   devicesCmd->add_flag("--bandwidth", bandwidth, "measure each device's copy bandwidth again (the roofline ceiling)");
-  bool links = false;
   devicesCmd->add_flag("--links", links, "measure how fast planes move between every two devices: through page-locked "
                                          "host memory (what slabs use) and device to device in one context");
+}
 
-  ScenarioOptions tuneOpts;
-  TuneOptions tune;
-  auto* tuneCmd = app.add_subcommand("tune", "Sweep the tunable parameters of the OpenCL stages that have them "
+// tune: the tuning sweeps.
+void CommandLine::addTune() {
+  tuneCmd = app.add_subcommand("tune", "Sweep the tunable parameters of the OpenCL stages that have them "
                                              "(gpu-slm, gpu-optimized, gpu-temporal) on a device and grid; keep the best "
                                              "in the tuning database");
   tuneOpts.addTo(*tuneCmd, false);
@@ -176,10 +191,11 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
   tuneCmd->add_flag("--ptxas", tune.ptxas, "print NVIDIA's ptxas report (registers, spills) of every "
                                            "candidate of the tuned stages");
   tuneCmd->add_option("--ptx-dir", tune.ptxDir, "with --ptxas: write each candidate's PTX into this folder");
+}
 
-  ScenarioOptions viewOpts;
-  ViewCostOptions viewCost;
-  auto* viewCmd = app.add_subcommand("view-cost", "Measure what the live view costs the computation: the "
+// view-cost: what the live view costs the computation.
+void CommandLine::addViewCost() {
+  viewCmd = app.add_subcommand("view-cost", "Measure what the live view costs the computation: the "
                                                   "application's compute thread with a reader taking slices "
                                                   "at --fps, against the solver alone");
   viewOpts.addTo(*viewCmd);
@@ -208,33 +224,66 @@ int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
       ->capture_default_str();
   viewCmd->add_flag("--no-early-termination", viewCost.noEarlyTermination, "volume: march every ray to its end");
   viewCmd->add_flag("--context", viewCost.velocityContext, "volume: the velocity model's contrasts as a faint surface");
+}
 
+int CommandLine::execute() const {
+  if (*runCmd) return runCommand(runOpts, run);
+  if (*benchCmd) return benchCommand(benchOpts, bench);
+  if (*verifyCmd) return verifyCommand(verifyOpts, verify);
+  if (*devicesCmd) return devicesCommand(bandwidth, links);
+  if (*stagesCmd) return stagesCommand();
+  if (*tuneCmd) return tuneCommand(tuneOpts, tune);
+  if (*viewCmd) return viewCostCommand(viewOpts, viewCost);
+  return 0;
+}
+
+}  // namespace
+
+int runProgram(int argc, char** argv, const iso::MpiSession& mpi);
+
+int main(int argc, char** argv) {
+  iso::TemporaryFiles::removeOnSignals();  // before any library installs handlers of its own
+  iso::registerStages();  // before any option names or checks a stage
+  std::optional<iso::MpiSession> mpi;
   try {
-    app.parse(argc, argv);
+    mpi.emplace(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "iso3dfd: error: %s\n", e.what());
+    return kFailureExit;
+  }
+  iso::setProcessRanks(mpi->ranks());
+  const int status = runProgram(argc, argv, *mpi);
+  iso::setProcessRanks(nullptr);  // the ranks go before MPI_Finalize (the session's end)
+  return status;
+}
+
+int runProgram(int argc, char** argv, const iso::MpiSession& mpi) {
+  const bool quiet = !iso::isReportingProcess();
+  // Rank 0 prints the one report; the other ranks' standard output goes nowhere (errors still show).
+  if (quiet && !std::freopen("/dev/null", "w", stdout)) {
+    std::fprintf(stderr, "iso3dfd: error: cannot silence the standard output of a rank other than 0\n");
+    return kFailureExit;
+  }
+  CommandLine cli;
+  try {
+    cli.app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return cli.app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return cli.app.exit(e);
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return cli.app.exit(e);
   } catch (const CLI::ParseError& e) {
-    if (!quiet) app.exit(e);  // prints CLI11's message
+    if (!quiet) cli.app.exit(e);  // prints CLI11's message
     return kUsageExit;
   }
-  if (const auto ranks = mpi.ranks()) ranks->allowSharedMemory(rankHalos == "shared-memory");
+  if (const auto ranks = mpi.ranks()) ranks->allowSharedMemory(cli.rankHalos == "shared-memory");
   try {
-    if (*runCmd) return runCommand(runOpts, run);
-    if (*benchCmd) return benchCommand(benchOpts, bench);
-    if (*verifyCmd) return verifyCommand(verifyOpts, verify);
-    if (*devicesCmd) return devicesCommand(bandwidth, links);
-    if (*stagesCmd) return stagesCommand();
-    if (*tuneCmd) return tuneCommand(tuneOpts, tune);
-    if (*viewCmd) return viewCostCommand(viewOpts, viewCost);
+    return cli.execute();
   } catch (const std::bad_alloc&) {  // an allocation the memory checks did not foresee
     return reportError(std::runtime_error("out of memory: an allocation failed (free memory, the container's and the "
                                           "address-space limits); use a smaller grid or fewer outputs"), mpi);
   } catch (const std::exception& e) {
     return reportError(e, mpi);
   }
-  return 0;
 }
