@@ -2,14 +2,17 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "compute/Bandwidth.h"
 #include "compute/ClError.h"
+#include "compute/OpenClSolver.h"
 #include "compute/StageParams.h"
 #include "core/DecomposedSolver.h"
+#include "core/Format.h"
 
 namespace iso {
 
@@ -83,6 +86,12 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
     } catch (const std::invalid_argument& e) {
       throw ComputeError(ComputeStatus::InvalidParameter, e.what());
     }
+    if (!openCl) return;
+    std::vector<const DeviceInfo*> deviceOf;
+    for (std::size_t s = 0; s < slabs.size(); ++s)
+      deviceOf.push_back(rankCount == 1 ? &devices[s / std::size_t(perDevice)]
+                                        : owners[s] == ranks->rank() ? &devices[0] : nullptr);
+    checkSlabsFitDevices(problem.grid, slabs, deviceOf);
   });
   const Grid whole = problem.grid;
   const auto build = [&](Problem slab, int s) -> std::unique_ptr<WaveSolver> {
@@ -92,6 +101,20 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
     return stage.createSolver(std::move(slab), params, device);
   };
   return std::make_unique<DecomposedSolver>(std::move(problem), std::move(slabs), std::move(owners), std::move(ranks), build);
+}
+
+void checkSlabsFitDevices(const Grid& g, const std::vector<Slab>& slabs, const std::vector<const DeviceInfo*>& deviceOf) {
+  std::map<std::string, std::size_t> bytes;
+  for (std::size_t s = 0; s < slabs.size(); ++s)
+    if (deviceOf[s]) bytes[deviceOf[s]->selector()] += openClSolverBytes(Grid(g.n1, g.n2, slabs[s].planes));
+  for (std::size_t s = 0; s < slabs.size(); ++s) {
+    if (!deviceOf[s] || bytes[deviceOf[s]->selector()] <= deviceOf[s]->globalMemBytes) continue;
+    throw ComputeError(ComputeStatus::OutOfMemory,
+                       "grid " + std::to_string(g.n1) + "x" + std::to_string(g.n2) + "x" + std::to_string(g.n3) + " needs " +
+                           byteSize(double(bytes[deviceOf[s]->selector()])) + " of device memory on " + deviceOf[s]->name +
+                           " for its slabs there, which has " + byteSize(double(deviceOf[s]->globalMemBytes)) +
+                           "; use more devices or a smaller grid");
+  }
 }
 
 std::vector<DeviceInfo> slabDevices(const ExecutionConfig& config, const Communicator* ranks) {

@@ -10,6 +10,7 @@
 #include "compute/Stage.h"
 #include "core/Communicator.h"
 #include "core/Problem.h"
+#include "core/SlabDecomposition.h"
 #include "core/WaveSolver.h"
 
 namespace iso {
@@ -36,6 +37,11 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
 // runs on one device too. Every rank calls it; all fail together.
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          std::shared_ptr<Communicator> ranks);
+
+// Slabs on one device share its memory: each is checked alone when it is built, their sum here (a slab
+// runs the two-buffer float update: 12 bytes a padded cell). deviceOf[s] is slab s's device, or null for
+// another rank's. Throws ComputeError (OutOfMemory) naming the device and what its slabs need.
+void checkSlabsFitDevices(const Grid& g, const std::vector<Slab>& slabs, const std::vector<const DeviceInfo*>& deviceOf);
 
 // The devices this process's slabs run on, as the form above chooses them (an OpenCL stage; throws as
 // selectDevices does, or when a list names neither one device per rank nor one for all).

@@ -151,6 +151,16 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   m = errorOf([&] { checkGridFitsDevice(Grid(1024, 1024, 1000), large, 3); });
   EXPECT_NE(m.find("of device memory"), std::string::npos) << m;
 
+  // Slabs on one device share its memory: two that fit alone do not fit together; on two devices they do.
+  DeviceInfo card = *device, other = *device;
+  other.deviceIndex = card.deviceIndex + 1;
+  const std::vector<Slab> halves{{0, 50}, {50, 50}};
+  card.globalMemBytes = other.globalMemBytes = openClSolverBytes(Grid(100, 100, 50)) * 3 / 2;
+  m = errorOf([&] { checkSlabsFitDevices(Grid(100, 100, 100), halves, {&card, &card}); });
+  EXPECT_NE(m.find("for its slabs there"), std::string::npos) << m;
+  EXPECT_NO_THROW(checkSlabsFitDevices(Grid(100, 100, 100), halves, {&card, &other}));
+  EXPECT_NO_THROW(checkSlabsFitDevices(Grid(100, 100, 100), halves, {&card, nullptr}));  // another rank's
+
   // Unknown stage through the factory.
   m = errorOf([&] { createSolver(buildProblem(s), ExecutionConfig{"gpu-fastest", "", {}}); });
   EXPECT_NE(m.find("unknown stage 'gpu-fastest'"), std::string::npos) << m;
