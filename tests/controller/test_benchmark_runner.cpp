@@ -93,8 +93,9 @@ TEST(BenchmarkRunner, RowsHoldRatesSpeedupsAndTheDifferenceToCpuSerial) {
   EXPECT_DOUBLE_EQ(*parallel.speedupVsPrevious, *parallel.speedupVsSerial);
   ASSERT_TRUE(parallel.difference);
   EXPECT_TRUE(parallel.difference->withinTolerance(kReferenceTolerance));
-  if (!test::kSanitizerBuild)  // there cpu-parallel computes cpu-serial's bits
+  if (!test::kSanitizerBuild) {  // there cpu-parallel computes cpu-serial's bits
     EXPECT_GT(parallel.difference->maxAbs, 0.0) << "SIMD sums in another order: not bit-identical";
+  }
 }
 
 TEST(BenchmarkRunner, AFailingStageGetsAnErrorRowAndTheRunGoesOn) {
