@@ -18,21 +18,31 @@ namespace iso {
 
 namespace {
 
-// The slabs' shares: even on alike devices, else by copy bandwidth (measured once per device and cached);
-// with ranks, every rank learns every rank's.
-std::vector<double> slabWeights(const std::vector<DeviceInfo>& devices, bool openCl, Communicator* ranks, int slabs) {
-  const bool ranked = ranks && ranks->size() > 1;
+// Every rank's entries (each rank as many), in rank order; `mine` itself without ranks.
+std::vector<std::string> gatherAll(Communicator* ranks, const std::vector<std::string>& mine) {
+  if (!ranks || ranks->size() == 1) return mine;
+  std::string joined;
+  for (const std::string& m : mine) joined += m + "\n";
+  std::vector<std::string> all;
+  for (const std::string& text : ranks->allGather(joined))
+    for (std::size_t at = 0, end; (end = text.find('\n', at)) != std::string::npos; at = end + 1) all.push_back(text.substr(at, end - at));
+  return all;
+}
+
+// The devices' shares, every rank's devices in rank order: even on alike devices, else by copy bandwidth
+// (measured once per device and cached).
+std::vector<double> slabWeights(const std::vector<DeviceInfo>& devices, bool openCl, Communicator* ranks) {
   std::vector<std::string> names;
   for (const DeviceInfo& d : devices) names.push_back(openCl ? deviceKey(d) : "host");
-  if (ranked) names = ranks->allGather(names.front());
-  std::vector<double> weights(std::size_t(slabs), 1.0);
-  if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return n == names.front(); })) return weights;
-  std::vector<double> mine(devices.size(), 1.0);
+  names = gatherAll(ranks, names);
+  if (std::all_of(names.begin(), names.end(), [&](const std::string& n) { return n == names.front(); }))
+    return std::vector<double>(names.size(), 1.0);
+  std::vector<std::string> mine(devices.size());
   onEveryRank(ranks, [&] {
-    for (std::size_t s = 0; s < devices.size(); ++s) mine[s] = copyBandwidthGBs(devices[s]);
+    for (std::size_t s = 0; s < devices.size(); ++s) mine[s] = std::to_string(copyBandwidthGBs(devices[s]));
   });
-  if (!ranked) return mine;
-  for (std::size_t r = 0; const std::string& text : ranks->allGather(std::to_string(mine.front()))) weights[r++] = std::stod(text);
+  std::vector<double> weights;
+  for (const std::string& text : gatherAll(ranks, mine)) weights.push_back(std::stod(text));
   return weights;
 }
 
@@ -61,14 +71,14 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
   const Stage& stage = resolveStage(config.stage);
   const bool openCl = stage.openCl() != nullptr;
   const int rankCount = ranks ? ranks->size() : 1;
-  // This process's devices: all of them without ranks, the rank's one with ranks.
+  // This process's devices: all of them without ranks, the rank's share of them with ranks.
   std::vector<DeviceInfo> devices(1);
   onEveryRank(ranks.get(), [&] {
     if (openCl) devices = slabDevices(config, ranks.get());
   });
-  const int deviceCount = rankCount > 1 ? rankCount : int(devices.size());
+  const int perRank = int(devices.size()), deviceCount = rankCount * perRank, rank = ranks ? ranks->rank() : 0;
   const std::vector<double> deviceWeights =
-      deviceCount > 1 ? slabWeights(devices, openCl, ranks.get(), deviceCount) : std::vector<double>{1.0};
+      deviceCount > 1 ? slabWeights(devices, openCl, ranks.get()) : std::vector<double>{1.0};
   const int perDevice = openCl ? slabsPerDevice(problem.grid, deviceWeights, kKernelIndexCells) : 1;
   if (deviceCount * perDevice == 1)
     return stage.createSolver(std::move(problem), config.params, openCl ? std::optional(devices[0]) : std::nullopt);
@@ -77,7 +87,7 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
   for (int d = 0; d < deviceCount; ++d)
     for (int k = 0; k < perDevice; ++k) {
       weights.push_back(deviceWeights[std::size_t(d)]);
-      owners.push_back(rankCount > 1 ? d : 0);
+      owners.push_back(d / perRank);
     }
   std::vector<Slab> slabs;
   onEveryRank(ranks.get(), [&] {
@@ -89,14 +99,13 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
     if (!openCl) return;
     std::vector<const DeviceInfo*> deviceOf;
     for (std::size_t s = 0; s < slabs.size(); ++s)
-      deviceOf.push_back(rankCount == 1 ? &devices[s / std::size_t(perDevice)]
-                                        : owners[s] == ranks->rank() ? &devices[0] : nullptr);
+      deviceOf.push_back(owners[s] == rank ? &devices[s / std::size_t(perDevice) % devices.size()] : nullptr);
     checkSlabsFitDevices(problem.grid, slabs, deviceOf);
   });
   const Grid whole = problem.grid;
   const auto build = [&](Problem slab, int s) -> std::unique_ptr<WaveSolver> {
     if (!openCl) return stage.createSolver(std::move(slab), config.params, std::nullopt);
-    const DeviceInfo& device = devices[rankCount > 1 ? 0 : std::size_t(s / perDevice)];
+    const DeviceInfo& device = devices[std::size_t(s / perDevice) % devices.size()];  // of this rank's
     const StageParamMap params = resolveStageParams(*stage.openCl(), device, whole, config.params, true);
     return stage.createSolver(std::move(slab), params, device);
   };
@@ -121,11 +130,14 @@ std::vector<DeviceInfo> slabDevices(const ExecutionConfig& config, const Communi
   const std::vector<DeviceInfo> devices = selectDevices(config.device);
   const int rankCount = ranks ? ranks->size() : 1;
   if (rankCount == 1) return devices;
-  if (devices.size() != 1 && int(devices.size()) != rankCount)
+  if (devices.size() == 1) return devices;
+  if (devices.size() % std::size_t(rankCount) != 0)
     throw ComputeError(ComputeStatus::UnknownDevice,
                        "--device names " + std::to_string(devices.size()) + " devices for " + std::to_string(rankCount) +
-                           " ranks: name one per rank, one for all, or local-rank (each rank's GPU on its host)");
-  return {devices[devices.size() == 1 ? 0 : std::size_t(ranks->rank())]};
+                           " ranks: name one for all, local-rank (each rank's GPU on its host), or as many for each rank "
+                           "(each takes its share of the list in order)");
+  const std::size_t each = devices.size() / std::size_t(rankCount), first = each * std::size_t(ranks->rank());
+  return {devices.begin() + std::ptrdiff_t(first), devices.begin() + std::ptrdiff_t(first + each)};
 }
 
 }  // namespace iso

@@ -27,8 +27,8 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
 
 // A grid cut along z over several devices (core/DecomposedSolver.h), chosen by config.device and the
 // ranks: a selector naming several devices (DeviceRegistry.h) gives one slab per device in this process;
-// with several MPI ranks every rank runs one slab, on the device its entry of a list of one per rank
-// names, on the one device named for all, or ("local-rank") on the GPU of its place on its host; a CPU
+// with several MPI ranks every rank runs its share of a list (as many devices each, in order: one slab
+// on each), the one device named for all, or ("local-rank") the GPU of its place on its host; a CPU
 // stage runs one slab per rank. Otherwise (one device, one rank) the stage's own solver. Slabs are even
 // on alike devices and sized by the devices' copy bandwidth (the roofline of this memory-bound stencil)
 // otherwise; the stage's parameters are resolved for the whole grid, as a single device's run resolves

@@ -123,7 +123,9 @@ TEST(Decomposition, SeriesAndSegyTracesOfRanksAreOneProcesssBytes) {
     files[run][f] = fileBytes(segy);
   }
   for (int f = 0; f < 6; ++f) {
-    if (f != 4) EXPECT_FALSE(files[0][f].empty()) << "file " << f << " of one process";
+    if (f != 4) {
+      EXPECT_FALSE(files[0][f].empty()) << "file " << f << " of one process";
+    }
     EXPECT_TRUE(files[0][f] == files[1][f]) << "file " << f << " differs on 2 ranks";
   }
 }
@@ -146,6 +148,23 @@ TEST(Decomposition, HalosAsMessagesOrThroughSharedMemoryGiveTheSameBits) {
   const CliResult r = runCli("run 17 13 30 4 --stage cpu-parallel --param threads=1 --rank-halos messages", mpirun(2));
   EXPECT_NE(r.output.find("2 ranks (Open MPI"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("), halos as messages"), std::string::npos) << r.output;
+}
+
+// A device list of several devices per rank: each rank runs its share, one slab on each, and exchanges
+// between its own slabs in its process and with the other ranks' through the window or as messages.
+TEST(Decomposition, RanksWithSeveralSlabsEachGiveOneDevicesBits) {
+  ISO_REQUIRE_MPI();
+  if (!haveOpenCl()) GTEST_SKIP() << "no OpenCL device";
+  const std::string args = "run 19 13 64 10 --stage gpu-optimized --boundary absorbing --boundary-width 6 "
+                           "--receiver 9,6,10 --receiver 9,6,11 --receiver 9,6,31 --receiver 9,6,32 --device ";
+  const Files one = runAndRead(args + "cpu", "", "one");
+  expectSameFiles(one, runAndRead(args + "cpu,cpu,cpu,cpu", mpirun(2), "ranks"), "2 ranks of 2 slabs");
+  expectSameFiles(one, runAndRead(args + "cpu,cpu,cpu,cpu,cpu,cpu", mpirun(3), "ranks"), "3 ranks of 2 slabs");
+  expectSameFiles(one, runAndRead(args + "cpu,cpu,cpu,cpu,cpu,cpu --rank-halos messages", mpirun(3), "ranks"),
+                  "3 ranks of 2 slabs, halos as messages");
+  const CliResult r = runCli(args + "cpu,cpu,cpu,cpu", mpirun(2));
+  EXPECT_NE(r.output.find("slab 1: planes 16-31 (16), rank 0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("slab 2: planes 32-47 (16), rank 1"), std::string::npos) << r.output;
 }
 
 TEST(Decomposition, RankZeroPrintsTheOneReportWithTheSlabs) {
@@ -183,6 +202,7 @@ TEST(Decomposition, AnErrorOfTheRanksIsPrintedOnceAndFailsTheRun) {
   r = runCli("run 17 13 40 4 --stage gpu-basic --device cpu,cpu,cpu", mpirun(2));
   EXPECT_NE(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("3 devices for 2 ranks"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("as many for each rank"), std::string::npos) << r.output;
 }
 
 }  // namespace
