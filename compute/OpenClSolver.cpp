@@ -173,8 +173,10 @@ struct StencilProgram {
     stepsPerPass = stage.stepsPerPass(p);
   }
 
-  void setExtraArgs(int first) {
-    for (std::size_t a = 0; a < extraArgs.size(); ++a) stencil.setArg(cl_uint(first + a), extraArgs[a]);
+  // The launch's int arguments after the kernel's own, from `first`; returns the index after them.
+  cl_uint setExtraArgs(int first, const std::vector<int>& args) {
+    for (std::size_t a = 0; a < args.size(); ++a) stencil.setArg(cl_uint(first + int(a)), args[a]);
+    return cl_uint(first + int(args.size()));
   }
 };
 
@@ -481,14 +483,8 @@ OpenClSolver::OpenClSolver(const Problem& problem, const OpenClStage& stage, con
   impl_ = std::make_unique<Impl>(device);
   Impl& m = *impl_;
   // A stage that folds the layer into its pass does so on a slab too (pml.cl: a slab's edge planes keep
-  // the ψ its next step reads); gpu-half's storage runs on a whole grid only (plane copies carry floats).
-  const PmlProfile& pml = problem.pml;
-  const bool layer = pml.enabled(), wholeLayer = pml.zFirst == 0 && pml.zCells == pml.axes[2].n;
-  const bool fold = layer && stage.foldsLayer(params_);
-  if (layer && !wholeLayer && (storage.halfField || storage.halfVel || storage.incremental))
-    throw ComputeError(ComputeStatus::InvalidParameter,
-                       "stage '" + stage.id() + "' stores its fields as half and runs on a whole grid only, not as a "
-                       "slab of a grid cut over devices or ranks; run it on one device");
+  // the ψ its next step reads); gpu-half's storage runs on a whole grid only (runsAsSlab).
+  const bool fold = problem.pml.enabled() && stage.foldsLayer(params_);
   m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), fold, grid_);
   m.fields = FieldBuffers(m.ctx, problem, fieldCount, storage, options);
   m.constants = StencilConstants(m.ctx, problem);
@@ -562,7 +558,7 @@ double OpenClSolver::advance(int steps) {
     p.stencil.args(f.field[f.old].get(), f.field[f.cur].get(), f.field[first].get(), f.field[second].get(), f.vel.get(),
                    c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, m.source ? int(m.source->index) : -1,
                    m.source ? m.source->valueForStep(step_) : 0.0f, n, kHalfLength, g.n3 + kHalfLength);
-    p.setExtraArgs(kMultiStepArgs);
+    p.setExtraArgs(kMultiStepArgs, p.extraArgs);
     stencilTime.add(p.stencil.launch(m.ctx, p.range));
     correctForLayer(f.field[f.cur].get(), f.field[first].get());
     m.receivers.record(m.ctx, f.field[first].get(), readScale, otherTime);
@@ -592,8 +588,7 @@ void OpenClSolver::setStorageArgs(int first, const std::vector<int>& extraArgs) 
   Impl& m = *impl_;
   FieldBuffers& f = m.fields;
   StencilProgram& p = m.program;
-  for (std::size_t a = 0; a < extraArgs.size(); ++a) p.stencil.setArg(cl_uint(first + int(a)), extraArgs[a]);
-  cl_uint next = cl_uint(first + int(extraArgs.size()));
+  cl_uint next = p.setExtraArgs(first, extraArgs);
   if (f.storage.incremental) p.stencil.setArg(next++, f.field[f.old].get());
   if (f.storage.halfVel) p.stencil.setArg(next++, f.velScale);
   if (m.layer.folded()) m.layer.setFoldArgs(p.stencil, next);
@@ -735,7 +730,7 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
     p.stencil.args(f.field[f.old].get(), cur, target, f.field[f.freeFields()[1]].get(), f.vel.get(), c.coef, c.gx,
                    c.gy, c.gz, g.n1, g.n2, g.n3, source ? int(m.source->index) : -1,
                    source ? m.source->valueForStep(step_) : 0.0f, 1, zBegin, zEnd);
-    for (std::size_t a = 0; a < l.extraArgs.size(); ++a) p.stencil.setArg(cl_uint(kMultiStepArgs + int(a)), l.extraArgs[a]);
+    p.setExtraArgs(kMultiStepArgs, l.extraArgs);
   }
   m.slabStencilTime.add(p.stencil.launch(m.ctx, NDRange{3, l.global, l.local}));
   if (m.layer.enabled() && !m.layer.folded()) {

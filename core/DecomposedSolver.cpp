@@ -106,7 +106,8 @@ void DecomposedSolver::buildSlabs(Problem global, const SlabBuilder& build) {
     l->index = s;
     l->solver = build(slabProblem(global, slabs_[std::size_t(s)]), s);
     if (!l->solver->runsAsSlab())
-      throw std::invalid_argument("stage '" + l->solver->stage() + "' cannot run as a slab of a decomposed grid");
+      throw std::invalid_argument("stage '" + l->solver->stage() + "' runs on a whole grid only, not as a slab of a "
+                                  "grid cut over devices or ranks: run it on one device");
     l->cut[kBelow] = s > 0;
     l->cut[kAbove] = s + 1 < count;
     l->first = planesNextToCuts(slabs_[std::size_t(s)].planes, l->cut[kBelow], l->cut[kAbove]);
