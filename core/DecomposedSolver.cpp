@@ -127,12 +127,7 @@ void DecomposedSolver::shareHalos() {
   // n's exchange, before it sends any piece of step n+1, so the owner can overwrite step n's planes at
   // step n+2 without another message. The copies in and out run on threads of their own (half of this
   // host's hardware threads shared by its ranks, at most 8 a rank): one core's memcpy would not keep up.
-  const int rank = ranks_->rank();
-  std::size_t floats = 0;
-  for (int s = 0; s < int(slabs_.size()); ++s)
-    for (int side : {kBelow, kAbove})
-      if (owners_[std::size_t(s)] == rank && facesRank(s, side)) floats += 2 * std::size_t(R) * grid_.planeSize();
-  shared_ = ranks_->shareHostMemory(floats);
+  shared_ = ranks_->shareHostMemory(windowFloatsBefore(ranks_->rank(), int(slabs_.size()), kBelow));
   if (!shared_) return;
   int onHost = 0;
   for (int r = 0; r < ranks_->size(); ++r) onHost += shared_->of(r).empty() ? 0 : 1;
@@ -164,15 +159,21 @@ void DecomposedSolver::copyInParallel(std::span<const float> from, std::span<flo
   });
 }
 
-std::span<float> DecomposedSolver::sharedPiece(int slab, int side, int piece) const {
-  // The slab's owner's part: its slabs' sides that face other ranks in order, two steps' planes each.
+std::size_t DecomposedSolver::windowFloatsBefore(int rank, int slab, int side) const {
+  // A rank's part: its slabs' sides that face other ranks in order, two steps' planes each.
   const std::size_t halo = std::size_t(R) * grid_.planeSize();
-  std::size_t at = 0;
-  for (int s = 0; s < slab; ++s)
-    for (int d : {kBelow, kAbove}) at += owners_[std::size_t(s)] == owners_[std::size_t(slab)] && facesRank(s, d) ? 2 * halo : 0;
-  if (side == kAbove && facesRank(slab, kBelow)) at += 2 * halo;
-  at += std::size_t(step_ % 2) * halo;
-  return pieceOf({shared_->of(owners_[std::size_t(slab)]).subspan(at, halo), nullptr}, piece);
+  std::size_t floats = 0;
+  for (int s = 0; s <= slab && s < int(slabs_.size()); ++s)
+    for (int d : {kBelow, kAbove})
+      if ((s < slab || d < side) && owners_[std::size_t(s)] == rank && facesRank(s, d)) floats += 2 * halo;
+  return floats;
+}
+
+std::span<float> DecomposedSolver::sharedPiece(int slab, int side, int piece) const {
+  const int owner = owners_[std::size_t(slab)];
+  const std::size_t halo = std::size_t(R) * grid_.planeSize();
+  const std::size_t at = windowFloatsBefore(owner, slab, side) + std::size_t(step_ % 2) * halo;
+  return pieceOf({shared_->of(owner).subspan(at, halo), nullptr}, piece);
 }
 
 std::string DecomposedSolver::rankHalos() const {

@@ -83,6 +83,9 @@ class DecomposedSolver final : public WaveSolver {
   void exchange();
   void sendPiece(Local& l, int side, int piece);
   void receivePiece(Local& l, int side, int piece, int handle);
+  // Where side `side` of slab `slab` starts in rank `rank`'s part of the window (the floats of that
+  // rank's halos before it); slab = the slab count gives the part's size.
+  std::size_t windowFloatsBefore(int rank, int slab, int side) const;
   // A piece of the planes that `slab` sends across `side` this step, in its owner's part of the window.
   std::span<float> sharedPiece(int slab, int side, int piece) const;
   void copyInParallel(std::span<const float> from, std::span<float> to);  // on copiers_
