@@ -31,6 +31,15 @@ double Event::seconds() const {
   return end > start ? double(end - start) * 1e-9 : 0.0;
 }
 
+cl_ulong Event::endNanos() const {
+  wait();
+  cl_ulong end = 0;
+  const cl_int err = clGetEventProfilingInfo(e_.get(), CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr);
+  if (err == CL_PROFILING_INFO_NOT_AVAILABLE) return 0;
+  checkCl(err, "clGetEventProfilingInfo");
+  return end;
+}
+
 // ---- ClContext ----
 
 namespace {

@@ -59,6 +59,9 @@ class Event {
   void wait() const;
   bool complete() const;     // non-blocking query
   double seconds() const;    // end - start from profiling info (waits first)
+  // When it ended, in the device's profiling clock (ns; the same clock for every queue of a device), or 0
+  // where the driver keeps no profiling times for this kind of command (waits first).
+  cl_ulong endNanos() const;
   cl_event get() const { return e_.get(); }
   explicit operator bool() const { return bool(e_); }
 

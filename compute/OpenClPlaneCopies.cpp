@@ -1,5 +1,6 @@
 #include "compute/OpenClPlaneCopies.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -44,6 +45,7 @@ void OpenClPlaneCopies::startWrite(cl_mem to, std::size_t offset, std::size_t co
   checkCl(clEnqueueWriteBuffer(writes_.get(), to, CL_FALSE, offset * sizeof(float), count * sizeof(float), in, 0,
                                nullptr, &e),
           "clEnqueueWriteBuffer", "writing a slab's ghost planes");
+  if (!stepEnds_.empty()) stepEnds_.back().writes.push_back(pending_.size());
   pending_.emplace_back(e);
   unwaitedWrites_.push_back(e);
   bytes_ += count * sizeof(float);
@@ -57,8 +59,22 @@ void OpenClPlaneCopies::makeWaitForWrites(cl_command_queue queue) {
   unwaitedWrites_.clear();
 }
 
+void OpenClPlaneCopies::markStepComputed(cl_command_queue queue) {
+  cl_event marker = nullptr;
+  checkCl(clEnqueueMarkerWithWaitList(queue, 0, nullptr, &marker), "clEnqueueMarkerWithWaitList",
+          "timing a slab's step against its ghost planes");
+  stepEnds_.push_back({Event(marker), {}});
+}
+
 void OpenClPlaneCopies::waitAll() {
   for (const Event& e : pending_) seconds_ += e.seconds();  // waits for each
+  for (const StepEnd& step : stepEnds_) {
+    const cl_ulong computed = step.computed.endNanos();
+    cl_ulong written = 0;
+    for (std::size_t w : step.writes) written = std::max(written, pending_[w].endNanos());
+    if (computed > 0 && written > computed) waited_ += double(written - computed) * 1e-9;
+  }
+  stepEnds_.clear();
   pending_.clear();
   stepReads_.clear();
   unwaitedWrites_.clear();  // complete: nothing to wait for any more

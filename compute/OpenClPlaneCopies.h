@@ -26,11 +26,18 @@ class OpenClPlaneCopies {
   void startWrite(cl_mem to, std::size_t offset, std::size_t count, const float* in);
   // Makes `queue` wait (a barrier) for the writes begun since the last call: the next step reads them.
   void makeWaitForWrites(cl_command_queue queue);
+  // The solver has enqueued a step's last kernel on `queue` (on this device): a marker times when they
+  // are done, against the ghost planes written after it (waitedSeconds).
+  void markStepComputed(cl_command_queue queue);
   // Returns when the i-th read of the step has landed.
   void waitRead(int i) const;
   // Returns when every copy begun has completed; their profiled time joins seconds().
   void waitAll();
   double seconds() const { return seconds_; }  // of the copies completed so far
+  // How long, over the steps whose copies have completed, the device had finished a step's kernels while
+  // the next step's ghost planes were still being written (the writes' ends against the step's marker):
+  // the part of the exchange that computation did not hide.
+  double waitedSeconds() const { return waited_; }
   std::size_t bytes() const { return bytes_; }  // copied so far
 
  private:
@@ -38,7 +45,12 @@ class OpenClPlaneCopies {
   std::vector<Event> pending_;        // every copy not yet waited for
   std::vector<std::size_t> stepReads_;  // the step's reads, as indices into pending_
   std::vector<cl_event> unwaitedWrites_;  // writes the solver's queue has not been made to wait for (in pending_)
-  double seconds_ = 0.0;
+  struct StepEnd {
+    Event computed;                    // the marker after the step's kernels
+    std::vector<std::size_t> writes;   // the ghost planes written after it, as indices into pending_
+  };
+  std::vector<StepEnd> stepEnds_;      // since the last waitAll
+  double seconds_ = 0.0, waited_ = 0.0;
   std::size_t bytes_ = 0;
 };
 

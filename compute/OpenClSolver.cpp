@@ -773,6 +773,7 @@ void OpenClSolver::finishStep() {
   if (k < grid_.n3) computePlanes({k, grid_.n3});
   m.layer.finishStep();
   m.receivers.record(m.ctx, m.fields.field[m.target].get(), 1.0f / m.fields.fieldScale, m.slabOtherTime);
+  m.copies->markStepComputed(m.ctx.queue());
   m.fields.old = m.fields.cur;
   m.fields.cur = m.target;
   m.stepOpen = false;
@@ -831,6 +832,7 @@ void OpenClSolver::synchronize() {
   counters_.lastAdvanceSteps = m.slabSteps;
   counters_.planeCopySeconds = m.copies ? m.copies->seconds() : 0.0;
   counters_.planeCopyBytes = m.copies ? m.copies->bytes() : 0;
+  counters_.planeWaitSeconds = m.copies ? m.copies->waitedSeconds() : 0.0;
   m.slabSteps = 0;
 }
 

@@ -28,6 +28,7 @@ struct SolverCounters {
   int lastAdvanceSteps = 0;
   double planeCopySeconds = 0.0;  // a slab's plane copies (profiled on their own queue)
   std::size_t planeCopyBytes = 0;
+  double planeWaitSeconds = 0.0;  // a slab's kernels done, its ghost planes not yet written (OpenClPlaneCopies)
 };
 
 struct OpenClSolverOptions {

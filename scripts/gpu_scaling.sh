@@ -76,6 +76,10 @@ mpts() { awk '/^throughput/ {print $3; exit}' "$out/$1"; }
 # The largest share of a step that a slab's GPU did not compute (100 - its kernels' share), in %.
 idle() { awk '/kernels [0-9.]+ ms\/step \(/ {k = $0; sub(/.*kernels [0-9.]+ ms\/step \(/, "", k); sub(/ %.*/, "", k);
               if (100 - k > m) m = 100 - k} END {printf "%.1f", m}' "$out/$1"; }
+# The largest share of a step in which a slab's GPU had finished and its ghost planes were still coming
+# in (the exchange that computation did not hide; the rest of the idle share is launches and the host), in %.
+waited() { awk '/waiting for ghost planes [0-9.]+ ms\/step \(/ {w = $0; sub(/.*waiting for ghost planes [0-9.]+ ms\/step \(/, "", w);
+                sub(/ %.*/, "", w); if (w > m) m = w} END {printf "%.2f", m}' "$out/$1"; }
 
 # verdict LOG: whether the cut run (LOG) wrote one GPU's files; its files are removed.
 verdict() {
@@ -116,7 +120,7 @@ done
 # for comparison, as messages (--rank-halos messages, the path between hosts).
 rounds="${ROUNDS:-1}"
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
-declare -A got idles
+declare -A got idles waits
 kinds=(1); for g in "${counts[@]}"; do kinds+=("$g-process" "$g-shared" "$g-messages"); done
 for r in $(seq 1 "$rounds"); do
   for kind in "${kinds[@]}"; do
@@ -127,16 +131,16 @@ for r in $(seq 1 "$rounds"); do
       *-shared) run "$log" "$g" run "$edge" "$edge" "$edge" "$steps" --stage gpu-optimized --device "$(list "$g")" ;;
       *-messages) run "$log" "$g" run "$edge" "$edge" "$edge" "$steps" --stage gpu-optimized --device "$(list "$g")" --rank-halos messages ;;
     esac
-    got[$kind]+=" $(mpts "$log")"; idles[$kind]+=" $(idle "$log")"
+    got[$kind]+=" $(mpts "$log")"; idles[$kind]+=" $(idle "$log")"; waits[$kind]+=" $(waited "$log")"
   done
 done
 one=$(echo "${got[1]}" | median)
-note "strong scaling, ${edge}^3 gpu-optimized, $steps steps, median of $rounds (Mpts/s; speed-up; efficiency; largest idle share of a slab's step):"
+note "strong scaling, ${edge}^3 gpu-optimized, $steps steps, median of $rounds (Mpts/s; speed-up; efficiency; largest idle share of a slab's step; of it, waiting for ghost planes):"
 note "  1 GPU: $one (runs:${got[1]})"
 for kind in "${kinds[@]:1}"; do
   g="${kind%%-*}"; m=$(echo "${got[$kind]}" | median)
   what="${kind#*-}"; [ "$what" = process ] && what="in one process" || what="$g MPI ranks, halos ${what/shared/through shared memory}"; what="${what/messages/as messages}"
-  note "  $g GPUs, $what: $m; $(awk -v a="$m" -v b="$one" -v n="$g" 'BEGIN {if (b > 0) printf "%.2fx; %.1f %%", a / b, 100 * a / b / n}'); idle $(echo "${idles[$kind]}" | median) % (runs:${got[$kind]})"
+  note "  $g GPUs, $what: $m; $(awk -v a="$m" -v b="$one" -v n="$g" 'BEGIN {if (b > 0) printf "%.2fx; %.1f %%", a / b, 100 * a / b / n}'); idle $(echo "${idles[$kind]}" | median) %; waiting $(echo "${waits[$kind]}" | median) % (runs:${got[$kind]})"
 done
 
 # ---- Weak scaling: 1024 x 1024 x 1024N on N GPUs.
@@ -149,7 +153,7 @@ for g in "${counts[@]}"; do
     if [ "$how" = process ]; then run "$log" "" run "$edge" "$edge" $((edge * g)) "$((steps / 2))" --stage gpu-optimized --device "$(list "$g")"
     else run "$log" "$g" run "$edge" "$edge" $((edge * g)) "$((steps / 2))" --stage gpu-optimized --device "$(list "$g")"; fi
     got=$(mpts "$log")
-    note "  $g GPUs ($how): $got, $(awk -v a="$got" -v b="$one" -v n="$g" 'BEGIN {if (b > 0) printf "%.0f per GPU, %.1f %%", a / n, 100 * a / b / n}'); idle $(idle "$log") %"
+    note "  $g GPUs ($how): $got, $(awk -v a="$got" -v b="$one" -v n="$g" 'BEGIN {if (b > 0) printf "%.0f per GPU, %.1f %%", a / n, 100 * a / b / n}'); idle $(idle "$log") %; waiting $(waited "$log") %"
   done
 done
 
@@ -165,7 +169,7 @@ else
       --receiver $((l1 / 2)),$((l2 / 2)),$((l3 / 2 - 1)) --receiver $((l1 / 2)),$((l2 / 2)),$((l3 / 2)) --traces "$out/large.csv"
   finite=$(awk -F, 'NR > 1 {for (i = 2; i <= NF; ++i) if ($i + 0 != $i + 0 || $i ~ /nan|inf/) bad = 1} END {print bad ? "NOT FINITE" : "finite"}' "$out/large.csv" 2>/dev/null)
   fits=$(awk -v g="$gib" -v m="$memory" 'BEGIN {print ((g * 1024 > m) ? "more than one card holds" : "one card would hold it, its 32-bit indices not")}')
-  note "large grid $l1 x $l2 x $l3 (${gib} GiB of device memory, ${memory} MiB per card: $fits) on $count GPUs: $(mpts large.log) Mpts/s, idle $(idle large.log) %, traces ${finite:-missing}"
+  note "large grid $l1 x $l2 x $l3 (${gib} GiB of device memory, ${memory} MiB per card: $fits) on $count GPUs: $(mpts large.log) Mpts/s, idle $(idle large.log) %, waiting $(waited large.log) %, traces ${finite:-missing}"
 fi
 rm -f "$out"/*.npy
 tar czf "$dest/scaling-logs.tar.gz" -C "$out" .

@@ -287,8 +287,9 @@ std::size_t distinctDevices(const ExecutionConfig& config) {
 }
 
 // Per slab on an OpenCL device: its kernels' time per step against the step's (the rest of a step its
-// device waits, for the exchange or the host), and its plane copies, which run beside the kernels. Each
-// rank sends its slabs' counters; rank 0 sets them against its step.
+// device waits, for the exchange or the host), of that the time it had finished a step while its ghost
+// planes were still coming in (the exchange that computation did not hide), and its plane copies, which
+// run beside the kernels. Each rank sends its slabs' counters; rank 0 sets them against its step.
 void printSlabTimes(const DecomposedSolver& solver, double secondsPerStep) {
   std::string mine;
   for (const WaveSolver* slab : solver.localSlabs()) {
@@ -296,6 +297,7 @@ void printSlabTimes(const DecomposedSolver& solver, double secondsPerStep) {
     if (!openCl || openCl->counters().steps == 0) continue;
     const SolverCounters& c = openCl->counters();
     mine += openCl->deviceName() + "\t" + std::to_string(c.kernelSeconds / double(c.steps)) + "\t" +
+            std::to_string(c.planeWaitSeconds / double(c.steps)) + "\t" +
             std::to_string(c.planeCopySeconds / double(c.steps)) + "\t" +
             std::to_string(double(c.planeCopyBytes) / double(c.steps)) + "\n";
   }
@@ -305,11 +307,14 @@ void printSlabTimes(const DecomposedSolver& solver, double secondsPerStep) {
   if (text.empty()) return;
   std::printf("Slabs (a step takes %.3f ms; the rest of it a device waits for planes or the host):\n", secondsPerStep * 1e3);
   std::stringstream lines(text);
-  for (std::string name, kernels, copies, bytes; std::getline(lines, name, '\t') && std::getline(lines, kernels, '\t') &&
-                                                 std::getline(lines, copies, '\t') && std::getline(lines, bytes);) {
-    const double k = std::stod(kernels), c = std::stod(copies), b = std::stod(bytes);
-    std::printf("  %s: kernels %.3f ms/step (%.1f %%), plane copies %.3f ms/step beside them (%.1f MB, %.1f GB/s)\n",
-                name.c_str(), k * 1e3, 100.0 * k / secondsPerStep, c * 1e3, b / 1e6, c > 0.0 ? b / c / 1e9 : 0.0);
+  for (std::string name, kernels, waited, copies, bytes;
+       std::getline(lines, name, '\t') && std::getline(lines, kernels, '\t') && std::getline(lines, waited, '\t') &&
+       std::getline(lines, copies, '\t') && std::getline(lines, bytes);) {
+    const double k = std::stod(kernels), w = std::stod(waited), c = std::stod(copies), b = std::stod(bytes);
+    std::printf("  %s: kernels %.3f ms/step (%.1f %%), waiting for ghost planes %.3f ms/step (%.1f %%), plane copies "
+                "%.3f ms/step beside them (%.1f MB, %.1f GB/s)\n",
+                name.c_str(), k * 1e3, 100.0 * k / secondsPerStep, w * 1e3, 100.0 * w / secondsPerStep, c * 1e3, b / 1e6,
+                c > 0.0 ? b / c / 1e9 : 0.0);
   }
 }
 
