@@ -68,16 +68,27 @@ void OpenClPlaneCopies::markStepComputed(cl_command_queue queue) {
 
 void OpenClPlaneCopies::waitAll() {
   for (const Event& e : pending_) seconds_ += e.seconds();  // waits for each
-  for (const StepEnd& step : stepEnds_) {
-    const cl_ulong computed = step.computed.endNanos();
-    cl_ulong written = 0;
-    for (std::size_t w : step.writes) written = std::max(written, pending_[w].endNanos());
-    if (computed > 0 && written > computed) waited_ += double(written - computed) * 1e-9;
+  for (StepEnd& step : stepEnds_) {
+    for (std::size_t w : step.writes) step.written = std::max(step.written, pending_[w].endNanos());
+    step.writes.clear();
+    settling_.push_back(std::move(step));
   }
   stepEnds_.clear();
   pending_.clear();
   stepReads_.clear();
   unwaitedWrites_.clear();  // complete: nothing to wait for any more
+  settleCompleted(false);
+}
+
+void OpenClPlaneCopies::settle() { settleCompleted(true); }
+
+void OpenClPlaneCopies::settleCompleted(bool wait) {
+  std::erase_if(settling_, [&](const StepEnd& step) {
+    if (!wait && !step.computed.complete()) return false;
+    const cl_ulong computed = step.computed.endNanos();
+    if (computed > 0 && step.written > computed) waited_ += double(step.written - computed) * 1e-9;
+    return true;
+  });
 }
 
 HostPlanes allocatePageLocked(const ClContext& ctx, std::size_t floats) {

@@ -31,8 +31,13 @@ class OpenClPlaneCopies {
   void markStepComputed(cl_command_queue queue);
   // Returns when the i-th read of the step has landed.
   void waitRead(int i) const;
-  // Returns when every copy begun has completed; their profiled time joins seconds().
+  // Returns when every copy begun has completed; their profiled time joins seconds(). (It does not wait
+  // for the solver's queue: a step's wait is counted once its marker has passed, at a later call or at
+  // settle().)
   void waitAll();
+  // Counts the wait of every step whose copies have completed (its marker waited for): after the solver's
+  // queue has finished.
+  void settle();
   double seconds() const { return seconds_; }  // of the copies completed so far
   // How long, over the steps whose copies have completed, the device had finished a step's kernels while
   // the next step's ghost planes were still being written (the writes' ends against the step's marker):
@@ -48,8 +53,11 @@ class OpenClPlaneCopies {
   struct StepEnd {
     Event computed;                    // the marker after the step's kernels
     std::vector<std::size_t> writes;   // the ghost planes written after it, as indices into pending_
+    cl_ulong written = 0;              // when the last of them ended, once they have
   };
   std::vector<StepEnd> stepEnds_;      // since the last waitAll
+  std::vector<StepEnd> settling_;      // their writes done, their markers perhaps not yet
+  void settleCompleted(bool wait);
   double seconds_ = 0.0, waited_ = 0.0;
   std::size_t bytes_ = 0;
 };

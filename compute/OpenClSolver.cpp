@@ -822,6 +822,7 @@ void OpenClSolver::synchronize() {
   Impl& m = *impl_;
   waitPlaneCopies();
   m.ctx.finish();
+  if (m.copies) m.copies->settle();
   const double stencil = m.slabStencilTime.total(), other = m.slabOtherTime.total();
   m.slabStencilTime = {};
   m.slabOtherTime = {};

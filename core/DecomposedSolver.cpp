@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -35,6 +36,20 @@ std::size_t layerOffset(const PmlProfile& p, int axis, bool zeta) {
 bool ownsZSlot(const PmlAxis& z, const Slab& slab, int t, bool zeta) {
   const int cell = zeta ? z.zetaCell(t) : z.psiPoint(t);
   return cell >= slab.first && cell < slab.end();
+}
+
+// Threads that copy a rank's halos into and out of the window: half of this host's hardware threads
+// shared by its `onHost` ranks, at most 8 a rank, or ISO3DFD_WINDOW_COPIERS (1-64) for a host whose
+// memory wants more or fewer.
+int windowCopiers(int onHost) {
+  if (const char* text = std::getenv("ISO3DFD_WINDOW_COPIERS"); text && *text) {
+    char* end = nullptr;
+    const long n = std::strtol(text, &end, 10);
+    if (*end != '\0' || n < 1 || n > 64)
+      throw std::invalid_argument(std::string("ISO3DFD_WINDOW_COPIERS=") + text + ": give a thread count from 1 to 64");
+    return int(n);
+  }
+  return std::clamp(ThreadPool::hardwareThreads() / std::max(onHost, 1) / 2, 1, 8);
 }
 
 }  // namespace
@@ -125,8 +140,8 @@ void DecomposedSolver::shareHalos() {
   // Every rank's part of the window holds, for each of its slabs' sides that face another rank, the R
   // planes going out there twice: step n's and step n+1's. A neighbour copies step n's out during step
   // n's exchange, before it sends any piece of step n+1, so the owner can overwrite step n's planes at
-  // step n+2 without another message. The copies in and out run on threads of their own (half of this
-  // host's hardware threads shared by its ranks, at most 8 a rank): one core's memcpy would not keep up.
+  // step n+2 without another message. The copies in and out run on threads of their own (windowCopiers):
+  // one core's memcpy would not keep up.
   shared_ = ranks_->shareHostMemory(windowFloatsBefore(ranks_->rank(), int(slabs_.size()), kBelow));
   if (!shared_) return;
   int onHost = 0;
@@ -135,8 +150,7 @@ void DecomposedSolver::shareHalos() {
     for (int side : {kBelow, kAbove}) {
       const int neighbour = l->index + (side == kBelow ? -1 : 1);
       l->shared[side] = facesRank(l->index, side) && !shared_->of(owners_[std::size_t(neighbour)]).empty();
-      if (l->shared[side] && !copiers_)
-        copiers_ = std::make_unique<ThreadPool>(std::clamp(ThreadPool::hardwareThreads() / std::max(onHost, 1) / 2, 1, 8));
+      if (l->shared[side] && !copiers_) copiers_ = std::make_unique<ThreadPool>(windowCopiers(onHost));
     }
 }
 
@@ -152,11 +166,14 @@ void DecomposedSolver::allocateHalos() {
 }
 
 void DecomposedSolver::copyInParallel(std::span<const float> from, std::span<float> to) {
+  const auto start = std::chrono::steady_clock::now();
   const std::size_t parts = std::size_t(copiers_->size()), each = (from.size() + parts - 1) / parts;
   copiers_->run([&](int t) {
     const std::size_t begin = std::min(from.size(), std::size_t(t) * each), end = std::min(from.size(), begin + each);
     std::copy(from.begin() + std::ptrdiff_t(begin), from.begin() + std::ptrdiff_t(end), to.begin() + std::ptrdiff_t(begin));
   });
+  windowCopies_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  windowCopies_.bytes += from.size_bytes();
 }
 
 std::size_t DecomposedSolver::windowFloatsBefore(int rank, int slab, int side) const {

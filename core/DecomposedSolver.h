@@ -70,6 +70,12 @@ class DecomposedSolver final : public WaveSolver {
   // How halos move between this rank and the others, for reports ("halos through shared memory (one
   // host)", "halos as messages"); empty without ranks.
   std::string rankHalos() const;
+  // This process's copies into and out of the host's shared window so far (zero without one).
+  struct WindowCopies {
+    double seconds = 0.0;
+    std::size_t bytes = 0;
+  };
+  WindowCopies windowCopies() const { return windowCopies_; }
   bool isLocal(int slab) const;  // whether this process runs slab `slab`
 
  private:
@@ -106,6 +112,7 @@ class DecomposedSolver final : public WaveSolver {
   std::vector<std::unique_ptr<Local>> local_;
   std::unique_ptr<Communicator::SharedMemory> shared_;  // the ranks of this host's window, if they share one
   std::unique_ptr<ThreadPool> copiers_;                 // copy halos into and out of it
+  WindowCopies windowCopies_;
   long step_ = 0;
   struct PendingSlices {
     int i = 0, j = 0, k = 0;
