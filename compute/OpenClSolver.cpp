@@ -461,6 +461,7 @@ struct OpenClSolver::Impl {
   std::map<int, StageLaunch> rangeLaunches;  // the stage's launch per count of planes
   KernelTime slabStencilTime, slabOtherTime;
   int slabSteps = 0;                // since the last synchronize
+  std::vector<ClMemHandle> lockedHostMemory;  // lockHostMemory's buffers (released before the context)
 
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
 
@@ -838,6 +839,18 @@ void OpenClSolver::synchronize() {
 }
 
 HostPlanes OpenClSolver::allocateHostPlanes(std::size_t floats) { return allocatePageLocked(impl_->ctx, floats); }
+
+bool OpenClSolver::lockHostMemory(std::span<float> memory) {
+  // A buffer over the memory (CL_MEM_USE_HOST_PTR): NVIDIA's driver page-locks it for the buffer's life,
+  // and then copies to and from any pointer in it at the link's speed (docs/SCALING.md). A driver that
+  // refuses the buffer leaves the copies at pageable memory's speed, which the caller reports.
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(impl_->ctx.context(), CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, memory.size_bytes(),
+                                 memory.data(), &err);
+  if (err != CL_SUCCESS) return false;
+  impl_->lockedHostMemory.emplace_back(buffer);
+  return true;
+}
 
 void OpenClSolver::buildForTest(const DeviceInfo& device, const std::string& source, const std::string& options) {
   ClContext ctx(device);

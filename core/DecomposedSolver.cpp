@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
+#include <unistd.h>
+
 #include <optional>
 #include <stdexcept>
 #include <utility>
@@ -38,20 +39,6 @@ bool ownsZSlot(const PmlAxis& z, const Slab& slab, int t, bool zeta) {
   return cell >= slab.first && cell < slab.end();
 }
 
-// Threads that copy a rank's halos into and out of the window: half of this host's hardware threads
-// shared by its `onHost` ranks, at most 8 a rank, or ISO3DFD_WINDOW_COPIERS (1-64) for a host whose
-// memory wants more or fewer.
-int windowCopiers(int onHost) {
-  if (const char* text = std::getenv("ISO3DFD_WINDOW_COPIERS"); text && *text) {
-    char* end = nullptr;
-    const long n = std::strtol(text, &end, 10);
-    if (*end != '\0' || n < 1 || n > 64)
-      throw std::invalid_argument(std::string("ISO3DFD_WINDOW_COPIERS=") + text + ": give a thread count from 1 to 64");
-    return int(n);
-  }
-  return std::clamp(ThreadPool::hardwareThreads() / std::max(onHost, 1) / 2, 1, 8);
-}
-
 }  // namespace
 
 struct DecomposedSolver::Local {
@@ -59,7 +46,7 @@ struct DecomposedSolver::Local {
   std::unique_ptr<WaveSolver> solver;
   std::vector<PlaneRange> first;          // the planes its neighbours read, computed first
   HostPlanes outgoing[2];                 // [side]: its planes next to a cut, for the neighbour
-  HostPlanes incoming[2];                 // [side]: a remote neighbour's planes, for the ghost planes
+  HostPlanes incoming[2];                 // [side]: a neighbour's planes as messages, for the ghost planes
   std::vector<float> slices;              // its slices, until gathered
   bool cut[2] = {false, false};
   bool shared[2] = {false, false};        // [side]: the neighbour is a rank of this host (the window)
@@ -138,42 +125,49 @@ bool DecomposedSolver::facesRank(int slab, int side) const {
 
 void DecomposedSolver::shareHalos() {
   // Every rank's part of the window holds, for each of its slabs' sides that face another rank, the R
-  // planes going out there twice: step n's and step n+1's. A neighbour copies step n's out during step
-  // n's exchange, before it sends any piece of step n+1, so the owner can overwrite step n's planes at
-  // step n+2 without another message. The copies in and out run on threads of their own (windowCopiers):
-  // one core's memcpy would not keep up.
+  // planes going out there twice: step n's and step n+1's. The owner's device copies a step's planes
+  // into its part, the neighbour's device copies them from there into its ghost planes during that
+  // step's exchange, before the neighbour sends any piece of step n+1, so the owner can overwrite step
+  // n's planes at step n+2 without another message. Devices copy pageable memory at a tenth of their
+  // speed, so every slab's device locks the pages it copies (lockHostMemory).
   shared_ = ranks_->shareHostMemory(windowFloatsBefore(ranks_->rank(), int(slabs_.size()), kBelow));
   if (!shared_) return;
-  int onHost = 0;
-  for (int r = 0; r < ranks_->size(); ++r) onHost += shared_->of(r).empty() ? 0 : 1;
-  for (const auto& l : local_)
+  for (const auto& l : local_) {
     for (int side : {kBelow, kAbove}) {
       const int neighbour = l->index + (side == kBelow ? -1 : 1);
       l->shared[side] = facesRank(l->index, side) && !shared_->of(owners_[std::size_t(neighbour)]).empty();
-      if (l->shared[side] && !copiers_) copiers_ = std::make_unique<ThreadPool>(windowCopiers(onHost));
     }
+    if (l->shared[kBelow] || l->shared[kAbove]) windowLocked_ = l->solver->lockHostMemory(windowOf(*l)) && windowLocked_;
+  }
+  for (const std::string& locked : ranks_->allGather(windowLocked_ ? "1" : "0")) windowLocked_ = windowLocked_ && locked == "1";
+}
+
+std::span<float> DecomposedSolver::windowOf(const Local& l) const {
+  // The parts of this slab's rank and of the ranks it faces lie next to each other in one allocation
+  // (MPI_Win_allocate_shared is contiguous), widened to whole pages, which a driver locks.
+  std::uintptr_t begin = UINTPTR_MAX, end = 0;
+  for (int slab = l.index - 1; slab <= l.index + 1; ++slab) {
+    if (slab < 0 || slab >= int(slabs_.size())) continue;
+    const std::span<float> part = shared_->of(owners_[std::size_t(slab)]);
+    if (part.empty()) continue;
+    begin = std::min(begin, reinterpret_cast<std::uintptr_t>(part.data()));
+    end = std::max(end, reinterpret_cast<std::uintptr_t>(part.data() + part.size()));
+  }
+  const std::uintptr_t page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+  begin -= begin % page;
+  end += (page - end % page) % page;
+  return {reinterpret_cast<float*>(begin), (end - begin) / sizeof(float)};
 }
 
 void DecomposedSolver::allocateHalos() {
-  // Page-locked host memory for every halo a device copies (the window is the copies' meeting point).
+  // Page-locked host memory for every halo a device copies that does not go through the window.
   const std::size_t haloFloats = std::size_t(R) * grid_.planeSize();
   for (const auto& l : local_)
     for (int side : {kBelow, kAbove}) {
-      if (!l->cut[side]) continue;
+      if (!l->cut[side] || l->shared[side]) continue;
       l->outgoing[side] = l->solver->allocateHostPlanes(haloFloats);
       if (facesRank(l->index, side)) l->incoming[side] = l->solver->allocateHostPlanes(haloFloats);
     }
-}
-
-void DecomposedSolver::copyInParallel(std::span<const float> from, std::span<float> to) {
-  const auto start = std::chrono::steady_clock::now();
-  const std::size_t parts = std::size_t(copiers_->size()), each = (from.size() + parts - 1) / parts;
-  copiers_->run([&](int t) {
-    const std::size_t begin = std::min(from.size(), std::size_t(t) * each), end = std::min(from.size(), begin + each);
-    std::copy(from.begin() + std::ptrdiff_t(begin), from.begin() + std::ptrdiff_t(end), to.begin() + std::ptrdiff_t(begin));
-  });
-  windowCopies_.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  windowCopies_.bytes += from.size_bytes();
 }
 
 std::size_t DecomposedSolver::windowFloatsBefore(int rank, int slab, int side) const {
@@ -199,8 +193,9 @@ std::string DecomposedSolver::rankHalos() const {
   for (const auto& l : local_)
     for (int side : {kBelow, kAbove})
       if (facesRank(l->index, side)) (l->shared[side] ? shared : messages) = true;
-  if (shared && messages) return "halos through shared memory on this host, as messages between hosts";
-  return shared ? "halos through shared memory (one host)" : "halos as messages";
+  const std::string window = windowLocked_ ? "shared memory" : "shared memory (not page-locked: copied at pageable speed)";
+  if (shared && messages) return "halos through " + window + " on this host, as messages between hosts";
+  return shared ? "halos through " + window + " (one host)" : "halos as messages";
 }
 
 bool DecomposedSolver::isLocal(int slab) const { return owners_[std::size_t(slab)] == (ranks_ ? ranks_->rank() : 0); }
@@ -261,7 +256,7 @@ void DecomposedSolver::step() {
       for (int side : {kBelow, kAbove})
         if (l->cut[side])
           l->solver->startPlaneRead((side == kBelow ? 0 : planes - R) + piece * kPiecePlanes, kPiecePlanes,
-                                    pieceOf(l->outgoing[side], piece));
+                                    l->shared[side] ? sharedPiece(l->index, side, piece) : pieceOf(l->outgoing[side], piece));
   }
   for (const auto& l : local_) l->solver->finishStep();
   exchange();
@@ -277,9 +272,8 @@ void DecomposedSolver::exchange() {
   // Receives from other ranks are posted first; then piece by piece, as soon as a slab's copy out has
   // landed, it goes to its neighbour: written into the neighbour's ghost planes from this process's
   // memory, or sent to the neighbour's rank, whose piece of the other way is then waited for and written.
-  // A rank of this host is sent only a signal: the piece waits in the window, copied there from the
-  // page-locked memory the device wrote (the devices copy pageable memory, such as a window, at a tenth
-  // of their speed), and the neighbour copies it into its own page-locked memory for its device.
+  // A rank of this host is sent only a signal: the piece waits in the window, where the device wrote it,
+  // and the neighbour's device copies it from there.
   std::vector<int> receives;  // per local slab, side and piece
   for (const auto& l : local_)
     for (int side : {kBelow, kAbove})
@@ -312,13 +306,9 @@ void DecomposedSolver::sendPiece(Local& l, int side, int piece) {
   l.solver->waitPlaneRead(piece * (l.cut[kBelow] + l.cut[kAbove]) + (side == kAbove && l.cut[kBelow]));
   const int neighbour = l.index + (side == kBelow ? -1 : 1);
   if (facesRank(l.index, side)) {
-    std::span<const float> data = pieceOf(l.outgoing[side], piece);
-    if (l.shared[side]) {  // into the window, and a signal
-      copyInParallel(data, sharedPiece(l.index, side, piece));
-      shared_->synchronize();
-      data = {};
-    }
-    ranks_->startSend(owners_[std::size_t(neighbour)], haloTag(l.index, neighbour, piece), data);
+    if (l.shared[side]) shared_->synchronize();  // it is in the window: a signal
+    ranks_->startSend(owners_[std::size_t(neighbour)], haloTag(l.index, neighbour, piece),
+                      l.shared[side] ? std::span<const float>() : pieceOf(l.outgoing[side], piece));
     return;
   }
   Local& other = local(neighbour);  // its ghost planes on the side facing this slab
@@ -329,12 +319,13 @@ void DecomposedSolver::sendPiece(Local& l, int side, int piece) {
 void DecomposedSolver::receivePiece(Local& l, int side, int piece, int handle) {
   ranks_->waitTransfer(handle);
   const int ghost = side == kBelow ? -R : slabs_[std::size_t(l.index)].planes;
-  const std::span<float> into = pieceOf(l.incoming[side], piece);
-  if (l.shared[side]) {  // out of the window
-    shared_->synchronize();
-    copyInParallel(sharedPiece(l.index + (side == kBelow ? -1 : 1), side == kBelow ? kAbove : kBelow, piece), into);
+  if (!l.shared[side]) {
+    l.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, pieceOf(l.incoming[side], piece));
+    return;
   }
-  l.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes, into);
+  shared_->synchronize();  // straight from the neighbour's part of the window
+  l.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes,
+                            sharedPiece(l.index + (side == kBelow ? -1 : 1), side == kBelow ? kAbove : kBelow, piece));
 }
 
 std::vector<std::vector<float>> DecomposedSolver::gather(const std::function<std::vector<float>(Local&)>& take) {

@@ -7,9 +7,9 @@
 //      into host memory (page-locked on OpenCL devices);
 //   2. every slab computes the rest of its planes (finishStep), queued behind them on its device;
 //   3. piece by piece, as soon as a copy has landed, it goes to the neighbour (the neighbour's copy in
-//      from this process's memory; between ranks of one host, through a shared-memory window, the piece
-//      copied in and out by threads and a signal sent; else MPI_Isend/MPI_Irecv) and into the
-//      neighbour's ghost planes,
+//      from this process's memory; between ranks of one host, through a shared-memory window that the
+//      devices copy into and out of directly, page-locked, and a signal; else MPI_Isend/MPI_Irecv) and
+//      into the neighbour's ghost planes,
 //      while the devices are still busy with step 2; the next step waits only for those planes.
 // The arithmetic of every cell is the slab solver's, which is the whole grid's solver's: a decomposed
 // run gives the bits of a run of the same stage on one device (tests/core/test_decomposition.cpp,
@@ -25,7 +25,6 @@
 #include "core/Communicator.h"
 #include "core/Problem.h"
 #include "core/SlabDecomposition.h"
-#include "core/ThreadPool.h"
 #include "core/WaveSolver.h"
 
 namespace iso {
@@ -70,12 +69,6 @@ class DecomposedSolver final : public WaveSolver {
   // How halos move between this rank and the others, for reports ("halos through shared memory (one
   // host)", "halos as messages"); empty without ranks.
   std::string rankHalos() const;
-  // This process's copies into and out of the host's shared window so far (zero without one).
-  struct WindowCopies {
-    double seconds = 0.0;
-    std::size_t bytes = 0;
-  };
-  WindowCopies windowCopies() const { return windowCopies_; }
   bool isLocal(int slab) const;  // whether this process runs slab `slab`
 
  private:
@@ -94,7 +87,8 @@ class DecomposedSolver final : public WaveSolver {
   std::size_t windowFloatsBefore(int rank, int slab, int side) const;
   // A piece of the planes that `slab` sends across `side` this step, in its owner's part of the window.
   std::span<float> sharedPiece(int slab, int side, int piece) const;
-  void copyInParallel(std::span<const float> from, std::span<float> to);  // on copiers_
+  // The window's pages that slab l's copies touch (its rank's part and its neighbours'), to lock.
+  std::span<float> windowOf(const Local& l) const;
   // take(slab) on this process's slabs; every slab's result in slab order, on every rank.
   std::vector<std::vector<float>> gather(const std::function<std::vector<float>(Local&)>& take);
   std::span<float> pieceOf(const HostPlanes& planes, int piece) const;  // a piece of a halo's planes
@@ -109,10 +103,11 @@ class DecomposedSolver final : public WaveSolver {
   std::size_t receiverCount_ = 0;
   PmlProfile pml_;                                   // the whole grid's layer (state assembly)
   std::vector<std::string> devices_;                 // per slab
+  // The ranks of this host's window, if they share one (declared before the slabs, which lock its pages,
+  // so that it outlives them).
+  std::unique_ptr<Communicator::SharedMemory> shared_;
+  bool windowLocked_ = true;  // every slab's device locked the window's pages (lockHostMemory)
   std::vector<std::unique_ptr<Local>> local_;
-  std::unique_ptr<Communicator::SharedMemory> shared_;  // the ranks of this host's window, if they share one
-  std::unique_ptr<ThreadPool> copiers_;                 // copy halos into and out of it
-  WindowCopies windowCopies_;
   long step_ = 0;
   struct PendingSlices {
     int i = 0, j = 0, k = 0;

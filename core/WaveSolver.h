@@ -131,6 +131,14 @@ class WaveSolver {
     auto memory = std::make_shared_for_overwrite<float[]>(floats);
     return {{memory.get(), floats}, memory};
   }
+  // Host memory not allocated by allocateHostPlanes (the window the ranks of a host share) that the plane
+  // copies will read and write every step: a device's driver may page-lock it while the solver lives, so
+  // that they run at the link's speed. False where a device's driver did not (they still work, at
+  // pageable memory's speed); a solver in host memory copies any memory alike (true).
+  virtual bool lockHostMemory(std::span<float> memory) {
+    (void)memory;
+    return true;
+  }
 
  private:
   std::logic_error notASlab() const { return std::logic_error("stage '" + stage() + "' cannot run as a slab of a decomposed grid"); }

@@ -286,23 +286,6 @@ std::size_t distinctDevices(const ExecutionConfig& config) {
   return all.size();
 }
 
-// Per rank that shares a window with others of its host: its threads' copies into and out of it.
-void printWindowCopies(const DecomposedSolver& solver) {
-  const auto ranks = processRanks();
-  const DecomposedSolver::WindowCopies w = solver.windowCopies();
-  if (!ranks || solver.currentStep() == 0) return;
-  const double steps = double(solver.currentStep());
-  const std::string mine = std::to_string(w.seconds / steps) + "\t" + std::to_string(double(w.bytes) / steps) + "\n";
-  int rank = 0;
-  for (const std::string& line : ranks->allGather(mine)) {
-    const double seconds = std::stod(line.substr(0, line.find('\t'))), bytes = std::stod(line.substr(line.find('\t') + 1));
-    if (bytes > 0.0)
-      std::printf("  rank %d: copies into and out of the shared window %.3f ms/step (%.1f MB, %.1f GB/s)\n", rank,
-                  seconds * 1e3, bytes / 1e6, seconds > 0.0 ? bytes / seconds / 1e9 : 0.0);
-    ++rank;
-  }
-}
-
 // Per slab on an OpenCL device: its kernels' time per step against the step's (the rest of a step its
 // device waits, for the exchange or the host), of that the time it had finished a step while its ghost
 // planes were still coming in (the exchange that computation did not hide), and its plane copies, which
@@ -333,7 +316,6 @@ void printSlabTimes(const DecomposedSolver& solver, double secondsPerStep) {
                 name.c_str(), k * 1e3, 100.0 * k / secondsPerStep, w * 1e3, 100.0 * w / secondsPerStep, c * 1e3, b / 1e6,
                 c > 0.0 ? b / c / 1e9 : 0.0);
   }
-  printWindowCopies(solver);
 }
 
 // Writes `values` (interior, C order (n3, n2, n1)) as .vti (with the velocity, for ParaView) or .npy.
