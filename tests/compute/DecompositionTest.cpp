@@ -1,6 +1,10 @@
 // Every OpenCL stage cut into slabs on the test device (one device named several times, "P:D,P:D", as
 // `--device cpu,cpu` does in one process) gives the bits of its run on one device: field, traces and
 // state, with the absorbing layer (cuts inside it) and the sponge, the source and receivers next to cuts.
+#include <sys/mman.h>
+
+#include <algorithm>
+
 #include "compute/SolverFactory.h"
 #include "core/DecomposedSolver.h"
 #include "tests/compute/OpenClTestSupport.h"
@@ -143,6 +147,32 @@ TEST(SlabsOnOneDevice, AGridTooThinForTheSlabsIsRefused) {
   } catch (const ComputeError& e) {
     EXPECT_NE(std::string(e.what()).find("fewer devices"), std::string::npos) << e.what();
   }
+}
+
+// What ranks of one host do with their shared window: a slab's device locks pages it did not allocate
+// and copies its planes into them, the same values as into its own page-locked memory.
+TEST(SlabsOnOneDevice, PlanesCopiedIntoLockedSharedMemoryAreTheSlabsPlanes) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = cutScenario(BoundaryKind::Sponge);
+  auto slab = createSolver(buildProblem(s), ExecutionConfig{"gpu-basic", device->selector(), {}});
+  slab->advance(5);  // a field that is not all zeros
+  const std::size_t floats = std::size_t(kHalfLength) * slab->grid().planeSize();
+  const std::size_t bytes = (floats * sizeof(float) + 4095) / 4096 * 4096;
+  void* shared = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(shared, MAP_FAILED);
+  const std::span<float> window(static_cast<float*>(shared), bytes / sizeof(float));
+  EXPECT_TRUE(slab->lockHostMemory(window));
+  HostPlanes own = slab->allocateHostPlanes(floats);
+  const PlaneRange first[] = {{0, kHalfLength}};
+  slab->beginStep(first);
+  slab->startPlaneRead(0, kHalfLength, window.first(floats));
+  slab->startPlaneRead(0, kHalfLength, own.floats);
+  slab->finishStep();
+  slab->waitPlaneCopies();
+  EXPECT_TRUE(std::any_of(own.floats.begin(), own.floats.end(), [](float v) { return v != 0.0f; }));
+  EXPECT_TRUE(sameBits({own.floats.begin(), own.floats.end()}, {window.begin(), window.begin() + std::ptrdiff_t(floats)}));
+  slab.reset();  // the buffer over the pages goes before the pages
+  ::munmap(shared, bytes);
 }
 
 }  // namespace
