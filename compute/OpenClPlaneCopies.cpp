@@ -21,16 +21,14 @@ ClQueueHandle profiledQueue(const ClContext& ctx, const std::string& what) {
 OpenClPlaneCopies::OpenClPlaneCopies(const ClContext& ctx)
     : reads_(profiledQueue(ctx, "plane reads")), writes_(profiledQueue(ctx, "plane writes")) {}
 
-void OpenClPlaneCopies::startRead(cl_mem from, std::size_t offset, std::size_t count, float* out,
-                                  const Event& after) {
+void OpenClPlaneCopies::startRead(cl_mem from, std::size_t offset, std::size_t bytes, void* out, const Event& after) {
   const cl_event wait = after.get();
   cl_event e = nullptr;
-  checkCl(clEnqueueReadBuffer(reads_.get(), from, CL_FALSE, offset * sizeof(float), count * sizeof(float), out,
-                              wait ? 1 : 0, wait ? &wait : nullptr, &e),
+  checkCl(clEnqueueReadBuffer(reads_.get(), from, CL_FALSE, offset, bytes, out, wait ? 1 : 0, wait ? &wait : nullptr, &e),
           "clEnqueueReadBuffer", "reading a slab's planes");
   stepReads_.push_back(pending_.size());
   pending_.emplace_back(e);
-  bytes_ += count * sizeof(float);
+  bytes_ += bytes;
   checkCl(clFlush(reads_.get()), "clFlush", "submitting a slab's plane reads");
 }
 
@@ -40,15 +38,14 @@ void OpenClPlaneCopies::waitRead(int i) const {
   pending_[stepReads_[std::size_t(i)]].wait();
 }
 
-void OpenClPlaneCopies::startWrite(cl_mem to, std::size_t offset, std::size_t count, const float* in) {
+void OpenClPlaneCopies::startWrite(cl_mem to, std::size_t offset, std::size_t bytes, const void* in) {
   cl_event e = nullptr;
-  checkCl(clEnqueueWriteBuffer(writes_.get(), to, CL_FALSE, offset * sizeof(float), count * sizeof(float), in, 0,
-                               nullptr, &e),
+  checkCl(clEnqueueWriteBuffer(writes_.get(), to, CL_FALSE, offset, bytes, in, 0, nullptr, &e),
           "clEnqueueWriteBuffer", "writing a slab's ghost planes");
   if (!stepEnds_.empty()) stepEnds_.back().writes.push_back(pending_.size());
   pending_.emplace_back(e);
   unwaitedWrites_.push_back(e);
-  bytes_ += count * sizeof(float);
+  bytes_ += bytes;
   checkCl(clFlush(writes_.get()), "clFlush", "submitting a slab's plane writes");
 }
 

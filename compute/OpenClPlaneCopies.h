@@ -20,10 +20,10 @@ class OpenClPlaneCopies {
 
   // A step begins: its reads are numbered from 0 again (waitRead).
   void beginStep() { stepReads_.clear(); }
-  // Starts reading floats [offset, offset + count) of `from` into `out` once `after` has completed.
-  void startRead(cl_mem from, std::size_t offset, std::size_t count, float* out, const Event& after);
-  // Starts writing `in` into floats [offset, offset + count) of `to`.
-  void startWrite(cl_mem to, std::size_t offset, std::size_t count, const float* in);
+  // Starts reading bytes [offset, offset + bytes) of `from` into `out` once `after` has completed.
+  void startRead(cl_mem from, std::size_t offset, std::size_t bytes, void* out, const Event& after);
+  // Starts writing `in` into bytes [offset, offset + bytes) of `to`.
+  void startWrite(cl_mem to, std::size_t offset, std::size_t bytes, const void* in);
   // Makes `queue` wait (a barrier) for the writes begun since the last call: the next step reads them.
   void makeWaitForWrites(cl_command_queue queue);
   // The solver has enqueued a step's last kernel on `queue` (on this device): a marker times when they

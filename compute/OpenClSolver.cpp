@@ -201,7 +201,8 @@ struct FieldBuffers {
     if (storage.halfField) fieldScale = halfFieldScale(problem.amplitudeBound);
     if (storage.halfVel) {
       // vel / velScale at most 1: the largest v²dt² of any model sits in half's range.
-      const float largest = *std::max_element(problem.vel.begin(), problem.vel.end());
+      const float largest =
+          problem.velPeak > 0.0f ? problem.velPeak : *std::max_element(problem.vel.begin(), problem.vel.end());
       velScale = std::ldexp(1.0f, std::clamp(int(std::ceil(std::log2(std::max(largest, 1e-30f)))), -100, 100));
     }
     for (int b = 0; b < count; ++b)
@@ -484,7 +485,7 @@ OpenClSolver::OpenClSolver(const Problem& problem, const OpenClStage& stage, con
   impl_ = std::make_unique<Impl>(device);
   Impl& m = *impl_;
   // A stage that folds the layer into its pass does so on a slab too (pml.cl: a slab's edge planes keep
-  // the ψ its next step reads); gpu-half's storage runs on a whole grid only (runsAsSlab).
+  // the ψ its next step reads).
   const bool fold = problem.pml.enabled() && stage.foldsLayer(params_);
   m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), fold, grid_);
   m.fields = FieldBuffers(m.ctx, problem, fieldCount, storage, options);
@@ -506,11 +507,7 @@ OpenClSolver::~OpenClSolver() {
 
 std::string OpenClSolver::deviceName() const { return impl_->ctx.info().name; }
 
-bool OpenClSolver::runsAsSlab() const {
-  // Plane copies carry floats, and a slab's step runs the plain two-buffer update.
-  const FieldStorage& storage = impl_->fields.storage;
-  return !storage.halfField && !storage.halfVel && !storage.incremental;
-}
+bool OpenClSolver::runsAsSlab() const { return true; }
 const DeviceInfo& OpenClSolver::device() const { return impl_->ctx.info(); }
 
 double OpenClSolver::advance(int steps) {
@@ -722,10 +719,13 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
   const int zBegin = planes.begin + kHalfLength, zEnd = planes.end + kHalfLength;
   const bool source = m.source && planes.contains(int(m.source->index / g.planeSize()) - kHalfLength);
   const cl_mem cur = f.field[f.cur].get(), target = f.field[m.target].get();
+  const bool incremental = f.storage.incremental;
   if (p.stepsPerPass == 1) {
     // A folded layer's terms come with the kernel (each cell's from u^n, ψ^(n−1) and its own ζ, so any
-    // ranges of planes, and any slabs, give the whole grid's bits).
-    p.stencil.args(cur, target, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, zBegin, zEnd);
+    // ranges of planes, and any slabs, give the whole grid's bits). With incremental storage the kernel
+    // updates D in place and writes U^(n+1) into the target (setStorageArgs).
+    const cl_mem next = incremental ? f.field[FieldBuffers::kIncrement].get() : target;
+    p.stencil.args(cur, next, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, zBegin, zEnd);
     setStorageArgs(kStencilArgs, l.extraArgs);
   } else {  // one step of the multi-step kernel, which adds the source term itself
     p.stencil.args(f.field[f.old].get(), cur, target, f.field[f.freeFields()[1]].get(), f.vel.get(), c.coef, c.gx,
@@ -739,7 +739,10 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
     m.layerMemoryAdvanced = true;
     m.layer.correctPlanes(m.ctx, cur, target, f.vel.get(), c.coef, g, planes, m.slabOtherTime);
   }
-  if (source && p.stepsPerPass == 1) m.injectSource(target, step_, f.fieldScale, m.slabOtherTime);
+  if (source && p.stepsPerPass == 1) {
+    m.injectSource(target, step_, f.fieldScale, m.slabOtherTime);
+    if (incremental) m.injectSource(f.field[FieldBuffers::kIncrement].get(), step_, f.fieldScale, m.slabOtherTime);
+  }
 }
 
 void OpenClSolver::beginStep(std::span<const PlaneRange> first) {
@@ -783,30 +786,31 @@ void OpenClSolver::finishStep() {
   checkCl(clFlush(m.ctx.queue()), "clFlush", "submitting a slab's step");
 }
 
-std::pair<std::size_t, std::size_t> OpenClSolver::planeFloats(int plane, int count, std::size_t memory) const {
-  const std::size_t floats = std::size_t(count) * grid_.planeSize();
-  if (count < 0 || plane < -kHalfLength || plane + count > grid_.n3 + kHalfLength || memory < floats)
+std::pair<std::size_t, std::size_t> OpenClSolver::planeBytes(int plane, int count, std::size_t memory) const {
+  const std::size_t element = impl_->fields.field[0].elementBytes();
+  const std::size_t bytes = std::size_t(count) * grid_.planeSize() * element;
+  if (count < 0 || plane < -kHalfLength || plane + count > grid_.n3 + kHalfLength || memory < bytes)
     throw ComputeError(ComputeStatus::InvalidParameter,
                        "planes [" + std::to_string(plane) + ", " + std::to_string(plane + count) + ") are outside the padded "
-                       "grid's planes or larger than the " + std::to_string(memory) + " floats given");
-  return {std::size_t(plane + kHalfLength) * grid_.planeSize(), floats};
+                       "grid's planes or larger than the " + std::to_string(memory) + " bytes given");
+  return {std::size_t(plane + kHalfLength) * grid_.planeSize() * element, bytes};
 }
 
 void OpenClSolver::startPlaneRead(int plane, int count, std::span<float> out) {
   Impl& m = *impl_;
   if (!m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "startPlaneRead: planes of u^(n+1) are read "
                                                                        "between beginStep and finishStep");
-  const auto [offset, floats] = planeFloats(plane, count, out.size());
-  m.copies->startRead(m.fields.field[m.target].get(), offset, floats, out.data(), m.firstPlanesDone);
+  const auto [offset, bytes] = planeBytes(plane, count, out.size_bytes());
+  m.copies->startRead(m.fields.field[m.target].get(), offset, bytes, out.data(), m.firstPlanesDone);
 }
 
 void OpenClSolver::startPlaneWrite(int plane, int count, std::span<const float> in) {
   Impl& m = *impl_;
   if (m.stepOpen) throw ComputeError(ComputeStatus::InvalidParameter, "startPlaneWrite: planes of the current field "
                                                                       "are written after finishStep");
-  const auto [offset, floats] = planeFloats(plane, count, in.size());
+  const auto [offset, bytes] = planeBytes(plane, count, in.size_bytes());
   if (!m.copies) m.copies = std::make_unique<OpenClPlaneCopies>(m.ctx);
-  m.copies->startWrite(m.fields.field[m.fields.cur].get(), offset, floats, in.data());
+  m.copies->startWrite(m.fields.field[m.fields.cur].get(), offset, bytes, in.data());
 }
 
 void OpenClSolver::waitPlaneRead(int read) {

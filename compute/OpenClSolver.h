@@ -66,8 +66,9 @@ class OpenClSolver : public WaveSolver {
   // As a slab (WaveSolver): the stencil and the layer's corrections run on ranges of planes, the
   // plane copies through a queue of their own (OpenClPlaneCopies) into and out of page-locked memory.
   // gpu-temporal runs one step per pass as a slab (its two-step pass would need u^(n+1) on R planes
-  // beyond the cut, which its kernel computes only inside the grid; docs/SCALING.md).
-  // Not gpu-half: its half-precision storage runs on a whole grid only.
+  // beyond the cut, which its kernel computes only inside the grid; docs/SCALING.md). gpu-half's planes
+  // travel as the halves it stores (in the first half of the floats given), and only U's with
+  // incremental storage: its kernel reads D at a cell's own place, never in a ghost plane.
   bool runsAsSlab() const override;
   void beginStep(std::span<const PlaneRange> first) override;
   void finishStep() override;
@@ -99,9 +100,9 @@ class OpenClSolver : public WaveSolver {
   // A slab's u^(n+1) on interior planes `planes`: the stage's kernel on them (its launch for that many
   // planes), the layer's corrections, the source when it lies there.
   void computePlanes(PlaneRange planes);
-  // Floats [offset, offset + count) of a field buffer holding `count` planes from plane `plane`
-  // (checked against the padded grid).
-  std::pair<std::size_t, std::size_t> planeFloats(int plane, int count, std::size_t memory) const;
+  // Bytes [offset, offset + size) of a field buffer holding `count` planes from plane `plane` (halves
+  // where it stores halves), checked against the padded grid and the `memory` bytes given.
+  std::pair<std::size_t, std::size_t> planeBytes(int plane, int count, std::size_t memory) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;

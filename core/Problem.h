@@ -66,6 +66,9 @@ struct Problem {
   // An upper estimate of |u| over any run of the problem (amplitudeBoundOf), from the source and the
   // initial field: what a stage that stores the field in fewer bits scales it by (gpu-half).
   double amplitudeBound = 0.0;
+  // The largest v²dt² of the grid a slab's problem was cut from (0: this grid's own, from vel), so that
+  // every slab of a stage storing vel in fewer bits scales it alike.
+  float velPeak = 0.0f;
 };
 
 // How a Problem is run, apart from its physics: the stage (StageRegistry id), the OpenCL device

@@ -86,7 +86,7 @@ TEST_P(RanksGiveOneDevicesBits, TwoAndThreeRanksForBothBoundaries) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stages, RanksGiveOneDevicesBits,
-                         ::testing::Values("cpu-parallel", "gpu-basic", "gpu-optimized"),
+                         ::testing::Values("cpu-parallel", "gpu-basic", "gpu-optimized", "gpu-half"),
                          [](const auto& info) {
                            std::string name = info.param;
                            std::erase(name, '-');
