@@ -1,9 +1,9 @@
 #include "core/DecomposedSolver.h"
 
-#include <algorithm>
-#include <chrono>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <optional>
 #include <stdexcept>
 #include <utility>
