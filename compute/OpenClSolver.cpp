@@ -124,8 +124,8 @@ void checkProblemFitsGrid(const Problem& problem) {
     if (i >= n) refuse("receiver index " + std::to_string(i) + " is outside the padded grid of " + std::to_string(n));
 }
 
-// The grid-sized field buffers a stage rotates: 2 for one step in place, 4 for two steps out of place, 3
-// for incremental storage.
+}  // namespace
+
 int fieldBuffersOf(const OpenClStage& stage, const StageParamMap& p) {
   const int stepsPerPass = stage.stepsPerPass(p), fieldCount = stage.fieldBuffers(p);
   const FieldStorage storage = stage.fieldStorage(p);
@@ -138,6 +138,8 @@ int fieldBuffersOf(const OpenClStage& stage, const StageParamMap& p) {
                            std::to_string(fieldCount) + " field buffers is not a form this solver runs");
   return fieldCount;
 }
+
+namespace {
 
 // The stage's program (the shared utilities, the absorbing layer's kernels and the stage's kernel, its
 // parameters as defines) and how its stencil is launched.

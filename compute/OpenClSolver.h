@@ -129,6 +129,9 @@ float halfFieldScale(double amplitudeBound);
 // small buffers), and the check that it fits the device: throws ComputeError(OutOfMemory) naming the
 // sizes when it does not.
 std::size_t openClSolverBytes(const Grid& grid, int fieldBuffers = 2, const FieldStorage& storage = {});
+// The grid-sized field buffers a stage rotates with these parameters: 2 for one step in place, 4 for two
+// steps out of place, 3 for incremental storage.
+int fieldBuffersOf(const OpenClStage& stage, const StageParamMap& params);
 void checkGridFitsDevice(const Grid& grid, const DeviceInfo& device, int fieldBuffers = 2,
                          const FieldStorage& storage = {});
 

@@ -100,7 +100,9 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
     std::vector<const DeviceInfo*> deviceOf;
     for (std::size_t s = 0; s < slabs.size(); ++s)
       deviceOf.push_back(owners[s] == rank ? &devices[s / std::size_t(perDevice) % devices.size()] : nullptr);
-    checkSlabsFitDevices(problem.grid, slabs, deviceOf);
+    const StageParamMap params = resolveStageParams(*stage.openCl(), devices[0], problem.grid, config.params, true);
+    checkSlabsFitDevices(problem.grid, slabs, deviceOf, fieldBuffersOf(*stage.openCl(), params),
+                         stage.openCl()->fieldStorage(params));
   });
   const Grid whole = problem.grid;
   const auto build = [&](Problem slab, int s) -> std::unique_ptr<WaveSolver> {
@@ -112,10 +114,11 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
   return std::make_unique<DecomposedSolver>(std::move(problem), std::move(slabs), std::move(owners), std::move(ranks), build);
 }
 
-void checkSlabsFitDevices(const Grid& g, const std::vector<Slab>& slabs, const std::vector<const DeviceInfo*>& deviceOf) {
+void checkSlabsFitDevices(const Grid& g, const std::vector<Slab>& slabs, const std::vector<const DeviceInfo*>& deviceOf,
+                          int fieldBuffers, const FieldStorage& storage) {
   std::map<std::string, std::size_t> bytes;
   for (std::size_t s = 0; s < slabs.size(); ++s)
-    if (deviceOf[s]) bytes[deviceOf[s]->selector()] += openClSolverBytes(Grid(g.n1, g.n2, slabs[s].planes));
+    if (deviceOf[s]) bytes[deviceOf[s]->selector()] += openClSolverBytes(Grid(g.n1, g.n2, slabs[s].planes), fieldBuffers, storage);
   for (std::size_t s = 0; s < slabs.size(); ++s) {
     if (!deviceOf[s] || bytes[deviceOf[s]->selector()] <= deviceOf[s]->globalMemBytes) continue;
     throw ComputeError(ComputeStatus::OutOfMemory,

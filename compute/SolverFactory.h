@@ -8,6 +8,7 @@
 
 #include "compute/DeviceRegistry.h"
 #include "compute/Stage.h"
+#include "compute/stages/OpenClStage.h"
 #include "core/Communicator.h"
 #include "core/Problem.h"
 #include "core/SlabDecomposition.h"
@@ -38,10 +39,11 @@ std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig&
 std::unique_ptr<WaveSolver> createSolver(Problem problem, const ExecutionConfig& config,
                                          std::shared_ptr<Communicator> ranks);
 
-// Slabs on one device share its memory: each is checked alone when it is built, their sum here (a slab
-// runs the two-buffer float update: 12 bytes a padded cell). deviceOf[s] is slab s's device, or null for
-// another rank's. Throws ComputeError (OutOfMemory) naming the device and what its slabs need.
-void checkSlabsFitDevices(const Grid& g, const std::vector<Slab>& slabs, const std::vector<const DeviceInfo*>& deviceOf);
+// Slabs on one device share its memory: each is checked alone when it is built, their sum here (each
+// slab's field buffers and storage as checkGridFitsDevice counts them). deviceOf[s] is slab s's device, or
+// null for another rank's. Throws ComputeError (OutOfMemory) naming the device and what its slabs need.
+void checkSlabsFitDevices(const Grid& g, const std::vector<Slab>& slabs, const std::vector<const DeviceInfo*>& deviceOf,
+                          int fieldBuffers = 2, const FieldStorage& storage = {});
 
 // The devices this process's slabs run on, as the form above chooses them (an OpenCL stage; throws as
 // selectDevices does, or when a list names neither one device per rank nor one for all).
