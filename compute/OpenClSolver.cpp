@@ -509,7 +509,6 @@ OpenClSolver::~OpenClSolver() {
 
 std::string OpenClSolver::deviceName() const { return impl_->ctx.info().name; }
 
-bool OpenClSolver::runsAsSlab() const { return true; }
 const DeviceInfo& OpenClSolver::device() const { return impl_->ctx.info(); }
 
 double OpenClSolver::advance(int steps) {

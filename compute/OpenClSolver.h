@@ -69,7 +69,7 @@ class OpenClSolver : public WaveSolver {
   // beyond the cut, which its kernel computes only inside the grid; docs/SCALING.md). gpu-half's planes
   // travel as the halves it stores (in the first half of the floats given), and only U's with
   // incremental storage: its kernel reads D at a cell's own place, never in a ghost plane.
-  bool runsAsSlab() const override;
+  bool runsAsSlab() const override { return true; }
   void beginStep(std::span<const PlaneRange> first) override;
   void finishStep() override;
   void startPlaneRead(int plane, int count, std::span<float> out) override;

@@ -14,6 +14,8 @@ namespace {
 
 constexpr int R = kHalfLength;
 enum Side { kBelow = 0, kAbove = 1 };
+int neighbourOf(int slab, int side) { return slab + (side == kBelow ? -1 : 1); }
+int facing(int side) { return side == kBelow ? kAbove : kBelow; }  // the neighbour's side of the same cut
 // The R planes a neighbour reads move in pieces, so that one piece's copy to the host, its transfer to
 // another rank and its copy into the neighbour's device overlap the others'.
 constexpr int kPieces = 4, kPiecePlanes = R / kPieces;
@@ -119,7 +121,7 @@ void DecomposedSolver::buildSlabs(Problem global, const SlabBuilder& build) {
 }
 
 bool DecomposedSolver::facesRank(int slab, int side) const {
-  const int neighbour = slab + (side == kBelow ? -1 : 1);
+  const int neighbour = neighbourOf(slab, side);
   return neighbour >= 0 && neighbour < int(slabs_.size()) && owners_[std::size_t(neighbour)] != owners_[std::size_t(slab)];
 }
 
@@ -134,7 +136,7 @@ void DecomposedSolver::shareHalos() {
   if (!shared_) return;
   for (const auto& l : local_) {
     for (int side : {kBelow, kAbove}) {
-      const int neighbour = l->index + (side == kBelow ? -1 : 1);
+      const int neighbour = neighbourOf(l->index, side);
       l->shared[side] = facesRank(l->index, side) && !shared_->of(owners_[std::size_t(neighbour)]).empty();
     }
     if (l->shared[kBelow] || l->shared[kAbove]) windowLocked_ = l->solver->lockHostMemory(windowOf(*l)) && windowLocked_;
@@ -278,7 +280,7 @@ void DecomposedSolver::exchange() {
   for (const auto& l : local_)
     for (int side : {kBelow, kAbove})
       for (int piece = 0; piece < kPieces; ++piece) {
-        const int neighbour = l->index + (side == kBelow ? -1 : 1);
+        const int neighbour = neighbourOf(l->index, side);
         if (!facesRank(l->index, side)) {
           receives.push_back(-1);
           continue;
@@ -304,7 +306,7 @@ void DecomposedSolver::exchange() {
 void DecomposedSolver::sendPiece(Local& l, int side, int piece) {
   // Once the slab's own copy of the piece has landed in host memory.
   l.solver->waitPlaneRead(piece * (l.cut[kBelow] + l.cut[kAbove]) + (side == kAbove && l.cut[kBelow]));
-  const int neighbour = l.index + (side == kBelow ? -1 : 1);
+  const int neighbour = neighbourOf(l.index, side);
   if (facesRank(l.index, side)) {
     if (l.shared[side]) shared_->synchronize();  // it is in the window: a signal
     ranks_->startSend(owners_[std::size_t(neighbour)], haloTag(l.index, neighbour, piece),
@@ -325,7 +327,7 @@ void DecomposedSolver::receivePiece(Local& l, int side, int piece, int handle) {
   }
   shared_->synchronize();  // straight from the neighbour's part of the window
   l.solver->startPlaneWrite(ghost + piece * kPiecePlanes, kPiecePlanes,
-                            sharedPiece(l.index + (side == kBelow ? -1 : 1), side == kBelow ? kAbove : kBelow, piece));
+                            sharedPiece(neighbourOf(l.index, side), facing(side), piece));
 }
 
 std::vector<std::vector<float>> DecomposedSolver::gather(const std::function<std::vector<float>(Local&)>& take) {
