@@ -161,7 +161,7 @@ void CommandLine::addRankHalos() {
   for (CLI::App* cmd : {runCmd, benchCmd, verifyCmd})
     cmd->add_option("--rank-halos", rankHalos,
                     "under mpirun, how ranks on one host pass their halo planes: shared-memory (an MPI-3 window "
-                    "through which threads of each rank copy the planes) or messages (MPI_Isend/MPI_Irecv, as between hosts)")
+                    "that the devices copy them into and out of directly) or messages (MPI_Isend/MPI_Irecv, as between hosts)")
         ->check(CLI::IsMember({"shared-memory", "messages"}))
         ->capture_default_str();
 }

@@ -161,7 +161,6 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   EXPECT_NO_THROW(checkSlabsFitDevices(Grid(100, 100, 100), halves, {&card, &other}));
   EXPECT_NO_THROW(checkSlabsFitDevices(Grid(100, 100, 100), halves, {&card, nullptr}));  // another rank's
   // Counted as their stage stores them: half storage's three 2-byte buffers and vel fit where floats do not.
-  card.globalMemBytes = openClSolverBytes(Grid(100, 100, 50)) * 3 / 2;
   EXPECT_NO_THROW(checkSlabsFitDevices(Grid(100, 100, 100), halves, {&card, &card}, 3, half));
   m = errorOf([&] { checkSlabsFitDevices(Grid(100, 100, 100), halves, {&card, &card}, 4); });
   EXPECT_NE(m.find("for its slabs there"), std::string::npos) << m;

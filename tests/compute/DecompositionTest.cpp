@@ -1,6 +1,7 @@
 // Every OpenCL stage cut into slabs on the test device (one device named several times, "P:D,P:D", as
 // `--device cpu,cpu` does in one process) gives the bits of its run on one device (gpu-half in every
-// storage form): field, traces and state, with the absorbing layer (cuts inside it) and the sponge, the source and receivers next to cuts.
+// storage form): field, traces and state, with the absorbing layer (cuts inside it) and the sponge, the
+// source and receivers next to cuts.
 #include <sys/mman.h>
 
 #include <algorithm>
