@@ -174,9 +174,11 @@ bool namesSeveralDevices(const std::string& selector) {
   return selector.find(',') != std::string::npos || lower(selector) == kAllGpus;
 }
 
-std::vector<std::vector<DeviceInfo>> gpusByPlatform() {
+std::vector<std::vector<DeviceInfo>> gpusByPlatform() { return gpusByPlatform(listDevices()); }
+
+std::vector<std::vector<DeviceInfo>> gpusByPlatform(const std::vector<DeviceInfo>& devices) {
   std::vector<std::vector<DeviceInfo>> platforms;
-  for (const DeviceInfo& d : listDevices()) {
+  for (const DeviceInfo& d : devices) {
     if (d.type != "GPU") continue;
     if (platforms.empty() || platforms.back().front().platformIndex != d.platformIndex) platforms.emplace_back();
     platforms.back().push_back(d);
@@ -184,10 +186,12 @@ std::vector<std::vector<DeviceInfo>> gpusByPlatform() {
   return platforms;
 }
 
-std::vector<DeviceChoice> deviceChoices() {
+std::vector<DeviceChoice> deviceChoices() { return deviceChoices(listDevices()); }
+
+std::vector<DeviceChoice> deviceChoices(const std::vector<DeviceInfo>& devices) {
   std::vector<DeviceChoice> out;
-  for (const DeviceInfo& d : listDevices()) out.push_back({d.selector(), d.summary()});
-  for (const auto& gpus : gpusByPlatform()) {
+  for (const DeviceInfo& d : devices) out.push_back({d.selector(), d.summary()});
+  for (const auto& gpus : gpusByPlatform(devices)) {
     if (gpus.size() < 2) continue;
     std::string selector;
     for (const DeviceInfo& d : gpus) selector += (selector.empty() ? "" : ",") + d.selector();

@@ -51,7 +51,8 @@ inline constexpr const char* kLocalRankDevice = "local-rank";
 bool namesSeveralDevices(const std::string& selector);
 // Every device the selector names, in order (one for a single selector). Throws as selectDevice does.
 std::vector<DeviceInfo> selectDevices(const std::string& selector);
-// The GPUs of each platform that has any, in platform order.
+// The GPUs of each platform that has any, in platform order (of `devices`, as listDevices gives them).
+std::vector<std::vector<DeviceInfo>> gpusByPlatform(const std::vector<DeviceInfo>& devices);
 std::vector<std::vector<DeviceInfo>> gpusByPlatform();
 
 // What a device box offers: every device (its summary), then every GPU of each platform that has
@@ -59,6 +60,7 @@ std::vector<std::vector<DeviceInfo>> gpusByPlatform();
 struct DeviceChoice {
   std::string selector, label;
 };
-std::vector<DeviceChoice> deviceChoices();
+std::vector<DeviceChoice> deviceChoices(const std::vector<DeviceInfo>& devices);  // of these devices
+std::vector<DeviceChoice> deviceChoices();                                        // of listDevices()
 
 }  // namespace iso

@@ -49,6 +49,23 @@ TEST(Devices, ListAndSelect) {
 
 // Kernels run on sub-buffers inside larger allocations. With NaN guards, any read outside the grid
 // would poison the field; with sentinel guards, any write outside it would change them.
+// A platform of several GPUs is offered whole too ("2 × NVIDIA H100 80GB HBM3"), as one slab per GPU.
+TEST(Devices, EveryGpuOfAPlatformIsOfferedTogether) {
+  DeviceInfo cpu, gpu0, gpu1;
+  cpu.type = "CPU", cpu.name = "host";
+  gpu0.platformIndex = gpu1.platformIndex = 1;
+  gpu0.type = gpu1.type = "GPU";
+  gpu0.name = gpu1.name = "NVIDIA H100 80GB HBM3";
+  gpu1.deviceIndex = 1;
+  const std::vector<DeviceChoice> alone = deviceChoices({cpu, gpu0});
+  ASSERT_EQ(alone.size(), 2u) << "one GPU: no entry for the platform's GPUs together";
+  const std::vector<DeviceChoice> choices = deviceChoices({cpu, gpu0, gpu1});
+  ASSERT_EQ(choices.size(), 4u);
+  EXPECT_EQ(choices[3].selector, "1:0,1:1");
+  EXPECT_EQ(choices[3].label.rfind("2 × NVIDIA H100 80GB HBM3", 0), 0u) << choices[3].label;
+  EXPECT_TRUE(namesSeveralDevices(choices[3].selector)) << "the grid is cut over them";
+}
+
 TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
