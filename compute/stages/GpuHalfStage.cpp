@@ -21,6 +21,8 @@ namespace {
 bool incremental(const StageParamMap& p) { return p.at("storage") < 2; }
 bool halfVel(const StageParamMap& p) { return p.at("storage") % 2 == 0; }
 
+constexpr int kMaxHalfPrefetch = 6;  // planes in flight ahead of the arithmetic
+
 class GpuHalfStage final : public GpuOptimizedStage {
  public:
   GpuHalfStage()
@@ -37,12 +39,15 @@ class GpuHalfStage final : public GpuOptimizedStage {
 
   std::vector<StageParamSpec> parameters(const DeviceInfo& device) const override {
     std::vector<StageParamSpec> out = gpuFormParameters(device);
-    for (StageParamSpec& spec : out)
+    for (StageParamSpec& spec : out) {
+      // A plane of halves takes half a float plane's local memory, so cp.async's ring may hold more planes.
+      if (spec.name == "prefetch") spec.maxValue = kMaxHalfPrefetch;
       if (spec.name == "async_copy") {
         spec.maxValue = 1;
         spec.meaning = "NVIDIA 8.0+: 0 loads through registers (the tile holds floats), 1 copies the tile's halves with "
                        "cp.async (2 or 4 x points per work-item; rows on a vector boundary, else through registers)";
       }
+    }
     out.push_back({"storage", 0, 0, 3,
                    "0: incremental (U and D = U^n - U^(n-1)) and vel in half, 10 B/pt; 1: the same with vel in float, "
                    "12 B/pt; 2: plain (u^n, u^(n-1)) and vel in half, 8 B/pt; 3: plain with vel in float, 10 B/pt"});
@@ -62,13 +67,13 @@ class GpuHalfStage final : public GpuOptimizedStage {
 
   std::vector<StageParamMap> proposedCandidates(const DeviceInfo& device) const override {
     if (device.type == "CPU") return {};  // the GPU form is for GPUs; a CPU device runs it as it comes
-    // gpu-optimized's leaders (docs/GPU_NOTES.md) and, with half the local memory per plane, a third
-    // plane in flight. With cp.async (NVIDIA 8.0+, refused elsewhere): 64 x 32 and 64 x 16 tiles at 128
+    // gpu-optimized's leaders (docs/GPU_NOTES.md) and, with half the local memory per plane, up to six
+    // planes in flight. With cp.async (NVIDIA 8.0+, refused elsewhere): 64 x 16 and 64 x 8 tiles at 128
     // registers; through registers: 64 x 32 and 64 x 8.
     std::vector<StageParamMap> out;
-    const int asyncTiles[][4] = {{32, 16, 2, 2}, {16, 32, 4, 1}, {32, 8, 2, 2}};  // tile_x, tile_y, x/y per item
+    const int asyncTiles[][4] = {{32, 8, 2, 2}, {32, 16, 2, 1}, {32, 8, 2, 1}};  // tile_x, tile_y, x/y per item
     for (const auto& [tx, ty, xv, yb] : asyncTiles)
-      for (int prefetch : {2, 3})
+      for (int prefetch : {3, 4, 5, 6})
         for (int zc : {128, 256})
           out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", prefetch},
                          {"z_unroll", 4}, {"async_copy", 1}, {"max_registers", 128}, {"z_chunk", zc}});
