@@ -18,7 +18,8 @@
 # Environment: BIT_STAGES (the stages of the bits check; empty: none), STEPS (timed steps at 1024^3, default 200), ROUNDS (of the strong-scaling runs, default 1),
 # LARGE_LIMIT (seconds the large grid's run may take, set-up included, default 300), BUDGET (seconds after which the weak-scaling and
 # large-grid runs are skipped, default 200), RUN_LIMIT (seconds one run may take, default 120), LARGE (the
-# large grid); for a trial elsewhere, GPUS (device selectors, e.g. "0:0 0:0" on PoCL), N (the
+# large grid), HALO_PATHS (the strong-scaling runs' ways of passing halos: process, shared, messages; default
+# all three), WEAK (0 skips weak scaling); for a trial elsewhere, GPUS (device selectors, e.g. "0:0 0:0" on PoCL), N (the
 # strong-scaling cube's edge, default 1024), BITS (the bits cube's, 256) and ISO3DFD (the binary).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,6 +34,10 @@ gb() { "$root/scripts/gpu_bench.sh" "$@"; }  # the environment: NVIDIA's ICD, li
 summary="$dest/summary.txt"
 : > "$summary"
 note() { echo "$*" | tee -a "$summary"; }
+# The logs come back however the call ends (its time limit sends TERM first where the command is run
+# under `timeout`).
+pack_logs() { tar czf "$dest/scaling-logs.tar.gz" -C "$out" . 2>/dev/null; }
+trap 'pack_logs; exit 124' TERM INT
 
 # ---- The machine: its GPUs (NVIDIA's, selected explicitly: PoCL is registered too), links, MPI.
 { nvidia-smi -L; nvidia-smi topo -m; nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv; df -h /dev/shm /tmp; free -g; } > "$out/env.log" 2>&1
@@ -121,7 +126,7 @@ done
 rounds="${ROUNDS:-1}"
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR] = $1} END {if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}'; }
 declare -A got idles waits
-kinds=(1); for g in "${counts[@]}"; do kinds+=("$g-process" "$g-shared" "$g-messages"); done
+kinds=(1); for g in "${counts[@]}"; do for h in ${HALO_PATHS-process shared messages}; do kinds+=("$g-$h"); done; done
 for r in $(seq 1 "$rounds"); do
   for kind in "${kinds[@]}"; do
     log="strong-$kind-$r.log"; g="${kind%%-*}"
@@ -132,6 +137,7 @@ for r in $(seq 1 "$rounds"); do
       *-messages) run "$log" "$g" run "$edge" "$edge" "$edge" "$steps" --stage gpu-optimized --device "$(list "$g")" --rank-halos messages ;;
     esac
     got[$kind]+=" $(mpts "$log")"; idles[$kind]+=" $(idle "$log")"; waits[$kind]+=" $(waited "$log")"
+    note "  (round $r) $kind: $(mpts "$log") Mpts/s, idle $(idle "$log") %, waiting $(waited "$log") %"
   done
 done
 one=$(echo "${got[1]}" | median)
@@ -146,6 +152,7 @@ done
 # ---- Weak scaling: 1024 x 1024 x 1024N on N GPUs.
 note "weak scaling, $edge x $edge x ${edge}N on N GPUs (per-GPU Mpts/s against one GPU's $one):"
 for g in "${counts[@]}"; do
+  [ "${WEAK:-1}" = 0 ] && { note "  skipped (WEAK=0)"; break; }
   if [ "$SECONDS" -gt "$budget" ]; then note "  $g GPUs: skipped (past the ${budget} s budget)"; continue; fi
   for how in process ranks; do
     [ "$how" = ranks ] && [ "$g" != "$count" ] && continue  # mpirun at the full count only
@@ -172,6 +179,6 @@ else
   note "large grid $l1 x $l2 x $l3 (${gib} GiB of device memory, ${memory} MiB per card: $fits) on $count GPUs: $(mpts large.log) Mpts/s, idle $(idle large.log) %, waiting $(waited large.log) %, traces ${finite:-missing}"
 fi
 rm -f "$out"/*.npy
-tar czf "$dest/scaling-logs.tar.gz" -C "$out" .
+pack_logs
 note "logs: scaling-logs.tar.gz (elapsed ${SECONDS} s)"
 echo; echo "==== summary"; cat "$summary"
