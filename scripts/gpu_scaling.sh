@@ -84,7 +84,7 @@ idle() { awk '/kernels [0-9.]+ ms\/step \(/ {k = $0; sub(/.*kernels [0-9.]+ ms\/
 # The largest share of a step in which a slab's GPU had finished and its ghost planes were still coming
 # in (the exchange that computation did not hide; the rest of the idle share is launches and the host), in %.
 waited() { awk '/waiting for ghost planes [0-9.]+ ms\/step \(/ {w = $0; sub(/.*waiting for ghost planes [0-9.]+ ms\/step \(/, "", w);
-                sub(/ %.*/, "", w); if (w > m) m = w} END {printf "%.2f", m}' "$out/$1"; }
+                sub(/ %.*/, "", w); if (w + 0 > m) m = w + 0} END {printf "%.2f", m}' "$out/$1"; }
 
 # verdict LOG: whether the cut run (LOG) wrote one GPU's files; its files are removed.
 verdict() {
