@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <stdexcept>
 
 #include "core/Format.h"
@@ -130,10 +131,9 @@ int fieldBuffersOf(const OpenClStage& stage, const StageParamMap& p) {
   const int stepsPerPass = stage.stepsPerPass(p), fieldCount = stage.fieldBuffers(p);
   const FieldStorage storage = stage.fieldStorage(p);
   // In place needs two buffers; out of place, u^(n-1), u^n and one for each new level; incremental
-  // storage U^n, U^(n+1) and D, one step per pass; half storage folds the layer.
+  // storage U^n, U^(n+1) and D, one step per pass.
   const bool incremental = storage.incremental && stepsPerPass == 1 && fieldCount == 3;
-  if ((storage.halfField && !stage.foldsLayer(p)) ||
-      (!incremental && (storage.incremental || stepsPerPass < 1 || stepsPerPass > 2 || fieldCount != 2 * stepsPerPass)))
+  if (!incremental && (storage.incremental || stepsPerPass < 1 || stepsPerPass > 2 || fieldCount != 2 * stepsPerPass))
     throw std::logic_error("stage '" + stage.id() + "': " + std::to_string(stepsPerPass) + " steps per pass with " +
                            std::to_string(fieldCount) + " field buffers is not a form this solver runs");
   return fieldCount;
@@ -301,11 +301,19 @@ class AbsorbingLayer {
     if (folded()) std::swap(psi_, psiNext_);
   }
 
-  // Adds the layer's terms of step n to u^(n+1) in `next`, u^n being `prev` (after the stencil).
-  void correct(const ClContext& ctx, cl_mem prev, cl_mem next, cl_mem vel, const Buffer<float>& coef, const Grid& g,
-               KernelTime& time) {
+  // How the corrected level is stored (pml.cl): with incremental storage the terms go into D^(n+1), and
+  // U^(n+1) (unew) is formed again; v²dt² in half is velScale times its stored value.
+  struct Level {
+    cl_mem next;
+    cl_mem unew = nullptr;  // incremental storage only
+    std::optional<float> velScale;  // half v²dt² only
+  };
+
+  // Adds the layer's terms of step n to u^(n+1), u^n being `prev` (after the stencil).
+  void correct(const ClContext& ctx, cl_mem prev, const Level& level, cl_mem vel, const Buffer<float>& coef,
+               const Grid& g, KernelTime& time) {
     advanceMemory(ctx, prev, g, time);
-    correctPlanes(ctx, prev, next, vel, coef, g, {0, g.n3}, time);
+    correctPlanes(ctx, prev, level, vel, coef, g, {0, g.n3}, time);
   }
 
   // Advances ψ of every axis to step n (from u^n alone): before any correction of the step. Of z, the
@@ -324,8 +332,8 @@ class AbsorbingLayer {
   }
 
   // Adds the layer's terms to u^(n+1) on the interior planes `planes` (after advanceMemory).
-  void correctPlanes(const ClContext& ctx, cl_mem prev, cl_mem next, cl_mem vel, const Buffer<float>& coef, const Grid& g, PlaneRange planes,
-                     KernelTime& time) {
+  void correctPlanes(const ClContext& ctx, cl_mem prev, const Level& level, cl_mem vel, const Buffer<float>& coef,
+                     const Grid& g, PlaneRange planes, KernelTime& time) {
     for (int a = 0; a < 3; ++a) {
       const PmlAxis& axis = pml_.axes[a];
       if (axis.width == 0) continue;
@@ -334,8 +342,11 @@ class AbsorbingLayer {
       if (first >= end) continue;
       std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(end - first)};
       if (a < 2) reach[a] = std::size_t(axis.reachCells());
-      correct_[a].args(prev, next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width,
-                       pml_.axes[2].n, pml_.zFirst, first);
+      correct_[a].args(prev, level.next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3,
+                       axis.width, pml_.axes[2].n, pml_.zFirst, first);
+      cl_uint extra = kCorrectArgs;
+      if (level.unew) correct_[a].setArg(extra++, level.unew);
+      if (level.velScale) correct_[a].setArg(extra++, *level.velScale);
       time.add(correct_[a].launch(ctx, range(reach)));
     }
   }
@@ -382,12 +393,22 @@ class AbsorbingLayer {
     return r;
   }
 
+  static constexpr cl_uint kCorrectArgs = 15;  // pml_correct_*'s arguments before the storage's
   PmlProfile pml_;
   bool folded_ = false;
   Kernel memory_[3], correct_[3];  // per axis
   std::array<std::size_t, 2> group_{32, 4};  // {0, 0}: the driver's choice
   Buffer<float> psi_[3], psiNext_[3], zeta_[3], recursion_[3], weights_;
 };
+
+// The new level that the layer corrects: `next` (D^(n+1) with incremental storage, whose U^(n+1) is the
+// old level's buffer), and half v²dt²'s scale.
+AbsorbingLayer::Level layerLevel(const FieldBuffers& f, cl_mem next) {
+  AbsorbingLayer::Level level{next};
+  if (f.storage.incremental) level.unew = f.field[f.old].get();
+  if (f.storage.halfVel) level.velScale = f.velScale;
+  return level;
+}
 
 // The receivers' samples: recorded on the device after each step, read back kTraceRowsPerFlush rows at
 // a time (and whenever they are asked for).
@@ -523,7 +544,7 @@ double OpenClSolver::advance(int steps) {
   // The source term of `step` into u^(step+1), in the stored units.
   const auto inject = [&](cl_mem level, long step) { m.injectSource(level, step, f.fieldScale, otherTime); };
   const auto correctForLayer = [&](cl_mem prev, cl_mem next) {
-    if (m.layer.enabled() && !m.layer.folded()) m.layer.correct(m.ctx, prev, next, f.vel.get(), m.constants.coef, g, otherTime);
+    if (m.layer.enabled() && !m.layer.folded()) m.layer.correct(m.ctx, prev, layerLevel(f, next), f.vel.get(), m.constants.coef, g, otherTime);
   };
   const StencilConstants& c = m.constants;
   for (int s = 0; s < steps;) {
@@ -664,6 +685,7 @@ SolverState OpenClSolver::saveState() {
   state.traces = traces();
   state.boundaryMemory.resize(m.layer.memoryFloats());
   m.layer.forEachBuffer([&](const Buffer<float>& b, std::size_t at) { b.read(m.ctx, state.boundaryMemory.data() + at, b.size()); });
+  for (float& v : state.boundaryMemory) v *= readScale;  // ψ and ζ are linear in u: in the field's stored units
   return state;
 }
 
@@ -689,7 +711,9 @@ void OpenClSolver::restoreState(const SolverState& state) {
   } else {
     f.field[f.old].write(m.ctx, state.previous, f.fieldScale);
   }
-  m.layer.forEachBuffer([&](const Buffer<float>& b, std::size_t at) { b.write(m.ctx, state.boundaryMemory.data() + at, b.size()); });
+  std::vector<float> memory(state.boundaryMemory);
+  for (float& v : memory) v *= f.fieldScale;
+  m.layer.forEachBuffer([&](const Buffer<float>& b, std::size_t at) { b.write(m.ctx, memory.data() + at, b.size()); });
   m.ctx.finish();
   m.receivers.restore(m.ctx, state.traces);
   step_ = state.step;
@@ -738,7 +762,8 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
   if (m.layer.enabled() && !m.layer.folded()) {
     if (!m.layerMemoryAdvanced) m.layer.advanceMemory(m.ctx, cur, g, m.slabOtherTime);
     m.layerMemoryAdvanced = true;
-    m.layer.correctPlanes(m.ctx, cur, target, f.vel.get(), c.coef, g, planes, m.slabOtherTime);
+    m.layer.correctPlanes(m.ctx, cur, layerLevel(f, incremental ? f.field[FieldBuffers::kIncrement].get() : target),
+                          f.vel.get(), c.coef, g, planes, m.slabOtherTime);
   }
   if (source && p.stepsPerPass == 1) {
     m.injectSource(target, step_, f.fieldScale, m.slabOtherTime);

@@ -1,4 +1,4 @@
-// gpu-half: gpu-optimized's GPU form (2.5D blocking, the absorbing layer in the same pass) with its
+// gpu-half: gpu-optimized's GPU form (2.5D blocking; the absorbing layer in passes of its own, or folded) with its
 // fields stored as IEEE half, 16 bits, and the arithmetic in float: fewer bytes per point-step for a
 // stage whose speed is the memory's. resources/stages/gpu-half.md explains it for learners;
 // docs/NUMERICS.md ("Half-precision storage") gives its accuracy.
@@ -48,6 +48,9 @@ class GpuHalfStage final : public GpuOptimizedStage {
                        "cp.async (2 or 4 x points per work-item; rows on a vector boundary, else through registers)";
       }
     }
+    StageParamSpec fold = foldLayerParameter();
+    fold.meaning += " (plain storage, 2 and 3, always folds)";
+    out.push_back(fold);
     out.push_back({"storage", 0, 0, 3,
                    "0: incremental (U and D = U^n - U^(n-1)) and vel in half, 10 B/pt; 1: the same with vel in float, "
                    "12 B/pt; 2: plain (u^n, u^(n-1)) and vel in half, 8 B/pt; 3: plain with vel in float, 10 B/pt"});
@@ -62,8 +65,11 @@ class GpuHalfStage final : public GpuOptimizedStage {
   }
 
   FieldStorage fieldStorage(const StageParamMap& p) const override { return {true, halfVel(p), incremental(p)}; }
+  // Plain storage always folds the layer: a pass of its own would round u^(n+1) to half a second time in the
+  // layer's cells, and that storage's rounding already drifts (with incremental storage the pass rounds D,
+  // whose rounding error is the increment's, small).
+  bool foldsLayer(const StageParamMap& p) const override { return p.at("fold_layer") != 0 || !incremental(p); }
   int fieldBuffers(const StageParamMap& p) const override { return incremental(p) ? 3 : 2; }
-  bool foldsLayer(const StageParamMap&) const override { return true; }
 
   std::vector<StageParamMap> proposedCandidates(const DeviceInfo& device) const override {
     if (device.type == "CPU") return {};  // the GPU form is for GPUs; a CPU device runs it as it comes

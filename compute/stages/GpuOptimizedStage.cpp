@@ -55,12 +55,15 @@ std::vector<StageParamSpec> GpuOptimizedStage::parameters(const DeviceInfo& devi
   out.insert(out.begin(), {"cpu_form", defaultsFor(device).cpuForm, 0, 1,
                            "1: the CPU form (OpenCL vectors along x), 0: the GPU form (2.5D blocking)"});
   out.insert(out.end() - 2, {"vec", 8, 2, 16, "CPU form: x cells per work-item, an OpenCL vector width"});
-  // Folding is the design that costs the fewest bytes, but on an H100 its terms, computed where the tile
-  // meets the layer, stall the whole tile's pipeline: slower than the layer's own passes (docs/GPU_NOTES.md).
-  out.push_back({"fold_layer", 0, 0, 1,
-                 "GPU form: 1 adds the absorbing layer's terms in the stencil's own pass, 0 runs the layer's own passes "
-                 "after it"});
+  out.push_back(foldLayerParameter());
   return out;
+}
+
+// Folding is the design that costs the fewest bytes, but on an H100 its terms, computed where the tile meets
+// the layer, stall the whole tile's pipeline: slower than the layer's own passes (docs/GPU_NOTES.md).
+StageParamSpec GpuOptimizedStage::foldLayerParameter() {
+  return {"fold_layer", 0, 0, 1,
+          "GPU form: 1 adds the absorbing layer's terms in the stencil's own pass, 0 runs the layer's own passes after it"};
 }
 
 std::vector<StageParamSpec> GpuOptimizedStage::gpuFormParameters(const DeviceInfo& device) {

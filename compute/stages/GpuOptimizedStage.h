@@ -27,6 +27,7 @@ class GpuOptimizedStage : public OpenClStage {
   virtual bool cpuForm(const StageParamMap& p) const;
   // The GPU form's parameters and their defaults on `device`, and the checks between them.
   static std::vector<StageParamSpec> gpuFormParameters(const DeviceInfo& device);
+  static StageParamSpec foldLayerParameter();
   void checkGpuForm(const StageParamMap& p, const DeviceInfo& device) const;
   // The cp.async copies the GPU form is built with on `grid` (async_copy, unless the storage cannot).
   virtual int asyncCopies(const StageParamMap& p, const Grid& grid) const;

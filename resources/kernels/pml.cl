@@ -4,6 +4,11 @@
 //
 // Build-time define: PML_M, the half length of the staggered first derivatives (kPmlHalfLength).
 //
+// The fields as the stage stores them (common.cl): in half storage u is read and written scaled, so ψ and
+// ζ, linear in u, hold the same scaled values; v²dt² stored as half is vel_scale times the stored value.
+// With incremental storage (U^n, D^n) the terms go into D^(n+1) (`next`), and U^(n+1) (`unew`) is formed
+// again as U^n + D^(n+1).
+//
 // Per axis a (0 = x, 1 = y, 2 = z) with `width` layer cells at each end of its n cells, the memory
 // arrays psi and zeta have the interior's sizes with axis a's replaced by 2·width slots, x fastest.
 // rec holds four runs of 2·width floats: b and a of ψ's slots, then b and a of ζ's.
@@ -42,7 +47,7 @@ inline int pml_padded(int i, int j, int k, int n1, int n2) {
 // (PoCL) vectorizes the kernels across x (what that gained: docs/PERFORMANCE_LOG.md).
 
 // ψ^n = b ψ^(n−1) + a ∂u^n at the half points of the layer. Global size: the memory array's sizes.
-inline void pml_memory_on(__global const float* prev, __global float* psi, __global const float* rec,
+inline void pml_memory_on(__global const FIELD_T* prev, __global float* psi, __global const float* rec,
                           __constant float* d1, const int n1, const int n2, const int n3, const int axis,
                           const int width, const int z_cells, const int z_first, const int first) {
   const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2) + first;
@@ -53,21 +58,48 @@ inline void pml_memory_on(__global const float* prev, __global float* psi, __glo
   const int m = pml_psi_point(t, axis == 0 ? n1 : axis == 1 ? n2 : z_cells, width);
   const int i = axis == 0 ? m : c0, j = axis == 1 ? m : c1, k = axis == 2 ? m - z_first : c2;
   const int s = pml_axis_stride(axis, n1, n2);
-  __global const float* p = prev + pml_padded(i, j, k, n1, n2);
+  const int at = pml_padded(i, j, k, n1, n2);
   float derivative = 0.0f;  // at the half point m + 1/2
 #pragma unroll
-  for (int q = 0; q < PML_M; ++q) derivative += d1[q] * (p[(q + 1) * s] - p[-q * s]);
+  for (int q = 0; q < PML_M; ++q) derivative += d1[q] * (LOAD_FIELD(prev, at + (q + 1) * s) - LOAD_FIELD(prev, at - q * s));
   const int cell = (c2 * d1n + c1) * d0 + c0;
   psi[cell] = rec[t] * psi[cell] + rec[slots + t] * derivative;
 }
 
+// The storage's arguments of the correction kernels, after the common ones (the host sets them in this
+// order), and the new level's update at a cell.
+#if INCREMENTAL
+#define PML_UNEW_ARG , __global FIELD_T* unew
+#define PML_UNEW unew
+#else
+#define PML_UNEW_ARG
+#define PML_UNEW 0
+#endif
+#if VEL_HALF
+#define PML_VEL_SCALE_ARG , const float vel_scale
+#define PML_VEL_SCALE vel_scale
+#else
+#define PML_VEL_SCALE_ARG
+#define PML_VEL_SCALE 1.0f
+#endif
+
+// Adds `term` to u^(n+1) at the padded index `cell`.
+inline void pml_add_to_level(__global const FIELD_T* prev, __global FIELD_T* next, __global FIELD_T* unew, int cell,
+                             float term) {
+  const float updated = LOAD_FIELD(next, cell) + term;
+  STORE_FIELD(updated, next, cell);
+#if INCREMENTAL
+  STORE_FIELD(LOAD_FIELD(prev, cell) + updated, unew, cell);
+#endif
+}
+
 // ζ^n = b ζ^(n−1) + a (∂²u^n + ∂ψ^n) in the layer, and u^(n+1) += v²dt² (∂ψ^n + ζ^n) wherever ∂ψ reaches.
 // Global size: the interior's, with the axis's replaced by its reach (PmlAxis::reachCells).
-inline void pml_correct_on(__global const float* prev, __global float* next, __global const float* vel,
+inline void pml_correct_on(__global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel,
                            __constant float* coef, __global const float* psi, __global float* zeta,
                            __global const float* rec, __constant float* d1, const int n1, const int n2,
                            const int n3, const int axis, const int width, const int z_cells, const int z_first,
-                           const int first) {
+                           const int first, __global FIELD_T* unew, const float vel_scale) {
   const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2) + first;
   const int n = axis == 0 ? n1 : axis == 1 ? n2 : z_cells, slots = 2 * width, band = width + PML_M;
   const int reach = 2 * band >= n ? n : 2 * band;
@@ -93,28 +125,33 @@ inline void pml_correct_on(__global const float* prev, __global float* next, __g
   // vain): a CPU driver vectorizes it across x only without a branch.
   const int slot = pml_zeta_slot(along, n, width), kept = max(slot, 0);
   const int s = pml_axis_stride(axis, n1, n2);
-  __global const float* p = prev + cell;
-  float second = (coef[0] / 3.0f) * p[0];
+  float second = (coef[0] / 3.0f) * LOAD_FIELD(prev, cell);
 #pragma unroll
-  for (int r = 1; r <= R; ++r) second += coef[r] * (p[r * s] + p[-r * s]);
+  for (int r = 1; r <= R; ++r) second += coef[r] * (LOAD_FIELD(prev, cell + r * s) + LOAD_FIELD(prev, cell - r * s));
   const int z = line + kept * slotStride;
   const float updated = rec[2 * slots + kept] * zeta[z] + rec[3 * slots + kept] * (second + correction);
   if (slot >= 0) zeta[z] = updated;
-  next[cell] += vel[cell] * (slot >= 0 ? correction + updated : correction);
+#if VEL_HALF
+  const float v = vload_half(cell, vel) * vel_scale;
+#else
+  const float v = vel[cell];
+#endif
+  pml_add_to_level(prev, next, unew, cell, v * (slot >= 0 ? correction + updated : correction));
 }
 
 #define PML_AXIS_KERNELS(name, axis)                                                                        \
-  __kernel void pml_memory_##name(__global const float* prev, __global float* psi, __global const float* rec, \
+  __kernel void pml_memory_##name(__global const FIELD_T* prev, __global float* psi, __global const float* rec, \
                                   __constant float* d1, const int n1, const int n2, const int n3,             \
                                   const int width, const int z_cells, const int z_first, const int first) {   \
     pml_memory_on(prev, psi, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first);                     \
   }                                                                                                           \
-  __kernel void pml_correct_##name(__global const float* prev, __global float* next, __global const float* vel, \
+  __kernel void pml_correct_##name(__global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel, \
                                    __constant float* coef, __global const float* psi, __global float* zeta,  \
                                    __global const float* rec, __constant float* d1, const int n1,            \
                                    const int n2, const int n3, const int width, const int z_cells,           \
-                                   const int z_first, const int first) {                                     \
-    pml_correct_on(prev, next, vel, coef, psi, zeta, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first); \
+                                   const int z_first, const int first PML_UNEW_ARG PML_VEL_SCALE_ARG) {      \
+    pml_correct_on(prev, next, vel, coef, psi, zeta, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first, \
+                   PML_UNEW, PML_VEL_SCALE);                                                                 \
   }
 PML_AXIS_KERNELS(x, 0)
 PML_AXIS_KERNELS(y, 1)

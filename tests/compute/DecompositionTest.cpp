@@ -52,6 +52,7 @@ TEST_P(SlabsOnOneDevice, EveryStageGivesItsOwnBitsInTwoAndThreeSlabs) {
   std::vector<StageRun> runs;
   for (const std::string& stage : openClStageIds()) runs.push_back({stage, {}});
   for (int storage : {1, 2, 3}) runs.push_back({"gpu-half", {{"storage", storage}}});  // the default is 0
+  runs.push_back({"gpu-half", {{"fold_layer", 1}}});  // incremental storage runs the layer's passes by default
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"tile_x", 8}, {"tile_y", 4}, {"x_per_item", 2}, {"z_chunk", 5}}});
   runs.push_back({"gpu-optimized", {{"cpu_form", 0}, {"fold_layer", 1}, {"tile_x", 8}, {"tile_y", 4}, {"z_chunk", 5}}});
   runs.push_back({"gpu-temporal", {{"tile_x", 8}, {"tile_y", 12}, {"x_per_item", 2}, {"y_per_item", 4}, {"z_chunk", 7}}});

@@ -42,6 +42,8 @@ TEST_P(StageAgreement, EveryStageMatchesCpuSerial) {
   for (int storage = 0; storage < 4; ++storage)
     runs.push_back({"gpu-half", {{"storage", storage}, {"tile_x", 8}, {"tile_y", 4}, {"x_per_item", 2 + 2 * (storage % 2)},
                                  {"y_per_item", 1 + storage / 2}, {"z_chunk", 9}}});
+  // Incremental storage with the layer folded (plain storage always folds; incremental runs its passes).
+  runs.push_back({"gpu-half", {{"fold_layer", 1}, {"tile_x", 8}, {"tile_y", 4}, {"z_chunk", 9}}});
   // Two steps per pass: several z chunks (the last one partial), a tile that is no power of two, a block
   // of another shape than the default.
   runs.push_back({"gpu-temporal", {{"tile_x", 12}, {"tile_y", 10}, {"x_per_item", 4}, {"y_per_item", 2}, {"z_chunk", 5}}});
@@ -96,6 +98,23 @@ TEST(StageAgreementHalf, TheScaleFollowsTheSourcesAmplitude) {
     const SolverOutput ref = runReference(s);
     OpenClSolver solver(buildProblem(s), openClStage("gpu-half"), {}, *device);
     expectStageAgrees(runSolver(solver, s.steps), ref, "gpu-half", "gpu-half, amplitude " + std::to_string(amplitude));
+  }
+}
+
+// A state saved by gpu-half continues in a float stage and back: the layer's memory, like the field, is saved
+// in u's units (half storage holds both scaled).
+TEST(StageAgreementHalf, ItsSavedStateContinuesInAFloatStageAndBack) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
+  const SolverOutput ref = runReference(s);
+  const Problem problem = buildProblem(s);
+  const int first = s.steps / 2;
+  for (const auto& [from, to] : {std::pair{"gpu-half", "gpu-optimized"}, std::pair{"gpu-optimized", "gpu-half"}}) {
+    OpenClSolver before(problem, openClStage(from), {}, *device), after(problem, openClStage(to), {}, *device);
+    before.advance(first);
+    after.restoreState(before.saveState());
+    after.advance(s.steps - first);
+    expectStageAgrees(readSolverOutput(after), ref, "gpu-half", std::string(from) + " then " + to);
   }
 }
 
