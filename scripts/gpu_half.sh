@@ -6,7 +6,7 @@
 #   2. the analytic check (receivers 100, 200, 300 m from a Ricker source) of gpu-optimized and gpu-half;
 #   3. gpu-half against gpu-optimized at 512³ in one bench (reflecting boundary, then the default layer),
 #      and gpu-half's plain storage (8 B per point-step);
-#   4. the layer's cost: gpu-optimized (the layer's own passes, and folded: fold_layer=1) and gpu-half at
+#   4. the layer's cost: gpu-optimized and gpu-half (the layer's own passes, and folded: fold_layer=1) at
 #      512³, the default layer against --boundary reflecting, three rounds alternating (iso3dfd run, medians);
 #   5. every OpenCL stage at 256³, 512³ and 1024³ (iso3dfd bench, scenario oneapi);
 #   6. the tuning sweep of gpu-half at 512³ and 256³ (the shipped database's large and medium classes):
@@ -49,9 +49,9 @@ step compare.log bench "$n" "$n" "$n" 40 --stages gpu-optimized,gpu-half --devic
 step compare.log bench "$n" "$n" "$n" 40 --stages gpu-half --param storage=2 --boundary reflecting --device "$device" \
      --json "$out/compare-plain.json"
 
-# 4. the layer's cost, alternating: gpu-optimized with the layer's own passes and folded, gpu-half (folded)
+# 4. the layer's cost, alternating: gpu-optimized and gpu-half with the layer's own passes and folded
 for round in 1 2 3; do
-  for run in gpu-optimized:fold_layer=0 gpu-optimized:fold_layer=1 gpu-half:storage=0; do
+  for run in gpu-optimized:fold_layer=0 gpu-optimized:fold_layer=1 gpu-half:fold_layer=0 gpu-half:fold_layer=1; do
     stage="${run%%:*}"; param="${run#*:}"
     for boundary in reflecting absorbing; do
       echo "== round $round $stage($param) $boundary" >> "$out/layer.log"
