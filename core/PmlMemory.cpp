@@ -327,17 +327,17 @@ void PmlMemory::rowTerms(int j, int k, RowTerms& out) {
   for (int a : {1, 2}) out.across[a - 1] = acrossRow(a, j, k, 0, out.rows[a - 1]);
 }
 
-bool PmlMemory::xChunk(int j, int k, int first, XChunk& out) {
+bool PmlMemory::xChunk(int j, int k, int x, XChunk& out) {
   const LineChunks& plan = xChunks_;
-  const std::size_t c = std::size_t(first / kLanes);
-  if (first < 0 || c >= plan.chunkSpan.size() || plan.chunkSpan[c] < 0) return false;
+  const std::size_t c = std::size_t(x / kLanes);
+  if (x < 0 || c >= plan.chunkSpan.size() || plan.chunkSpan[c] < 0) return false;
   const LineChunks::Span& span = plan.spans[std::size_t(plan.chunkSpan[c])];
   const std::size_t line = std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j);
-  const int lane = span.zeta0 + first - span.begin;
+  const int lane = span.zeta0 + x - span.begin;
   out.zeta = zeta_[0].data() + line * std::size_t(plan.zetaLanes) + std::size_t(lane);
   out.decay = plan.zetaDecay.data() + lane;
   out.gain = plan.zetaGain.data() + lane;
-  const std::size_t psiLane = std::size_t(span.psi0 + first - span.begin + M);
+  const std::size_t psiLane = std::size_t(span.psi0 + x - span.begin + M);
   out.older = psi_[0].data() + line * std::size_t(plan.psiLanes) + psiLane;
   out.own = psiNext_[0].data() + line * std::size_t(plan.psiLanes) + psiLane;
   out.psiDecay = plan.psiDecay.data() + psiLane;

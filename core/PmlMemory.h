@@ -75,12 +75,13 @@ class PmlMemory {
     std::ptrdiff_t stride = 0;        // the axis's, in floats
   };
   struct XChunk {
-    // ψ^(n−1) and ψ^n at the half point of the chunk's cell l: older[l], own[l] (older[l − M ..
-    // l + M − 1] valid); per lane b and a (0 for lanes without a slot, which stay 0).
+    // From the cell x that xChunk was asked for, to its chunk's end, cell x + l at index l: ψ^(n−1) and
+    // ψ^n at its half point, older[l], own[l] (older[l − M .. l + M − 1] valid); per lane b and a (0 for
+    // lanes without a slot, which stay 0).
     const float* older;
     float* own;
     const float *psiDecay, *psiGain;
-    float* zeta;  // kLanes of ζ; lanes without a slot stay 0 (their b = a = 0)
+    float* zeta;  // ζ; lanes without a slot stay 0 (their b = a = 0)
     const float *decay, *gain;
   };
   struct RowTerms {
@@ -89,9 +90,9 @@ class PmlMemory {
   };
   // The y and z terms of row (j, k).
   void rowTerms(int j, int k, RowTerms& out);
-  // x's chunk of cells [first, first + kLanes) of row (j, k) (first a multiple of kLanes); false when the
-  // correction does not reach it.
-  bool xChunk(int j, int k, int first, XChunk& out);
+  // x's terms of row (j, k) from cell x to the end of its chunk of kLanes cells; false when the correction
+  // does not reach that chunk.
+  bool xChunk(int j, int k, int x, XChunk& out);
 
  private:
   // ψ of x on the lines of plane k, in whole chunks (see LineChunks).
