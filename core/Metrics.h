@@ -22,9 +22,15 @@ struct Throughput {
   double gbsTraffic = 0.0;    // 16 B/pt
   double rooflinePercent = 0.0;  // traffic GB/s over the measured copy bandwidth (0 when unknown)
   double ceilingGBs = 0.0;       // that bandwidth
+  // A stage that moves fewer (or more) bytes than 16 a point-step (half storage, two steps a pass): its
+  // own count, and its GB/s and % of the same bandwidth, which the formatters add to the 16 B figures.
+  double ownBytesPerPoint = kTrafficBytesPerPoint;
+  double gbsOwn = 0.0;
+  double ownRooflinePercent = 0.0;
 };
 
-Throughput computeThroughput(double interiorPoints, double steps, double seconds, double ceilingGBs = 0.0);
+Throughput computeThroughput(double interiorPoints, double steps, double seconds, double ceilingGBs = 0.0,
+                             double ownBytesPerPoint = kTrafficBytesPerPoint);
 
 // What the counters show. The command-line report reads only the throughput; a live run fills the rest.
 struct CounterReading {

@@ -76,6 +76,8 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.ceilingGBs = ceiling.gbs;
   built.ceilingName = ceiling.name;
   built.solver = createSolver(std::move(problem), executionConfig(scenario), device);
+  built.ownBytesPerPoint = stage.openCl() ? stage.openCl()->bytesPerPointStep(built.solver->parameters())
+                                          : stage.bytesPerPointStep();
   return built;
 }
 
@@ -411,8 +413,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
       s.deviceResidentNote = sim_.deviceResidentNote;
       s.stability = sim_.stability;
       s.absorbingCells = sim_.absorbingCells;
-      s.throughput = Throughput{};
-      s.throughput.ceilingGBs = sim_.ceilingGBs;
+      s.throughput = computeThroughput(0.0, 0.0, 0.0, sim_.ceilingGBs, sim_.ownBytesPerPoint);  // no rate yet
       s.slabs.clear();
       s.runLength = scenario.steps;
       ++s.generation;
@@ -506,13 +507,14 @@ void SimulationController::advanceBatch() {
   s.time = double(s.step) * sim_.dt;
   if (windowWall >= kCounterWindowSeconds || comesToRest) {
     const double points = double(s.grid.interiorSize());
-    const Throughput now = computeThroughput(points, windowSteps_, windowComputeSeconds_, sim_.ceilingGBs);
+    const Throughput now =
+        computeThroughput(points, windowSteps_, windowComputeSeconds_, sim_.ceilingGBs, sim_.ownBytesPerPoint);
     if (s.throughput.mpts <= 0.0) {
       s.throughput = now;
     } else {
       // Every counter is proportional to points per second: recompute them all from the blended rate.
       const double mpts = (1.0 - kSmoothing) * s.throughput.mpts + kSmoothing * now.mpts;
-      s.throughput = computeThroughput(mpts * 1e6, 1.0, 1.0, sim_.ceilingGBs);
+      s.throughput = computeThroughput(mpts * 1e6, 1.0, 1.0, sim_.ceilingGBs, sim_.ownBytesPerPoint);
     }
     s.slabs = slabRates(solver);
     windowComputeSeconds_ = windowSteps_ = 0.0;

@@ -45,6 +45,7 @@ struct BuiltSimulation {
   std::array<int, 3> absorbingCells{0, 0, 0};  // the absorbing layer's width along x, y, z (0: none)
   double ceilingGBs = 0.0;      // measured copy bandwidth of the device (0 when unknown)
   std::string ceilingName;      // what that ceiling is, for the counters
+  double ownBytesPerPoint = kTrafficBytesPerPoint;  // what the stage moves per point-step in its form
   bool onHostCores = false;     // the solver computes on the host's cores (a CPU stage or OpenCL CPU device)
   // For a solver on an OpenCL device: why its slices reach OpenGL through host memory rather than on
   // the device ("" for the CPU stages, whose field is in host memory anyway).

@@ -48,6 +48,15 @@ int OpenClStage::fieldBuffers(const StageParamMap&) const { return 2; }
 FieldStorage OpenClStage::fieldStorage(const StageParamMap&) const { return {}; }
 bool OpenClStage::foldsLayer(const StageParamMap&) const { return false; }
 
+// One step a pass reads u^n, vel and u^(n−1) (or D, whose storage also writes U^(n+1)) and writes the new
+// level, each in its storage's bytes; two steps a pass: the descriptor's count (docs/STAGES.md).
+double OpenClStage::bytesPerPointStep(const StageParamMap& p) const {
+  if (stepsPerPass(p) != 1) return info_.bytesPerPointStep;
+  const FieldStorage storage = fieldStorage(p);
+  const double field = storage.halfField ? 2.0 : 4.0, vel = storage.halfVel ? 2.0 : 4.0;
+  return (storage.incremental ? 4.0 : 3.0) * field + vel;
+}
+
 namespace stage_parts {
 
 StageParamSpec workGroupX(int defaultValue) {

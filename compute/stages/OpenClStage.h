@@ -41,6 +41,9 @@ class OpenClStage {
 
   const StageInfo& info() const { return info_; }
   const std::string& id() const { return info_.id; }
+  // Bytes of memory traffic per interior point and step in the form `p` selects (its storage; the
+  // descriptor's StageInfo::bytesPerPointStep is that of the default form).
+  double bytesPerPointStep(const StageParamMap& p) const;
   // The parameters with their built-in defaults for this device (type and vendor decide).
   virtual std::vector<StageParamSpec> parameters(const DeviceInfo& device) const = 0;
   // Rules beyond each parameter's own range (allowed sets, what the device supports); throws
@@ -70,9 +73,9 @@ class OpenClStage {
   // The grid-sized field buffers the stage rotates: 2 in place, 4 for two steps out of place (3 with
   // incremental storage: U^n, U^(n+1) and D).
   virtual int fieldBuffers(const StageParamMap& p) const;
-  // How the arrays are stored (FieldStorage; float32 by default). A stage that stores half also folds
-  // the layer (it has no separate pass for half fields). The kernel then takes, after its extra
-  // arguments: U^(n+1)'s buffer (incremental), vel's scale (half vel), the layer's (PML_FOLD_ARGS).
+  // How the arrays are stored (FieldStorage; float32 by default). The kernel then takes, after its extra
+  // arguments: U^(n+1)'s buffer (incremental), vel's scale (half vel), the layer's (PML_FOLD_ARGS); the
+  // layer's own passes take the first two as well (pml.cl).
   virtual FieldStorage fieldStorage(const StageParamMap& p) const;
   // Whether the stencil kernel adds the absorbing layer's terms itself (pml.cl, PML_FOLD).
   virtual bool foldsLayer(const StageParamMap& p) const;

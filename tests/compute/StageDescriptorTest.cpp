@@ -185,11 +185,19 @@ TEST(Stages, EachStatesTheBytesItMovesPerPointAndStep) {
       const FieldStorage storage = cl->fieldStorage(p);
       const double field = storage.halfField ? 2.0 : 4.0, vel = storage.halfVel ? 2.0 : 4.0;
       expected = cl->stepsPerPass(p) == 2 ? 10.0 : (storage.incremental ? 4 : 3) * field + vel;
+      EXPECT_EQ(cl->bytesPerPointStep(p), expected) << s->id() << ": the count the counters use";
     }
     EXPECT_EQ(s->bytesPerPointStep(), expected) << s->id();
   }
   EXPECT_EQ(resolveStage("gpu-temporal").bytesPerPointStep(), 10.0);
   EXPECT_EQ(resolveStage("gpu-half").bytesPerPointStep(), 10.0);
+  // gpu-half's other storage forms: vel in float, plain storage with vel in half, and in float.
+  const OpenClStage& half = openClStage("gpu-half");
+  StageParamMap p = builtinStageDefaults(half, deviceClasses()[1]);
+  for (const auto& [storage, bytes] : {std::pair{1, 12.0}, std::pair{2, 8.0}, std::pair{3, 10.0}}) {
+    p["storage"] = storage;
+    EXPECT_EQ(half.bytesPerPointStep(p), bytes) << "storage " << storage;
+  }
 }
 
 // The kernels take R from the host's kHalfLength: every program's options carry it, and common.cl

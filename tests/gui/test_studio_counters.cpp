@@ -52,6 +52,23 @@ TEST(StudioCounters, RatesReadADashUntilAStepIsTimed) {
   EXPECT_EQ(counterLines(s, 0.0, CounterLayout::Overlay), QStringList{"no simulation"});
 }
 
+// A stage that moves fewer bytes than the 16 B/pt convention (half storage: 10) also shows what it draws
+// itself, so that its roofline share is not read from the 16 B figure alone.
+TEST(StudioCounters, AStageWithItsOwnByteCountShowsItsOwnTraffic) {
+  ControllerStatus s = timedStatus();
+  const QString plain = counterLines(s, 30.0, CounterLayout::Overlay).join("\n");
+  EXPECT_FALSE(plain.contains("own")) << plain.toStdString();
+  s.stage = "gpu-half";
+  s.throughput = computeThroughput(64.0 * 64 * 64, 100.0, 0.5, 20.0, 10.0);  // 52.4288 Mpts/s at 10 B/pt
+  const QString hud = counterLines(s, 30.0, CounterLayout::Overlay).join("\n");
+  const QString status = counterLines(s, 30.0, CounterLayout::StatusLine).join("\n");
+  const QString report = QString::fromStdString(formatThroughput(s.throughput));
+  EXPECT_TRUE(hud.contains("own 10 B/pt: 0.52 GB/s, 2.6 % of copy")) << hud.toStdString();
+  EXPECT_TRUE(status.contains("own 10 B/pt: 0.5 GB/s, 3 % of copy")) << status.toStdString();
+  EXPECT_TRUE(hud.contains("0.84 GB/s (16 B/pt)")) << "the convention's figure stays: " << hud.toStdString();
+  EXPECT_TRUE(report.contains("own traffic  : 0.524 GBytes/s (10 B/pt")) << report.toStdString();
+}
+
 TEST(StudioCounters, EachDeviceOfACutGridHasALineUnderTheTotal) {
   ControllerStatus s = timedStatus();
   s.device = "2 × NVIDIA H100 80GB HBM3";
