@@ -544,7 +544,8 @@ double OpenClSolver::advance(int steps) {
   // The source term of `step` into u^(step+1), in the stored units.
   const auto inject = [&](cl_mem level, long step) { m.injectSource(level, step, f.fieldScale, otherTime); };
   const auto correctForLayer = [&](cl_mem prev, cl_mem next) {
-    if (m.layer.enabled() && !m.layer.folded()) m.layer.correct(m.ctx, prev, layerLevel(f, next), f.vel.get(), m.constants.coef, g, otherTime);
+    if (m.layer.enabled() && !m.layer.folded())
+      m.layer.correct(m.ctx, prev, layerLevel(f, next), f.vel.get(), m.constants.coef, g, otherTime);
   };
   const StencilConstants& c = m.constants;
   for (int s = 0; s < steps;) {

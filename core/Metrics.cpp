@@ -36,11 +36,12 @@ std::vector<std::string> reportLines(const Throughput& t) {
   if (t.ceilingGBs > 0.0)
     lines.push_back(format("roofline     : %s %% of the measured copy bandwidth (%.1f GB/s)",
                        rateText(t, t.rooflinePercent, 1).c_str(), t.ceilingGBs));
-  if (movesOwnBytes(t))
-    lines.push_back(format("own traffic  : %s GBytes/s (%g B/pt, what this stage moves%s)", rateText(t, t.gbsOwn, 3).c_str(),
-                           t.ownBytesPerPoint,
-                           t.ceilingGBs > 0.0 ? format("; %s %% of the copy bandwidth", rateText(t, t.ownRooflinePercent, 1).c_str()).c_str()
-                                              : ""));
+  if (movesOwnBytes(t)) {
+    std::string own = format("own traffic  : %s GBytes/s (%g B/pt, what this stage moves", rateText(t, t.gbsOwn, 3).c_str(),
+                             t.ownBytesPerPoint);
+    if (t.ceilingGBs > 0.0) own += format("; %s %% of the copy bandwidth", rateText(t, t.ownRooflinePercent, 1).c_str());
+    lines.push_back(own + ")");
+  }
   return lines;
 }
 

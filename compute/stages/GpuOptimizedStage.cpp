@@ -63,7 +63,8 @@ std::vector<StageParamSpec> GpuOptimizedStage::parameters(const DeviceInfo& devi
 // the layer, stall the whole tile's pipeline: slower than the layer's own passes (docs/GPU_NOTES.md).
 StageParamSpec GpuOptimizedStage::foldLayerParameter() {
   return {"fold_layer", 0, 0, 1,
-          "GPU form: 1 adds the absorbing layer's terms in the stencil's own pass, 0 runs the layer's own passes after it"};
+          "GPU form: 1 adds the absorbing layer's terms in the stencil's own pass, 0 runs the layer's own passes "
+          "after it"};
 }
 
 std::vector<StageParamSpec> GpuOptimizedStage::gpuFormParameters(const DeviceInfo& device) {

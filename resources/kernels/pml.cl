@@ -61,7 +61,8 @@ inline void pml_memory_on(__global const FIELD_T* prev, __global float* psi, __g
   const int at = pml_padded(i, j, k, n1, n2);
   float derivative = 0.0f;  // at the half point m + 1/2
 #pragma unroll
-  for (int q = 0; q < PML_M; ++q) derivative += d1[q] * (LOAD_FIELD(prev, at + (q + 1) * s) - LOAD_FIELD(prev, at - q * s));
+  for (int q = 0; q < PML_M; ++q)
+    derivative += d1[q] * (LOAD_FIELD(prev, at + (q + 1) * s) - LOAD_FIELD(prev, at - q * s));
   const int cell = (c2 * d1n + c1) * d0 + c0;
   psi[cell] = rec[t] * psi[cell] + rec[slots + t] * derivative;
 }
