@@ -22,7 +22,10 @@ namespace iso {
 namespace {
 
 constexpr char kMagic[8] = {'I', 'S', 'O', '3', 'D', 'C', 'K', 'P'};
-constexpr std::uint32_t kVersion = 2;  // 2: the absorbing layer's memory variables
+// 2: the absorbing layer's memory variables; 3: that memory in u's units for every stage (gpu-half's
+// version 2 files hold it scaled as its half fields are, and are refused: they cannot be resumed right).
+constexpr std::uint32_t kVersion = 3;
+constexpr std::uint32_t kOldestVersion = 2;
 constexpr std::uint32_t kMaxHeaderBytes = 16u << 20;  // the scenario's own cap
 
 static_assert(sizeof(float) == 4, "checkpoints store IEEE float32");
@@ -162,8 +165,9 @@ Checkpoint loadCheckpoint(const std::string& path) {
     throw fail("too short to be a checkpoint (" + std::to_string(fileBytes) + " bytes)");
   if (std::memcmp(prefix, kMagic, sizeof kMagic) != 0) throw fail("not a checkpoint of this program (wrong magic)");
   const std::uint32_t version = getU32(prefix + 8), headerBytes = getU32(prefix + 12);
-  if (version != kVersion)
-    throw fail("format version " + std::to_string(version) + "; this program reads version " + std::to_string(kVersion) +
+  if (version < kOldestVersion || version > kVersion)
+    throw fail("format version " + std::to_string(version) + "; this program reads versions " +
+               std::to_string(kOldestVersion) + " to " + std::to_string(kVersion) +
                (version < kVersion ? " (the file was written by an older version: run it again to write a new one)" : ""));
   if (headerBytes > kMaxHeaderBytes || headerBytes > fileBytes - sizeof prefix)
     throw fail("its header length (" + std::to_string(headerBytes) + " bytes) does not fit the file");
@@ -190,6 +194,9 @@ Checkpoint loadCheckpoint(const std::string& path) {
     throw CheckpointError(e.what());
   }
 
+  if (version < 3 && h.checkpoint.scenario.stage == "gpu-half" && h.boundaryMemory > 0)
+    throw fail("written by gpu-half before version 3, with its absorbing layer's memory in the half fields' scale: it "
+               "would resume wrong (run it again to write a new one)");
   Checkpoint c = std::move(h.checkpoint);
   const auto specs = arraySpecs(c.scenario, c.state.step, h.boundaryMemory);
   const std::array<std::vector<float>*, 5> arrays{&c.state.current, &c.state.previous, &c.velocity, &c.state.traces,

@@ -3,10 +3,14 @@
 // every boundary, and on the oneapi preset.
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <tuple>
 
 #include "tests/compute/OpenClTestSupport.h"
+#include "tests/ScratchDir.h"
+#include "core/Checkpoint.h"
+#include "core/VelocityModel.h"
 #include "compute/SolverFactory.h"
 #include "compute/stages/OpenClStage.h"
 
@@ -115,6 +119,37 @@ TEST(StageAgreementHalf, ItsSavedStateContinuesInAFloatStageAndBack) {
     after.restoreState(before.saveState());
     after.advance(s.steps - first);
     expectStageAgrees(readSolverOutput(after), ref, "gpu-half", std::string(from) + " then " + to);
+  }
+}
+
+// Checkpoint files of format version 2 load, except gpu-half's with the absorbing layer: that stage then
+// saved the layer's memory in its half fields' scale, and such a file would resume wrong.
+TEST(StageAgreementHalf, ItsVersionTwoCheckpointsWithTheLayerAreRefused) {
+  ISO_REQUIRE_DEVICE();
+  const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
+  OpenClSolver solver(buildProblem(s), openClStage("gpu-half"), {}, *device);
+  solver.advance(5);
+  const SolverState state = solver.saveState();
+  ASSERT_FALSE(state.boundaryMemory.empty()) << "the scenario needs its absorbing layer";
+  const std::string path = test::scratchPath("half-version2.ckp").string();
+  const auto save = [&](const std::string& stage, char version) {
+    Scenario as = s;
+    as.stage = stage;
+    saveCheckpoint(path, {as, buildVelocityModel(as), state});
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(8);  // the format version, after the magic
+    f.put(version);
+  };
+  save("gpu-half", '\x03');
+  EXPECT_EQ(loadCheckpoint(path).state.boundaryMemory, state.boundaryMemory);
+  save("gpu-optimized", '\x02');
+  EXPECT_EQ(loadCheckpoint(path).state.current, state.current);
+  save("gpu-half", '\x02');
+  try {
+    loadCheckpoint(path);
+    ADD_FAILURE() << "accepted gpu-half's version 2 file";
+  } catch (const CheckpointError& e) {
+    EXPECT_NE(std::string(e.what()).find("written by gpu-half before version 3"), std::string::npos) << e.what();
   }
 }
 

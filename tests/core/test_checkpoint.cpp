@@ -74,8 +74,8 @@ TEST(Checkpoint, RefusesDamagedFiles) {
   expectRefused("checksum mismatch");
   std::filesystem::resize_file(path, size - 4);
   expectRefused("truncated");
-  writeWholeFile(path.string(), std::string("ISO3DCKP\x03\0\0\0\0\0\0\0", 16));
-  expectRefused("format version 3");
+  writeWholeFile(path.string(), std::string("ISO3DCKP\x04\0\0\0\0\0\0\0", 16));
+  expectRefused("format version 4");
   writeWholeFile(path.string(), std::string("ISO3DCKP\x01\0\0\0\0\0\0\0", 16));
   expectRefused("written by an older version");
   writeWholeFile(path.string(), "not a checkpoint at all");

@@ -32,7 +32,7 @@ namespace fs = std::filesystem;
 // a sparse file, as large as the header says, holding almost nothing.
 fs::path checkpointWithHeader(const std::string& name, const std::string& header, std::uint64_t dataBytes) {
   const fs::path path = test::scratchPath(name);
-  std::string prefix("ISO3DCKP\x02\0\0\0", 12);
+  std::string prefix("ISO3DCKP\x03\0\0\0", 12);
   for (int b = 0; b < 4; ++b) prefix.push_back(char((header.size() >> (8 * b)) & 0xffu));
   std::ofstream(path, std::ios::binary) << prefix << header;
   fs::resize_file(path, prefix.size() + header.size() + dataBytes);
