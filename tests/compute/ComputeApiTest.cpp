@@ -47,8 +47,6 @@ TEST(Devices, ListAndSelect) {
   EXPECT_NE(msg.find(all[0].name), std::string::npos) << "the message lists the devices: " << msg;
 }
 
-// Kernels run on sub-buffers inside larger allocations. With NaN guards, any read outside the grid
-// would poison the field; with sentinel guards, any write outside it would change them.
 // A platform of several GPUs is offered whole too ("2 × NVIDIA H100 80GB HBM3"), as one slab per GPU.
 TEST(Devices, EveryGpuOfAPlatformIsOfferedTogether) {
   DeviceInfo cpu, gpu0, gpu1;
@@ -66,6 +64,8 @@ TEST(Devices, EveryGpuOfAPlatformIsOfferedTogether) {
   EXPECT_TRUE(namesSeveralDevices(choices[3].selector)) << "the grid is cut over them";
 }
 
+// Kernels run on sub-buffers inside larger allocations. With NaN guards, any read outside the grid
+// would poison the field; with sentinel guards, any write outside it would change them.
 TEST(OutOfBounds, NoStageReadsOrWritesOutsideItsBuffers) {
   ISO_REQUIRE_DEVICE();
   const Scenario s = smallScenario(37, 29, 23, BoundaryKind::Absorbing);
