@@ -203,8 +203,7 @@ struct FieldBuffers {
     if (storage.halfField) fieldScale = halfFieldScale(problem.amplitudeBound);
     if (storage.halfVel) {
       // vel / velScale at most 1: the largest v²dt² of any model sits in half's range.
-      const float largest =
-          problem.velPeak > 0.0f ? problem.velPeak : *std::max_element(problem.vel.begin(), problem.vel.end());
+      const float largest = velPeakOf(problem);
       velScale = std::ldexp(1.0f, std::clamp(int(std::ceil(std::log2(std::max(largest, 1e-30f)))), -100, 100));
     }
     for (int b = 0; b < count; ++b)
@@ -304,7 +303,7 @@ class AbsorbingLayer {
   // How the corrected level is stored (pml.cl): with incremental storage the terms go into D^(n+1), and
   // U^(n+1) (unew) is formed again; v²dt² in half is velScale times its stored value.
   struct Level {
-    cl_mem next;
+    cl_mem next = nullptr;
     cl_mem unew = nullptr;  // incremental storage only
     std::optional<float> velScale;  // half v²dt² only
   };
@@ -404,7 +403,8 @@ class AbsorbingLayer {
 // The new level that the layer corrects: `next` (D^(n+1) with incremental storage, whose U^(n+1) is the
 // old level's buffer), and half v²dt²'s scale.
 AbsorbingLayer::Level layerLevel(const FieldBuffers& f, cl_mem next) {
-  AbsorbingLayer::Level level{next};
+  AbsorbingLayer::Level level;
+  level.next = next;
   if (f.storage.incremental) level.unew = f.field[f.old].get();
   if (f.storage.halfVel) level.velScale = f.velScale;
   return level;
@@ -745,12 +745,13 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
   const int zBegin = planes.begin + kHalfLength, zEnd = planes.end + kHalfLength;
   const bool source = m.source && planes.contains(int(m.source->index / g.planeSize()) - kHalfLength);
   const cl_mem cur = f.field[f.cur].get(), target = f.field[m.target].get();
+  // The level the step writes: u^(n+1) into the target, or with incremental storage D^(n+1) in place (the
+  // kernel writing U^(n+1) into the target: setStorageArgs).
   const bool incremental = f.storage.incremental;
+  const cl_mem next = incremental ? f.field[FieldBuffers::kIncrement].get() : target;
   if (p.stepsPerPass == 1) {
     // A folded layer's terms come with the kernel (each cell's from u^n, ψ^(n−1) and its own ζ, so any
-    // ranges of planes, and any slabs, give the whole grid's bits). With incremental storage the kernel
-    // updates D in place and writes U^(n+1) into the target (setStorageArgs).
-    const cl_mem next = incremental ? f.field[FieldBuffers::kIncrement].get() : target;
+    // ranges of planes, and any slabs, give the whole grid's bits).
     p.stencil.args(cur, next, f.vel.get(), c.coef, c.gx, c.gy, c.gz, g.n1, g.n2, g.n3, zBegin, zEnd);
     setStorageArgs(kStencilArgs, l.extraArgs);
   } else {  // one step of the multi-step kernel, which adds the source term itself
@@ -763,12 +764,11 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
   if (m.layer.enabled() && !m.layer.folded()) {
     if (!m.layerMemoryAdvanced) m.layer.advanceMemory(m.ctx, cur, g, m.slabOtherTime);
     m.layerMemoryAdvanced = true;
-    m.layer.correctPlanes(m.ctx, cur, layerLevel(f, incremental ? f.field[FieldBuffers::kIncrement].get() : target),
-                          f.vel.get(), c.coef, g, planes, m.slabOtherTime);
+    m.layer.correctPlanes(m.ctx, cur, layerLevel(f, next), f.vel.get(), c.coef, g, planes, m.slabOtherTime);
   }
   if (source && p.stepsPerPass == 1) {
     m.injectSource(target, step_, f.fieldScale, m.slabOtherTime);
-    if (incremental) m.injectSource(f.field[FieldBuffers::kIncrement].get(), step_, f.fieldScale, m.slabOtherTime);
+    if (incremental) m.injectSource(next, step_, f.fieldScale, m.slabOtherTime);
   }
 }
 

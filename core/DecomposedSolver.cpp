@@ -104,6 +104,7 @@ DecomposedSolver::~DecomposedSolver() {
 
 void DecomposedSolver::buildSlabs(Problem global, const SlabBuilder& build) {
   const int count = int(slabs_.size());
+  global.velPeak = velPeakOf(global);  // once, not once a slab (slabProblem)
   for (int s = 0; s < count; ++s) {
     if (!isLocal(s)) continue;
     auto l = std::make_unique<Local>();

@@ -268,6 +268,11 @@ double amplitudeBoundOf(const Problem& p, double sourceAmplitude) {
   return std::max(4.0 * initial + source, double(std::numeric_limits<float>::min()));
 }
 
+float velPeakOf(const Problem& p) {
+  if (p.velPeak > 0.0f || p.vel.empty()) return p.velPeak;
+  return *std::max_element(p.vel.begin(), p.vel.end());
+}
+
 Problem buildProblem(const Scenario& s) {
   validateScenario(s);
   checkHostMemory(s, Grid(s.n1, s.n2, s.n3), StageRegistry::get(s.stage));  // the stage is valid now

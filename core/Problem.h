@@ -97,6 +97,10 @@ StabilityReport analyseStability(const Scenario& s, double vMin, double vMax);
 // At least the smallest normal float.
 double amplitudeBoundOf(const Problem& p, double sourceAmplitude);
 
+// The largest v²dt² of the grid p belongs to: p.velPeak where a slab's problem carries its whole grid's,
+// else the largest of p.vel (0 when it is empty).
+float velPeakOf(const Problem& p);
+
 // Cells of the absorbing or sponge layer along each axis (x, y, z); 0 for a reflecting boundary.
 std::array<int, 3> boundaryLayerCells(const Problem& p);
 

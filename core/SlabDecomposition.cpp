@@ -100,8 +100,7 @@ Problem slabProblem(const Problem& global, const Slab& slab) {
   p.coeffs = global.coeffs;
   p.stability = global.stability;
   p.amplitudeBound = global.amplitudeBound;  // a stage storing fewer bits scales every slab alike
-  p.velPeak = global.velPeak > 0.0f || global.vel.empty() ? global.velPeak
-                                                          : *std::max_element(global.vel.begin(), global.vel.end());
+  p.velPeak = velPeakOf(global);
   p.vel = paddedPlanes(global.vel, g, slab, "a slab's velocity term");
   p.initialPrev = paddedPlanes(global.initialPrev, g, slab, "a slab's initial field");
   // A padded index of the whole grid moves down by the planes below the slab's first ghost plane.
