@@ -194,7 +194,10 @@ std::vector<DeviceChoice> deviceChoices(const std::vector<DeviceInfo>& devices) 
   for (const auto& gpus : gpusByPlatform(devices)) {
     if (gpus.size() < 2) continue;
     std::string selector;
-    for (const DeviceInfo& d : gpus) selector += (selector.empty() ? "" : ",") + d.selector();
+    for (const DeviceInfo& d : gpus) {
+      if (!selector.empty()) selector += ',';
+      selector += d.selector();
+    }
     const bool alike = std::all_of(gpus.begin(), gpus.end(), [&](const DeviceInfo& d) { return d.name == gpus[0].name; });
     const std::string what = alike ? gpus[0].name : "GPUs of " + gpus[0].platformName;
     out.push_back({selector, std::to_string(gpus.size()) + " × " + what + " (" + selector + ": one slab of the grid each)"});
