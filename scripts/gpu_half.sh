@@ -11,7 +11,8 @@
 #   5. every OpenCL stage at 256³, 512³ and 1024³ (iso3dfd bench, scenario oneapi);
 #   6. the tuning sweep of gpu-half at 512³ and 256³ (the shipped database's large and medium classes):
 #      its "shipped entry" lines go to OUT/tuning-entries.json, ready for resources/tuning/tuning.json.
-# Logs and JSON go to OUT; OUT/summary.txt is the compact summary printed at the end.
+# OUT/summary.txt is the compact summary printed at the end, OUT/tuning-entries.json the entries, and
+# OUT/half-logs.tar.gz every log and JSON file (a device call brings back at most eight files).
 # HALF_N, HALF_SMALL and HALF_SIZES (default 512, 256 and 256,512,1024) make a trial of the script on a
 # small machine possible.
 set -uo pipefail
@@ -129,3 +130,5 @@ if table:
     for s, by in table.items():
         print("  %-14s %s" % (s, " ".join(f"{(by.get(z) or 0)/1e3:7.1f}" for z in sizes)))
 PY
+# At most eight files come back from a device call: everything but the summary and the entries goes in one archive.
+(cd "$out" && tar czf half-logs.tar.gz --remove-files -- *.log nvidia-smi.txt compare-*.json bench.json user-tuning.json 2>/dev/null)
