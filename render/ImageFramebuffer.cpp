@@ -1,5 +1,6 @@
 #include "render/ImageFramebuffer.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QOpenGLFramebufferObject>
@@ -54,13 +55,16 @@ QString ImageFramebuffer::bind(GlFunctions* gl, QSize drawn, int samples) {
 // way it is read straight into memory kept from the last image (RGBA bytes, what the video encoder
 // takes) once the caller has let go of it: a fresh 8 MB (1080p) every frame costs a page fault per 4 KiB,
 // and a pass on the CPU to flip or convert it costs more than drawing the frame on a GPU.
+bool ImageFramebuffer::bindForReading(QSize drawn, int samples) {
+  if (samples == 0) return true;
+  if (!resolved_ || resolved_->size() != drawn) resolved_ = std::make_unique<QOpenGLFramebufferObject>(drawn);
+  if (!resolved_->isValid()) return false;
+  QOpenGLFramebufferObject::blitFramebuffer(resolved_.get(), framebuffer_.get());
+  return resolved_->bind();
+}
+
 QImage ImageFramebuffer::readBack(GlFunctions* gl, QSize drawn, int samples) {
-  if (samples > 0) {
-    if (!resolved_ || resolved_->size() != drawn) resolved_ = std::make_unique<QOpenGLFramebufferObject>(drawn);
-    if (!resolved_->isValid()) return {};
-    QOpenGLFramebufferObject::blitFramebuffer(resolved_.get(), framebuffer_.get());
-    if (!resolved_->bind()) return {};
-  }
+  if (!bindForReading(drawn, samples)) return {};
   if (memory_.size() != drawn || !memory_.isDetached()) memory_ = QImage(drawn, QImage::Format_RGBX8888);
   if (memory_.isNull()) return {};
   gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
@@ -82,29 +86,109 @@ FrameTarget ImageFramebuffer::target(const ImageOptions& options) {
   return target;
 }
 
+QString ImageFramebuffer::drawPicture(GlFunctions* gl, const ImageOptions& options, int samples, const Draw& draw) {
+  if (QString error = optionsProblem(options); !error.isEmpty()) return error;
+  const FrameTarget frame = target(options);
+  if (QString error = limitProblem(gl, frame.pixels); !error.isEmpty()) return error;
+  if (QString error = bind(gl, frame.pixels, samples); !error.isEmpty()) return error;
+  return draw(frame);
+}
+
+QString ImageFramebuffer::delivered(QImage& image, QSize size) {
+  if (!image.isNull() && image.size() != size) image = image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+  if (image.isNull() || image.size() != size)
+    return QStringLiteral("could not read the %1x%2 image back from OpenGL").arg(size.width()).arg(size.height());
+  // Every pixel of the framebuffer is opaque (cleared opaque; the overlay is blended over it).
+  if (image.format() != QImage::Format_RGBX8888) image = image.convertToFormat(QImage::Format_RGBX8888);
+  return {};
+}
+
 QImage ImageFramebuffer::render(GlFunctions* gl, const ImageOptions& options, int samples, const Draw& draw,
                                 QString& error) {
-  if (error = optionsProblem(options); !error.isEmpty()) return {};
-  const QSize size = options.size;
-  const FrameTarget frame = target(options);
-  const QSize drawn = frame.pixels;
-  if (error = limitProblem(gl, drawn); !error.isEmpty()) return {};
-  if (error = bind(gl, drawn, samples); !error.isEmpty()) return {};
-  error = draw(frame);
+  error = drawPicture(gl, options, samples, draw);
+  const QSize drawn = target(options).pixels;
   QImage image = error.isEmpty() ? readBack(gl, drawn, samples) : QImage();
   QOpenGLFramebufferObject::bindDefault();
   if (!error.isEmpty()) return {};
   if (error = drainGlErrors(gl, "reading the image back"); !error.isEmpty()) return {};
-  if (!image.isNull() && drawn != size) image = image.scaled(size, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
-  if (image.isNull() || image.size() != size) {
-    error = QStringLiteral("could not read the %1x%2 image back from OpenGL").arg(size.width()).arg(size.height());
-    return {};
-  }
-  // Every pixel of the framebuffer is opaque (cleared opaque; the overlay is blended over it).
-  return image.format() == QImage::Format_RGBX8888 ? image : image.convertToFormat(QImage::Format_RGBX8888);
+  if (error = delivered(image, options.size); !error.isEmpty()) return {};
+  return image;
 }
 
-void ImageFramebuffer::destroy() {
+// The copy into the pixel-pack buffer is queued behind the drawing; the fence says when it has landed.
+QString ImageFramebuffer::start(GlFunctions* gl, const ImageOptions& options, int samples, const Draw& draw) {
+  if (QString error = optionsProblem(options); !error.isEmpty()) return error;  // before anything is dropped
+  if (pending() == kReadSlots) dropOldest(gl);
+  int slot = 0;
+  while (std::any_of(pending_.begin(), pending_.end(), [&](const PendingRead& p) { return p.slot == slot; })) ++slot;
+  QString error = drawPicture(gl, options, samples, draw);
+  const QSize drawn = target(options).pixels;
+  if (error.isEmpty() && !bindForReading(drawn, samples))
+    error = QStringLiteral("could not resolve the %1x%2 picture's samples").arg(drawn.width()).arg(drawn.height());
+  GLsync fence = nullptr;
+  if (error.isEmpty()) {
+    const std::size_t bytes = std::size_t(drawn.width()) * std::size_t(drawn.height()) * 4;
+    if (packBuffers_[slot] == 0) gl->glGenBuffers(1, &packBuffers_[slot]);
+    gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, packBuffers_[slot]);
+    if (packBytes_[slot] != bytes) {
+      gl->glBufferData(GL_PIXEL_PACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
+      packBytes_[slot] = bytes;
+    }
+    gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    gl->glReadPixels(0, 0, drawn.width(), drawn.height(), GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    fence = gl->glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl->glFlush();  // under way while the caller goes on
+  }
+  QOpenGLFramebufferObject::bindDefault();
+  if (QString glError = drainGlErrors(gl, "starting to read the image back"); error.isEmpty()) error = glError;
+  if (!error.isEmpty() || fence == nullptr) {
+    if (fence != nullptr) gl->glDeleteSync(fence);
+    packBytes_[slot] = 0;  // its storage is specified again next time
+    return error.isEmpty() ? QStringLiteral("could not create a fence for the image read-back") : error;
+  }
+  pending_.push_back({slot, drawn, options.size, fence});
+  return {};
+}
+
+QString ImageFramebuffer::collect(GlFunctions* gl, const std::function<void(const QImage& image)>& use) {
+  if (pending_.empty()) return QStringLiteral("no picture is being read back");
+  const PendingRead read = pending_.front();
+  pending_.pop_front();
+  constexpr GLuint64 kPatienceNs = 10'000'000'000;  // a driver that never signals: an error, not a hang
+  const GLenum waited = gl->glClientWaitSync(read.fence, GL_SYNC_FLUSH_COMMANDS_BIT, kPatienceNs);
+  gl->glDeleteSync(read.fence);
+  if (waited != GL_ALREADY_SIGNALED && waited != GL_CONDITION_SATISFIED)
+    return waited == GL_TIMEOUT_EXPIRED ? QStringLiteral("the image read-back did not complete within 10 s")
+                                        : drainGlErrors(gl, "waiting for the image read-back");
+  gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, packBuffers_[read.slot]);
+  const auto* bytes = static_cast<const uchar*>(
+      gl->glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, GLsizeiptr(packBytes_[read.slot]), GL_MAP_READ_BIT));
+  QString error;
+  if (bytes == nullptr) {
+    error = QStringLiteral("could not map the image read back (out of memory?)");
+  } else {
+    // Wrapped, not copied: the memory is the buffer's until it is unmapped below.
+    QImage image(bytes, read.drawn.width(), read.drawn.height(), read.drawn.width() * 4, QImage::Format_RGBX8888);
+    if (error = delivered(image, read.size); error.isEmpty()) use(image);
+    gl->glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+  }
+  gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  if (QString glError = drainGlErrors(gl, "collecting the image read back"); error.isEmpty()) error = glError;
+  return error;
+}
+
+void ImageFramebuffer::dropOldest(GlFunctions* gl) {
+  gl->glDeleteSync(pending_.front().fence);
+  pending_.pop_front();
+}
+
+void ImageFramebuffer::destroy(GlFunctions* gl) {
+  while (!pending_.empty()) dropOldest(gl);
+  for (int s = 0; s < kReadSlots; ++s)
+    if (packBuffers_[s] != 0) gl->glDeleteBuffers(1, &packBuffers_[s]);
+  std::fill(std::begin(packBuffers_), std::end(packBuffers_), 0u);
+  std::fill(std::begin(packBytes_), std::end(packBytes_), std::size_t(0));
   framebuffer_.reset();
   resolved_.reset();
   memory_ = QImage();

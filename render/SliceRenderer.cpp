@@ -191,7 +191,7 @@ void SliceRenderer::release() {
   decorations_.destroy(gl_);
   quads_.destroy(gl_);
   program_.reset();
-  image_.destroy();
+  image_.destroy(gl_);
   windowOverlay_.destroy(gl_);
   imageOverlay_.destroy(gl_);
   gl_ = nullptr;
@@ -379,15 +379,31 @@ void SliceRenderer::drawOverlay(const FrameTarget& target) {
   if (!overlay.draw(gl_, target.rowsDown)) fail(overlay.lastError());
 }
 
-QImage SliceRenderer::renderImage(const ImageOptions& options, int samples, QString& error) {
-  if (!ready_) {
-    error = "the view cannot draw: " + (problem_.isEmpty() ? QStringLiteral("OpenGL is not initialised yet") : problem_);
-    return {};
-  }
-  return image_.render(gl_, options, samples, [this](const FrameTarget& target) {
+QString SliceRenderer::notReadyProblem() const {
+  if (ready_) return {};
+  return "the view cannot draw: " + (problem_.isEmpty() ? QStringLiteral("OpenGL is not initialised yet") : problem_);
+}
+
+ImageFramebuffer::Draw SliceRenderer::pictureDraw() {
+  return [this](const FrameTarget& target) {
     drawFrame(target);
     return problem_;  // drawFrame recorded a GL failure
-  }, error);
+  };
+}
+
+QImage SliceRenderer::renderImage(const ImageOptions& options, int samples, QString& error) {
+  if (error = notReadyProblem(); !error.isEmpty()) return {};
+  return image_.render(gl_, options, samples, pictureDraw(), error);
+}
+
+QString SliceRenderer::startImage(const ImageOptions& options, int samples) {
+  if (QString error = notReadyProblem(); !error.isEmpty()) return error;
+  return image_.start(gl_, options, samples, pictureDraw());
+}
+
+QString SliceRenderer::collectImage(const std::function<void(const QImage& image)>& use) {
+  if (QString error = notReadyProblem(); !error.isEmpty()) return error;
+  return image_.collect(gl_, use);
 }
 
 // ---- Layout and decorations ------------------------------------------------------------------------

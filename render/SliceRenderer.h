@@ -15,6 +15,7 @@
 // 2D planes: XY with x right and y down (seen from above), XZ with x right and z down, YZ with y right
 // and z down. See SliceGeometry.h.
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -88,6 +89,10 @@ class SliceRenderer {
   // pixel (the window's anti-aliasing). A null image and `error` set when the options are out of range
   // or GL fails.
   QImage renderImage(const ImageOptions& options, int samples, QString& error);
+  // The same picture read back a picture late, for a stream of them (ImageFramebuffer::start, collect):
+  // "" or what failed.
+  QString startImage(const ImageOptions& options, int samples);
+  QString collectImage(const std::function<void(const QImage& image)>& use);
   // Mapped pixel buffers for the wavefield's planes (MappedUploads::map): a set given to setSlices whose
   // planes lie in one is uploaded from it, and held until the GL has read it.
   std::optional<MappedUploads::Mapping> mapBuffers(int count, std::size_t bytes, QString& problem);
@@ -108,6 +113,8 @@ class SliceRenderer {
   void paintDecorations(QPainter& painter, const FrameTarget& target) const;
 
  private:
+  QString notReadyProblem() const;  // why no picture can be drawn, "" when one can
+  ImageFramebuffer::Draw pictureDraw();  // a picture's frame, drawn by drawFrame
   bool fail(const QString& problem);  // records a GL problem; returns false
   bool createGlObjects();
   bool uploadPending();

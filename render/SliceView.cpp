@@ -296,21 +296,35 @@ QImage SliceView::grabWindowFrame() {
   return image.mirrored();  // GL rows run bottom up
 }
 
+QString SliceView::currentForPictures() {
+  if (!ensureGl()) return "the view cannot draw: " + glInfo();
+  if (!makeCurrent()) return QStringLiteral("the view's OpenGL context cannot be made current");
+  return {};
+}
+
 QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
   if (error = ImageFramebuffer::optionsProblem(options); !error.isEmpty()) return {};
-  if (!ensureGl()) {
-    error = "the view cannot draw: " + glInfo();
-    return {};
-  }
-  if (!makeCurrent()) {
-    error = QStringLiteral("the view's OpenGL context cannot be made current");
-    return {};
-  }
+  if (error = currentForPictures(); !error.isEmpty()) return {};
   // The same anti-aliasing as the window.
   QImage image = renderer_.renderImage(options, window_->requestedFormat().samples(), error);
   context_.doneCurrent();
   showGlProblem();
   return image;
+}
+
+QString SliceView::startImage(const ImageOptions& options) {
+  if (QString error = currentForPictures(); !error.isEmpty()) return error;
+  const QString error = renderer_.startImage(options, window_->requestedFormat().samples());
+  context_.doneCurrent();
+  showGlProblem();
+  return error;
+}
+
+QString SliceView::collectImage(const std::function<void(const QImage& image)>& use) {
+  if (QString error = currentForPictures(); !error.isEmpty()) return error;
+  const QString error = renderer_.collectImage(use);
+  context_.doneCurrent();
+  return error;
 }
 
 QImage SliceView::grabFramebuffer() {

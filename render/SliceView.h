@@ -8,6 +8,7 @@
 //
 // Mouse (3D): left drag orbits, right or middle drag pans, the wheel zooms, a double click re-frames; a
 // click without drag on a slice emits cellPicked in every mode (cellShiftPicked with Shift held).
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -123,6 +124,11 @@ class SliceView : public QWidget {
   // GUI thread; initialises GL if the view was never shown. Format_RGBX8888 (opaque RGBA bytes). A null
   // image and `error` set when the size is out of range or GL fails.
   QImage renderImage(const ImageOptions& options, QString& error);
+  // The same pictures read back a picture late, for a stream of them (a recording): startImage draws
+  // one and starts reading it back; collectImage calls use(image) with the oldest started once it is
+  // back (valid during the call). "" or what failed (SliceRenderer::startImage, collectImage).
+  QString startImage(const ImageOptions& options);
+  QString collectImage(const std::function<void(const QImage& image)>& use);
   // The view as the window shows it, at its size (renderImage with every decoration); initialises GL
   // if the view was never shown. A null image when GL cannot draw.
   QImage grabFramebuffer();
@@ -158,6 +164,7 @@ class SliceView : public QWidget {
   // The context, current on its offscreen surface, and the renderer initialised in it, on first use.
   // False when GL cannot draw (glInfo says why).
   bool ensureGl();
+  QString currentForPictures();  // ensureGl and makeCurrent: "" or why not
   bool makeCurrent();  // on the offscreen surface, once ensureGl succeeded
   void changed();      // what is shown changed: a frame soon, and clipChanged if the range moved
   void requestFrame();  // a paint of the window soon, at most maxFrameRate_ a second

@@ -30,6 +30,19 @@ class RecordableView {
   // The picture of imageStep() at options.size, its counters those of that step; a null image and
   // `error` on failure.
   virtual QImage renderImage(const ImageOptions& options, QString& error) = 0;
+  // Pictures read back a picture late, for a stream of them (a recording): where readsBackLate(),
+  // startImage draws the picture renderImage would and starts reading it back without waiting for it,
+  // and collectImage calls use(image) with the oldest started once it is back (valid during the call
+  // only); each "" or what failed. A view without them is recorded through renderImage.
+  virtual bool readsBackLate() const { return false; }
+  virtual QString startImage(const ImageOptions& options) {
+    (void)options;
+    return QStringLiteral("this view draws its pictures only at once");
+  }
+  virtual QString collectImage(const std::function<void(const QImage& image)>& use) {
+    (void)use;
+    return QStringLiteral("this view draws its pictures only at once");
+  }
   // A line over the picture on screen only, never in renderImage's: the recording's state (empty: none).
   virtual void setRecordingNotice(const QString& line) = 0;
   // The pictures to come are drawn with `options` (null: no more of them). A view whose picture is

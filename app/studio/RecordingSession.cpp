@@ -45,6 +45,8 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   settings_ = settings;
   error_.clear();
   captured_ = 0;
+  inFlight_ = 0;
+  collected_ = 0;
   renderNanoseconds_ = waitNanoseconds_ = 0;
   const bool video = isVideoPath(settings.path);
   QSize size = settings.picture.size;
@@ -129,18 +131,45 @@ void RecordingSession::capture(long step) {
       roomPoll_.start(kRoomPollMs);
     }
   }
-  QString problem;
-  const QImage image = view_->renderImage(settings_.picture, problem);
-  if (image.isNull()) return fail("drawing frame " + QString::number(captured_) + ": " + problem);
-  try {
-    writer_->push(image.constBits(), image.bytesPerLine());
-  } catch (const ExportError& e) {
-    return fail(QString::fromStdString(e.what()));
-  }
+  if (const QString problem = takeFrame(); !problem.isEmpty()) return fail(problem);
   ++captured_;
   renderNanoseconds_ += clock.nsecsElapsed();
   if (last) finish();  // the run rests on the last frame's step
   emit frameCaptured(captured_);
+}
+
+// A view that reads its pictures back late has this frame drawn and on its way while the one before it,
+// long arrived, goes to the writer.
+QString RecordingSession::takeFrame() {
+  const QString drawing = "drawing frame " + QString::number(captured_) + ": ";
+  if (!view_->readsBackLate()) {
+    QString problem;
+    const QImage image = view_->renderImage(settings_.picture, problem);
+    return image.isNull() ? drawing + problem : pushFrame(image);
+  }
+  if (const QString problem = view_->startImage(settings_.picture); !problem.isEmpty()) return drawing + problem;
+  ++inFlight_;
+  return inFlight_ > 1 ? collectOldest(true) : QString();
+}
+
+QString RecordingSession::collectOldest(bool write) {
+  const long frame = collected_++;
+  --inFlight_;
+  QString pushed;
+  const QString problem = view_->collectImage([&](const QImage& image) {
+    if (write) pushed = pushFrame(image);
+  });
+  if (!problem.isEmpty()) return "reading frame " + QString::number(frame) + " back: " + problem;
+  return pushed;
+}
+
+QString RecordingSession::pushFrame(const QImage& image) {
+  try {
+    writer_->push(image.constBits(), image.bytesPerLine());
+  } catch (const ExportError& e) {
+    return QString::fromStdString(e.what());
+  }
+  return {};
 }
 
 void RecordingSession::resumeWhenRoom() {
@@ -172,6 +201,8 @@ void RecordingSession::stop() {
 }
 
 void RecordingSession::finish() {
+  while (inFlight_ > 0)
+    if (const QString problem = collectOldest(true); !problem.isEmpty()) return fail(problem);
   state_ = State::Finishing;
   roomPoll_.stop();
   disconnect(slicesConnection_);
@@ -193,6 +224,7 @@ void RecordingSession::finish() {
 }
 
 void RecordingSession::fail(const QString& message) {
+  while (inFlight_ > 0) collectOldest(false);  // the view's read-backs of frames that will not be written
   roomPoll_.stop();
   disconnect(slicesConnection_);
   view_->preparePictures(nullptr);

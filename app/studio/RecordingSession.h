@@ -5,6 +5,8 @@
 // while this frame is drawn and encoded. When the writer's queue is full the run is resumed only once
 // it has room again: the simulation waits, no frame is dropped, and the GUI thread never blocks on the
 // encoder (finishing runs on a thread of its own too). A pause by the user holds the run until Play.
+// A view that reads its pictures back late (RecordableView::readsBackLate) gets each frame's picture
+// to the writer when the next frame has been drawn, or when the recording finishes.
 #include <QElapsedTimer>
 #include <QObject>
 #include <QSize>
@@ -73,6 +75,11 @@ class RecordingSession : public QObject {
  private:
   void onSlices(long step);
   void capture(long step);
+  // Draws frame captured_ and hands the writer what has arrived: "" or what failed.
+  QString takeFrame();
+  // The oldest frame the view is reading back, to the writer unless `write` is false: "" or what failed.
+  QString collectOldest(bool write);
+  QString pushFrame(const QImage& image);
   void resumeWhenRoom();
   void resumeRun();  // unless the user paused it or the writer has no room
   void finish();
@@ -89,6 +96,8 @@ class RecordingSession : public QObject {
   QMetaObject::Connection slicesConnection_;
   long target_ = 0;  // step of the next frame
   long captured_ = 0;
+  int inFlight_ = 0;    // frames taken whose pictures the view is still reading back
+  long collected_ = 0;  // frames whose pictures came back (or failed to)
   bool userPlaying_ = true;
   qint64 renderNanoseconds_ = 0, waitNanoseconds_ = 0;
   QElapsedTimer waiting_;

@@ -248,6 +248,20 @@ void SimulationPane::preparePictures(const ImageOptions* options) {
 }
 
 QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) {
+  showPictureCounters(options);
+  return view_->renderImage(options, error);
+}
+
+QString SimulationPane::startImage(const ImageOptions& options) {
+  showPictureCounters(options);
+  return view_->startImage(options);
+}
+
+QString SimulationPane::collectImage(const std::function<void(const QImage& image)>& use) {
+  return view_->collectImage(use);
+}
+
+void SimulationPane::showPictureCounters(const ImageOptions& options) {
   if (options.hud && hudCounters_ && imageStep() >= 0) {
     // The counters of exactly the step drawn, not of wherever the run is by now.
     ControllerStatus status = status_;
@@ -258,7 +272,6 @@ QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) 
     if (pauseStep_ >= 0) status.playing = recordingPlays_;
     view_->setHudLines(hudLines(status, options.framesPerSecond > 0.0 ? options.framesPerSecond : framesPerSecond_));
   }
-  return view_->renderImage(options, error);
 }
 
 }  // namespace iso

@@ -77,6 +77,9 @@ class SimulationPane : public QWidget, public RecordableView {
     controller_->setPlaying(playing);
   }
   QImage renderImage(const ImageOptions& options, QString& error) override;
+  bool readsBackLate() const override { return true; }
+  QString startImage(const ImageOptions& options) override;
+  QString collectImage(const std::function<void(const QImage& image)>& use) override;
   void setRecordingNotice(const QString& line) override;
   void preparePictures(const ImageOptions* options) override;
 
@@ -88,6 +91,8 @@ class SimulationPane : public QWidget, public RecordableView {
   void pictureStep(long step);                // a frame a picture may be drawn of (imageStep) is shown
 
  private:
+  // A picture's HUD shows the counters of exactly the step it draws.
+  void showPictureCounters(const ImageOptions& options);
   void applyFrameRate(int framesPerSecond);
   int slicePollMs() const;
   void pollSlices();

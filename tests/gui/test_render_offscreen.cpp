@@ -170,5 +170,33 @@ TEST_F(RenderOffscreen, RefusesSizesOutOfRangeWithAClearError) {
   EXPECT_FALSE(render({QSize(64, 36)}).isNull());
 }
 
+// A stream of pictures read back a picture late: each comes out in the order started, the same pixels as
+// the picture drawn at once; one started past the read-back slots drops the oldest; a refused size
+// starts nothing; collecting with nothing started is an error.
+TEST_F(RenderOffscreen, PicturesReadBackLateComeInOrderAndMatchThoseReadAtOnce) {
+  const ImageOptions first{QSize(320, 200)}, second{QSize(200, 150), 0.0, true, false, true};
+  const QImage expected[2] = {render(first), render(second)};
+  std::vector<QImage> collected;
+  const auto keep = [&](const QImage& image) { collected.push_back(image.copy()); };
+  ASSERT_EQ(view_->startImage(first).toStdString(), "");
+  ASSERT_EQ(view_->startImage(second).toStdString(), "");
+  EXPECT_NE(view_->startImage({QSize(0, 10)}).indexOf("out of range"), -1);
+  EXPECT_EQ(view_->collectImage(keep).toStdString(), "");
+  EXPECT_EQ(view_->collectImage(keep).toStdString(), "");
+  ASSERT_EQ(collected.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(collected[std::size_t(i)].size(), expected[i].size());
+    EXPECT_EQ(collected[std::size_t(i)].convertToFormat(QImage::Format_RGBX8888), expected[i]) << "picture " << i;
+  }
+  EXPECT_NE(view_->collectImage(keep).indexOf("no picture"), -1) << "nothing is pending any more";
+
+  collected.clear();
+  for (int i = 0; i < ImageFramebuffer::kReadSlots + 1; ++i)
+    ASSERT_EQ(view_->startImage(i == 0 ? second : first).toStdString(), "");
+  while (view_->collectImage(keep).isEmpty()) {}
+  ASSERT_EQ(collected.size(), std::size_t(ImageFramebuffer::kReadSlots));
+  EXPECT_EQ(collected.front().size(), first.size) << "the oldest (the second size) was dropped";
+}
+
 }  // namespace
 }  // namespace iso
