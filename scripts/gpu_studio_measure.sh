@@ -8,12 +8,19 @@
 #                                                                      main compare record shots teach
 #                                                                      frame volume
 #   MAIN_SIZES (256 512), COMPARE_SIZE (256), RECORD_SIZE (512): cube edges, smaller for a trial on a CPU
+#   MAIN_PARTS   what the window's cost at the largest size is made of (default "30fps hostpath"; also
+#                "small": a 640x360 view, "xz": one plane drawn in 2D)
+#   COMPARE_STEPS (2400): long enough for auto's steps per frame to settle, most of the run at them
+#   RECORD_RUNS  resolution:preset pairs (default "1920x1080:veryfast 1920x1080:ultrafast 3840x2160:veryfast
+#                3840x2160:ultrafast")
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${OUT:-$root/out}"; mkdir -p "$out"
 logs="$(mktemp -d)"; pics="$(mktemp -d)"
 dev="${GPU_DEVICE:-nvidia}"; rounds="${ROUNDS:-3}"; secs="${SECONDS_EACH:-5}"; skip=" ${SKIP:-} "
 main_sizes="${MAIN_SIZES:-256 512}"; compare_size="${COMPARE_SIZE:-256}"; record_size="${RECORD_SIZE:-512}"
+main_parts="${MAIN_PARTS:-30fps hostpath}"; compare_steps="${COMPARE_STEPS:-2400}"
+record_runs="${RECORD_RUNS:-1920x1080:veryfast 1920x1080:ultrafast 3840x2160:veryfast 3840x2160:ultrafast}"
 gpu_stages="gpu-basic@$dev,gpu-slm@$dev,gpu-optimized@$dev,gpu-temporal@$dev"
 big="$record_size,$record_size,$record_size"
 largest="${main_sizes##* }"
@@ -48,22 +55,29 @@ for r in $(seq "$rounds"); do
       run "main-$n" iso3dfd-studio --size "$n,$n,$n" --stage gpu-optimized --device "$dev" \
           --steps-per-frame 4 --benchmark "$secs"
     done
-    # What the window's cost is made of, at the largest size: half the frames, or the host-copy path.
-    run "main-$largest-30fps" iso3dfd-studio --size "$largest,$largest,$largest" --stage gpu-optimized --device "$dev" \
-        --steps-per-frame 4 --benchmark "$secs" --view-fps 30
-    run "main-$largest-hostpath" iso3dfd-studio --size "$largest,$largest,$largest" --stage gpu-optimized --device "$dev" \
-        --steps-per-frame 4 --benchmark "$secs" --slice-path host
+    # What the window's cost is made of, at the largest size: half the frames, the host-copy path, a
+    # quarter of the pixels, one plane.
+    for part in $main_parts; do
+      case "$part" in
+        30fps) extra=(--view-fps 30) ;;
+        hostpath) extra=(--slice-path host) ;;
+        small) extra=(--view-size 640x360) ;;
+        xz) extra=(--mode xz) ;;
+        *) echo "unknown MAIN_PARTS entry: $part" >&2; continue ;;
+      esac
+      run "main-$largest-$part" iso3dfd-studio --size "$largest,$largest,$largest" --stage gpu-optimized \
+          --device "$dev" --steps-per-frame 4 --benchmark "$secs" "${extra[@]}"
+    done
   fi
   if wanted compare; then
-    run compare iso3dfd-studio --compare "$gpu_stages" --size "$compare_size,$compare_size,$compare_size" --steps 600 \
+    run compare iso3dfd-studio --compare "$gpu_stages" --size "$compare_size,$compare_size,$compare_size" --steps "$compare_steps" \
         --screenshot "$pics/compare.png"
   fi
   if wanted record; then
-    for preset in veryfast ultrafast; do
-      for res in 1920x1080 3840x2160; do
-        run "record-$res-$preset" iso3dfd-studio --size "$big" --stage gpu-optimized --device "$dev" \
-            --record "/tmp/record-$res.mp4" --frames 150 --every 4 --resolution "$res" --video-preset "$preset"
-      done
+    for pair in $record_runs; do
+      res="${pair%%:*}"; preset="${pair#*:}"
+      run "record-$res-$preset" iso3dfd-studio --size "$big" --stage gpu-optimized --device "$dev" \
+          --record "/tmp/record-$res.mp4" --frames 150 --every 4 --resolution "$res" --video-preset "$preset"
     done
   fi
   if wanted shots; then
