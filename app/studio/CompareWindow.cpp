@@ -226,10 +226,8 @@ void CompareWindow::buildToolbar() {
   stepsPerFrameBox_->setSpecialValueText("auto");
   stepsPerFrameBox_->setValue(stepsPerFrame_);
   stepsPerFrameBox_->setToolTip(QStringLiteral("Time steps between two common frames: no viewport runs ahead of another by more.\n"
-                                               "auto: as many as keep the view at %1 frames/s or more (%2 while a stage computes\n"
-                                               "on the host's cores; 1 to %3), so it stays interactive however slow the slowest\n"
-                                               "stage is. Range: auto, 1 to 1000")
-                                    .arg(kAutoFramesPerSecondOnGpus)
+                                               "auto: as many as keep the view at %1 frames/s or more (1 to %2), so it stays\n"
+                                               "interactive however slow the slowest stage is. Range: auto, 1 to 1000")
                                     .arg(kAutoFramesPerSecond)
                                     .arg(kMaxAutoStepsPerFrame));
   connect(stepsPerFrameBox_, &QSpinBox::valueChanged, this, &CompareWindow::setStepsPerFrame);
@@ -419,19 +417,10 @@ void CompareWindow::applyBatch(int steps) {
   coordinator_.setBatch(batch_);
 }
 
-int CompareWindow::adaptedStepsPerFrame(int steps, double framesPerSecond, double goal) {
-  if (framesPerSecond < goal) return std::max(1, steps / 2);
-  if (framesPerSecond > goal * 4.0 / 3.0) return std::min(kMaxAutoStepsPerFrame, steps + 1);
+int CompareWindow::adaptedStepsPerFrame(int steps, double framesPerSecond) {
+  if (framesPerSecond < kAutoFramesPerSecond) return std::max(1, steps / 2);
+  if (framesPerSecond > kAutoFramesPerSecond * 4.0 / 3.0) return std::min(kMaxAutoStepsPerFrame, steps + 1);
   return steps;
-}
-
-double CompareWindow::autoFrameGoal() const {
-  for (int n = 0; n < viewportCount(); ++n) {
-    if (!coordinator_.active(std::size_t(n))) continue;
-    const ControllerStatus& status = viewports_.at(std::size_t(n))->pane()->lastStatus();
-    if (!status.hasSolver || status.onHostCores) return kAutoFramesPerSecond;
-  }
-  return kAutoFramesPerSecondOnGpus;
 }
 
 // A slow stage joining the compare brings the frame rate back within a second or two.
@@ -448,8 +437,7 @@ void CompareWindow::adaptStepsPerFrame() {
   ++autoFrames_;
   const double seconds = autoWindow_.elapsed() / 1000.0;
   if (seconds < 0.5) return;
-  if (const int steps = adaptedStepsPerFrame(batch_, autoFrames_ / seconds, autoFrameGoal()); steps != batch_)
-    applyBatch(steps);
+  if (const int steps = adaptedStepsPerFrame(batch_, autoFrames_ / seconds); steps != batch_) applyBatch(steps);
   autoWindow_.restart();
   autoFrames_ = 0;
 }

@@ -56,17 +56,14 @@ class CompareWindow : public QMainWindow, public RecordableView {
   void stepOnce();
   void reset();
   // Steps between two common frames; kAutoStepsPerFrame (the default) picks them as it runs: as many as
-  // keep at least autoFrameGoal() frames a second, from 1 to kMaxAutoStepsPerFrame.
+  // keep at least kAutoFramesPerSecond frames a second, from 1 to kMaxAutoStepsPerFrame.
   void setStepsPerFrame(int steps);
   static constexpr int kAutoStepsPerFrame = 0, kMaxAutoStepsPerFrame = 16;
-  // Auto's goal while a stage computes on the host's cores (the views' drawing takes from it, all of it
-  // when OpenGL renders in software), and while every stage computes on a GPU (as the main view's rate).
-  static constexpr double kAutoFramesPerSecond = 30.0, kAutoFramesPerSecondOnGpus = 60.0;
-  double autoFrameGoal() const;
+  static constexpr double kAutoFramesPerSecond = 30.0;
   int stepsPerFrame() const { return batch_; }  // the steps per frame in use now
   // Auto's rule, applied twice a second: below the frame-rate goal, halve the steps per frame; well above
   // it (a third more), add one. Halving at once and climbing slowly settles without oscillating.
-  static int adaptedStepsPerFrame(int steps, double framesPerSecond, double goal);
+  static int adaptedStepsPerFrame(int steps, double framesPerSecond);
   void setStopStep(long step);       // the run pauses there (< 0: never)
   void setViewMode(int mode);        // 0 3D, 1 XY, 2 XZ, 3 YZ
   void setLinked(bool linked);
