@@ -7,7 +7,7 @@
 #                                     with its keymaps, and Mesa's software driver (only Xvfb's GLX extension
 #                                     needs it; the studio's own OpenGL is NVIDIA's).
 # There (the GPU server, as root):
-#   scripts/gpu_studio.sh keep     moves the parts at hand into .gpu-studio/kept/ (for sending the bundle
+#   scripts/gpu_studio.sh keep     moves the parts at hand into /tmp/iso3dfd-studio-parts (for sending the bundle
 #                                  in several pieces when one transfer is limited in size)
 #   scripts/gpu_studio.sh run      joins and unpacks the parts, starts Xvfb, checks that the OpenGL
 #                                  renderer is the GPU (fails otherwise), then measures the studio there:
@@ -70,30 +70,32 @@ pack() {
   echo "send every .gpu-studio/bundle.tar.xz.part-NN and .gpu-studio/bundle.sha256; then run: scripts/gpu_studio.sh run"
 }
 
+# Outside the checkout: a later call that carries parts into .gpu-studio replaces that folder there.
+kept="${KEPT_DIR:-/tmp/iso3dfd-studio-parts}"
 keep() {
-  mkdir -p "$work/kept"
+  mkdir -p "$kept"
   local moved=0 p
   for p in "$work"/bundle.tar.xz.part-* "$work"/bundle.sha256; do
-    [ -e "$p" ] && mv "$p" "$work/kept/" && moved=1
+    if [ -e "$p" ]; then mv "$p" "$kept/" && moved=1; fi
   done
   [ "$moved" = 1 ] || { echo "keep: no parts in $work" >&2; exit 2; }
-  ls -la "$work/kept"
+  ls -la "$kept"
 }
 
 # Joins the parts (carried now or kept earlier), checks them against bundle.sha256, unpacks once.
 unpack() {
   bundle="${BUNDLE_DIR:-/tmp/iso3dfd-studio}"
   local sums
-  sums="$(ls "$work"/bundle.sha256 "$work"/kept/bundle.sha256 2>/dev/null | head -1)"
+  sums="$( (ls "$work"/bundle.sha256 "$kept"/bundle.sha256 2>/dev/null || true) | head -1)"
   [ -n "$sums" ] || { echo "run: no .gpu-studio/bundle.sha256 (send it with the parts)" >&2; exit 2; }
   if [ -x "$bundle/bin/iso3dfd-studio" ] && cmp -s "$sums" "$bundle/bundle.sha256"; then return; fi
   local joined; joined="$(mktemp -d)"
-  for p in $( (ls "$work"/bundle.tar.xz.part-* "$work"/kept/bundle.tar.xz.part-* 2>/dev/null) | sort -t- -k3); do
+  for p in $( (ls "$work"/bundle.tar.xz.part-* "$kept"/bundle.tar.xz.part-* 2>/dev/null || true) | sort -t- -k3); do
     cat "$p" >> "$joined/bundle.tar.xz"
   done
   (cd "$joined" && sha256sum -c --quiet "$sums") || {
     echo "run: the parts do not make the packed bundle (one missing?):" >&2
-    ls -la "$work" "$work/kept" >&2 || true
+    ls -la "$work" "$kept" >&2 || true
     exit 2
   }
   rm -rf "$bundle" && mkdir -p "$(dirname "$bundle")"
