@@ -90,7 +90,9 @@ unpack() {
   [ -n "$sums" ] || { echo "run: no .gpu-studio/bundle.sha256 (send it with the parts)" >&2; exit 2; }
   if [ -x "$bundle/bin/iso3dfd-studio" ] && cmp -s "$sums" "$bundle/bundle.sha256"; then return; fi
   local joined; joined="$(mktemp -d)"
-  for p in $( (ls "$work"/bundle.tar.xz.part-* "$kept"/bundle.tar.xz.part-* 2>/dev/null || true) | sort -t- -k3); do
+  # In the order of the parts' numbers, wherever each lies.
+  for p in $( (ls "$work"/bundle.tar.xz.part-* "$kept"/bundle.tar.xz.part-* 2>/dev/null || true) \
+              | awk -F/ '{print $NF, $0}' | sort | cut -d' ' -f2); do
     cat "$p" >> "$joined/bundle.tar.xz"
   done
   (cd "$joined" && sha256sum -c --quiet "$sums") || {
