@@ -39,7 +39,9 @@ TEST(ScenarioOptions, EveryOptionHasOneNameHelpAndAParser) {
   std::set<std::string> names;
   for (const ScenarioOption& o : scenarioOptionTable()) {
     EXPECT_TRUE(names.insert(o.name).second) << "--" << o.name << " twice";
-    if (!o.alias.empty()) EXPECT_TRUE(names.insert(o.alias).second) << "--" << o.alias << " twice";
+    if (!o.alias.empty()) {
+      EXPECT_TRUE(names.insert(o.alias).second) << "--" << o.alias << " twice";
+    }
     EXPECT_FALSE(o.valueName.empty()) << o.name;
     EXPECT_FALSE(o.help.empty()) << o.name;
     EXPECT_NE(o.set, nullptr) << o.name;

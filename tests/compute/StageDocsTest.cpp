@@ -88,7 +88,7 @@ TEST(StageDocs, TheStagesTableGivesEachStageItsTitleSampleAndParameters) {
   for (const auto& row : rows) documented.push_back(idOf(row));
   std::string missing;
   for (const Stage* s : allStages())
-    if (std::find(documented.begin(), documented.end(), s->id()) == documented.end()) missing += "\n" + expectedRow(*s);
+    if (std::find(documented.begin(), documented.end(), s->id()) == documented.end()) missing.append("\n").append(expectedRow(*s));
   ASSERT_EQ(documented, registeredIds()) << "docs/STAGES.md: one row per stage, in the order of `iso3dfd stages`"
                                          << (missing.empty() ? "" : "; missing:" + missing);
   for (const auto& row : rows) {
