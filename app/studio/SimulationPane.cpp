@@ -3,7 +3,6 @@
 #include <QPointer>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <cmath>
 
 #include "render/SliceView.h"
 
@@ -153,18 +152,13 @@ void SimulationPane::setFrameRateBesideHostSolver(int framesPerSecond) {
   if (!status_.hasSolver || status_.onHostCores) applyFrameRate(framesPerSecond);
 }
 
-int SimulationPane::liveFrameRate() const {
-  return status_.hasSolver && !status_.onHostCores ? SliceView::kMaxFrameRate : frameRateBesideHostSolver_;
-}
-
 void SimulationPane::setFrameRateCap(int framesPerSecond) {
   frameRateCap_ = framesPerSecond;
-  applyFrameRate(liveFrameRate());
+  applyFrameRate(status_.hasSolver && !status_.onHostCores ? SliceView::kMaxFrameRate : frameRateBesideHostSolver_);
 }
 
 void SimulationPane::applyFrameRate(int framesPerSecond) {
-  const int cap = picturesRate_ > 0 ? std::min(frameRateCap_, picturesRate_) : frameRateCap_;
-  view_->setMaxFrameRate(std::min(framesPerSecond, cap));
+  view_->setMaxFrameRate(std::min(framesPerSecond, frameRateCap_));
   if (slicePoll_.isActive()) slicePoll_.start(slicePollMs());
 }
 
@@ -184,7 +178,7 @@ void SimulationPane::pollStatus() {
     generation_ = status_.generation;
     const Scenario active = controller_->activeScenario();
     view_->setGridSpacing(status_.dx);
-    applyFrameRate(liveFrameRate());
+    applyFrameRate(status_.onHostCores ? frameRateBesideHostSolver_ : SliceView::kMaxFrameRate);
     if (active.source.kind == SourceKind::Ricker) {
       auto at = [](int requested, int n) { return requested < 0 ? n / 2 : requested; };
       view_->setSourceCell(at(active.source.i, status_.grid.n1), at(active.source.j, status_.grid.n2),
@@ -248,10 +242,6 @@ QMetaObject::Connection SimulationPane::connectImageStep(QObject* context, std::
 }
 
 void SimulationPane::preparePictures(const ImageOptions* options) {
-  // While a recording takes its frames, the window draws no more often than the video: each frame on
-  // screen takes the GUI thread's time from the recorded ones.
-  picturesRate_ = options && options->framesPerSecond > 0.0 ? int(std::ceil(options->framesPerSecond)) : 0;
-  applyFrameRate(liveFrameRate());
   volume_->preparePictures(options);
   // Until a frame rendered for them comes, pictures of the volume would show another camera.
   if (view_->slices() && !volume_->readyForPictures(*view_->slices())) pictureStep_ = -1;

@@ -94,7 +94,6 @@ class SimulationPane : public QWidget, public RecordableView {
   // A picture's HUD shows the counters of exactly the step it draws.
   void showPictureCounters(const ImageOptions& options);
   void applyFrameRate(int framesPerSecond);
-  int liveFrameRate() const;  // the view's rate beside this solver, before the caps
   int slicePollMs() const;
   void pollSlices();
   void useMappedBuffers(std::size_t floats);  // buffers of that many floats per slot, or the host path
@@ -122,7 +121,6 @@ class SimulationPane : public QWidget, public RecordableView {
   bool hudCounters_ = true;
   int frameRateBesideHostSolver_;  // SliceView::kMaxFrameRate until set
   int frameRateCap_;               // SliceView::kMaxFrameRate until set
-  int picturesRate_ = 0;           // a recording's video rate while it takes frames (0: none)
 };
 
 }  // namespace iso

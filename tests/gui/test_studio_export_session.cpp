@@ -55,9 +55,7 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   settings.picture.size = QSize(320, 180);
   settings.fps = 10;
   settings.every = 3;
-  const int liveRate = pane->view()->maxFrameRate();
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
-  EXPECT_EQ(pane->view()->maxFrameRate(), std::min(liveRate, 10)) << "the window draws no more often than the video";
   ASSERT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= 6; }));
   // The view says it records (and, when the encoder holds the run, that it waits), on screen only.
   EXPECT_TRUE(pane->view()->screenNotice().startsWith("recording: ")) << pane->view()->screenNotice().toStdString();
@@ -67,7 +65,6 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   ASSERT_TRUE(outcome.ok) << outcome.message.toStdString();
   EXPECT_EQ(session.state(), RecordingSession::State::Finished);
   EXPECT_EQ(pane->view()->screenNotice(), "");
-  EXPECT_EQ(pane->view()->maxFrameRate(), liveRate) << "its own rate again";
 
   const test::DecodedVideo decoded = test::decodeVideo(video);
   ASSERT_EQ(decoded.error, "");
