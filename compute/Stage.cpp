@@ -72,6 +72,10 @@ class DeviceStage final : public Stage {
 
 Stage::Stage(StageInfo info) : info_(std::move(info)) {}
 
+double Stage::bytesPerPointStep(const StageParamMap& params) const {
+  return openCl() ? openCl()->bytesPerPointStep(params) : bytesPerPointStep();
+}
+
 std::vector<std::string> Stage::parameterNames() const {
   std::vector<std::string> names;
   for (const StageParamSpec& spec : parameterSpecs()) names.push_back(spec.name);

@@ -40,6 +40,8 @@ class Stage {
   bool opencl() const { return info_.opencl; }
   // Bytes of memory traffic per interior point and time step (StageInfo::bytesPerPointStep).
   double bytesPerPointStep() const { return info_.bytesPerPointStep; }
+  // The same in the form that resolved parameters `params` select (an OpenCL stage's storage).
+  double bytesPerPointStep(const StageParamMap& params) const;
   // The descriptor of an OpenCL stage (kernel, launch, build options); nullptr for a CPU stage.
   virtual const OpenClStage* openCl() const { return nullptr; }
 

@@ -572,8 +572,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
   const double devices = decomposed ? double(distinctDevices(executionConfig(s))) : 1.0;
   Throughput t = computeThroughput(double(grid.interiorSize()), 1.0, timedSteps > 0 ? seconds / timedSteps : 0.0,
                                    devices * runCeilingGBs(stage, device, solverBytes(grid)),
-                                   stage.openCl() ? stage.openCl()->bytesPerPointStep(solver->parameters())
-                                                  : stage.bytesPerPointStep());
+                                   stage.bytesPerPointStep(solver->parameters()));
   t.seconds = seconds;
   std::printf(" ***** Running %s on %s *****\n", solver->stage().c_str(), solver->deviceName().c_str());
   if (stage.openCl())

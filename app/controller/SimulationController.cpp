@@ -76,8 +76,7 @@ BuiltSimulation buildSimulation(const Scenario& scenario) {
   built.ceilingGBs = ceiling.gbs;
   built.ceilingName = ceiling.name;
   built.solver = createSolver(std::move(problem), executionConfig(scenario), device);
-  built.ownBytesPerPoint = stage.openCl() ? stage.openCl()->bytesPerPointStep(built.solver->parameters())
-                                          : stage.bytesPerPointStep();
+  built.ownBytesPerPoint = stage.bytesPerPointStep(built.solver->parameters());
   return built;
 }
 
