@@ -38,6 +38,21 @@
 #else
 #define VEL_T float
 #endif
+// The storage's own arguments, after a kernel's others (the host sets them in this order): U^(n+1)'s buffer
+// with incremental storage (INCREMENTAL, set by the host), vel's scale when vel is stored as half.
+#ifndef INCREMENTAL
+#define INCREMENTAL 0
+#endif
+#if INCREMENTAL
+#define INCREMENTAL_ARGS , __global FIELD_T* restrict unew
+#else
+#define INCREMENTAL_ARGS
+#endif
+#if VEL_HALF
+#define VEL_SCALE_ARGS , const float vel_scale
+#else
+#define VEL_SCALE_ARGS
+#endif
 
 // The common arguments of every stencil kernel, in this order. The kernel computes the padded planes
 // [z_begin, z_end): [R, n3 + R), the whole interior, or some of its planes (a slab of a grid cut along z

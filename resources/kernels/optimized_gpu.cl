@@ -47,9 +47,6 @@
 #ifndef ASYNC
 #define ASYNC 0
 #endif
-#ifndef INCREMENTAL
-#define INCREMENTAL 0
-#endif
 
 #if XV == 1
 typedef float vec;
@@ -211,18 +208,8 @@ inline void copy_async(__local TILE_ELEM* dst, __global const FIELD_T* p, int i,
 }
 #endif
 
-// The arguments after STENCIL_ARGS and the z chunk, as the storage and the layer ask (the host sets them
-// in this order).
-#if INCREMENTAL
-#define INCREMENTAL_ARGS , __global FIELD_T* restrict unew
-#else
-#define INCREMENTAL_ARGS
-#endif
-#if VEL_HALF
-#define VEL_SCALE_ARGS , const float vel_scale
-#else
-#define VEL_SCALE_ARGS
-#endif
+// The arguments after STENCIL_ARGS and the z chunk, as the storage (common.cl) and the layer ask (the
+// host sets them in this order).
 #if PML_FOLD
 #define FOLD_ARGS , PML_FOLD_ARGS
 #else

@@ -67,20 +67,16 @@ inline void pml_memory_on(__global const FIELD_T* prev, __global float* psi, __g
   psi[cell] = rec[t] * psi[cell] + rec[slots + t] * derivative;
 }
 
-// The storage's arguments of the correction kernels, after the common ones (the host sets them in this
-// order), and the new level's update at a cell.
+// What the correction kernels pass on of the storage's arguments (common.cl), and the new level's update
+// at a cell.
 #if INCREMENTAL
-#define PML_UNEW_ARG , __global FIELD_T* unew
 #define PML_UNEW unew
 #else
-#define PML_UNEW_ARG
 #define PML_UNEW 0
 #endif
 #if VEL_HALF
-#define PML_VEL_SCALE_ARG , const float vel_scale
 #define PML_VEL_SCALE vel_scale
 #else
-#define PML_VEL_SCALE_ARG
 #define PML_VEL_SCALE 1.0f
 #endif
 
@@ -150,7 +146,7 @@ inline void pml_correct_on(__global const FIELD_T* prev, __global FIELD_T* next,
                                    __constant float* coef, __global const float* psi, __global float* zeta,  \
                                    __global const float* rec, __constant float* d1, const int n1,            \
                                    const int n2, const int n3, const int width, const int z_cells,           \
-                                   const int z_first, const int first PML_UNEW_ARG PML_VEL_SCALE_ARG) {      \
+                                   const int z_first, const int first INCREMENTAL_ARGS VEL_SCALE_ARGS) {      \
     pml_correct_on(prev, next, vel, coef, psi, zeta, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first, \
                    PML_UNEW, PML_VEL_SCALE);                                                                 \
   }
