@@ -51,10 +51,7 @@ QString ImageFramebuffer::bind(GlFunctions* gl, QSize drawn, int samples) {
       .arg(drawn.width()).arg(drawn.height());
 }
 
-// With samples, the frame is resolved into a single-sample framebuffer first (a blit on the GPU); either
-// way it is read straight into memory kept from the last image (RGBA bytes, what the video encoder
-// takes) once the caller has let go of it: a fresh 8 MB (1080p) every frame costs a page fault per 4 KiB,
-// and a pass on the CPU to flip or convert it costs more than drawing the frame on a GPU.
+// With samples, the frame is resolved into a single-sample framebuffer first (a blit on the GPU).
 bool ImageFramebuffer::bindForReading(QSize drawn, int samples) {
   if (samples == 0) return true;
   if (!resolved_ || resolved_->size() != drawn) resolved_ = std::make_unique<QOpenGLFramebufferObject>(drawn);
@@ -63,6 +60,9 @@ bool ImageFramebuffer::bindForReading(QSize drawn, int samples) {
   return resolved_->bind();
 }
 
+// Read straight into memory kept from the last image (RGBA bytes, what the video encoder takes) once the
+// caller has let go of it: a fresh 8 MB (1080p) every frame costs a page fault per 4 KiB, and a pass on
+// the CPU to flip or convert it costs more than drawing the frame on a GPU.
 QImage ImageFramebuffer::readBack(GlFunctions* gl, QSize drawn, int samples) {
   if (!bindForReading(drawn, samples)) return {};
   if (memory_.size() != drawn || !memory_.isDetached()) memory_ = QImage(drawn, QImage::Format_RGBX8888);
