@@ -1,5 +1,6 @@
 #include "render/Decorations.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <QDebug>
@@ -91,6 +92,16 @@ int Decorations::sceneWidth(const FrameTarget& target) const {
   return target.colourBar ? std::max(width - int(kMarginRight), width / 2) : width;
 }
 
+QRectF Decorations::colourBarColumn(const FrameTarget& target) const {
+  const double width = target.canvas.width(), left = std::max(width - kMarginRight, 0.0);
+  return QRectF(left, 0.0, width - left, target.canvas.height());
+}
+
+QRectF Decorations::hudBand(const FrameTarget& target, int hudLines) const {
+  if (hudLines <= 0) return {};
+  return QRectF(0.0, 0.0, target.canvas.width(), std::min(kHudInset + hudHeight(hudLines), target.canvas.height()));
+}
+
 PlaneLayout Decorations::planeLayout(SlicePlane plane, const SliceGeometry& grid, const FrameTarget& target,
                                      int hudLines) const {
   const double top = contentTop(hudLines);
@@ -146,19 +157,19 @@ void Decorations::paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layo
 // ---- Text and colour bars --------------------------------------------------------------------------
 
 void Decorations::paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines, const ColourBar& first,
-                                  const std::optional<ColourBar>& second) const {
+                                  const std::optional<ColourBar>& second, ColourBarPart part) const {
   const QSizeF area = target.canvas;
   const double top = contentTop(hudLines), bottom = area.height() - kMarginBottom;
   const double left = area.width() - kMarginRight + 14, width = kMarginRight - 18;
   // The second bar only where both bars keep room for their ticks; the first comes first.
   const bool both = second && second->table != nullptr && bottom - top >= kTwoColourBarsHeight;
   const double split = both ? top + 0.58 * (bottom - top) : bottom;
-  if (first.table != nullptr)
-    hud_.drawColourBar(painter, QRectF(left, top, width, split - top), *first.table, first.lo, first.hi, first.title,
-                       first.caption);
-  if (both)
-    hud_.drawColourBar(painter, QRectF(left, split + 12, width, bottom - split - 12), *second->table, second->lo,
-                       second->hi, second->title, second->caption);
+  const auto paint = [&](const ColourBar& bar, const QRectF& at) {
+    if (part != ColourBarPart::Labels) hud_.drawColourBarFrame(painter, at, *bar.table, bar.title, bar.caption);
+    if (part != ColourBarPart::Frames) hud_.drawColourBarLabels(painter, at, bar.lo, bar.hi, bar.caption);
+  };
+  if (first.table != nullptr) paint(first, QRectF(left, top, width, split - top));
+  if (both) paint(*second, QRectF(left, split + 12, width, bottom - split - 12));
 }
 
 void Decorations::paintHud(QPainter& painter, const FrameTarget& target, const QStringList& lines) const {

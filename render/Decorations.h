@@ -67,6 +67,10 @@ class Decorations {
   // The share of the frame's height the HUD covers, which the 3D scene is framed below.
   float coveredTop(const FrameTarget& target, int hudLines) const;
   int sceneWidth(const FrameTarget& target) const;  // logical pixels of the 3D scene, left of the colour bar
+  // Where the colour bars paint (the right margin's column, the frame's height) and where a HUD of
+  // `hudLines` lines paints (a band across the top; empty without lines), in logical pixels.
+  QRectF colourBarColumn(const FrameTarget& target) const;
+  QRectF hudBand(const FrameTarget& target, int hudLines) const;
   PlaneLayout planeLayout(SlicePlane plane, const SliceGeometry& grid, const FrameTarget& target, int hudLines) const;
 
   // ---- The 3D lines (context current). ----
@@ -90,9 +94,11 @@ class Decorations {
     QString title, caption;
   };
   // The colour bars in the right margin, below the HUD: `first` alone, or with `second` beneath it
-  // where both keep room for their ticks.
+  // where both keep room for their ticks; whole, or only their frames or their labels
+  // (Hud::drawColourBarFrame).
+  enum class ColourBarPart { Whole, Frames, Labels };
   void paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines, const ColourBar& first,
-                       const std::optional<ColourBar>& second) const;
+                       const std::optional<ColourBar>& second, ColourBarPart part = ColourBarPart::Whole) const;
   void paintHud(QPainter& painter, const FrameTarget& target, const QStringList& lines) const;
   void paintMouseHint(QPainter& painter, const FrameTarget& target) const;  // the 3D view's mouse, at the bottom
   void paintMessage(QPainter& painter, const FrameTarget& target, const QString& text, bool error) const;

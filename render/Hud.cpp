@@ -115,36 +115,64 @@ void drawColourBarTicks(QPainter& painter, const QRectF& bar, const QRectF& area
   }
 }
 
+// Where a colour bar's parts go inside `area`: the title's height, the caption's box (wrapped to the
+// area's width) and the bar between them.
+struct ColourBarLayout {
+  double titleHeight;
+  QRectF captionBox, bar;
+};
+
+ColourBarLayout colourBarLayout(const QRectF& area, const QString& caption, const QFontMetricsF& metrics) {
+  ColourBarLayout layout;
+  layout.titleHeight = metrics.height() + 6.0;
+  if (!caption.isEmpty())
+    layout.captionBox = metrics.boundingRect(QRectF(0, 0, area.width(), 1e4), Qt::TextWordWrap | Qt::AlignLeft, caption);
+  const double captionHeight = caption.isEmpty() ? 0.0 : layout.captionBox.height() + 4.0;
+  const double barWidth = 14.0;
+  layout.bar = QRectF(area.left() + 4.0, area.top() + layout.titleHeight + metrics.height() * 0.5, barWidth,
+                      std::max(area.height() - layout.titleHeight - metrics.height() - captionHeight, 10.0));
+  return layout;
+}
+
 }  // namespace
 
 QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
                           const QString& title, const QString& caption) const {
+  drawColourBarFrame(painter, area, table, title, caption);
+  return drawColourBarLabels(painter, area, lo, hi, caption);
+}
+
+QRectF Hud::drawColourBarFrame(QPainter& painter, const QRectF& area, const ColourTable& table, const QString& title,
+                               const QString& caption) const {
   painter.save();
   painter.setFont(smallFont_);
   const QFontMetricsF metrics(smallFont_);
-  const double titleHeight = metrics.height() + 6.0;
-  const QRectF captionBox =
-      caption.isEmpty() ? QRectF()
-                        : metrics.boundingRect(QRectF(0, 0, area.width(), 1e4), Qt::TextWordWrap | Qt::AlignLeft, caption);
-  const double captionHeight = caption.isEmpty() ? 0.0 : captionBox.height() + 4.0;
-  const double barWidth = 14.0;
-  const QRectF bar(area.left() + 4.0, area.top() + titleHeight + metrics.height() * 0.5, barWidth,
-                   std::max(area.height() - titleHeight - metrics.height() - captionHeight, 10.0));
-
+  const ColourBarLayout layout = colourBarLayout(area, caption, metrics);
   // A translucent panel, so the bar and its labels read over the 3D scene too.
   painter.setPen(Qt::NoPen);
   painter.setBrush(panelColour());
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.drawRoundedRect(area.adjusted(-6, -2, 0, 2), 4.0, 4.0);
-  drawColourStrip(painter, bar, table);
+  drawColourStrip(painter, layout.bar, table);
   painter.setPen(textColour());
-  painter.drawText(QRectF(area.left(), area.top(), area.width(), titleHeight), Qt::AlignLeft | Qt::AlignVCenter, title);
-  if (!caption.isEmpty())
-    painter.drawText(QRectF(area.left(), area.bottom() - captionBox.height(), area.width(), captionBox.height()),
-                     Qt::TextWordWrap | Qt::AlignLeft, caption);
-  drawColourBarTicks(painter, bar, area, lo, hi, metrics);
+  painter.drawText(QRectF(area.left(), area.top(), area.width(), layout.titleHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                   title);
   painter.restore();
-  return bar;
+  return layout.bar;
+}
+
+QRectF Hud::drawColourBarLabels(QPainter& painter, const QRectF& area, double lo, double hi, const QString& caption) const {
+  painter.save();
+  painter.setFont(smallFont_);
+  const QFontMetricsF metrics(smallFont_);
+  const ColourBarLayout layout = colourBarLayout(area, caption, metrics);
+  painter.setPen(textColour());
+  if (!caption.isEmpty())
+    painter.drawText(QRectF(area.left(), area.bottom() - layout.captionBox.height(), area.width(), layout.captionBox.height()),
+                     Qt::TextWordWrap | Qt::AlignLeft, caption);
+  drawColourBarTicks(painter, layout.bar, area, lo, hi, metrics);
+  painter.restore();
+  return layout.bar;
 }
 
 namespace {

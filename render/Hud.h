@@ -35,6 +35,12 @@ class Hud {
   // rectangle of the bar itself.
   QRectF drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
                        const QString& title, const QString& caption = {}) const;
+  // drawColourBar in two parts, for a caller that keeps what it paints: the frame (panel, bar, title),
+  // which depends on the caption only through its number of lines, and the labels (ticks, caption),
+  // which change with the range. Both return the bar's rectangle.
+  QRectF drawColourBarFrame(QPainter& painter, const QRectF& area, const ColourTable& table, const QString& title,
+                            const QString& caption) const;
+  QRectF drawColourBarLabels(QPainter& painter, const QRectF& area, double lo, double hi, const QString& caption) const;
   // Lines of text on a translucent panel at the top-left corner, each elided to fit `maxWidth`.
   void drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines, double maxWidth) const;
   // Height of the panel drawTextLines paints for `lines` (0 for none).

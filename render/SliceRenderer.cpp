@@ -10,6 +10,7 @@
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
 #include <QPainter>
+#include <QPicture>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -368,15 +369,51 @@ void SliceRenderer::drawPlane2D(const FrameTarget& target) {
   drawQuads(pixels, {SliceQuads::kPlaneQuad}, 1, {layout.plane});
 }
 
+namespace {
+
+// What `paint` paints, as a key that changes whenever the painting does: Qt's recording of the
+// painter's commands (text, paths, positions, pens), without rasterizing them.
+QByteArray paintingKey(const OverlayLayer::Paint& paint) {
+  QPicture picture;
+  QPainter painter(&picture);
+  paint(painter);
+  painter.end();
+  return QByteArray(picture.data(), int(picture.size()));
+}
+
+// The device pixels of `target` that cover `logical`.
+QRect devicePixels(const FrameTarget& target, const QRectF& logical) {
+  const double r = target.pixelRatio;
+  const QRectF scaled(logical.x() * r, logical.y() * r, logical.width() * r, logical.height() * r);
+  return scaled.toAlignedRect() & QRect(QPoint(0, 0), target.pixels);
+}
+
+}  // namespace
+
 void SliceRenderer::drawOverlay(const FrameTarget& target) {
   OverlayLayer& overlay = target.onScreen ? windowOverlay_ : imageOverlay_;
-  QPainter painter(&overlay.begin(target.pixels.width(), target.pixels.height(), target.pixelRatio));
-  painter.setRenderHint(QPainter::Antialiasing, true);
-  painter.setRenderHint(QPainter::TextAntialiasing, true);
-  paintDecorations(painter, target);
-  painter.end();
+  const QStringList hud = hudText(target);
+  const QRect frame(QPoint(0, 0), target.pixels);
+  const double ratio = target.pixelRatio;
+  const bool decorated = problem_.isEmpty();  // whoever shows the renderer says what is wrong
+  const OverlayLayer::Paint marks = [&](QPainter& painter) { paintMarks(painter, target); };
+  overlay.paint(kMarksPanel, frame, ratio, paintingKey(marks), marks);
+  // The bars' frames stay while their labels follow the gain.
+  const std::optional<ColourBars> bars = decorated ? colourBars(target) : std::nullopt;
+  const QRect column = bars ? devicePixels(target, decorations_.colourBarColumn(target)) : QRect();
+  for (const auto part : {Decorations::ColourBarPart::Frames, Decorations::ColourBarPart::Labels}) {
+    const OverlayLayer::Paint paint = [&](QPainter& painter) {
+      decorations_.paintColourBars(painter, target, int(hud.size()), bars->field, bars->velocity, part);
+    };
+    const int panel = part == Decorations::ColourBarPart::Frames ? kColourBarFramesPanel : kColourBarLabelsPanel;
+    overlay.paint(panel, column, ratio, bars ? paintingKey(paint) : QByteArray(), paint);
+  }
+  overlay.paint(kHudPanel, decorated ? devicePixels(target, decorations_.hudBand(target, int(hud.size()))) : QRect(),
+                ratio, hud.join('\n').toUtf8(), [&](QPainter& painter) { decorations_.paintHud(painter, target, hud); });
+  const OverlayLayer::Paint notices = [&](QPainter& painter) { paintNotices(painter, target); };
+  overlay.paint(kNoticePanel, frame, ratio, paintingKey(notices), notices);
   gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
-  if (!overlay.draw(gl_, target.rowsDown)) fail(overlay.lastError());
+  if (!overlay.draw(gl_, target.pixels, target.rowsDown)) fail(overlay.lastError());
 }
 
 QString SliceRenderer::notReadyProblem() const {
@@ -421,34 +458,32 @@ PlaneLayout SliceRenderer::planeLayout(const FrameTarget& target) const {
   return decorations_.planeLayout(planeOf(mode_), geometry_, target, int(hudText(target).size()));
 }
 
-void SliceRenderer::paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines) const {
+std::optional<SliceRenderer::ColourBars> SliceRenderer::colourBars(const FrameTarget& target) const {
   const ColourTable* table = Colormap::table(colormapName_);
-  if (table == nullptr) return;
+  if (table == nullptr || !hasPicture() || !target.colourBar || !problem_.isEmpty()) return std::nullopt;
   const float clip = gain_.clip();
   QString caption = gainCaption(gain_);
   // A magnitude (the compare view's |u − u_ref|) names its largest value under the bar: the bar's top is
   // a percentile, and the max printed beside the view would otherwise be nowhere on it.
   if (magnitudeRange_ && slices_) caption = caption.section('\n', 0, 0) + "\nmax " + QString::number(finiteRange(*slices_)[1], 'e', 1);
-  const Decorations::ColourBar field{table, magnitudeRange_ ? 0.0f : -clip, clip, decorations_.fieldLabel(), caption};
-  std::optional<Decorations::ColourBar> velocity;
+  ColourBars bars{{table, magnitudeRange_ ? 0.0f : -clip, clip, decorations_.fieldLabel(), caption}, std::nullopt};
   // The velocity overlay tints slices: the volume has none (its context is the model's contrasts).
   if (overlayOn_ && velocityMatches() && mode_ != Mode::Volume)
-    velocity = Decorations::ColourBar{&rockTable(), velocityRange_[0], velocityRange_[1], "v (m/s)", {}};
-  decorations_.paintColourBars(painter, target, hudLines, field, velocity);
+    bars.velocity = Decorations::ColourBar{&rockTable(), velocityRange_[0], velocityRange_[1], "v (m/s)", {}};
+  return bars;
 }
 
-void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& target) const {
-  const QStringList hud = hudText(target);
+void SliceRenderer::paintMarks(QPainter& painter, const FrameTarget& target) const {
+  if (!hasPicture() || !target.labels) return;
   const SliceGeometry& shown = fieldTextures_.geometry();
-  if (hasPicture() && target.labels) {
-    if (is3D(mode_))  // the volume shows every receiver, the slices those on them
-      decorations_.paint3D(painter, camera_.camera(), target, shown, mode_ == Mode::Orthogonal3D);
-    else
-      decorations_.paint2D(painter, planeLayout(target), shown);
-  }
-  if (!problem_.isEmpty()) return;  // whoever shows the renderer says what is wrong
-  if (hasPicture() && target.colourBar) paintColourBars(painter, target, int(hud.size()));
-  decorations_.paintHud(painter, target, hud);
+  if (is3D(mode_))  // the volume shows every receiver, the slices those on them
+    decorations_.paint3D(painter, camera_.camera(), target, shown, mode_ == Mode::Orthogonal3D);
+  else
+    decorations_.paint2D(painter, planeLayout(target), shown);
+}
+
+void SliceRenderer::paintNotices(QPainter& painter, const FrameTarget& target) const {
+  if (!problem_.isEmpty()) return;
   // The mouse's hint only on screen: a saved picture or a video cannot be dragged.
   if (is3D(mode_) && hasPicture() && target.hud && target.onScreen) decorations_.paintMouseHint(painter, target);
   if (!dataProblem_.isEmpty())
@@ -457,6 +492,16 @@ void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& targe
     decorations_.paintMessage(painter, target, decorations_.idleMessage(), false);
   else if (mode_ == Mode::Volume && !volumeImage_.hasImage())
     decorations_.paintMessage(painter, target, "Waiting for the first volume image.", false);
+}
+
+void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& target) const {
+  const QStringList hud = hudText(target);
+  paintMarks(painter, target);
+  if (!problem_.isEmpty()) return;
+  if (const std::optional<ColourBars> bars = colourBars(target))
+    decorations_.paintColourBars(painter, target, int(hud.size()), bars->field, bars->velocity);
+  decorations_.paintHud(painter, target, hud);
+  paintNotices(painter, target);
 }
 
 }  // namespace iso

@@ -131,10 +131,19 @@ class SliceRenderer {
   void drawQuads(const glm::mat4& viewProjection, const std::array<int, 3>& quads, int count,
                  const std::array<SlicePlane, 3>& planes);
   void drawOverlay(const FrameTarget& target);
+  // The overlay's parts, each painted into a panel of its own (OverlayLayer), in this order.
+  enum OverlayPanel { kMarksPanel, kColourBarFramesPanel, kColourBarLabelsPanel, kHudPanel, kNoticePanel, kOverlayPanels };
+  void paintMarks(QPainter& painter, const FrameTarget& target) const;    // the labels of lines and cells
+  void paintNotices(QPainter& painter, const FrameTarget& target) const;  // the mouse's hint, messages
   bool hasPicture() const { return slices_ && fieldTextures_.hasData(); }
   bool velocityMatches() const;
   QStringList hudText(const FrameTarget& target) const;  // the decorations' lines and this renderer's warnings
-  void paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines) const;
+  // The colour bars a frame for `target` shows beside its planes; none without a picture, or while GL fails.
+  struct ColourBars {
+    Decorations::ColourBar field;
+    std::optional<Decorations::ColourBar> velocity;
+  };
+  std::optional<ColourBars> colourBars(const FrameTarget& target) const;
 
   // OpenGL (valid between initialize and release).
   QOpenGLContext* context_ = nullptr;
@@ -146,8 +155,8 @@ class SliceRenderer {
   SliceTextures fieldTextures_, velocityTextures_;
   VolumeImageLayer volumeImage_;
   Colormap colormapTexture_;
-  OverlayLayer windowOverlay_;  // what QPainter draws over the slices, in a window's frames
-  OverlayLayer imageOverlay_;   // the same in pictures: a recording alternates between the two
+  OverlayLayer windowOverlay_{kOverlayPanels};  // what QPainter draws over the slices, in a window's frames
+  OverlayLayer imageOverlay_{kOverlayPanels};   // the same in pictures: a recording alternates between the two
   ImageFramebuffer image_;
   MappedUploads uploads_;
 

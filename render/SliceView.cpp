@@ -208,7 +208,15 @@ bool SliceView::ensureGl() {
   return renderer_.ready();
 }
 
-bool SliceView::makeCurrent() { return context_.makeCurrent(); }
+// Work outside the window's frames (uploads, pictures) runs with the context current on the window
+// while it is shown, the surface its frames use: moving the context between the window and the
+// offscreen surface made NVIDIA's GLX wait at the next window frame, 5-9 ms of the GUI thread per frame
+// of a recording (docs/PERFORMANCE.md). Before the window is shown, or while it is hidden, on the
+// offscreen surface.
+bool SliceView::makeCurrent() {
+  if (window_ && window_->isExposed()) return context_.makeCurrent(*window_);
+  return context_.makeCurrent();
+}
 
 void SliceView::showGlProblem() {
   const QString problem = context_.problem().isEmpty() ? renderer_.problem() : context_.problem();

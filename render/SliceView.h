@@ -165,7 +165,7 @@ class SliceView : public QWidget {
   // False when GL cannot draw (glInfo says why).
   bool ensureGl();
   QString currentForPictures();  // ensureGl and makeCurrent: "" or why not
-  bool makeCurrent();  // on the offscreen surface, once ensureGl succeeded
+  bool makeCurrent();  // on the window while it is shown, else the offscreen surface
   void changed();      // what is shown changed: a frame soon, and clipChanged if the range moved
   void requestFrame();  // a paint of the window soon, at most maxFrameRate_ a second
   void paintWindow();   // draws and presents a frame in the window, if it is exposed

@@ -1,8 +1,8 @@
 #pragma once
-// The OpenGL context a view draws with, and the offscreen surface it is current on for the work done
+// The OpenGL context a view draws with, and an offscreen surface it can be current on for the work done
 // outside the window's own frames (setting up GL, uploads, mapped buffers, pictures), which therefore
 // works before the window is first shown and while it is hidden. The window's frames make it current
-// on the window instead.
+// on the window, and so does that work while the window is shown (render/SliceView.cpp says why).
 #include <memory>
 
 #include <QString>

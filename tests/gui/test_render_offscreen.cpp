@@ -154,6 +154,38 @@ TEST_F(RenderOffscreen, TheScreenNoticeIsPaintedOnScreenAndLeftOutOfPictures) {
   EXPECT_TRUE(std::none_of(texts.begin(), texts.end(), [&](const test::PaintedText& t) { return t.text == notice; }));
 }
 
+// The overlay keeps each panel (marks, colour bars, HUD, notices) until what it paints changes: after
+// pictures of other HUD lines, views, sizes and colour bars, a picture is the one a fresh view draws.
+TEST_F(RenderOffscreen, PanelsKeptFromEarlierPicturesLeaveNothingBehind) {
+  const QStringList finalLines{"step 480 \u00b7 t = 0.960 s", "cpu-parallel \u00b7 48\u00d748\u00d748"};
+  const ImageOptions picture{QSize(1280, 720), 0.0, true, true, true};
+  view_->setGainMode(GainMode::PerFrame);
+  render(picture);
+  view_->setHudLines({"a much longer first line than any of the final ones, to widen the HUD's panel", "2", "3", "4", "5"});
+  view_->setMode(SliceView::Mode::PlaneXZ);
+  render(picture);
+  render({QSize(800, 600), 0.0, true, false, true});
+  view_->setMode(SliceView::Mode::Orthogonal3D);
+  render({QSize(1280, 720), 0.0, false, true, false});
+  view_->setHudLines(finalLines);
+  const QImage kept = render(picture);
+
+  SliceView fresh;
+  fresh.resize(640, 400);
+  fresh.show();
+  fresh.grabFramebuffer();
+  ASSERT_TRUE(fresh.glReady());
+  fresh.setGainMode(GainMode::PerFrame);
+  fresh.setGridSpacing(10.0);
+  fresh.setSlices(test::makeRing(48, 20, 24, 16, 12.0, 1.0));
+  fresh.setSourceCell(20, 24, 16);
+  fresh.setHudLines(finalLines);
+  QString error;
+  const QImage expected = fresh.renderImage(picture, error);
+  ASSERT_EQ(error.toStdString(), "");
+  EXPECT_EQ(kept, expected);
+}
+
 TEST_F(RenderOffscreen, RefusesSizesOutOfRangeWithAClearError) {
   for (const QSize size : {QSize(0, 0), QSize(-5, 100), QSize(100, 0), QSize(3841, 2160), QSize(3840, 2161),
                            QSize(100000, 100000)}) {
