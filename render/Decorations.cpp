@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <QDataStream>
 #include <QDebug>
+#include <QIODevice>
 #include <QFontMetricsF>
 #include <QPainterPath>
 
@@ -156,20 +158,41 @@ void Decorations::paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layo
 
 // ---- Text and colour bars --------------------------------------------------------------------------
 
-void Decorations::paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines, const ColourBar& first,
-                                  const std::optional<ColourBar>& second, ColourBarPart part) const {
+std::vector<std::pair<const Decorations::ColourBar*, QRectF>> Decorations::colourBarAreas(
+    const FrameTarget& target, int hudLines, const ColourBar& first, const std::optional<ColourBar>& second) const {
   const QSizeF area = target.canvas;
   const double top = contentTop(hudLines), bottom = area.height() - kMarginBottom;
   const double left = area.width() - kMarginRight + 14, width = kMarginRight - 18;
   // The second bar only where both bars keep room for their ticks; the first comes first.
   const bool both = second && second->table != nullptr && bottom - top >= kTwoColourBarsHeight;
   const double split = both ? top + 0.58 * (bottom - top) : bottom;
-  const auto paint = [&](const ColourBar& bar, const QRectF& at) {
-    if (part != ColourBarPart::Labels) hud_.drawColourBarFrame(painter, at, *bar.table, bar.title, bar.caption);
-    if (part != ColourBarPart::Frames) hud_.drawColourBarLabels(painter, at, bar.lo, bar.hi, bar.caption);
-  };
-  if (first.table != nullptr) paint(first, QRectF(left, top, width, split - top));
-  if (both) paint(*second, QRectF(left, split + 12, width, bottom - split - 12));
+  std::vector<std::pair<const ColourBar*, QRectF>> areas;
+  if (first.table != nullptr) areas.emplace_back(&first, QRectF(left, top, width, split - top));
+  if (both) areas.emplace_back(&*second, QRectF(left, split + 12, width, bottom - split - 12));
+  return areas;
+}
+
+void Decorations::paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines, const ColourBar& first,
+                                  const std::optional<ColourBar>& second, ColourBarPart part) const {
+  for (const auto& [bar, at] : colourBarAreas(target, hudLines, first, second)) {
+    if (part != ColourBarPart::Labels) hud_.drawColourBarFrame(painter, at, *bar->table, bar->title, bar->caption);
+    if (part != ColourBarPart::Frames) hud_.drawColourBarLabels(painter, at, bar->lo, bar->hi, bar->caption);
+  }
+}
+
+// A frame is its area, table, title and the bar's place (which the caption's lines move); labels are the
+// bar's place, range and caption.
+QByteArray Decorations::colourBarsKey(const FrameTarget& target, int hudLines, const ColourBar& first,
+                                      const std::optional<ColourBar>& second, ColourBarPart part) const {
+  QByteArray key;
+  QDataStream out(&key, QIODevice::WriteOnly);
+  out << int(part);
+  for (const auto& [bar, at] : colourBarAreas(target, hudLines, first, second)) {
+    out << at << hud_.colourBarRect(at, bar->caption);
+    if (part != ColourBarPart::Labels) out << quintptr(bar->table) << bar->title;
+    if (part != ColourBarPart::Frames) out << bar->lo << bar->hi << bar->caption;
+  }
+  return key;
 }
 
 void Decorations::paintHud(QPainter& painter, const FrameTarget& target, const QStringList& lines) const {

@@ -9,8 +9,10 @@
 // draw3D, destroy); the rest is QPainter work on the frame's overlay, in logical pixels.
 #include <array>
 #include <optional>
+#include <utility>
 #include <vector>
 
+#include <QByteArray>
 #include <QPainter>
 #include <QString>
 #include <QStringList>
@@ -99,12 +101,20 @@ class Decorations {
   enum class ColourBarPart { Whole, Frames, Labels };
   void paintColourBars(QPainter& painter, const FrameTarget& target, int hudLines, const ColourBar& first,
                        const std::optional<ColourBar>& second, ColourBarPart part = ColourBarPart::Whole) const;
+  // What paintColourBars paints for `part` (Frames or Labels) depends on, as bytes: a key that changes
+  // when the painting would.
+  QByteArray colourBarsKey(const FrameTarget& target, int hudLines, const ColourBar& first,
+                           const std::optional<ColourBar>& second, ColourBarPart part) const;
   void paintHud(QPainter& painter, const FrameTarget& target, const QStringList& lines) const;
   void paintMouseHint(QPainter& painter, const FrameTarget& target) const;  // the 3D view's mouse, at the bottom
   void paintMessage(QPainter& painter, const FrameTarget& target, const QString& text, bool error) const;
 
  private:
   double hudHeight(int lines) const;  // the HUD panel's height (its lines and margin), 0 without lines
+  // Each colour bar paintColourBars paints, with the rectangle it is painted in.
+  std::vector<std::pair<const ColourBar*, QRectF>> colourBarAreas(const FrameTarget& target, int hudLines,
+                                                                  const ColourBar& first,
+                                                                  const std::optional<ColourBar>& second) const;
   void paintAbsorbingLayer(QPainter& painter, const PlaneLayout& layout) const;
 
   Overlays lines_;

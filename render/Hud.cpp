@@ -142,6 +142,10 @@ QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTab
   return drawColourBarLabels(painter, area, lo, hi, caption);
 }
 
+QRectF Hud::colourBarRect(const QRectF& area, const QString& caption) const {
+  return colourBarLayout(area, caption, QFontMetricsF(smallFont_)).bar;
+}
+
 QRectF Hud::drawColourBarFrame(QPainter& painter, const QRectF& area, const ColourTable& table, const QString& title,
                                const QString& caption) const {
   painter.save();

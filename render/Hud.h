@@ -41,6 +41,8 @@ class Hud {
   QRectF drawColourBarFrame(QPainter& painter, const QRectF& area, const ColourTable& table, const QString& title,
                             const QString& caption) const;
   QRectF drawColourBarLabels(QPainter& painter, const QRectF& area, double lo, double hi, const QString& caption) const;
+  // The bar's rectangle in `area` with `caption` below it, as the two parts draw it.
+  QRectF colourBarRect(const QRectF& area, const QString& caption) const;
   // Lines of text on a translucent panel at the top-left corner, each elided to fit `maxWidth`.
   void drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines, double maxWidth) const;
   // Height of the panel drawTextLines paints for `lines` (0 for none).

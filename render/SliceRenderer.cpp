@@ -4,7 +4,9 @@
 #include <cmath>
 #include <limits>
 
+#include <QDataStream>
 #include <QDebug>
+#include <QIODevice>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLShaderProgram>
@@ -406,12 +408,13 @@ void SliceRenderer::drawOverlay(const FrameTarget& target) {
       decorations_.paintColourBars(painter, target, int(hud.size()), bars->field, bars->velocity, part);
     };
     const int panel = part == Decorations::ColourBarPart::Frames ? kColourBarFramesPanel : kColourBarLabelsPanel;
-    overlay.paint(panel, column, ratio, bars ? paintingKey(paint) : QByteArray(), paint);
+    const QByteArray key = bars ? decorations_.colourBarsKey(target, int(hud.size()), bars->field, bars->velocity, part)
+                                : QByteArray();
+    overlay.paint(panel, column, ratio, key, paint);
   }
   overlay.paint(kHudPanel, decorated ? devicePixels(target, decorations_.hudBand(target, int(hud.size()))) : QRect(),
                 ratio, hud.join('\n').toUtf8(), [&](QPainter& painter) { decorations_.paintHud(painter, target, hud); });
-  const OverlayLayer::Paint notices = [&](QPainter& painter) { paintNotices(painter, target); };
-  overlay.paint(kNoticePanel, frame, ratio, paintingKey(notices), notices);
+  overlay.paint(kNoticePanel, frame, ratio, noticesKey(target), [&](QPainter& painter) { paintNotices(painter, target); });
   gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
   if (!overlay.draw(gl_, target.pixels, target.rowsDown)) fail(overlay.lastError());
 }
@@ -492,6 +495,14 @@ void SliceRenderer::paintNotices(QPainter& painter, const FrameTarget& target) c
     decorations_.paintMessage(painter, target, decorations_.idleMessage(), false);
   else if (mode_ == Mode::Volume && !volumeImage_.hasImage())
     decorations_.paintMessage(painter, target, "Waiting for the first volume image.", false);
+}
+
+QByteArray SliceRenderer::noticesKey(const FrameTarget& target) const {
+  QByteArray key;
+  QDataStream out(&key, QIODevice::WriteOnly);
+  out << problem_ << int(mode_) << hasPicture() << target.hud << target.onScreen << target.canvas << dataProblem_
+      << decorations_.idleMessage() << volumeImage_.hasImage();
+  return key;
 }
 
 void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& target) const {

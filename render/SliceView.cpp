@@ -209,10 +209,10 @@ bool SliceView::ensureGl() {
 }
 
 // Work outside the window's frames (uploads, pictures) runs with the context current on the window
-// while it is shown, the surface its frames use: moving the context between the window and the
-// offscreen surface made NVIDIA's GLX wait at the next window frame, 5-9 ms of the GUI thread per frame
-// of a recording (docs/PERFORMANCE.md). Before the window is shown, or while it is hidden, on the
-// offscreen surface.
+// while it is shown, the surface its frames use, and leaves it current there (ViewContext::doneCurrent):
+// moving the context between the window and the offscreen surface, or releasing it, made NVIDIA's GLX
+// wait at the next window frame, 5-9 ms of the GUI thread per frame of a recording
+// (docs/PERFORMANCE.md). Before the window is shown, or while it is hidden, on the offscreen surface.
 bool SliceView::makeCurrent() {
   if (window_ && window_->isExposed()) return context_.makeCurrent(*window_);
   return context_.makeCurrent();

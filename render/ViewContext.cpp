@@ -71,6 +71,8 @@ bool ViewContext::makeCurrent(QSurface& window) {
   return false;
 }
 
-void ViewContext::doneCurrent() { context_->doneCurrent(); }
+void ViewContext::doneCurrent() {
+  if (context_->surface() == offscreen_.get()) context_->doneCurrent();
+}
 
 }  // namespace iso

@@ -35,6 +35,9 @@ class ViewContext {
   bool makeCurrent();  // on the offscreen surface; false (and a warning) when it cannot
   // On a window, for its frame; false (and problem() set) when it cannot.
   bool makeCurrent(QSurface& window);
+  // Releases the context from the offscreen surface. On a window it stays current, as after the window's
+  // own frames: releasing it and binding the window again cost NVIDIA's GLX a wait at the next frame
+  // (render/SliceView.cpp).
   void doneCurrent();
 
  private:

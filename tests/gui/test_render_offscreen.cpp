@@ -155,11 +155,15 @@ TEST_F(RenderOffscreen, TheScreenNoticeIsPaintedOnScreenAndLeftOutOfPictures) {
 }
 
 // The overlay keeps each panel (marks, colour bars, HUD, notices) until what it paints changes: after
-// pictures of other HUD lines, views, sizes and colour bars, a picture is the one a fresh view draws.
+// pictures of another range, other HUD lines, views, sizes and colour bars, a picture is the one a
+// fresh view draws.
 TEST_F(RenderOffscreen, PanelsKeptFromEarlierPicturesLeaveNothingBehind) {
   const QStringList finalLines{"step 480 \u00b7 t = 0.960 s", "cpu-parallel \u00b7 48\u00d748\u00d748"};
   const ImageOptions picture{QSize(1280, 720), 0.0, true, true, true};
-  view_->setGainMode(GainMode::PerFrame);
+  view_->setGainMode(GainMode::Fixed);
+  view_->setClip(30.0f);  // other colour-bar labels
+  render(picture);
+  view_->setClip(0.05f);
   render(picture);
   view_->setHudLines({"a much longer first line than any of the final ones, to widen the HUD's panel", "2", "3", "4", "5"});
   view_->setMode(SliceView::Mode::PlaneXZ);
@@ -168,6 +172,7 @@ TEST_F(RenderOffscreen, PanelsKeptFromEarlierPicturesLeaveNothingBehind) {
   view_->setMode(SliceView::Mode::Orthogonal3D);
   render({QSize(1280, 720), 0.0, false, true, false});
   view_->setHudLines(finalLines);
+  view_->setClip(30.0f);
   const QImage kept = render(picture);
 
   SliceView fresh;
@@ -175,7 +180,8 @@ TEST_F(RenderOffscreen, PanelsKeptFromEarlierPicturesLeaveNothingBehind) {
   fresh.show();
   fresh.grabFramebuffer();
   ASSERT_TRUE(fresh.glReady());
-  fresh.setGainMode(GainMode::PerFrame);
+  fresh.setGainMode(GainMode::Fixed);
+  fresh.setClip(30.0f);
   fresh.setGridSpacing(10.0);
   fresh.setSlices(test::makeRing(48, 20, 24, 16, 12.0, 1.0));
   fresh.setSourceCell(20, 24, 16);
