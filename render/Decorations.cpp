@@ -60,6 +60,15 @@ bool Decorations::setScreenNotice(const QString& line) {
   return true;
 }
 
+QByteArray Decorations::marksKey() const {
+  QByteArray key;
+  QDataStream out(&key, QIODevice::WriteOnly);
+  out << dx_ << source_.i << source_.j << source_.k << absorbingCells_[0] << absorbingCells_[1] << absorbingCells_[2]
+      << qint64(receivers_.size());
+  for (const Cell& r : receivers_) out << r.i << r.j << r.k;
+  return key;
+}
+
 // ---- Layout ----------------------------------------------------------------------------------------
 
 QStringList Decorations::hudText(const FrameTarget& target, const SliceGeometry& grid, const QStringList& warnings) const {

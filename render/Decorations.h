@@ -58,6 +58,9 @@ class Decorations {
   void setFieldLabel(const QString& label) { fieldLabel_ = label; }  // the wavefield bar's title
   const QString& fieldLabel() const { return fieldLabel_; }
   const Hud& hud() const { return hud_; }
+  // What the marks painted by paint3D and paint2D depend on among these (spacing, source, receivers,
+  // absorbing layer), as bytes.
+  QByteArray marksKey() const;
 
   // ---- Layout of a frame. ----
   // The HUD's lines in `target`: none without its HUD, else the caller's lines, the screen notice on

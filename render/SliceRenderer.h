@@ -135,6 +135,7 @@ class SliceRenderer {
   enum OverlayPanel { kMarksPanel, kColourBarFramesPanel, kColourBarLabelsPanel, kHudPanel, kNoticePanel, kOverlayPanels };
   void paintMarks(QPainter& painter, const FrameTarget& target) const;    // the labels of lines and cells
   void paintNotices(QPainter& painter, const FrameTarget& target) const;  // the mouse's hint, messages
+  QByteArray marksKey(const FrameTarget& target) const;                    // what paintMarks depends on
   QByteArray noticesKey(const FrameTarget& target) const;                  // what paintNotices depends on
   bool hasPicture() const { return slices_ && fieldTextures_.hasData(); }
   bool velocityMatches() const;
