@@ -136,12 +136,6 @@ ColourBarLayout colourBarLayout(const QRectF& area, const QString& caption, cons
 
 }  // namespace
 
-QRectF Hud::drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
-                          const QString& title, const QString& caption) const {
-  drawColourBarFrame(painter, area, table, title, caption);
-  return drawColourBarLabels(painter, area, lo, hi, caption);
-}
-
 QRectF Hud::colourBarRect(const QRectF& area, const QString& caption) const {
   return colourBarLayout(area, caption, QFontMetricsF(smallFont_)).bar;
 }

@@ -29,15 +29,11 @@ class Hud {
  public:
   Hud();
 
-  // A vertical colour bar inside `area` (logical pixels): the bar, ticks and labels from `lo` (bottom)
-  // to `hi` (top), `title` (name and unit) above it and `caption` (wrapped) below it. A range with
-  // hi <= lo (a constant model) gets one label, at the bottom, where such a value is drawn. Returns the
-  // rectangle of the bar itself.
-  QRectF drawColourBar(QPainter& painter, const QRectF& area, const ColourTable& table, double lo, double hi,
-                       const QString& title, const QString& caption = {}) const;
-  // drawColourBar in two parts, for a caller that keeps what it paints: the frame (panel, bar, title),
-  // which depends on the caption only through its number of lines, and the labels (ticks, caption),
-  // which change with the range. Both return the bar's rectangle.
+  // A vertical colour bar inside `area` (logical pixels), in two parts, for a caller that keeps what it
+  // paints: the frame (a panel, the bar, `title` (name and unit) above it), which depends on `caption`
+  // only through its number of lines, and the labels (ticks and labels from `lo` (bottom) to `hi` (top),
+  // `caption` wrapped below the bar), which change with the range. A range with hi <= lo (a constant
+  // model) gets one label, at the bottom, where such a value is drawn. Both return the bar's rectangle.
   QRectF drawColourBarFrame(QPainter& painter, const QRectF& area, const ColourTable& table, const QString& title,
                             const QString& caption) const;
   QRectF drawColourBarLabels(QPainter& painter, const QRectF& area, double lo, double hi, const QString& caption) const;

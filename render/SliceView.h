@@ -161,7 +161,7 @@ class SliceView : public QWidget {
   void resizeEvent(QResizeEvent* event) override;
 
  private:
-  // The context, current on its offscreen surface, and the renderer initialised in it, on first use.
+  // The context, current where makeCurrent puts it, and the renderer initialised in it, on first use.
   // False when GL cannot draw (glInfo says why).
   bool ensureGl();
   QString currentForPictures();  // ensureGl and makeCurrent: "" or why not

@@ -77,7 +77,10 @@ long labelPixels(double lo, double hi) {
   image.fill(Qt::black);
   QPainter painter(&image);
   const ColourTable* table = Colormap::table("grey");
-  const QRectF bar = Hud().drawColourBar(painter, QRectF(10, 10, 100, 280), *table, lo, hi, "v (m/s)");
+  const Hud hud;
+  const QRectF area(10, 10, 100, 280);
+  hud.drawColourBarFrame(painter, area, *table, "v (m/s)", {});
+  const QRectF bar = hud.drawColourBarLabels(painter, area, lo, hi, {});
   painter.end();
   long n = 0;
   for (int y = int(bar.top()) - 6; y <= int(bar.bottom()) + 6; ++y)
