@@ -25,6 +25,9 @@ struct ImageOptions {
   bool colourBar = true;   // the colour bar(s) on the right
   bool labels = true;      // metre axes, headings, tick labels; the source, receivers and absorbing layer marked
   double framesPerSecond = 0.0;  // the frame rate the HUD gives: a video's (0: the view's own)
+  // A stream's pictures (ImageFramebuffer::start) read back as a video's yuv420p planes (render/VideoPlanes.h)
+  // instead of RGBA: what an encoder takes, converted on the GPU. Needs an even width and height.
+  bool videoPlanes = false;
 };
 
 // The framebuffer a frame is drawn into (bound by the caller) and how it is laid out.

@@ -17,7 +17,7 @@ QString ImageFramebuffer::optionsProblem(const ImageOptions& options) {
         .arg(size.width()).arg(size.height()).arg(kMaxSize.width()).arg(kMaxSize.height());
   if (!(options.scale == 0.0 || (std::isfinite(options.scale) && options.scale >= 0.5 && options.scale <= 16.0)))
     return QStringLiteral("image scale %1 is out of range: 0 (automatic) or 0.5 to 16").arg(options.scale);
-  return {};
+  return options.videoPlanes ? VideoPlanes::sizeProblem(size) : QString();
 }
 
 QSize ImageFramebuffer::drawnSize(QSize size, double scale) {
@@ -125,21 +125,11 @@ QString ImageFramebuffer::start(GlFunctions* gl, const ImageOptions& options, in
   const QSize drawn = target(options).pixels;
   if (error.isEmpty() && !bindForReading(drawn, samples))
     error = QStringLiteral("could not resolve the %1x%2 picture's samples").arg(drawn.width()).arg(drawn.height());
+  if (error.isEmpty() && options.videoPlanes)
+    error = videoPlanes_.convert(gl, samples == 0 ? framebuffer_->texture() : resolved_->texture(), options.size);
   GLsync fence = nullptr;
-  if (error.isEmpty()) {
-    const std::size_t bytes = std::size_t(drawn.width()) * std::size_t(drawn.height()) * 4;
-    if (packBuffers_[slot] == 0) gl->glGenBuffers(1, &packBuffers_[slot]);
-    gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, packBuffers_[slot]);
-    if (packBytes_[slot] != bytes) {
-      gl->glBufferData(GL_PIXEL_PACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
-      packBytes_[slot] = bytes;
-    }
-    gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    gl->glReadPixels(0, 0, drawn.width(), drawn.height(), GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-    gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    fence = gl->glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    gl->glFlush();  // under way while the caller goes on
-  }
+  if (error.isEmpty())
+    fence = startRead(gl, slot, options.videoPlanes ? VideoPlanes::planesSize(options.size) : drawn, options.videoPlanes);
   QOpenGLFramebufferObject::bindDefault();
   if (QString glError = drainGlErrors(gl, "starting to read the image back"); error.isEmpty()) error = glError;
   if (!error.isEmpty() || fence == nullptr) {
@@ -147,8 +137,25 @@ QString ImageFramebuffer::start(GlFunctions* gl, const ImageOptions& options, in
     packBytes_[slot] = 0;  // its storage is specified again next time
     return error.isEmpty() ? QStringLiteral("could not create a fence for the image read-back") : error;
   }
-  pending_.push_back({slot, drawn, options.size, fence});
+  pending_.push_back({slot, drawn, options.size, options.videoPlanes, fence});
   return {};
+}
+
+GLsync ImageFramebuffer::startRead(GlFunctions* gl, int slot, QSize read, bool videoPlanes) {
+  const int pixelBytes = videoPlanes ? 1 : 4;
+  const std::size_t bytes = std::size_t(read.width()) * std::size_t(read.height()) * std::size_t(pixelBytes);
+  if (packBuffers_[slot] == 0) gl->glGenBuffers(1, &packBuffers_[slot]);
+  gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, packBuffers_[slot]);
+  if (packBytes_[slot] != bytes) {
+    gl->glBufferData(GL_PIXEL_PACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_READ);
+    packBytes_[slot] = bytes;
+  }
+  gl->glPixelStorei(GL_PACK_ALIGNMENT, pixelBytes);  // rows packed tight: a plane's row is its width
+  gl->glReadPixels(0, 0, read.width(), read.height(), videoPlanes ? GL_RED : GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+  gl->glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  const GLsync fence = gl->glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  gl->glFlush();  // under way while the caller goes on
+  return fence;
 }
 
 QString ImageFramebuffer::collect(GlFunctions* gl, const std::function<void(const QImage& image)>& use) {
@@ -167,8 +174,12 @@ QString ImageFramebuffer::collect(GlFunctions* gl, const std::function<void(cons
   QString error;
   if (bytes == nullptr) {
     error = QStringLiteral("could not map the image read back (out of memory?)");
-  } else {
+  } else if (read.videoPlanes) {
     // Wrapped, not copied: the memory is the buffer's until it is unmapped below.
+    const QSize planes = VideoPlanes::planesSize(read.size);
+    use(QImage(bytes, planes.width(), planes.height(), planes.width(), QImage::Format_Grayscale8));
+    gl->glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+  } else {
     QImage image(bytes, read.drawn.width(), read.drawn.height(), read.drawn.width() * 4, QImage::Format_RGBX8888);
     if (error = delivered(image, read.size); error.isEmpty()) use(image);
     gl->glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
@@ -191,6 +202,7 @@ void ImageFramebuffer::destroy(GlFunctions* gl) {
   std::fill(std::begin(packBytes_), std::end(packBytes_), std::size_t(0));
   framebuffer_.reset();
   resolved_.reset();
+  videoPlanes_.destroy(gl);
   memory_ = QImage();
 }
 

@@ -18,6 +18,7 @@
 
 #include "render/FrameTarget.h"
 #include "render/GlCheck.h"
+#include "render/VideoPlanes.h"
 
 class QOpenGLFramebufferObject;
 
@@ -38,17 +39,18 @@ class ImageFramebuffer {
   // Draws a frame for the target it is given into the bound framebuffer; "" or what failed.
   using Draw = std::function<QString(const FrameTarget& target)>;
   // The picture `draw` draws, of options.size pixels with `samples` per pixel (0: none, resolved
-  // otherwise), as opaque RGBA bytes (Format_RGBX8888: what the video encoder takes; PNG saves it as
-  // RGB). The context is current. A null image and `error` set when the options are out of range, the
-  // GL implementation cannot draw that size, or GL fails.
+  // otherwise), as opaque RGBA bytes (Format_RGBX8888; PNG saves it as RGB), whatever
+  // options.videoPlanes says. The context is current. A null image and `error` set when the options are
+  // out of range, the GL implementation cannot draw that size, or GL fails.
   QImage render(GlFunctions* gl, const ImageOptions& options, int samples, const Draw& draw, QString& error);
 
   // The stream's pictures in flight at most: a start() with as many pending drops the oldest.
   static constexpr int kReadSlots = 2;
   // Draws the picture as render() does and starts reading it back; "" or what failed (nothing pending).
   QString start(GlFunctions* gl, const ImageOptions& options, int samples, const Draw& draw);
-  // Waits for the oldest started picture and calls use(image) with it (opaque RGBA, valid during the
-  // call only); "" or what failed, the picture then lost. The context is current.
+  // Waits for the oldest started picture and calls use(image) with it (valid during the call only):
+  // opaque RGBA, or with options.videoPlanes the planes as one Format_Grayscale8 image of
+  // VideoPlanes::planesSize(options.size); "" or what failed, the picture then lost. The context is current.
   QString collect(GlFunctions* gl, const std::function<void(const QImage& image)>& use);
   int pending() const { return int(pending_.size()); }
 
@@ -74,8 +76,12 @@ class ImageFramebuffer {
   struct PendingRead {
     int slot;
     QSize drawn, size;
+    bool videoPlanes;
     GLsync fence;
   };
+  // Reads the bound framebuffer (the resolved picture, or its video planes) into pack buffer `slot`,
+  // behind a fence; null when GL fails.
+  GLsync startRead(GlFunctions* gl, int slot, QSize read, bool videoPlanes);
   void dropOldest(GlFunctions* gl);
 
   std::unique_ptr<QOpenGLFramebufferObject> framebuffer_;
@@ -84,6 +90,7 @@ class ImageFramebuffer {
   GLuint packBuffers_[kReadSlots] = {};       // start()'s pictures, read back into them
   std::size_t packBytes_[kReadSlots] = {};
   std::deque<PendingRead> pending_;  // oldest first
+  VideoPlanes videoPlanes_;
 };
 
 }  // namespace iso

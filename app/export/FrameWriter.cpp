@@ -21,24 +21,29 @@ FrameWriter::~FrameWriter() {
 
 void FrameWriter::startThread() { thread_ = std::thread([this] { run(); }); }
 
-void FrameWriter::push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes) {
-  const std::size_t rowBytes = std::size_t(width_) * 4;
-  if (rgba == nullptr || strideBytes < std::ptrdiff_t(rowBytes))
+void FrameWriter::push(const std::uint8_t* pixels, std::ptrdiff_t strideBytes, PixelLayout layout) {
+  const bool planes = layout == PixelLayout::Yuv420;
+  if (!takes(layout))
+    throw ExportError("frame for " + shownPath(target_.string()) + ": this writer takes RGBA pixels, not video planes");
+  const std::size_t rowBytes = std::size_t(width_) * (planes ? 1 : 4);
+  const int rows = planes ? height_ + height_ / 2 : height_;
+  if (pixels == nullptr || strideBytes < std::ptrdiff_t(rowBytes))
     throw ExportError("frame for " + shownPath(target_.string()) + ": no pixels, or rows shorter than " + std::to_string(width_) +
-                      " RGBA pixels");
+                      (planes ? " bytes" : " RGBA pixels"));
   // Copied before waiting for room: the caller's buffer is free again once the copy is queued. The copy
   // goes into a buffer the writer has finished with when there is one: a fresh 8 MB (1080p) allocation
   // per frame costs page faults and zeroing comparable to encoding it.
-  std::vector<std::uint8_t> frame;
+  Frame frame;
+  frame.layout = layout;
   {
     std::lock_guard lock(mutex_);
     if (!spare_.empty()) {
-      frame = std::move(spare_.back());
+      frame.bytes = std::move(spare_.back());
       spare_.pop_back();
     }
   }
-  frame.resize(rowBytes * std::size_t(height_));
-  for (int y = 0; y < height_; ++y) std::memcpy(frame.data() + y * rowBytes, rgba + y * strideBytes, rowBytes);
+  frame.bytes.resize(rowBytes * std::size_t(rows));
+  for (int y = 0; y < rows; ++y) std::memcpy(frame.bytes.data() + y * rowBytes, pixels + y * strideBytes, rowBytes);
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [&] { return !error_.empty() || stopping_ || finishing_ || queue_.size() < queueFrames_; });
   if (!error_.empty()) throw ExportError(error_);
@@ -118,7 +123,7 @@ void FrameWriter::run() {
       settled_ = true;
       return;
     }
-    std::vector<std::uint8_t> frame = std::move(queue_.front());
+    Frame frame = std::move(queue_.front());
     queue_.pop_front();
     lock.unlock();
     changed_.notify_all();  // room for the next push
@@ -131,7 +136,7 @@ void FrameWriter::run() {
     lock.lock();
     busySeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     ++framesWritten_;
-    if (spare_.size() < queueFrames_) spare_.push_back(std::move(frame));
+    if (spare_.size() < queueFrames_) spare_.push_back(std::move(frame.bytes));
   }
 }
 

@@ -25,6 +25,15 @@ class ExportError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How a pushed frame's bytes are laid out, rows top down.
+enum class PixelLayout {
+  Rgba,    // height rows of width RGBA pixels, 8 bits each
+  // yuv420p (ITU-R BT.709, studio range), converted where the picture was drawn (render/VideoPlanes.h):
+  // height rows of width luma bytes, then height/2 rows each holding a chroma row's width/2 Cb bytes
+  // and then its width/2 Cr bytes.
+  Yuv420,
+};
+
 class FrameWriter {
  public:
   // A subclass's destructor calls abort() (discard() is its own): this one only joins the thread.
@@ -32,10 +41,12 @@ class FrameWriter {
   FrameWriter(const FrameWriter&) = delete;
   FrameWriter& operator=(const FrameWriter&) = delete;
 
-  // One frame of width() x height() RGBA pixels, 8 bits each, rows top down `strideBytes` apart; copied
-  // before returning. Waits while `queueFrames` frames are queued. Throws ExportError when the writer
-  // has failed (the first failure's message); the output is then already discarded.
-  void push(const std::uint8_t* rgba, std::ptrdiff_t strideBytes);
+  // One frame of width() x height() pixels in `layout` (one the writer takes), rows `strideBytes` apart;
+  // copied before returning. Waits while `queueFrames` frames are queued. Throws ExportError when the
+  // writer has failed (the first failure's message; the output is then already discarded), or for a
+  // layout it does not take or rows shorter than the layout's.
+  void push(const std::uint8_t* pixels, std::ptrdiff_t strideBytes, PixelLayout layout = PixelLayout::Rgba);
+  virtual bool takes(PixelLayout layout) const { return layout == PixelLayout::Rgba; }
   // Writes what is queued, completes the output and renames it to the target. Throws ExportError on
   // failure (nothing under the target name). Once only.
   void finish();
@@ -54,8 +65,12 @@ class FrameWriter {
   FrameWriter(std::filesystem::path target, int width, int height, std::size_t queueFrames);
   // The subclass's constructor calls this once its output is open (it throws on a failed open).
   void startThread();
-  // On the writer thread, in order: each frame (RGBA, stride width * 4), then complete() once.
-  virtual void writeFrame(const std::vector<std::uint8_t>& rgba) = 0;
+  struct Frame {
+    std::vector<std::uint8_t> bytes;  // rows packed tight: width·4 bytes (Rgba) or width (Yuv420) apart
+    PixelLayout layout = PixelLayout::Rgba;
+  };
+  // On the writer thread, in order: each frame, then complete() once.
+  virtual void writeFrame(const Frame& frame) = 0;
   // Flushes, closes and renames the output to target(); throws ExportError.
   virtual void complete() = 0;
   // Removes whatever was written (the temporary output); never throws.
@@ -72,7 +87,7 @@ class FrameWriter {
 
   mutable std::mutex mutex_;
   std::condition_variable changed_;
-  std::deque<std::vector<std::uint8_t>> queue_;
+  std::deque<Frame> queue_;
   std::vector<std::vector<std::uint8_t>> spare_;  // written frames' buffers, for the next pushes
   bool finishing_ = false, stopping_ = false;
   bool settled_ = false;  // completed, failed or discarded: nothing more to clean up

@@ -33,9 +33,10 @@ using AvioBytes = const std::uint8_t*;
 using AvioBytes = std::uint8_t*;
 #endif
 
-// RGBA to the encoder's yuv420p at the same size: only the colour planes are filtered (halved each way,
-// bilinear), and slices of the frame convert on threads of their own: at 1080p and up one thread
-// converts fewer frames a second than x264 encodes on a many-core host.
+// RGBA to the encoder's yuv420p at the same size, with BT.709's coefficients into studio range as the
+// GPU's conversion (render/VideoPlanes.h) and the stream's colour description say: only the colour planes
+// are filtered (halved each way, bilinear), and slices of the frame convert on threads of their own: at
+// 1080p and up one thread converts fewer frames a second than x264 encodes on a many-core host.
 SwsContext* rgbaToYuvConverter(int width, int height) {
   SwsContext* c = sws_alloc_context();
   if (c == nullptr) return nullptr;
@@ -44,7 +45,9 @@ SwsContext* rgbaToYuvConverter(int width, int height) {
                    av_opt_set_int(c, "src_format", AV_PIX_FMT_RGBA, 0) >= 0 && av_opt_set_int(c, "dstw", width, 0) >= 0 &&
                    av_opt_set_int(c, "dsth", height, 0) >= 0 && av_opt_set_int(c, "dst_format", AV_PIX_FMT_YUV420P, 0) >= 0 &&
                    av_opt_set_int(c, "sws_flags", SWS_BILINEAR, 0) >= 0 && av_opt_set_int(c, "threads", threads, 0) >= 0;
-  if (!set || sws_init_context(c, nullptr, nullptr) < 0) {
+  const int* bt709 = sws_getCoefficients(SWS_CS_ITU709);
+  if (!set || sws_init_context(c, nullptr, nullptr) < 0 ||
+      sws_setColorspaceDetails(c, bt709, /*srcRange full*/ 1, bt709, /*dstRange studio*/ 0, 0, 1 << 16, 1 << 16) < 0) {
     sws_freeContext(c);
     return nullptr;
   }
@@ -141,6 +144,11 @@ VideoEncoder::VideoEncoder(const std::filesystem::path& path, int width, int hei
   av.codec->time_base = AVRational{1, fps};
   av.codec->framerate = AVRational{fps, 1};
   av.codec->gop_size = 2 * fps;
+  // What the pixels are: sRGB colours in BT.709's studio-range yuv420p (players otherwise guess).
+  av.codec->colorspace = AVCOL_SPC_BT709;
+  av.codec->color_primaries = AVCOL_PRI_BT709;
+  av.codec->color_trc = AVCOL_TRC_IEC61966_2_1;
+  av.codec->color_range = AVCOL_RANGE_MPEG;
   if (container->flags & AVFMT_GLOBALHEADER) av.codec->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
   if (options.codec == "libx264") {
     // Options of x264 only: another encoder would refuse them.
@@ -199,16 +207,25 @@ std::string VideoEncoder::presetList() {
   return list;
 }
 
-void VideoEncoder::writeFrame(const std::vector<std::uint8_t>& rgba) {
+void VideoEncoder::writeFrame(const Frame& frame) {
   Av& av = *av_;
   int rc = av_frame_make_writable(av.frame);
   if (rc < 0) throw ExportError("recording " + shownPath(target().string()) + ": " + averror(rc));
-  av.rgba->format = AV_PIX_FMT_RGBA;
-  av.rgba->width = width(), av.rgba->height = height();
-  av.rgba->data[0] = const_cast<std::uint8_t*>(rgba.data());
-  av.rgba->linesize[0] = width() * 4;
-  if ((rc = sws_scale_frame(av.scaler, av.frame, av.rgba)) < 0)
-    throw ExportError("recording " + shownPath(target().string()) + ": converting a frame to yuv420p: " + averror(rc));
+  const int w = width(), h = height();
+  if (frame.layout == PixelLayout::Yuv420) {
+    const std::uint8_t* luma = frame.bytes.data();
+    const std::uint8_t* chroma = luma + std::size_t(w) * std::size_t(h);
+    av_image_copy_plane(av.frame->data[0], av.frame->linesize[0], luma, w, w, h);
+    av_image_copy_plane(av.frame->data[1], av.frame->linesize[1], chroma, w, w / 2, h / 2);
+    av_image_copy_plane(av.frame->data[2], av.frame->linesize[2], chroma + w / 2, w, w / 2, h / 2);
+  } else {
+    av.rgba->format = AV_PIX_FMT_RGBA;
+    av.rgba->width = w, av.rgba->height = h;
+    av.rgba->data[0] = const_cast<std::uint8_t*>(frame.bytes.data());
+    av.rgba->linesize[0] = w * 4;
+    if ((rc = sws_scale_frame(av.scaler, av.frame, av.rgba)) < 0)
+      throw ExportError("recording " + shownPath(target().string()) + ": converting a frame to yuv420p: " + averror(rc));
+  }
   av.frame->pts = nextPts_++;
   sendAndDrain(false);
 }

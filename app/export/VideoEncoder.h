@@ -1,5 +1,5 @@
 #pragma once
-// H.264 video (libx264, yuv420p) in an MP4 (or another container libavformat knows from the file
+// H.264 video (libx264, yuv420p, BT.709 studio range, marked so in the stream) in an MP4 (or another container libavformat knows from the file
 // name), encoded in process through FFmpeg's libraries on the FrameWriter's thread.
 #include <memory>
 #include <set>
@@ -32,10 +32,12 @@ class VideoEncoder final : public FrameWriter {
   ~VideoEncoder() override;
 
   int fps() const { return fps_; }
+  // RGBA (converted to yuv420p here, on the writer's thread) or the planes themselves.
+  bool takes(PixelLayout) const override { return true; }
 
  private:
   struct Av;  // the FFmpeg state
-  void writeFrame(const std::vector<std::uint8_t>& rgba) override;
+  void writeFrame(const Frame& frame) override;
   void complete() override;
   void discard() noexcept override;
   void sendAndDrain(bool flush);  // one frame (or the flush) into the codec, its packets into the file

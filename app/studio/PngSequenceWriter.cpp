@@ -29,8 +29,8 @@ std::string PngSequenceWriter::frameName(long index) {
   return name;
 }
 
-void PngSequenceWriter::writeFrame(const std::vector<std::uint8_t>& rgba) {
-  const QImage image(rgba.data(), width(), height(), width() * 4, QImage::Format_RGBX8888);
+void PngSequenceWriter::writeFrame(const Frame& frame) {
+  const QImage image(frame.bytes.data(), width(), height(), width() * 4, QImage::Format_RGBX8888);
   QByteArray png;
   QBuffer buffer(&png);
   buffer.open(QIODevice::WriteOnly);

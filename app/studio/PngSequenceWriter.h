@@ -22,7 +22,7 @@ class PngSequenceWriter final : public FrameWriter {
   static std::string frameName(long index);
 
  private:
-  void writeFrame(const std::vector<std::uint8_t>& rgba) override;
+  void writeFrame(const Frame& frame) override;  // RGBA only (FrameWriter::takes)
   void complete() override;
   void discard() noexcept override;
 

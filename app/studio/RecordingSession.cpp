@@ -84,6 +84,9 @@ bool RecordingSession::start(const RecordingSettings& settings) {
     error_ = QString::fromStdString(e.what());
     return false;
   }
+  // A view that reads its pictures back late hands a video encoder its planes, converted on the GPU.
+  streamOptions_ = settings_.picture;
+  streamOptions_.videoPlanes = view_->readsBackLate() && writer_->takes(PixelLayout::Yuv420);
   state_ = State::Recording;
   userPlaying_ = true;
   // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).
@@ -145,9 +148,9 @@ QString RecordingSession::takeFrame() {
   if (!view_->readsBackLate()) {
     QString problem;
     const QImage image = view_->renderImage(settings_.picture, problem);
-    return image.isNull() ? drawing + problem : pushFrame(image);
+    return image.isNull() ? drawing + problem : pushFrame(image, PixelLayout::Rgba);
   }
-  if (const QString problem = view_->startImage(settings_.picture); !problem.isEmpty()) return drawing + problem;
+  if (const QString problem = view_->startImage(streamOptions_); !problem.isEmpty()) return drawing + problem;
   ++inFlight_;
   return inFlight_ > 1 ? collectOldest(true) : QString();
 }
@@ -157,15 +160,15 @@ QString RecordingSession::collectOldest(bool write) {
   --inFlight_;
   QString pushed;
   const QString problem = view_->collectImage([&](const QImage& image) {
-    if (write) pushed = pushFrame(image);
+    if (write) pushed = pushFrame(image, streamOptions_.videoPlanes ? PixelLayout::Yuv420 : PixelLayout::Rgba);
   });
   if (!problem.isEmpty()) return "reading frame " + QString::number(frame) + " back: " + problem;
   return pushed;
 }
 
-QString RecordingSession::pushFrame(const QImage& image) {
+QString RecordingSession::pushFrame(const QImage& image, PixelLayout layout) {
   try {
-    writer_->push(image.constBits(), image.bytesPerLine());
+    writer_->push(image.constBits(), image.bytesPerLine(), layout);
   } catch (const ExportError& e) {
     return QString::fromStdString(e.what());
   }

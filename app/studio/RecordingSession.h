@@ -6,7 +6,8 @@
 // it has room again: the simulation waits, no frame is dropped, and the GUI thread never blocks on the
 // encoder (finishing runs on a thread of its own too). A pause by the user holds the run until Play.
 // A view that reads its pictures back late (RecordableView::readsBackLate) gets each frame's picture
-// to the writer when the next frame has been drawn, or when the recording finishes.
+// to the writer when the next frame has been drawn, or when the recording finishes; into a video, as
+// yuv420p planes converted on the GPU (render/VideoPlanes.h).
 #include <QElapsedTimer>
 #include <QObject>
 #include <QSize>
@@ -79,7 +80,7 @@ class RecordingSession : public QObject {
   QString takeFrame();
   // The oldest frame the view is reading back, to the writer unless `write` is false: "" or what failed.
   QString collectOldest(bool write);
-  QString pushFrame(const QImage& image);
+  QString pushFrame(const QImage& image, PixelLayout layout);
   void resumeWhenRoom();
   void resumeRun();  // unless the user paused it or the writer has no room
   void finish();
@@ -88,6 +89,7 @@ class RecordingSession : public QObject {
 
   RecordableView* view_;
   RecordingSettings settings_;
+  ImageOptions streamOptions_;  // settings_.picture, for startImage: as video planes where the writer takes them
   State state_ = State::Idle;
   QString error_;
   std::unique_ptr<FrameWriter> writer_;

@@ -232,5 +232,60 @@ TEST_F(RenderOffscreen, PicturesReadBackLateComeInOrderAndMatchThoseReadAtOnce) 
   EXPECT_EQ(collected.front().size(), first.size) << "the oldest (the second size) was dropped";
 }
 
+namespace {
+
+// The worst difference, in levels, between a video's planes and BT.709 studio range computed here from
+// the RGBA picture: luma per pixel (first), Cb and Cr per 2 × 2 block, the mean of its four pixels.
+std::pair<int, int> planesAgainstBt709(const QImage& planes, const QImage& rgba) {
+  const int w = rgba.width(), h = rgba.height();
+  const auto channel = [&](int x, int y, int c) { return double(rgba.constScanLine(y)[4 * x + c]) / 255.0; };
+  const auto weighted = [&](int x, int y, const double (&k)[3]) {
+    return k[0] * channel(x, y, 0) + k[1] * channel(x, y, 1) + k[2] * channel(x, y, 2);
+  };
+  const double luma[3] = {0.2126, 0.7152, 0.0722}, cb[3] = {-0.114572, -0.385428, 0.5}, cr[3] = {0.5, -0.454153, -0.045847};
+  std::pair<int, int> worst{0, 0};
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      worst.first = std::max(worst.first, std::abs(planes.constScanLine(y)[x] - int(std::lround(16.0 + 219.0 * weighted(x, y, luma)))));
+  for (int r = 0; r < h / 2; ++r)
+    for (int c = 0; c < w / 2; ++c) {
+      double mean[2] = {0.0, 0.0};
+      for (int d = 0; d < 4; ++d) {
+        mean[0] += weighted(2 * c + d % 2, 2 * r + d / 2, cb) / 4.0;
+        mean[1] += weighted(2 * c + d % 2, 2 * r + d / 2, cr) / 4.0;
+      }
+      const uchar* row = planes.constScanLine(h + r);
+      worst.second = std::max({worst.second, std::abs(row[c] - int(std::lround(128.0 + 224.0 * mean[0]))),
+                               std::abs(row[w / 2 + c] - int(std::lround(128.0 + 224.0 * mean[1])))});
+    }
+  return worst;
+}
+
+}  // namespace
+
+// A video's planes converted on the GPU hold the picture drawn as RGBA, in BT.709 studio range, within a
+// level (at its own scale, and drawn at twice the size and reduced: a small picture's text stays legible);
+// a size with an odd side is refused before anything is drawn.
+TEST_F(RenderOffscreen, VideoPlanesHoldThePictureInBt709StudioRange) {
+  const int w = 322, h = 182;  // even, not multiples of 4: rows of the planes packed tight
+  for (const double scale : {1.0, 0.0}) {
+    ImageOptions rgbaOptions{QSize(w, h), scale};
+    ImageOptions planesOptions = rgbaOptions;
+    planesOptions.videoPlanes = true;
+    const QImage rgba = render(rgbaOptions).convertToFormat(QImage::Format_RGBX8888);
+    QImage planes;
+    ASSERT_EQ(view_->startImage(planesOptions).toStdString(), "");
+    ASSERT_EQ(view_->collectImage([&](const QImage& image) { planes = image.copy(); }).toStdString(), "");
+    ASSERT_EQ(planes.format(), QImage::Format_Grayscale8);
+    ASSERT_EQ(planes.size(), QSize(w, h + h / 2));
+    const auto [luma, chroma] = planesAgainstBt709(planes, rgba);
+    EXPECT_LE(luma, 1) << "scale " << scale;
+    EXPECT_LE(chroma, 1) << "scale " << scale;
+  }
+  ImageOptions odd{QSize(321, 180)};
+  odd.videoPlanes = true;
+  EXPECT_NE(view_->startImage(odd).indexOf("even width and height"), -1);
+}
+
 }  // namespace
 }  // namespace iso

@@ -52,6 +52,10 @@ inline DecodedVideo decodeVideo(const std::filesystem::path& path) {
         ++out.frames;
         toRgba = sws_getCachedContext(toRgba, frame->width, frame->height, AVPixelFormat(frame->format), frame->width,
                                       frame->height, AV_PIX_FMT_RGBA, SWS_BILINEAR, nullptr, nullptr, nullptr);
+        // As a player does: the stream's own colour description (BT.601 and studio range unless it says).
+        const int* matrix = sws_getCoefficients(frame->colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT);
+        sws_setColorspaceDetails(toRgba, matrix, frame->color_range == AVCOL_RANGE_JPEG, sws_getCoefficients(SWS_CS_DEFAULT),
+                                 1, 0, 1 << 16, 1 << 16);
         out.lastFrameRgba.assign(std::size_t(frame->width) * frame->height * 4, 0);
         std::uint8_t* planes[1] = {out.lastFrameRgba.data()};
         const int strides[1] = {frame->width * 4};

@@ -83,6 +83,93 @@ TEST(ExportWriters, VideoDecodesBackWithEveryFrameTheSizeAndTheRate) {
   EXPECT_EQ(test::filesIn(path.parent_path()), std::set<std::string>{"out.mp4"});
 }
 
+// The planes a GPU would hand over (render/VideoPlanes.h's layout and formula), made here from `rgba`.
+std::vector<std::uint8_t> bt709Planes(const std::vector<std::uint8_t>& rgba, int width, int height) {
+  std::vector<std::uint8_t> planes(std::size_t(width) * (height + height / 2));
+  const auto weighted = [&](int x, int y, double r, double g, double b) {
+    const std::uint8_t* p = &rgba[(std::size_t(y) * width + x) * 4];
+    return (r * p[0] + g * p[1] + b * p[2]) / 255.0;
+  };
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width; ++x)
+      planes[std::size_t(y) * width + x] = std::uint8_t(std::lround(16.0 + 219.0 * weighted(x, y, 0.2126, 0.7152, 0.0722)));
+  for (int r = 0; r < height / 2; ++r)
+    for (int c = 0; c < width / 2; ++c) {
+      double cb = 0.0, cr = 0.0;
+      for (int d = 0; d < 4; ++d) {
+        cb += weighted(2 * c + d % 2, 2 * r + d / 2, -0.114572, -0.385428, 0.5) / 4.0;
+        cr += weighted(2 * c + d % 2, 2 * r + d / 2, 0.5, -0.454153, -0.045847) / 4.0;
+      }
+      std::uint8_t* row = &planes[std::size_t(height + r) * width];
+      row[c] = std::uint8_t(std::lround(128.0 + 224.0 * cb));
+      row[width / 2 + c] = std::uint8_t(std::lround(128.0 + 224.0 * cr));
+    }
+  return planes;
+}
+
+double meanDifference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < a.size(); i += 4)
+    for (int c = 0; c < 3; ++c) sum += std::abs(int(a[i + c]) - int(b[i + c]));
+  return sum / double(a.size() / 4 * 3);
+}
+
+// A video written from RGBA (converted on the writer's thread) and one written from the same picture's
+// planes (as a GPU converts it) decode, as players read the stream's BT.709 description, to the picture
+// pushed: both within a few levels of it on average, and of each other.
+TEST(ExportWriters, RgbaAndPlanesGiveTheSameColoursMarkedBt709) {
+  constexpr int kWidth = 320, kHeight = 240;
+  const auto frame = syntheticFrame(kWidth, kHeight, 3);
+  const fs::path dir = test::scratchPath("planes");
+  fs::create_directories(dir);
+  std::vector<std::uint8_t> decoded[2];
+  for (int planes = 0; planes < 2; ++planes) {
+    const fs::path path = dir / (planes ? "planes.mp4" : "rgba.mp4");
+    VideoEncoder encoder(path, kWidth, kHeight, 25);
+    if (planes) {
+      const auto yuv = bt709Planes(frame, kWidth, kHeight);
+      encoder.push(yuv.data(), kWidth, PixelLayout::Yuv420);
+    } else {
+      encoder.push(frame.data(), kWidth * 4);
+    }
+    encoder.finish();
+    const test::DecodedVideo video = test::decodeVideo(path);
+    ASSERT_EQ(video.error, "");
+    ASSERT_EQ(video.frames, 1);
+    decoded[planes] = video.lastFrameRgba;
+  }
+  EXPECT_LT(meanDifference(decoded[0], frame), 3.0) << "RGBA converted by the encoder";
+  EXPECT_LT(meanDifference(decoded[1], frame), 3.0) << "planes converted as on a GPU";
+  EXPECT_LT(meanDifference(decoded[0], decoded[1]), 2.0);
+  // The disc's red, where the BT.601 matrix would read BT.709 planes 20 levels off in green.
+  const auto at = [&](const std::vector<std::uint8_t>& rgba, int c) { return int(rgba[(std::size_t(120) * kWidth + 112) * 4 + c]); };
+  for (int planes = 0; planes < 2; ++planes) {
+    EXPECT_NEAR(at(decoded[planes], 0), 230, 6) << planes;
+    EXPECT_NEAR(at(decoded[planes], 1), 20, 6) << planes;
+  }
+}
+
+// A writer that takes RGBA only refuses planes with a clear error, and rows shorter than a plane's.
+TEST(ExportWriters, PlanesGoOnlyToAWriterThatTakesThem) {
+  const fs::path dir = test::scratchPath("planes-refused");
+  fs::create_directories(dir);
+  std::vector<std::uint8_t> planes(std::size_t(64) * 48, 128);
+  PngSequenceWriter frames(dir / "seq", 64, 32);
+  EXPECT_FALSE(frames.takes(PixelLayout::Yuv420));
+  try {
+    frames.push(planes.data(), 64, PixelLayout::Yuv420);
+    ADD_FAILURE() << "planes were taken";
+  } catch (const ExportError& e) {
+    EXPECT_NE(std::string(e.what()).find("takes RGBA pixels"), std::string::npos) << e.what();
+  }
+  frames.abort();
+  VideoEncoder video(dir / "v.mp4", 64, 32, 25);
+  EXPECT_THROW(video.push(planes.data(), 63, PixelLayout::Yuv420), ExportError);
+  video.push(planes.data(), 64, PixelLayout::Yuv420);
+  video.finish();
+  EXPECT_EQ(test::decodeVideo(dir / "v.mp4").frames, 1);
+}
+
 TEST(ExportWriters, BadVideoSettingsAreRefusedAndLeaveTheOlderFile) {
   const fs::path target = folderWithOlderFile("bad-settings", "out.mp4");
   const auto refused = [&](int w, int h, int fps, const VideoOptions& options, const std::string& expected) {
