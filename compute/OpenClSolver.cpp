@@ -485,7 +485,8 @@ struct OpenClSolver::Impl {
   std::map<int, StageLaunch> rangeLaunches;  // the stage's launch per count of planes
   KernelTime slabStencilTime, slabOtherTime;
   int slabSteps = 0;                // since the last synchronize
-  std::vector<ClMemHandle> lockedHostMemory;  // lockHostMemory's buffers (released before the context)
+  // lockHostMemory's buffers, by the memory they lie over (released before the context).
+  std::vector<std::pair<std::span<float>, ClMemHandle>> lockedHostMemory;
 
   explicit Impl(const DeviceInfo& d) : ctx(d) {}
 
@@ -879,8 +880,13 @@ bool OpenClSolver::lockHostMemory(std::span<float> memory) {
   cl_mem buffer = clCreateBuffer(impl_->ctx.context(), CL_MEM_USE_HOST_PTR | CL_MEM_READ_WRITE, memory.size_bytes(),
                                  memory.data(), &err);
   if (err != CL_SUCCESS) return false;
-  impl_->lockedHostMemory.emplace_back(buffer);
+  impl_->lockedHostMemory.emplace_back(memory, ClMemHandle(buffer));
   return true;
+}
+
+void OpenClSolver::unlockHostMemory(std::span<float> memory) {
+  auto& locked = impl_->lockedHostMemory;
+  std::erase_if(locked, [&](const auto& l) { return l.first.data() == memory.data() && l.first.size() == memory.size(); });
 }
 
 void OpenClSolver::buildForTest(const DeviceInfo& device, const std::string& source, const std::string& options) {

@@ -79,6 +79,7 @@ class OpenClSolver : public WaveSolver {
   void synchronize() override;
   HostPlanes allocateHostPlanes(std::size_t floats) override;
   bool lockHostMemory(std::span<float> memory) override;
+  void unlockHostMemory(std::span<float> memory) override;
 
   const DeviceInfo& device() const;
   StageParamMap parameters() const override { return params_; }

@@ -139,6 +139,9 @@ class WaveSolver {
     (void)memory;
     return true;
   }
+  // Lets go of what lockHostMemory(memory) locked, the same span, before that memory is freed (nothing
+  // where nothing was locked). The copies into it then run at pageable memory's speed again.
+  virtual void unlockHostMemory(std::span<float> memory) { (void)memory; }
 
  private:
   std::logic_error notASlab() const { return std::logic_error("stage '" + stage() + "' cannot run as a slab of a decomposed grid"); }

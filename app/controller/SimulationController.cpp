@@ -228,6 +228,7 @@ void SimulationController::run() {
     if (sim_.solver && (playing_ || singleStepsLeft_ > 0)) advanceBatch();
   }
   finishFrame();  // no slot stays written to once the thread has ended
+  unlockRingSlots();
   dropFieldTap();
 }
 
@@ -266,6 +267,7 @@ void SimulationController::apply(Commands& c) {
   if (c.slicePoint) slicePoint_ = *c.slicePoint;
   if (c.slicePath) {
     finishFrame();  // into the ring it was written for
+    unlockRingSlots();
     ring_ = std::move(c.slicePath->ring);
     hostReason_ = std::move(c.slicePath->hostReason);
     std::lock_guard lock(statusMutex_);
@@ -390,6 +392,7 @@ bool SimulationController::rebuild(const Scenario& scenario) {
     BuiltSimulation next = builder_(scenario);
     if (!next.solver) throw std::runtime_error("the solver builder returned no solver");
     sim_ = std::move(next);  // the previous solver is released only now that the new one works
+    ++builds_;               // and its locks on the ring's slots with it
     dropFieldTap();          // it sampled the run that has just ended
     secondsPerStep_ = 0.0;
     windowComputeSeconds_ = windowSteps_ = 0.0;
@@ -631,6 +634,7 @@ bool SimulationController::publishSlices(bool wait) {
   }
   const Grid& g = sim_.solver->grid();
   const std::size_t planeFloats = SliceSet::planeFloats(g.n1, g.n2, g.n3);
+  lockRingSlots();
   const int slot = ring_->acquire(planeFloats + (volume_ ? volume_->pixels() : 0));
   if (slot < 0) {  // none free, or the reader has yet to make slots of this grid's (and image's) size
     slicesBehind_ = true;
@@ -657,6 +661,26 @@ bool SimulationController::publishSlices(bool wait) {
   slicesBehind_ = false;
   if (wait || written) finishFrame();
   return true;
+}
+
+void SimulationController::lockRingSlots() {
+  if (slotLocks_.ring == ring_.get() && slotLocks_.build == builds_) return;
+  unlockRingSlots();
+  slotLocks_.ring = ring_.get();
+  slotLocks_.build = builds_;
+  slotLocks_.owner = ring_->owner();
+  if (!slotLocks_.owner) return;  // closed: its memory may go at any time
+  for (std::size_t slot = 0; slot < ring_->slotCount(); ++slot) {
+    const std::span<float> memory = ring_->planes(int(slot));
+    if (sim_.solver->lockHostMemory(memory)) slotLocks_.locked.push_back(memory);
+  }
+}
+
+void SimulationController::unlockRingSlots() {
+  // A solver rebuilt since has taken its locks with it.
+  if (sim_.solver && slotLocks_.build == builds_)
+    for (const std::span<float> memory : slotLocks_.locked) sim_.solver->unlockHostMemory(memory);
+  slotLocks_ = SlotLocks{};
 }
 
 bool SimulationController::startVolume(std::span<std::uint32_t> rgba, SliceSet& frame) {

@@ -262,6 +262,11 @@ class SimulationController {
   // still on its way (OpenCL) is published by finishFrame at the next batch's end. False
   // (nothing extracted, slicesBehind_ set) when the ring has no free slot of the grid's size.
   bool publishSlices(bool wait = true);
+  // The ring's slots locked for the running solver's reads (WaveSolver::lockHostMemory: a device's driver
+  // copies into page-locked memory at the link's speed, into pageable memory through bounce buffers, at
+  // a fraction of it), once per ring and solver; unlocked before the ring's memory may go.
+  void lockRingSlots();
+  void unlockRingSlots();
   void finishFrame();  // publishes the frame on its way, if any; a failed read pauses the run
   // Starts the volume image of the current field into `rgba` for `frame` (its image fields set when it
   // starts); true when written on return. A view the solver cannot render is dropped (an event); a
@@ -316,6 +321,14 @@ class SimulationController {
     SliceSet frame;  // sizes, cell, step
   };
   std::optional<FrameOnItsWay> frameOnItsWay_;  // written into ring_, not yet published
+  struct SlotLocks {
+    const SliceRing* ring = nullptr;
+    long build = -1;                    // builds_ when they were locked
+    std::shared_ptr<const void> owner;  // the ring's memory outlives the locks
+    std::vector<std::span<float>> locked;
+  };
+  SlotLocks slotLocks_;
+  long builds_ = 0;  // successful rebuilds: a solver's locks go with it
   std::shared_ptr<const VolumeView> volumeRequest_;  // as the reader asked for it
   std::shared_ptr<const VolumeView> volume_;         // what is rendered: the request fitted to the grid
   double volumeSeconds_ = 0.0;  // the renderer's time for the image on its way

@@ -35,6 +35,11 @@ int SliceRing::acquire(std::size_t floats) {
   return int(slot);
 }
 
+std::shared_ptr<const void> SliceRing::owner() const {
+  std::lock_guard lock(mutex_);
+  return owner_;
+}
+
 std::span<float> SliceRing::planes(int slot) const {
   const Slot& s = slots_.at(std::size_t(slot));
   return {s.planes, s.capacity};

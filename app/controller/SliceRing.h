@@ -39,6 +39,9 @@ class SliceRing : public std::enable_shared_from_this<SliceRing> {
   static std::shared_ptr<SliceRing> create(std::vector<Slot> slots, std::shared_ptr<const void> owner, std::string name);
 
   const std::string& name() const { return name_; }
+  std::size_t slotCount() const { return slots_.size(); }
+  // A copy of the owner, which keeps every slot's memory valid while it lives; null once closed.
+  std::shared_ptr<const void> owner() const;
   std::size_t slotFloats() const { return slotFloats_; }  // the smallest slot's capacity
 
   // Writer (one thread). acquire: a free slot of at least `floats` floats, or -1 when none is free, the

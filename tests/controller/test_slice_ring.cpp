@@ -184,11 +184,12 @@ TEST(SliceRing, ConcurrentWriterNeverTouchesAHeldFrame) {
   EXPECT_LT(skipped, kFrames);
 }
 
-SimulationBuilder ringBuilder(bool deferred, std::chrono::microseconds perStep = 100us) {
-  return [deferred, perStep](const Scenario& s) {
+SimulationBuilder ringBuilder(bool deferred, std::chrono::microseconds perStep = 100us,
+                              std::shared_ptr<test::HostLocks> locks = nullptr) {
+  return [deferred, perStep, locks](const Scenario& s) {
     BuiltSimulation b;
-    b.solver = std::make_unique<test::FakeSolver>(Grid(s.n1, s.n2, s.n3),
-                                                 test::FakeSolver::Options{.perStep = perStep, .deferredSlices = deferred});
+    b.solver = std::make_unique<test::FakeSolver>(
+        Grid(s.n1, s.n2, s.n3), test::FakeSolver::Options{.perStep = perStep, .deferredSlices = deferred, .locks = locks});
     b.dt = 1e-3;
     b.dx = s.dx;
     return b;
@@ -291,6 +292,39 @@ TEST_P(ControllerRing, ARingTooSmallForTheGridWaitsForTheNextOne) {
   frame.reset();
   EXPECT_TRUE(small.released->load());
   EXPECT_FALSE(fitting.released->load()) << "the controller let go, the test's ring still holds it";
+}
+
+// The solver's reads land in page-locked memory: every slot of the ring is locked for the running solver
+// once, unlocked before the ring's memory can go when the reader replaces the ring (its owner still held
+// at each unlock), locked again for a rebuilt solver, and unlocked when the controller stops.
+TEST_P(ControllerRing, TheSlotsAreLockedForTheSolverAndUnlockedBeforeTheirMemoryGoes) {
+  auto locks = std::make_shared<test::HostLocks>();
+  HostSlots first(SliceRing::kSlots, SliceSet::planeFloats(8, 8, 8)), second(SliceRing::kSlots, SliceSet::planeFloats(8, 8, 8));
+  std::atomic<int> unlockedWhileHeld{0}, unlockedAfterRelease{0};
+  locks->onUnlock = [&](std::span<float>) { (first.released->load() ? unlockedAfterRelease : unlockedWhileHeld)++; };
+  const auto lockedSlots = [&](const HostSlots& host) {
+    const auto locked = locks->snapshot();
+    return std::all_of(host.slots.begin(), host.slots.end(), [&](const SliceRing::Slot& s) {
+             return std::count_if(locked.begin(), locked.end(), [&](std::span<float> l) { return l.data() == s.planes; }) == 1;
+           }) && locked.size() == host.slots.size();
+  };
+  auto ring = first.ring();
+  SimulationController c(ringBuilder(GetParam(), 100us, locks));
+  c.setSliceRing(ring);
+  playWhenBuilt(c, ringScenario(8), 2);
+  ASSERT_TRUE(eventually([&] { return ring->take() != nullptr && lockedSlots(first); }));
+  auto next = second.ring();
+  ring->close();  // as the view does: the old ring closed, the new one handed over
+  ring.reset();
+  c.setSliceRing(next);
+  ASSERT_TRUE(eventually([&] { return next->take() != nullptr && lockedSlots(second); }));
+  EXPECT_EQ(unlockedWhileHeld.load(), int(SliceRing::kSlots));
+  EXPECT_EQ(unlockedAfterRelease.load(), 0) << "a slot was unlocked after its memory could have gone";
+  EXPECT_TRUE(eventually([&] { return first.released->load(); })) << "the controller let go of the first ring";
+  c.reset();  // a new solver: the old one's locks went with it, the new one locks the slots again
+  ASSERT_TRUE(eventually([&] { return c.status().generation == 2 && next->take() != nullptr && lockedSlots(second); }));
+  c.stop();
+  EXPECT_TRUE(locks->snapshot().empty()) << "locks left when the controller stopped";
 }
 
 // Batches of 12 ms: two do not fit in a frame at 60 Hz, so a read is waited for and its frame published

@@ -5,6 +5,9 @@
 // read only in finishSlices, while the caller must not read them (deferredSlices).
 #include <algorithm>
 #include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <thread>
@@ -16,12 +19,25 @@
 
 namespace iso::test {
 
+// The host memory a solver has locked (lockHostMemory) and not unlocked yet; `onUnlock` runs at each
+// unlock, on the solver's thread, before the span leaves `locked`.
+struct HostLocks {
+  std::mutex mutex;
+  std::vector<std::span<float>> locked;
+  std::function<void(std::span<float>)> onUnlock;
+  std::vector<std::span<float>> snapshot() {
+    std::lock_guard lock(mutex);
+    return locked;
+  }
+};
+
 class FakeSolver : public WaveSolver {
  public:
   struct Options {
     std::chrono::microseconds perStep{100};
     std::string stage = "fake";
     bool deferredSlices = false;
+    std::shared_ptr<HostLocks> locks;  // where lockHostMemory and unlockHostMemory are logged (null: nowhere)
   };
   FakeSolver(Grid g, Options options) : grid_(g), options_(std::move(options)) {}
 
@@ -44,6 +60,23 @@ class FakeSolver : public WaveSolver {
   void finishSlices() override {
     std::fill(pending_.begin(), pending_.end(), float(pendingStep_));
     pending_ = {};
+  }
+  bool lockHostMemory(std::span<float> memory) override {
+    if (!options_.locks) return true;
+    std::lock_guard lock(options_.locks->mutex);
+    options_.locks->locked.push_back(memory);
+    return true;
+  }
+  void unlockHostMemory(std::span<float> memory) override {
+    if (!options_.locks) return;
+    if (options_.locks->onUnlock) options_.locks->onUnlock(memory);
+    std::lock_guard lock(options_.locks->mutex);
+    std::erase_if(options_.locks->locked, [&](std::span<float> l) { return l.data() == memory.data(); });
+  }
+  ~FakeSolver() override {  // a device's locks go with its solver
+    if (!options_.locks) return;
+    std::lock_guard lock(options_.locks->mutex);
+    options_.locks->locked.clear();
   }
   std::vector<float> traces() override { return {}; }
   SolverState saveState() override { return {step_, {}, {}, {}, {}}; }
