@@ -139,6 +139,9 @@ void SimulationController::setSlicePoint(int i, int j, int k) {
 void SimulationController::setPauseAtStep(long step) {
   queue([=](Commands& c) { c.pauseAtStep = step; });
 }
+void SimulationController::setFrameStream(long every) {
+  queue([=](Commands& c) { c.frameStream = std::max(0L, every); });
+}
 void SimulationController::setRunEnd(RunEnd end) {
   queue([=](Commands& c) { c.runEnd = end; });
 }
@@ -221,7 +224,16 @@ void SimulationController::run() {
   while (!stop_) {
     const bool idle = !sim_.solver || (!playing_ && singleStepsLeft_ == 0);
     if (idle) finishFrame();
-    if (idle && slicesBehind_) publishSlices();  // the view shows the step the run rests on
+    if (idle && slicesBehind_) {  // the view shows the step the run rests on
+      try {
+        if (frameStream_ > 0)
+          publishStreamFrame(true);  // not over a stream's frame the reader has yet to take
+        else
+          publishSlices();
+      } catch (const std::exception& e) {
+        solverFailed(e);
+      }
+    }
     Commands commands = waitForCommands(idle);
     if (stop_) break;
     apply(commands);
@@ -249,6 +261,10 @@ SimulationController::Commands SimulationController::waitForCommands(bool idle) 
 void SimulationController::apply(Commands& c) {
   if (c.stepsPerFrame) stepsPerFrame_ = *c.stepsPerFrame;
   if (c.pauseAtStep) pauseAtStep_ = *c.pauseAtStep;
+  if (c.frameStream) {
+    frameStream_ = *c.frameStream;
+    if (ring_) ring_->setStream(frameStream_ > 0);
+  }
   if (c.runEnd) runEnd_ = *c.runEnd;
   if (c.scenario && sim_.solver && c.scenario->steps != activeScenario_.steps && sameButSteps(*c.scenario, activeScenario_)) {
     // A new run length only moves the end: the run goes on without a rebuild.
@@ -269,6 +285,7 @@ void SimulationController::apply(Commands& c) {
     finishFrame();  // into the ring it was written for
     unlockRingSlots();
     ring_ = std::move(c.slicePath->ring);
+    if (ring_) ring_->setStream(frameStream_ > 0);
     hostReason_ = std::move(c.slicePath->hostReason);
     std::lock_guard lock(statusMutex_);
     status_.transferPath = transferPath();
@@ -439,8 +456,17 @@ bool SimulationController::rebuild(const Scenario& scenario) {
 
 void SimulationController::advanceBatch() {
   WaveSolver& solver = *sim_.solver;
+  if (frameStream_ > 0 && slicesBehind_) {  // no step past a stream's frame that is not published yet
+    try {
+      if (!publishStreamFrame(true)) return;
+    } catch (const std::exception& e) {
+      solverFailed(e);
+      return;
+    }
+  }
   const bool singleStepping = !playing_;
   long steps = singleStepping ? singleStepsLeft_ : stepsPerFrame_;
+  if (frameStream_ > 0) steps = std::min(steps, frameStream_ - solver.currentStep() % frameStream_);
   // Batches of about kBatchSeconds at most keep pause, stop and parameter changes responsive.
   const long budget = secondsPerStep_ > 0.0 ? std::max(1L, long(kBatchSeconds / secondsPerStep_)) : 1L;
   steps = std::min(steps, budget);
@@ -478,7 +504,9 @@ void SimulationController::advanceBatch() {
     // batches fit in a frame of the display.
     const bool stopsHere = singleStepping ? singleStepsLeft_ <= steps : stopAt >= 0 && solver.currentStep() >= stopAt;
     const bool waitForRead = stopsHere || secondsPerStep_ * double(steps) > kDeferredReadBatchSeconds;
-    if (!((stopsHere || !slicesUnread()) && publishSlices(waitForRead))) {
+    if (frameStream_ > 0) {
+      if (stopsHere || solver.currentStep() % frameStream_ == 0) publishStreamFrame(waitForRead);
+    } else if (!((stopsHere || !slicesUnread()) && publishSlices(waitForRead))) {
       slicesBehind_ = true;
       framesSkipped_.fetch_add(1, std::memory_order_relaxed);
     }
@@ -661,6 +689,19 @@ bool SimulationController::publishSlices(bool wait) {
   slicesBehind_ = false;
   if (wait || written) finishFrame();
   return true;
+}
+
+bool SimulationController::publishStreamFrame(bool wait) {
+  if (ring_) {
+    if (publishSlices(wait)) return true;
+    ring_->waitForFree(kStreamPatience);  // the next pass tries again, once the commands are applied
+    return false;
+  }
+  // The triple buffer holds one frame: the reader must have taken the last one.
+  if (!slices_.unread()) return publishSlices(true);
+  slicesBehind_ = true;
+  std::this_thread::sleep_for(kStreamPatience);
+  return false;
 }
 
 void SimulationController::lockRingSlots() {

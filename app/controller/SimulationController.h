@@ -160,6 +160,11 @@ class SimulationController {
   void setStepsPerFrame(int steps);            // steps between published slices (a batch may do fewer)
   void setSlicePoint(int i, int j, int k);     // clamped to the grid; -1: through the source (else centre)
   void setPauseAtStep(long step);              // pause when the step count reaches it (< 0: never)
+  // A stream of frames (a recording): the slices of every step that is a multiple of `every` are
+  // published, none dropped, and a run that finds no free slot waits for the reader to free one instead
+  // of going on (the ring's frames then queue, oldest taken first: SliceRing::setStream). Batches end on
+  // those steps; the steps between publish nothing. 0: the live view's frames again, the latest only.
+  void setFrameStream(long every);
   // At the scenario's `steps`: run on (the default), stop, or loop. While stopped there, Play starts
   // the run again from step 0.
   void setRunEnd(RunEnd end);
@@ -217,6 +222,8 @@ class SimulationController {
   static constexpr long kLiveTraceSamples = 20000;  // samples per receiver kept for the live display
   static constexpr double kTracePeriodSeconds = 0.1;  // live traces republished at most this often
   static constexpr int kSlotRetryMs = 10;  // at rest, slices waiting for a free slot are tried this often
+  // A stream's frame waits at most this long for a free slot before the commands are looked at again.
+  static constexpr std::chrono::microseconds kStreamPatience{2000};
   // Batches at most this long leave a ring frame's read on its way (OpenCL) and publish the frame at the
   // next batch's end: two of them fit in a frame at 60 Hz. Longer ones wait for the read.
   static constexpr double kDeferredReadBatchSeconds = 1.0 / 120.0;
@@ -231,6 +238,7 @@ class SimulationController {
     std::optional<int> stepsPerFrame;
     std::optional<std::array<int, 3>> slicePoint;
     std::optional<long> pauseAtStep;
+    std::optional<long> frameStream;
     std::optional<RunEnd> runEnd;
     std::optional<Checkpoint> restore;
     std::vector<SnapshotReceiver> snapshots;
@@ -242,7 +250,7 @@ class SimulationController {
     std::optional<SlicePath> slicePath;
     std::optional<std::shared_ptr<const VolumeView>> volume;
     bool any() const {
-      return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || runEnd ||
+      return scenario || reset || playing || singleSteps || stepsPerFrame || slicePoint || pauseAtStep || frameStream || runEnd ||
              restore || !snapshots.empty() || fieldTap || slicePath || volume;
     }
   };
@@ -268,6 +276,9 @@ class SimulationController {
   void lockRingSlots();
   void unlockRingSlots();
   void finishFrame();  // publishes the frame on its way, if any; a failed read pauses the run
+  // A stream's frame (setFrameStream), published now or, with no free slot, after a short wait for one;
+  // false when none came free (slicesBehind_ set: the run goes no further until it is published).
+  bool publishStreamFrame(bool wait);
   // Starts the volume image of the current field into `rgba` for `frame` (its image fields set when it
   // starts); true when written on return. A view the solver cannot render is dropped (an event); a
   // device error propagates.
@@ -334,6 +345,7 @@ class SimulationController {
   double volumeSeconds_ = 0.0;  // the renderer's time for the image on its way
   int stepsPerFrame_ = 4;
   long pauseAtStep_ = -1;
+  long frameStream_ = 0;  // setFrameStream's `every` (0: none)
   std::optional<FieldTap> fieldTap_;
   long nextTapStep_ = 0;  // the step of the tap's next sample
   RunEnd runEnd_ = RunEnd::RunOn;

@@ -47,12 +47,14 @@ std::span<float> SliceRing::planes(int slot) const {
 
 void SliceRing::publish(int slot, const SliceSet& frame) {
   std::shared_ptr<const void> hold;
+  std::vector<std::shared_ptr<const void>> untaken;  // let go of outside the lock
   std::lock_guard lock(mutex_);
   if (!owner_) {  // closed while the slot was written
     hold = free(slot);
     return;
   }
-  if (latest_ >= 0) hold = free(latest_);  // never taken: recycled
+  if (!stream_)  // never taken: recycled
+    for (; !published_.empty(); published_.pop_front()) untaken.push_back(free(published_.front()));
   SliceSet& meta = frames_.at(std::size_t(slot));
   meta = SliceSet{};
   meta.n1 = frame.n1, meta.n2 = frame.n2, meta.n3 = frame.n3;
@@ -61,15 +63,33 @@ void SliceRing::publish(int slot, const SliceSet& frame) {
   meta.imageWidth = frame.imageWidth, meta.imageHeight = frame.imageHeight;
   meta.imageView = frame.imageView;
   meta.imageSeconds = frame.imageSeconds;
-  states_[std::size_t(slot)] = State::Latest;
-  latest_ = slot;
+  states_[std::size_t(slot)] = State::Published;
+  published_.push_back(slot);
 }
 
 void SliceRing::abandon(int slot) { release(slot); }
 
 bool SliceRing::unread() const {
   std::lock_guard lock(mutex_);
-  return latest_ >= 0;
+  return !published_.empty();
+}
+
+bool SliceRing::waitForFree(std::chrono::microseconds patience) const {
+  std::unique_lock lock(mutex_);
+  return freed_.wait_for(lock, patience, [this] {
+    return !owner_ || std::find(states_.begin(), states_.end(), State::Free) != states_.end();
+  }) && owner_;
+}
+
+void SliceRing::setStream(bool stream) {
+  std::vector<std::shared_ptr<const void>> untaken;  // let go of outside the lock
+  std::lock_guard lock(mutex_);
+  stream_ = stream;
+  if (stream) return;
+  while (published_.size() > 1) {  // the newest stays the latest
+    untaken.push_back(free(published_.front()));
+    published_.pop_front();
+  }
 }
 
 std::shared_ptr<const SliceSet> SliceRing::take() {
@@ -77,8 +97,9 @@ std::shared_ptr<const SliceSet> SliceRing::take() {
   SliceSet frame;
   {
     std::lock_guard lock(mutex_);
-    if (latest_ < 0) return nullptr;
-    slot = std::exchange(latest_, -1);
+    if (published_.empty()) return nullptr;
+    slot = published_.front();
+    published_.pop_front();
     states_[std::size_t(slot)] = State::Taken;
     frame = frames_[std::size_t(slot)];
   }
@@ -96,14 +117,17 @@ std::size_t SliceRing::neededFloats() const {
 }
 
 void SliceRing::close() {
-  std::shared_ptr<const void> owner, untaken;
+  std::shared_ptr<const void> owner;
+  std::vector<std::shared_ptr<const void>> untaken;
   std::lock_guard lock(mutex_);
   owner = std::move(owner_);
-  if (latest_ >= 0) untaken = free(std::exchange(latest_, -1));
+  for (; !published_.empty(); published_.pop_front()) untaken.push_back(free(published_.front()));
+  freed_.notify_all();  // a writer waiting for a slot gives up
 }
 
 std::shared_ptr<const void> SliceRing::free(int slot) {
   states_.at(std::size_t(slot)) = State::Free;
+  freed_.notify_all();
   return std::move(holds_[std::size_t(slot)]);
 }
 

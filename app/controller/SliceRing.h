@@ -9,8 +9,13 @@
 // steps), writes the planes into it and publishes it as the latest; a latest slot that the reader never
 // took goes back to the free ones. The reader takes the latest as a SliceSet whose planes are the slot's
 // memory; the slot is free again only when the last copy of that set is gone, which the view delays until
-// the GL upload that read it has completed (a fence). Plain std::mutex, so ThreadSanitizer sees it all.
+// the GL upload that read it has completed (a fence). As a stream (a recording, which needs every frame),
+// published slots queue instead and are taken oldest first, and a writer finding no free slot waits for
+// one (waitForFree). Plain std::mutex, so ThreadSanitizer sees it all.
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -53,8 +58,15 @@ class SliceRing : public std::enable_shared_from_this<SliceRing> {
   void publish(int slot, const SliceSet& frame);
   void abandon(int slot);  // back to the free slots unpublished (the write failed)
   bool unread() const;     // a published frame waits for the reader
+  // Waits at most `patience` for a free slot (or the ring's closing); true when one is free.
+  bool waitForFree(std::chrono::microseconds patience) const;
 
-  // Reader (any thread). take: the latest frame, null when nothing new was published since the last take.
+  // Published frames queue until taken, oldest first (true), or each replaces the one before (false,
+  // the default: the queue's older frames go back to the free slots).
+  void setStream(bool stream);
+
+  // Reader (any thread). take: the latest frame (a stream's oldest), null when nothing new was published
+  // since the last take.
   std::shared_ptr<const SliceSet> take();
   std::size_t neededFloats() const;  // what the writer asked for last (0 before), to size the next ring
   // No more frames: acquire fails, take returns null and the untaken frame is free. Slots still in use are
@@ -62,7 +74,7 @@ class SliceRing : public std::enable_shared_from_this<SliceRing> {
   void close();
 
  private:
-  enum class State { Free, Writing, Latest, Taken };
+  enum class State { Free, Writing, Published, Taken };
   SliceRing(std::vector<Slot> slots, std::shared_ptr<const void> owner, std::string name);
   // Frees the slot; returns its hold on the owner, to be let go of outside the lock.
   [[nodiscard]] std::shared_ptr<const void> free(int slot);
@@ -73,11 +85,13 @@ class SliceRing : public std::enable_shared_from_this<SliceRing> {
   std::size_t slotFloats_ = 0;
 
   mutable std::mutex mutex_;  // guards everything below
+  mutable std::condition_variable freed_;
   std::shared_ptr<const void> owner_;  // until closed
   std::vector<State> states_;
   std::vector<std::shared_ptr<const void>> holds_;  // the owner, for each slot in use
   std::vector<SliceSet> frames_;  // what publish said of each slot
-  int latest_ = -1;
+  std::deque<int> published_;     // untaken, oldest first (at most one unless a stream)
+  bool stream_ = false;
   std::size_t needed_ = 0;
 };
 

@@ -22,9 +22,23 @@ class RecordableView {
   virtual QSize screenPixels() const = 0;
   // The step renderImage draws: the slices on screen (−1 before the first).
   virtual long imageStep() const = 0;
+  // Whether the run rests (no new slices will come for the step on screen until it is played or stepped)
+  // rather than plays, a batch or more ahead of the screen.
+  virtual bool runRests() const { return true; }
   // Calls `slot(step)` on context's thread each time the picture holds the slices of another step.
   virtual QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) = 0;
   virtual void setPauseAtStep(long step) = 0;  // the run stops there (< 0: nowhere)
+  // A stream of frames, where the view's run can give one: every step that is a multiple of `every` is
+  // shown, in order and none dropped, while the run goes on (it waits only when the frames not yet
+  // shown fill the view's slots); false where it cannot, and the recording then stops the run at each
+  // frame's step instead. 0 ends the stream.
+  virtual bool streamFrames(long every) {
+    (void)every;
+    return false;
+  }
+  // During a stream: hold (true) leaves the frames that arrive unshown, so that the run soon waits for
+  // them (the writer has no room); false shows them again, from the oldest.
+  virtual void holdFrames(bool hold) { (void)hold; }
   // Plays or holds the run itself, leaving the window's Play button as the user set it.
   virtual void setRunPlaying(bool playing) = 0;
   // The picture of imageStep() at options.size, its counters those of that step; a null image and

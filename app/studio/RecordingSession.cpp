@@ -18,7 +18,7 @@ RecordingSession::RecordingSession(RecordableView* view, QObject* parent) : QObj
 
 RecordingSession::~RecordingSession() {
   if (finisher_.joinable()) finisher_.join();
-  if (state_ == State::Recording) view_->setPauseAtStep(-1);
+  if (state_ == State::Recording) endFrames();
   writer_.reset();  // discards an unfinished output
 }
 
@@ -95,9 +95,11 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   // A view that renders its picture where the data lies (the volume) renders it for the frames' size.
   view_->preparePictures(&settings_.picture);
   slicesConnection_ = view_->connectImageStep(this, [this](long step) { onSlices(step); });
+  // The run stops at the first frame's step; from there on it streams where the view can (capture).
+  streaming_ = false;
   view_->setPauseAtStep(target_);
-  if (view_->imageStep() == target_)
-    capture(target_);  // the run rests on that step already: no new slices will come for it
+  if (view_->imageStep() == target_ && view_->runRests())
+    capture(target_);  // no new slices will come for that step (a run that plays stops at it, or past it)
   else
     resumeRun();
   emit started();
@@ -110,9 +112,10 @@ void RecordingSession::onSlices(long step) {
   if (step > target_ || step < target_ - settings_.every) {
     // Someone else moved the run (a reset, a new scenario): go on from the next multiple.
     target_ = (step + settings_.every - 1) / settings_.every * settings_.every;
-    view_->setPauseAtStep(target_);
+    if (!streaming_) view_->setPauseAtStep(target_);
     if (step == target_) return capture(step);
   }
+  if (streaming_) return;  // the stream's steps between frames
   // Slices short of the frame's step: the run may rest there (it had already passed the pause step
   // asked for when the recording began, or stopped at an earlier one), so send it on to the frame's
   // step, unless it is held back for the writer or by the user.
@@ -124,17 +127,22 @@ void RecordingSession::capture(long step) {
   clock.start();
   const bool last = settings_.frames > 0 && captured_ + 1 >= settings_.frames;
   target_ = step + settings_.every;
-  // The next batch runs while this frame is drawn and encoded (the view keeps its own copy).
-  if (!last) {
+  // The next batch runs while this frame is drawn and encoded (the view keeps its own copy). Where the
+  // view streams (from the first frame it can on: the run rests on this one), the run stops only at the
+  // last frame's step.
+  if (!last && !streaming_ && (streaming_ = view_->streamFrames(settings_.every))) {
+    view_->setPauseAtStep(settings_.frames > 0 ? step + (settings_.frames - captured_ - 1) * settings_.every : -1);
+    resumeRun();
+  } else if (!last && !streaming_) {
     view_->setPauseAtStep(target_);
-    if (writer_->hasRoom()) {
+    if (writer_->hasRoom())
       resumeRun();
-    } else {
-      waiting_.start();
-      roomPoll_.start(kRoomPollMs);
-    }
+    else
+      waitForRoom();
   }
   if (const QString problem = takeFrame(); !problem.isEmpty()) return fail(problem);
+  // One push per frame taken: with the writer's queue full after it, the stream's next frame waits for room.
+  if (!last && streaming_ && !writer_->hasRoom()) waitForRoom();
   ++captured_;
   renderNanoseconds_ += clock.nsecsElapsed();
   if (last) finish();  // the run rests on the last frame's step
@@ -175,12 +183,21 @@ QString RecordingSession::pushFrame(const QImage& image, PixelLayout layout) {
   return {};
 }
 
+void RecordingSession::waitForRoom() {
+  waiting_.start();
+  roomPoll_.start(kRoomPollMs);
+  if (streaming_) view_->holdFrames(true);
+}
+
 void RecordingSession::resumeWhenRoom() {
   if (state_ != State::Recording) return roomPoll_.stop();
   if (!writer_->hasRoom()) return;
   roomPoll_.stop();
   waitNanoseconds_ += waiting_.nsecsElapsed();
-  resumeRun();
+  if (streaming_)
+    view_->holdFrames(false);
+  else
+    resumeRun();
 }
 
 void RecordingSession::setUserPlaying(bool playing) {
@@ -193,7 +210,15 @@ void RecordingSession::setUserPlaying(bool playing) {
 }
 
 void RecordingSession::resumeRun() {
-  if (userPlaying_ && !roomPoll_.isActive()) view_->setRunPlaying(true);
+  if (userPlaying_ && (streaming_ || !roomPoll_.isActive())) view_->setRunPlaying(true);
+}
+
+void RecordingSession::endFrames() {
+  roomPoll_.stop();
+  disconnect(slicesConnection_);
+  if (streaming_) view_->streamFrames(0);
+  view_->preparePictures(nullptr);
+  view_->setPauseAtStep(-1);
 }
 
 void RecordingSession::stop() {
@@ -207,10 +232,7 @@ void RecordingSession::finish() {
   while (inFlight_ > 0)
     if (const QString problem = collectOldest(true); !problem.isEmpty()) return fail(problem);
   state_ = State::Finishing;
-  roomPoll_.stop();
-  disconnect(slicesConnection_);
-  view_->preparePictures(nullptr);
-  view_->setPauseAtStep(-1);
+  endFrames();
   // Encoding what is queued and writing the trailer can take a while: not on the GUI thread.
   finisher_ = std::thread([this] {
     QString message;
@@ -228,10 +250,7 @@ void RecordingSession::finish() {
 
 void RecordingSession::fail(const QString& message) {
   while (inFlight_ > 0) collectOldest(false);  // the view's read-backs of frames that will not be written
-  roomPoll_.stop();
-  disconnect(slicesConnection_);
-  view_->preparePictures(nullptr);
-  view_->setPauseAtStep(-1);
+  endFrames();
   if (userPlaying_) view_->setRunPlaying(true);  // it may have been held for the writer
   writer_->abort();
   settle(false, message);

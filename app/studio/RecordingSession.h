@@ -1,10 +1,13 @@
 #pragma once
 // Records what a view shows (the main window's or the whole compare view): frame i is drawn (off screen, at the chosen size) from the slices of
-// step first + every·i exactly. The simulation is told to pause at each such step; once the view holds
-// that step's slices the next pause step is set and the run resumes at once, so the next batch computes
-// while this frame is drawn and encoded. When the writer's queue is full the run is resumed only once
-// it has room again: the simulation waits, no frame is dropped, and the GUI thread never blocks on the
-// encoder (finishing runs on a thread of its own too). A pause by the user holds the run until Play.
+// step first + every·i exactly. Where the view streams its frames (RecordableView::streamFrames: the
+// main window's slots), the run goes on while frames are drawn and encoded, and waits only when the
+// frames not yet drawn fill the view's slots. Elsewhere the simulation is told to pause at each frame's
+// step; once the view holds that step's slices the next pause step is set and the run resumes at once,
+// so the next batch computes while this frame is drawn and encoded. When the writer's queue is full the
+// view holds its frames, or the run is resumed only once the writer has room again: the simulation waits,
+// no frame is dropped, and the GUI thread never blocks on the encoder (finishing runs on a thread of its
+// own too). A pause by the user holds the run until Play.
 // A view that reads its pictures back late (RecordableView::readsBackLate) gets each frame's picture
 // to the writer when the next frame has been drawn, or when the recording finishes; into a video, as
 // yuv420p planes converted on the GPU (render/VideoPlanes.h).
@@ -83,6 +86,8 @@ class RecordingSession : public QObject {
   QString pushFrame(const QImage& image, PixelLayout layout);
   void resumeWhenRoom();
   void resumeRun();  // unless the user paused it or the writer has no room
+  void waitForRoom();  // the writer's queue is full: frames wait (held, or the run held) until it has room
+  void endFrames();    // the view's stream, pause step and pictures back to the window's
   void finish();
   void fail(const QString& message);
   void settle(bool ok, const QString& message);
@@ -97,6 +102,7 @@ class RecordingSession : public QObject {
   QTimer roomPoll_;
   QMetaObject::Connection slicesConnection_;
   long target_ = 0;  // step of the next frame
+  bool streaming_ = false;  // the view streams the frames (no pause at each)
   long captured_ = 0;
   int inFlight_ = 0;    // frames taken whose pictures the view is still reading back
   long collected_ = 0;  // frames whose pictures came back (or failed to)

@@ -90,15 +90,17 @@ void SimulationPane::pollSlices() {
   } else if (slicePath_ == SlicePath::Mapped && view_->glReady() && status_.hasSolver) {
     useMappedBuffers(SliceSet::planeFloats(status_.grid.n1, status_.grid.n2, status_.grid.n3));
   }
+  if (holdingFrames_) return;
   if (ring_) {
     // The view holds the frame, its planes in the slot, until the GL has uploaded them.
     if (auto slices = ring_->take()) showSlices(std::move(slices));
-    return;
+  } else if (controller_->slices().take()) {
+    // The view keeps the slices until its next paint while the controller refills its buffers: hand it
+    // a copy (3·N² floats, once per displayed frame at most).
+    showSlices(std::make_shared<const SliceSet>(controller_->slices().front().copy()));
   }
-  if (!controller_->slices().take()) return;
-  // The view keeps the slices until its next paint while the controller refills its buffers: hand it a
-  // copy (3·N² floats, once per displayed frame at most).
-  showSlices(std::make_shared<const SliceSet>(controller_->slices().front().copy()));
+  // A stream's next frame, if one waits, after the events queued meanwhile.
+  if (streamEvery_ > 0 && ring_ && ring_->unread()) QTimer::singleShot(0, this, &SimulationPane::pollSlices);
 }
 
 void SimulationPane::setSlicePath(SlicePath path, const QString& reason) {
@@ -158,6 +160,7 @@ void SimulationPane::setFrameRateCap(int framesPerSecond) {
 }
 
 void SimulationPane::applyFrameRate(int framesPerSecond) {
+  if (streamEvery_ > 0) framesPerSecond = std::min(framesPerSecond, kStreamFrameRate);
   view_->setMaxFrameRate(std::min(framesPerSecond, frameRateCap_));
   if (slicePoll_.isActive()) slicePoll_.start(slicePollMs());
 }
@@ -213,11 +216,28 @@ ControllerStatus SimulationPane::shownStatus() const {
 }
 
 void SimulationPane::setPauseAtStep(long step) {
-  const bool wasPausing = pauseStep_ >= 0;
   pauseStep_ = step;
   controller_->setPauseAtStep(step);
-  if (wasPausing == (step >= 0)) return;
-  if (step < 0) return controller_->setPublishListener(nullptr);
+  updatePublishListener();
+}
+
+bool SimulationPane::streamFrames(long every) {
+  if (every > 0 && (!ring_ || view_->mode() == SliceView::Mode::Volume)) return false;
+  streamEvery_ = std::max(0L, every);
+  if (streamEvery_ == 0) holdingFrames_ = false;
+  controller_->setFrameStream(streamEvery_);
+  applyFrameRate(status_.hasSolver && !status_.onHostCores ? SliceView::kMaxFrameRate : frameRateBesideHostSolver_);
+  updatePublishListener();
+  return true;
+}
+
+void SimulationPane::holdFrames(bool hold) {
+  holdingFrames_ = hold && streamEvery_ > 0;
+  if (!holdingFrames_) pollSlices();
+}
+
+void SimulationPane::updatePublishListener() {
+  if (pauseStep_ < 0 && streamEvery_ == 0) return controller_->setPublishListener(nullptr);
   controller_->setPublishListener([pane = QPointer<SimulationPane>(this)] {
     QMetaObject::invokeMethod(pane, [pane] { if (pane) pane->pollSlices(); }, Qt::QueuedConnection);
   });
@@ -236,6 +256,12 @@ QStringList SimulationPane::hudLines(const ControllerStatus& status, double fram
 QString SimulationPane::glInfo() const { return view_->glInfo(); }
 
 long SimulationPane::imageStep() const { return pictureStep_; }
+
+bool SimulationPane::runRests() const {
+  const long requested = controller_->playRequests();
+  const ControllerStatus now = controller_->status();
+  return !now.playing && now.playRequestsApplied == requested;
+}
 
 QMetaObject::Connection SimulationPane::connectImageStep(QObject* context, std::function<void(long)> slot) {
   return connect(this, &SimulationPane::pictureStep, context, std::move(slot));
@@ -269,7 +295,7 @@ void SimulationPane::showPictureCounters(const ImageOptions& options) {
     status.time = double(status.step) * status.dt;
     // A recording's frames: the run plays, held at each frame's step only while the frame is taken (the
     // last status polled may be from such a hold at an earlier frame), unless the user paused it.
-    if (pauseStep_ >= 0) status.playing = recordingPlays_;
+    if (pauseStep_ >= 0 || streamEvery_ > 0) status.playing = recordingPlays_;
     view_->setHudLines(hudLines(status, options.framesPerSecond > 0.0 ? options.framesPerSecond : framesPerSecond_));
   }
 }

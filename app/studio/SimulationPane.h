@@ -67,11 +67,19 @@ class SimulationPane : public QWidget, public RecordableView {
   QSize screenPixels() const override;
   QString glInfo() const override;
   long imageStep() const override;
+  bool runRests() const override;
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
   // While the run is to pause at a step (a recording's frames), the pane takes each publication of
   // slices as it comes instead of at its display poll: the run rests at each frame's step only until the
   // GUI thread gets to it, not until the next poll, up to a display period later.
   void setPauseAtStep(long step) override;
+  // Over the view's mapped buffers (not yet set up: false, and a recording asks again at its next frame),
+  // outside the volume view (whose pictures the solver renders for the frame's camera, so a recording
+  // stops the run at each to have them); the window draws at most kStreamFrameRate frames a second
+  // meanwhile, leaving the GUI thread to the recorded frames.
+  bool streamFrames(long every) override;
+  void holdFrames(bool hold) override;
+  static constexpr int kStreamFrameRate = 30;
   void setRunPlaying(bool playing) override {
     recordingPlays_ = playing;
     controller_->setPlaying(playing);
@@ -94,6 +102,8 @@ class SimulationPane : public QWidget, public RecordableView {
   // A picture's HUD shows the counters of exactly the step it draws.
   void showPictureCounters(const ImageOptions& options);
   void applyFrameRate(int framesPerSecond);
+  // Takes each publication as it comes while a recording needs every frame (a pause step or a stream).
+  void updatePublishListener();
   int slicePollMs() const;
   void pollSlices();
   void useMappedBuffers(std::size_t floats);  // buffers of that many floats per slot, or the host path
@@ -117,6 +127,8 @@ class SimulationPane : public QWidget, public RecordableView {
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
   long pauseStep_ = -1;  // set by a recording, which holds the run at each frame's step
+  long streamEvery_ = 0;  // a recording's stream of frames (streamFrames), 0: none
+  bool holdingFrames_ = false;
   bool recordingPlays_ = true;  // what a recording last asked of the run: its frames' HUD says so
   bool hudCounters_ = true;
   int frameRateBesideHostSolver_;  // SliceView::kMaxFrameRate until set

@@ -41,13 +41,12 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   SimulationPane* pane = window.pane();
   window.setPlaying(true);
   ASSERT_TRUE(test::waitUntil([&] { return pane->view()->slices() && pane->view()->slices()->step >= 10; }));
+  // The view's mapped buffers are set up (they carry a stream of frames) once the pane has seen the solver.
+  ASSERT_TRUE(test::waitUntil([&] { return pane->mappedSlotFloats() > 0; }));
 
   RecordingSession& session = *window.exportActions()->recording();
   std::vector<long> steps;
-  bool stopping = false;  // after Stop the run goes on at once, while the session still says Recording
-  QObject::connect(pane->view(), &SliceView::slicesChanged, [&](long step) {
-    if (session.state() == RecordingSession::State::Recording && !stopping) steps.push_back(step);
-  });
+  QObject::connect(&session, &RecordingSession::frameCaptured, [&] { steps.push_back(pane->imageStep()); });
   SessionOutcome outcome(session);
   const std::filesystem::path video = test::scratchPath("session.mp4");
   RecordingSettings settings;
@@ -55,11 +54,15 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   settings.picture.size = QSize(320, 180);
   settings.fps = 10;
   settings.every = 3;
+  const long pausesBefore = pane->lastStatus().selfPauses;
   ASSERT_TRUE(session.start(settings)) << session.error().toStdString();
   ASSERT_TRUE(test::waitUntil([&] { return session.framesCaptured() >= 6; }));
+  // The view streams the frames: the run went on through them, stopping at the first one only.
+  const long captured = session.framesCaptured();
+  ASSERT_TRUE(test::waitUntil([&] { return pane->lastStatus().step > 3 * (captured + 2); }));
+  EXPECT_LE(pane->lastStatus().selfPauses - pausesBefore, 1);
   // The view says it records (and, when the encoder holds the run, that it waits), on screen only.
   EXPECT_TRUE(pane->view()->screenNotice().startsWith("recording: ")) << pane->view()->screenNotice().toStdString();
-  stopping = true;
   session.stop();
   ASSERT_TRUE(test::waitUntil([&] { return outcome.done; }));
   ASSERT_TRUE(outcome.ok) << outcome.message.toStdString();
@@ -72,14 +75,11 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   EXPECT_EQ(decoded.width, 320);
   EXPECT_EQ(decoded.height, 180);
   EXPECT_NEAR(decoded.fps, 10.0, 1e-6);
-  // Every frame was taken at a multiple of 3: the slices of the recorded steps came one multiple apart.
-  long previous = -1;
-  for (long step : steps) {
-    if (step % 3 != 0) continue;  // slices published on the way (skipped by the session)
-    if (previous >= 0) {
-      EXPECT_EQ(step, previous + 3);
-    }
-    previous = step;
+  // Every frame was taken at a multiple of 3, one multiple after the frame before.
+  ASSERT_EQ(long(steps.size()), session.framesCaptured());
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    EXPECT_EQ(steps[i] % 3, 0) << "frame " << i;
+    if (i > 0) EXPECT_EQ(steps[i], steps[i - 1] + 3) << "frame " << i;
   }
   // The run goes on after the recording (no pause step left behind), even if Play is asked for before
   // the window's button has learnt that the run rested on its last frame's step.
