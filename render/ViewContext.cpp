@@ -6,10 +6,9 @@
 #include <QOpenGLFunctions>
 
 namespace iso {
-namespace {
 
 // Probed once, with an offscreen context of the same platform.
-bool softwareRasterizer() {
+bool ViewContext::softwareRasterizer() {
   static const bool software = [] {
     QOffscreenSurface surface;
     surface.create();
@@ -23,8 +22,6 @@ bool softwareRasterizer() {
   }();
   return software;
 }
-
-}  // namespace
 
 QSurfaceFormat ViewContext::viewFormat() {
   QSurfaceFormat format = QSurfaceFormat::defaultFormat();

@@ -20,6 +20,8 @@ class ViewContext {
   // but none on a software rasterizer (Mesa's llvmpipe), where multisampling nearly doubles the cost
   // of a frame (docs/PERFORMANCE.md, the live view's cost).
   static QSurfaceFormat viewFormat();
+  // Whether this platform's OpenGL is a software rasterizer (Mesa's llvmpipe), drawing on the CPU's cores.
+  static bool softwareRasterizer();
 
   ViewContext();
   ~ViewContext();

@@ -49,6 +49,10 @@ class RecordableView {
   // and collectImage calls use(image) with the oldest started once it is back (valid during the call
   // only); each "" or what failed. A view without them is recorded through renderImage.
   virtual bool readsBackLate() const { return false; }
+  // Whether startImage can hand a video its yuv420p planes (ImageOptions::videoPlanes) more cheaply than
+  // the encoder converts RGBA: on a GPU, not on a software rasterizer, which would draw them on the
+  // cores the encoder's own conversion uses, more slowly (docs/PERFORMANCE.md).
+  virtual bool drawsVideoPlanes() const { return false; }
   virtual QString startImage(const ImageOptions& options) {
     (void)options;
     return QStringLiteral("this view draws its pictures only at once");

@@ -86,7 +86,7 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   }
   // A view that reads its pictures back late hands a video encoder its planes, converted on the GPU.
   streamOptions_ = settings_.picture;
-  streamOptions_.videoPlanes = view_->readsBackLate() && writer_->takes(PixelLayout::Yuv420);
+  streamOptions_.videoPlanes = view_->readsBackLate() && view_->drawsVideoPlanes() && writer_->takes(PixelLayout::Yuv420);
   state_ = State::Recording;
   userPlaying_ = true;
   // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "render/SliceView.h"
+#include "render/ViewContext.h"
 
 namespace iso {
 namespace {
@@ -256,6 +257,8 @@ QStringList SimulationPane::hudLines(const ControllerStatus& status, double fram
 QString SimulationPane::glInfo() const { return view_->glInfo(); }
 
 long SimulationPane::imageStep() const { return pictureStep_; }
+
+bool SimulationPane::drawsVideoPlanes() const { return !ViewContext::softwareRasterizer(); }
 
 bool SimulationPane::runRests() const {
   const long requested = controller_->playRequests();

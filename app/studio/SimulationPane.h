@@ -86,6 +86,7 @@ class SimulationPane : public QWidget, public RecordableView {
   }
   QImage renderImage(const ImageOptions& options, QString& error) override;
   bool readsBackLate() const override { return true; }
+  bool drawsVideoPlanes() const override;
   QString startImage(const ImageOptions& options) override;
   QString collectImage(const std::function<void(const QImage& image)>& use) override;
   void setRecordingNotice(const QString& line) override;
