@@ -304,6 +304,10 @@ QImage SliceView::grabWindowFrame() {
   return image.mirrored();  // GL rows run bottom up
 }
 
+int SliceView::pictureSamples(const ImageOptions& options) const {
+  return options.antialiased ? window_->requestedFormat().samples() : 0;
+}
+
 QString SliceView::currentForPictures() {
   if (!ensureGl()) return "the view cannot draw: " + glInfo();
   if (!makeCurrent()) return QStringLiteral("the view's OpenGL context cannot be made current");
@@ -314,7 +318,7 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
   if (error = ImageFramebuffer::optionsProblem(options); !error.isEmpty()) return {};
   if (error = currentForPictures(); !error.isEmpty()) return {};
   // The same anti-aliasing as the window.
-  QImage image = renderer_.renderImage(options, window_->requestedFormat().samples(), error);
+  QImage image = renderer_.renderImage(options, pictureSamples(options), error);
   context_.doneCurrent();
   showGlProblem();
   return image;
@@ -322,7 +326,7 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
 
 QString SliceView::startImage(const ImageOptions& options) {
   if (QString error = currentForPictures(); !error.isEmpty()) return error;
-  const QString error = renderer_.startImage(options, window_->requestedFormat().samples());
+  const QString error = renderer_.startImage(options, pictureSamples(options));
   context_.doneCurrent();
   showGlProblem();
   return error;

@@ -68,6 +68,12 @@ ExportDialog::ExportDialog(Kind kind, const QString& path, QSize viewSize, QWidg
   }
   decorations->addStretch(1);
   form->addRow("In the picture:", decorations);
+  antialiased_ = new QCheckBox("Smooth lines and edges (anti-aliasing)");
+  antialiased_->setChecked(true);
+  antialiased_->setToolTip("Samples each pixel as the view does (4 times on a GPU). On a GPU built for computing rather than\n"
+                           "drawing (an H100 or H200), a recording's pictures without it leave the simulation about a fifth\n"
+                           "more of the GPU, at the price of stepped lines");
+  form->addRow("Quality:", antialiased_);
 
   problem_ = new QLabel;
   problem_->setStyleSheet("color: rgb(200, 60, 50);");
@@ -92,6 +98,7 @@ ImageOptions ExportDialog::picture() const {
   picture.hud = hud_->isChecked();
   picture.colourBar = colourBar_->isChecked();
   picture.labels = labels_->isChecked();
+  picture.antialiased = antialiased_->isChecked();
   return picture;
 }
 int ExportDialog::fps() const { return fps_ ? fps_->value() : 0; }
