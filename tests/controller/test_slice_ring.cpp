@@ -327,6 +327,38 @@ TEST_P(ControllerRing, TheSlotsAreLockedForTheSolverAndUnlockedBeforeTheirMemory
   EXPECT_TRUE(locks->snapshot().empty()) << "locks left when the controller stopped";
 }
 
+// A stream of frames: every multiple of 3 is published and taken in order, none dropped, while a reader
+// that is slower than the run holds it back (the run is never more than the ring's slots ahead of what
+// was taken); ending the stream lets the run go on at its own pace, the latest frame only.
+TEST_P(ControllerRing, AStreamHandsOverEveryFrameAndTheRunWaitsForTheReader) {
+  HostSlots host(SliceRing::kSlots, SliceSet::planeFloats(8, 8, 8));
+  auto ring = host.ring();
+  SimulationController c(ringBuilder(GetParam(), 50us));
+  c.setSliceRing(ring);
+  c.setFrameStream(3);
+  playWhenBuilt(c, ringScenario(8), 2);
+  std::vector<long> steps;
+  std::shared_ptr<const SliceSet> held;
+  long furthestAhead = 0;
+  ASSERT_TRUE(eventually([&] {
+    std::this_thread::sleep_for(2ms);  // a slow reader: about 25 batches' time per frame
+    if (auto frame = ring->take()) {
+      EXPECT_TRUE(consistent(*frame)) << "step " << frame->step;
+      if (frame->step % 3 == 0) steps.push_back(frame->step);
+      held = std::move(frame);  // the view holds the frame it shows
+      furthestAhead = std::max(furthestAhead, c.status().step - steps.back());
+    }
+    return steps.size() >= 30;
+  }));
+  for (std::size_t i = 1; i < steps.size(); ++i) EXPECT_EQ(steps[i], steps[i - 1] + 3) << "frame " << i;
+  EXPECT_LE(furthestAhead, 3 * long(SliceRing::kSlots + 1)) << "the run went on past frames no one took";
+  c.setFrameStream(0);
+  held.reset();
+  const long step = c.status().step;
+  ASSERT_TRUE(eventually([&] { return c.status().step > step + 300; })) << "the run waits for no reader now";
+  c.stop();
+}
+
 // Batches of 12 ms: two do not fit in a frame at 60 Hz, so a read is waited for and its frame published
 // at once; a reader that keeps up then gets a frame from every batch, not from every other one.
 TEST(ControllerRingSlowBatches, PublishTheirFramesAtOnce) {
