@@ -39,8 +39,8 @@ class ImageFramebuffer {
   // Draws a frame for the target it is given into the bound framebuffer; "" or what failed.
   using Draw = std::function<QString(const FrameTarget& target)>;
   // The picture `draw` draws, of options.size pixels with `samples` per pixel (0: none, resolved
-  // otherwise), as opaque RGBA bytes (Format_RGBX8888; PNG saves it as RGB), whatever
-  // options.videoPlanes says. The context is current. A null image and `error` set when the options are
+  // otherwise), as opaque RGBA bytes (Format_RGBX8888; PNG saves it as RGB): options.videoPlanes applies
+  // to start() only (optionsProblem still asks it for even sides). The context is current. A null image and `error` set when the options are
   // out of range, the GL implementation cannot draw that size, or GL fails.
   QImage render(GlFunctions* gl, const ImageOptions& options, int samples, const Draw& draw, QString& error);
 
