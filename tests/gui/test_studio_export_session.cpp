@@ -35,6 +35,7 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   Scenario scenario = resizedScenario(presetScenario("default"), 40, 40, 40);
   scenario.stage = "cpu-parallel";
+  scenario.steps = 1000000;  // a run that does not come to its end (and loop back to step 0) while recorded
   MainWindow window(scenario);
   window.resize(1000, 640);
   window.show();
