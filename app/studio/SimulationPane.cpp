@@ -151,16 +151,17 @@ void SimulationPane::showSlices(std::shared_ptr<const SliceSet> slices) {
 
 void SimulationPane::setFrameRateBesideHostSolver(int framesPerSecond) {
   frameRateBesideHostSolver_ = framesPerSecond;
-  // Until the first solver is built, as for one on the host: most machines have no GPU.
-  if (!status_.hasSolver || status_.onHostCores) applyFrameRate(framesPerSecond);
+  applyFrameRate();
 }
 
 void SimulationPane::setFrameRateCap(int framesPerSecond) {
   frameRateCap_ = framesPerSecond;
-  applyFrameRate(status_.hasSolver && !status_.onHostCores ? SliceView::kMaxFrameRate : frameRateBesideHostSolver_);
+  applyFrameRate();
 }
 
-void SimulationPane::applyFrameRate(int framesPerSecond) {
+void SimulationPane::applyFrameRate() {
+  // Until the first solver is built, as for one on the host: most machines have no GPU.
+  int framesPerSecond = status_.hasSolver && !status_.onHostCores ? SliceView::kMaxFrameRate : frameRateBesideHostSolver_;
   if (streamEvery_ > 0) framesPerSecond = std::min(framesPerSecond, kStreamFrameRate);
   view_->setMaxFrameRate(std::min(framesPerSecond, frameRateCap_));
   if (slicePoll_.isActive()) slicePoll_.start(slicePollMs());
@@ -182,7 +183,7 @@ void SimulationPane::pollStatus() {
     generation_ = status_.generation;
     const Scenario active = controller_->activeScenario();
     view_->setGridSpacing(status_.dx);
-    applyFrameRate(status_.onHostCores ? frameRateBesideHostSolver_ : SliceView::kMaxFrameRate);
+    applyFrameRate();
     if (active.source.kind == SourceKind::Ricker) {
       auto at = [](int requested, int n) { return requested < 0 ? n / 2 : requested; };
       view_->setSourceCell(at(active.source.i, status_.grid.n1), at(active.source.j, status_.grid.n2),
@@ -227,7 +228,7 @@ bool SimulationPane::streamFrames(long every) {
   streamEvery_ = std::max(0L, every);
   if (streamEvery_ == 0) holdingFrames_ = false;
   controller_->setFrameStream(streamEvery_);
-  applyFrameRate(status_.hasSolver && !status_.onHostCores ? SliceView::kMaxFrameRate : frameRateBesideHostSolver_);
+  applyFrameRate();
   updatePublishListener();
   return true;
 }

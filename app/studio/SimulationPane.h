@@ -102,7 +102,8 @@ class SimulationPane : public QWidget, public RecordableView {
  private:
   // A picture's HUD shows the counters of exactly the step it draws.
   void showPictureCounters(const ImageOptions& options);
-  void applyFrameRate(int framesPerSecond);
+  // The view's frame rate from the rules above: the solver's place, a recording's stream, the user's cap.
+  void applyFrameRate();
   // Takes each publication as it comes while a recording needs every frame (a pause step or a stream).
   void updatePublishListener();
   int slicePollMs() const;
