@@ -260,19 +260,19 @@ void CpuParallelSolver::computeTile(const StencilArgs& args, const Tile& tile) {
     kernel_(args, tile);
     return;
   }
-  // With the absorbing layer, a few planes at a time, so that the layer's passes over the rows find them
-  // in cache: the rows that neither y nor z reaches (the core) through the stencil kernel, then x's terms
-  // at their ends; the rows that y or z reaches through the frame kernel, stencil and terms in one.
+  // With the absorbing layer, a few planes at a time, so that the pass over x's ends finds the rows in
+  // cache: the rows that neither y nor z reaches (the core) through the stencil kernel, the rows that y or
+  // z reaches through the frame kernel (stencil, y's and z's terms in one), then x's terms in every row.
+  // (Through the frame, whose vectors each load their 48 neighbours, x's terms cost more than this pass.)
   constexpr int kPlanesAtOnce = 4;
   for (int z = tile.z0; z < tile.z1; z += kPlanesAtOnce) {
     Tile part = tile;
     part.z0 = z;
     part.z1 = std::min(z + kPlanesAtOnce, tile.z1);
-    if (const Tile core = clipTile(part, pml->coreRows()); core.x0 < core.x1) {
-      kernel_(args, core);
-      correctLayer({core.x0 - R, core.x1 - R, core.y0 - R, core.y1 - R, core.z0 - R, core.z1 - R});
-    }
+    if (const Tile core = clipTile(part, pml->coreRows()); core.x0 < core.x1) kernel_(args, core);
     frame_(args, part, *pml);
+    pml->correctX(prev_.data(), vel_.data(), next_.data(), problem_.coeffs,
+                  {part.x0 - R, part.x1 - R, part.y0 - R, part.y1 - R, part.z0 - R, part.z1 - R});
   }
 }
 

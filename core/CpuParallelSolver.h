@@ -60,8 +60,7 @@ class CpuParallelSolver final : public CpuSolverBase {
  protected:
   void computeStencil(int z0, int z1) override;
   void runRanges(int count, const std::function<void(int, int)>& body) override;
-  // The frame kernel advances ψ of x in the rows y or z reach, correct() that of the others when tiles
-  // hold whole rows; y's and z's come from the pass.
+  // correctX() advances ψ of x row by row when tiles hold whole rows; y's and z's come from the pass.
   PsiPass psiPass() const override { return {config_.blockX < problem_.grid.n1, true}; }
 
  private:

@@ -164,12 +164,21 @@ bool PmlMemory::reaches(const Box& box) const {
 }
 
 void PmlMemory::correct(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box) {
+  correctRows(prev, vel, next, coeffs, box, true);
+}
+
+void PmlMemory::correctX(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box) {
+  correctRows(prev, vel, next, coeffs, box, false);
+}
+
+void PmlMemory::correctRows(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box,
+                            bool across) {
   const bool alongX = profile_.axes[0].width > 0;
   for (int k = box.k0; k < box.k1; ++k)
     for (int j = box.j0; j < box.j1; ++j) {
       if (alongX && xPsiByCorrect_) psiAlongX(prev, k, j, j + 1);
       if (alongX) correctAlongX(prev, vel, next, coeffs, j, k, box.i0, box.i1);
-      correctAcross(prev, vel, next, coeffs, j, k, box.i0, box.i1);
+      if (across) correctAcross(prev, vel, next, coeffs, j, k, box.i0, box.i1);
     }
 }
 
@@ -325,24 +334,6 @@ void PmlMemory::correctAcross(const float* prev, const float* vel, float* next, 
 
 void PmlMemory::rowTerms(int j, int k, RowTerms& out) {
   for (int a : {1, 2}) out.across[a - 1] = acrossRow(a, j, k, 0, out.rows[a - 1]);
-}
-
-bool PmlMemory::xChunk(int j, int k, int x, XChunk& out) {
-  const LineChunks& plan = xChunks_;
-  const std::size_t c = std::size_t(x / kLanes);
-  if (x < 0 || c >= plan.chunkSpan.size() || plan.chunkSpan[c] < 0) return false;
-  const LineChunks::Span& span = plan.spans[std::size_t(plan.chunkSpan[c])];
-  const std::size_t line = std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j);
-  const int lane = span.zeta0 + x - span.begin;
-  out.zeta = zeta_[0].data() + line * std::size_t(plan.zetaLanes) + std::size_t(lane);
-  out.decay = plan.zetaDecay.data() + lane;
-  out.gain = plan.zetaGain.data() + lane;
-  const std::size_t psiLane = std::size_t(span.psi0 + x - span.begin + M);
-  out.older = psi_[0].data() + line * std::size_t(plan.psiLanes) + psiLane;
-  out.own = psiNext_[0].data() + line * std::size_t(plan.psiLanes) + psiLane;
-  out.psiDecay = plan.psiDecay.data() + psiLane;
-  out.psiGain = plan.psiGain.data() + psiLane;
-  return true;
 }
 
 ISO_PML_CLONES void PmlMemory::correctRow(const AcrossRow& rows, const float* p, const float* v, float* out,

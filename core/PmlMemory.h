@@ -9,9 +9,8 @@
 // layer's half points. correct: in the cells the layer reaches, ζ^n and v²dt²·(∂ψ + ζ) of x, then y, then
 // z added to u^(n+1). A cell's correction reads only u^n, ψ and its own ζ, so any split of the grid into
 // boxes computes the same bits. cpu-serial corrects the whole grid after its stencil. cpu-parallel
-// computes the rows that y or z reaches with their stencil in one pass (whose second derivatives the
-// layer's ζ reuses); x's terms there compute ψ^n of x again from ψ^(n−1) (the same arithmetic, so the
-// same bits), so that x needs no pass of its own; the other rows get x's terms from correct().
+// computes y's and z's terms of the rows they reach with their stencil in one pass (whose second
+// derivatives the layer's ζ reuses), and x's terms of every row by correctX().
 // A slab of a grid cut along z (core/DecomposedSolver.h) runs the same code on its planes: its profile
 // (PmlProfile::zWindow) numbers z from the whole grid's plane zFirst, advancePsi advances the z slots its
 // planes read (PmlProfile::zPsiSlots, from its ghost planes), and since a correction reads only u^n, ψ^n
@@ -47,6 +46,8 @@ class PmlMemory {
   // and adds v²dt²·(∂ψ + ζ) of every axis in the box's cells that the layer reaches. vel is v²dt².
   // Boxes covering each cell once give the same bits in any order, or concurrently.
   void correct(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box);
+  // correct()'s x terms alone (y's and z's are a kernel's: rowTerms()).
+  void correctX(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box);
   // Whether correct() has anything to do in the box.
   bool reaches(const Box& box) const;
   // Step n, last: ψ^n becomes the older level.
@@ -63,8 +64,6 @@ class PmlMemory {
   // ---- For a stencil kernel that computes the layer's terms with its own (cpu-parallel's frame) ----
   // The rows of x that neither y nor z reaches: [j0, j1) x [k0, k1), every x.
   Box coreRows() const { return coreRows_; }
-  // x's terms reach whole chunks of kChunkCells cells on a grid from interior cell 0 (xChunk).
-  static constexpr int kChunkCells = 16;
   // What the y or z terms of a row read and write (from the row's cell x = 0), and x's chunks of a row.
   static constexpr int M = kPmlHalfLength;
   struct AcrossRow {
@@ -74,31 +73,22 @@ class PmlMemory {
     float decay = 0.0f, gain = 0.0f;  // ζ's b and a there
     std::ptrdiff_t stride = 0;        // the axis's, in floats
   };
-  struct XChunk {
-    // From the cell x that xChunk was asked for, to its chunk's end, cell x + l at index l: ψ^(n−1) and
-    // ψ^n at its half point, older[l], own[l] (older[l − M .. l + M − 1] valid); per lane b and a (0 for
-    // lanes without a slot, which stay 0).
-    const float* older;
-    float* own;
-    const float *psiDecay, *psiGain;
-    float* zeta;  // ζ; lanes without a slot stay 0 (their b = a = 0)
-    const float *decay, *gain;
-  };
   struct RowTerms {
     bool across[2] = {false, false};  // y, z: whether the row lies in the axis's reach
     AcrossRow rows[2];
   };
   // The y and z terms of row (j, k).
   void rowTerms(int j, int k, RowTerms& out);
-  // x's terms of row (j, k) from cell x to the end of its chunk of kLanes cells; false when the correction
-  // does not reach that chunk.
-  bool xChunk(int j, int k, int x, XChunk& out);
 
  private:
   // ψ of x on the lines of plane k, in whole chunks (see LineChunks).
   void psiAlongX(const float* prev, int k, int j0, int j1);
   // ψ of axis 1 or 2 along contiguous rows of x; c2 is the memory array's outer index.
   void psiRows(int axis, const float* prev, int c2Begin, int c2End);
+  // The rows of the box: x's terms (advancing ψ of x first where advancePsi left it), then y's and z's
+  // when `across`.
+  void correctRows(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box,
+                   bool across);
   // The x terms of row (j, k) on its cells in [i0, i1).
   void correctAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs, int j, int k, int i0,
                      int i1);
@@ -116,7 +106,7 @@ class PmlMemory {
   // lanes and ψ on a run of half points from M before the span, long enough for every chunk's shifted
   // loads; a lane without a slot has b = a = 0 and stays 0. save() and restore() convert to and from the
   // layout of PmlProfile::memoryDims.
-  static constexpr int kLanes = kChunkCells;
+  static constexpr int kLanes = 16;
   struct LineChunks {
     struct Span {
       int begin, count;  // cells [begin, begin + count) of a line
