@@ -263,7 +263,7 @@ void CpuParallelSolver::computeTile(const StencilArgs& args, const Tile& tile) {
   // With the absorbing layer, a few planes at a time, so that the pass over x's ends finds the rows in
   // cache: the rows that neither y nor z reaches (the core) through the stencil kernel, the rows that y or
   // z reaches through the frame kernel (stencil, y's and z's terms in one), then x's terms in every row.
-  // (Through the frame, whose vectors each load their 48 neighbours, x's terms cost more than this pass.)
+  // (x's terms in the kernels' vectors cost more, measured both ways: docs/PERFORMANCE_LOG.md.)
   constexpr int kPlanesAtOnce = 4;
   for (int z = tile.z0; z < tile.z1; z += kPlanesAtOnce) {
     Tile part = tile;

@@ -56,8 +56,8 @@ class CpuSolverBase : public WaveSolver {
     if (pml_) pml_->correct(prev_.data(), vel_.data(), next_.data(), problem_.coeffs, box);
   }
   // Which axes' ψ the pass before computeStencil() advances (PmlMemory::advancePsi): x's unless
-  // computeStencil() calls correctLayer on whole rows of x only (then correct() advances it), y's and z's
-  // unless computeStencil() computes them itself (PmlMemory::rowTerms).
+  // computeStencil() corrects whole rows of x only (then PmlMemory::correct or correctX advances it), y's
+  // and z's unless computeStencil() computes them itself (PmlMemory::rowTerms).
   struct PsiPass {
     bool x, across;
   };
