@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include <QDataStream>
 #include <QDebug>
-#include <QIODevice>
 #include <QFontMetricsF>
 #include <QPainterPath>
+
+#include "render/OverlayLayer.h"
 
 namespace iso {
 namespace {
@@ -61,12 +61,11 @@ bool Decorations::setScreenNotice(const QString& line) {
 }
 
 QByteArray Decorations::marksKey() const {
-  QByteArray key;
-  QDataStream out(&key, QIODevice::WriteOnly);
-  out << dx_ << source_.i << source_.j << source_.k << absorbingCells_[0] << absorbingCells_[1] << absorbingCells_[2]
-      << qint64(receivers_.size());
-  for (const Cell& r : receivers_) out << r.i << r.j << r.k;
-  return key;
+  return OverlayLayer::keyOf([&](QDataStream& out) {
+    out << dx_ << source_.i << source_.j << source_.k << absorbingCells_[0] << absorbingCells_[1]
+        << absorbingCells_[2] << qint64(receivers_.size());
+    for (const Cell& r : receivers_) out << r.i << r.j << r.k;
+  });
 }
 
 // ---- Layout ----------------------------------------------------------------------------------------
@@ -193,15 +192,14 @@ void Decorations::paintColourBars(QPainter& painter, const FrameTarget& target, 
 // bar's place, range and caption.
 QByteArray Decorations::colourBarsKey(const FrameTarget& target, int hudLines, const ColourBar& first,
                                       const std::optional<ColourBar>& second, ColourBarPart part) const {
-  QByteArray key;
-  QDataStream out(&key, QIODevice::WriteOnly);
-  out << int(part);
-  for (const auto& [bar, at] : colourBarAreas(target, hudLines, first, second)) {
-    out << at << hud_.colourBarRect(at, bar->caption);
-    if (part != ColourBarPart::Labels) out << quintptr(bar->table) << bar->title;
-    if (part != ColourBarPart::Frames) out << bar->lo << bar->hi << bar->caption;
-  }
-  return key;
+  return OverlayLayer::keyOf([&](QDataStream& out) {
+    out << int(part);
+    for (const auto& [bar, at] : colourBarAreas(target, hudLines, first, second)) {
+      out << at << hud_.colourBarRect(at, bar->caption);
+      if (part != ColourBarPart::Labels) out << quintptr(bar->table) << bar->title;
+      if (part != ColourBarPart::Frames) out << bar->lo << bar->hi << bar->caption;
+    }
+  });
 }
 
 void Decorations::paintHud(QPainter& painter, const FrameTarget& target, const QStringList& lines) const {

@@ -14,6 +14,8 @@
 // tiles: only tiles whose pixels changed since the panel's last painting are uploaded, and only tiles
 // with something painted in them are blended.
 #include <QByteArray>
+#include <QDataStream>
+#include <QIODevice>
 #include <QImage>
 #include <QRect>
 #include <QString>
@@ -43,6 +45,14 @@ class OverlayLayer {
   // painting; otherwise the panel shows what it holds. An empty region shows nothing.
   using Paint = std::function<void(QPainter& painter)>;
   void paint(int index, const QRect& region, double pixelRatio, const QByteArray& key, const Paint& paint);
+  // A key: the bytes of what `write(stream)` puts into a QDataStream (a panel's inputs).
+  template <class Write>
+  static QByteArray keyOf(Write write) {
+    QByteArray key;
+    QDataStream out(&key, QIODevice::WriteOnly);
+    write(out);
+    return key;
+  }
   // Blends every panel, in index order, over the current viewport of the bound framebuffer (a frame of
   // `frame` pixels); upside down with `flipped` (as the rest of a frame drawn for reading back in image
   // row order). False on a GL error (see lastError).

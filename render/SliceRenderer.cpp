@@ -4,9 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include <QDataStream>
 #include <QDebug>
-#include <QIODevice>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QOpenGLShaderProgram>
@@ -489,28 +487,27 @@ void SliceRenderer::paintNotices(QPainter& painter, const FrameTarget& target) c
 // than painting the HUD: the labels' places follow from the camera's matrices, the frame, the view, the
 // grid shown and what is marked on it.
 QByteArray SliceRenderer::marksKey(const FrameTarget& target) const {
-  QByteArray key;
-  QDataStream out(&key, QIODevice::WriteOnly);
-  out << hasPicture() << target.labels << int(mode_) << target.canvas << target.colourBar << decorations_.marksKey();
-  const SliceGeometry& shown = fieldTextures_.geometry();
-  for (int a = 0; a < 3; ++a) out << shown.size[std::size_t(a)] << shown.point[std::size_t(a)];
-  if (is3D(mode_)) {
-    const OrbitCamera& camera = camera_.camera();
-    const float aspect = float(sceneWidth(target)) / float(std::max(target.canvas.height(), 1.0));
-    for (const glm::mat4& m : {camera.view(), camera.projection(aspect)}) out << QByteArray(reinterpret_cast<const char*>(&m), sizeof m);
-  } else {
-    const PlaneLayout layout = planeLayout(target);
-    out << int(layout.plane) << layout.rect << layout.pixelsPerCell;
-  }
-  return key;
+  return OverlayLayer::keyOf([&](QDataStream& out) {
+    out << hasPicture() << target.labels << int(mode_) << target.canvas << target.colourBar << decorations_.marksKey();
+    const SliceGeometry& shown = fieldTextures_.geometry();
+    for (int a = 0; a < 3; ++a) out << shown.size[std::size_t(a)] << shown.point[std::size_t(a)];
+    if (is3D(mode_)) {
+      const OrbitCamera& camera = camera_.camera();
+      const float aspect = float(sceneWidth(target)) / float(std::max(target.canvas.height(), 1.0));
+      for (const glm::mat4& m : {camera.view(), camera.projection(aspect)})
+        out << QByteArray(reinterpret_cast<const char*>(&m), sizeof m);
+    } else {
+      const PlaneLayout layout = planeLayout(target);
+      out << int(layout.plane) << layout.rect << layout.pixelsPerCell;
+    }
+  });
 }
 
 QByteArray SliceRenderer::noticesKey(const FrameTarget& target) const {
-  QByteArray key;
-  QDataStream out(&key, QIODevice::WriteOnly);
-  out << problem_ << int(mode_) << hasPicture() << target.hud << target.onScreen << target.canvas << dataProblem_
-      << decorations_.idleMessage() << volumeImage_.hasImage();
-  return key;
+  return OverlayLayer::keyOf([&](QDataStream& out) {
+    out << problem_ << int(mode_) << hasPicture() << target.hud << target.onScreen << target.canvas << dataProblem_
+        << decorations_.idleMessage() << volumeImage_.hasImage();
+  });
 }
 
 void SliceRenderer::paintDecorations(QPainter& painter, const FrameTarget& target) const {

@@ -80,7 +80,9 @@ TEST(StudioExportSession, RecordsFromTheStepOnScreenUntilStoppedThenFinishesTheF
   ASSERT_EQ(long(steps.size()), session.framesCaptured());
   for (std::size_t i = 0; i < steps.size(); ++i) {
     EXPECT_EQ(steps[i] % 3, 0) << "frame " << i;
-    if (i > 0) EXPECT_EQ(steps[i], steps[i - 1] + 3) << "frame " << i;
+    if (i > 0) {
+      EXPECT_EQ(steps[i], steps[i - 1] + 3) << "frame " << i;
+    }
   }
   // The run goes on after the recording (no pause step left behind), even if Play is asked for before
   // the window's button has learnt that the run rested on its last frame's step.
