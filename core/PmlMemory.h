@@ -64,7 +64,7 @@ class PmlMemory {
   // ---- For a stencil kernel that computes the layer's terms with its own (cpu-parallel's frame) ----
   // The rows of x that neither y nor z reaches: [j0, j1) x [k0, k1), every x.
   Box coreRows() const { return coreRows_; }
-  // What the y or z terms of a row read and write (from the row's cell x = 0), and x's chunks of a row.
+  // What the y or z terms of a row read and write (from the row's cell x = 0).
   static constexpr int M = kPmlHalfLength;
   struct AcrossRow {
     const float* above[M];            // ψ^n rows of the half points i + q + 1/2 (advancePsi's)
