@@ -175,6 +175,7 @@ class Kernel {
   // CL_KERNEL_WORK_GROUP_SIZE for this kernel on the device (registers can lower it below the device max).
   std::size_t maxWorkGroupSize(const ClContext& ctx) const;
   const std::string& name() const { return name_; }
+  explicit operator bool() const { return bool(kernel_); }
 
  private:
   void setRaw(cl_uint index, std::size_t size, const void* value);

@@ -255,8 +255,10 @@ struct StencilConstants {
 
 // The absorbing layer on the device (resources/kernels/pml.cl): per axis ψ, ζ and the recursion
 // coefficients (none for an axis without a layer), and the kernels that update them and correct a new
-// level; disabled when the problem has no layer. Folded into a stage's kernel (PML_FOLD), ψ is kept twice,
-// ψ^(n−1) and ψ^n, swapped after each step, and the layer has no kernels of its own.
+// level; disabled when the problem has no layer. x's and y's corrections advance their ψ themselves
+// (pml_correct_advancing_*), so ψ of x and y is kept twice, ψ^(n−1) and ψ^n, swapped after each step; z's
+// has a pass of its own before the corrections (a slab of a cut grid needs its ghost planes' half points).
+// Folded into a stage's kernel (PML_FOLD), every axis's ψ is kept twice and the layer has no kernels.
 class AbsorbingLayer {
  public:
   AbsorbingLayer() = default;
@@ -269,11 +271,16 @@ class AbsorbingLayer {
     if (folded_) return;
     for (int a = 0; a < 3; ++a) {
       const std::string axis(1, "xyz"[a]);
-      memory_[a] = program.kernel("pml_memory_" + axis);
-      correct_[a] = program.kernel("pml_correct_" + axis);
+      if (advancesInCorrection(a)) {
+        correct_[a] = program.kernel("pml_correct_advancing_" + axis);
+      } else {
+        memory_[a] = program.kernel("pml_memory_" + axis);
+        correct_[a] = program.kernel("pml_correct_" + axis);
+      }
       // Fewer rows where a kernel allows fewer work-items (registers, a small device), or the driver's
       // choice below one warp's width.
       for (const Kernel* k : {&memory_[a], &correct_[a]}) {
+        if (!*k) continue;
         const std::size_t limit = k->maxWorkGroupSize(ctx);
         if (limit < group_[0] * group_[1])
           group_ = limit < group_[0] ? std::array<std::size_t, 2>{0, 0} : std::array<std::size_t, 2>{group_[0], limit / group_[0]};
@@ -295,9 +302,11 @@ class AbsorbingLayer {
     kernel.setArg(first++, pml_.axes[2].n);
     kernel.setArg(first++, pml_.zFirst);
   }
-  // After a step: ψ^n becomes the older level (folded only).
+  // After a step: ψ^n becomes the older level where it is kept twice.
   void finishStep() {
-    if (folded()) std::swap(psi_, psiNext_);
+    if (!enabled()) return;
+    for (int a = 0; a < 3; ++a)
+      if (folded() || advancesInCorrection(a)) std::swap(psi_[a], psiNext_[a]);
   }
 
   // How the corrected level is stored (pml.cl): with incremental storage the terms go into D^(n+1), and
@@ -310,29 +319,44 @@ class AbsorbingLayer {
 
   // Adds the layer's terms of step n to u^(n+1), u^n being `prev` (after the stencil).
   void correct(const ClContext& ctx, cl_mem prev, const Level& level, cl_mem vel, const Buffer<float>& coef,
-               const Grid& g, KernelTime& time) {
-    advanceMemory(ctx, prev, g, time);
-    correctPlanes(ctx, prev, level, vel, coef, g, {0, g.n3}, time);
+               const Grid& g) {
+    advanceMemory(ctx, prev, g);
+    correctPlanes(ctx, prev, level, vel, coef, g, {0, g.n3});
+  }
+
+  // Once the queue has finished: the time of each pass since the last call (SolverCounters::layerSeconds's
+  // order) added to `perPass`; returns their sum.
+  double collectSeconds(std::array<double, 6>& perPass) {
+    double sum = 0.0;
+    for (int a = 0; a < 3; ++a)
+      for (int pass = 0; pass < 2; ++pass) {
+        KernelTime& t = pass == 0 ? memoryTime_[a] : correctTime_[a];
+        const double seconds = t.total();
+        t = {};
+        perPass[std::size_t(3 * pass + a)] += seconds;
+        sum += seconds;
+      }
+    return sum;
   }
 
   // Advances ψ of every axis to step n (from u^n alone): before any correction of the step. Of z, the
   // slots the planes held need (all of them on a whole grid: PmlProfile::zPsiSlots).
-  void advanceMemory(const ClContext& ctx, cl_mem prev, const Grid& g, KernelTime& time) {
+  void advanceMemory(const ClContext& ctx, cl_mem prev, const Grid& g) {
     for (int a = 0; a < 3; ++a) {
       const PmlAxis& axis = pml_.axes[a];
-      if (axis.width == 0) continue;
+      if (axis.width == 0 || advancesInCorrection(a)) continue;
       const auto dims = pml_.memoryDims(a);
       const auto [first, end] = a == 2 ? pml_.zPsiSlots() : std::pair{0, dims[2]};
       if (first >= end) continue;
       memory_[a].args(prev, psi_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width, pml_.axes[2].n, pml_.zFirst,
                       first);
-      time.add(memory_[a].launch(ctx, range({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(end - first)})));
+      memoryTime_[a].add(memory_[a].launch(ctx, range({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(end - first)})));
     }
   }
 
   // Adds the layer's terms to u^(n+1) on the interior planes `planes` (after advanceMemory).
   void correctPlanes(const ClContext& ctx, cl_mem prev, const Level& level, cl_mem vel, const Buffer<float>& coef,
-                     const Grid& g, PlaneRange planes, KernelTime& time) {
+                     const Grid& g, PlaneRange planes) {
     for (int a = 0; a < 3; ++a) {
       const PmlAxis& axis = pml_.axes[a];
       if (axis.width == 0) continue;
@@ -341,12 +365,18 @@ class AbsorbingLayer {
       if (first >= end) continue;
       std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(end - first)};
       if (a < 2) reach[a] = std::size_t(axis.reachCells());
-      correct_[a].args(prev, level.next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3,
-                       axis.width, pml_.axes[2].n, pml_.zFirst, first);
       cl_uint extra = kCorrectArgs;
+      if (advancesInCorrection(a)) {
+        correct_[a].args(prev, level.next, vel, coef, psi_[a], psiNext_[a], zeta_[a], recursion_[a], weights_, g.n1,
+                         g.n2, g.n3, axis.width, first);
+        extra = kAdvancingArgs;
+      } else {
+        correct_[a].args(prev, level.next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3,
+                         axis.width, pml_.axes[2].n, pml_.zFirst, first);
+      }
       if (level.unew) correct_[a].setArg(extra++, level.unew);
       if (level.velScale) correct_[a].setArg(extra++, *level.velScale);
-      time.add(correct_[a].launch(ctx, range(reach)));
+      correctTime_[a].add(correct_[a].launch(ctx, range(reach)));
     }
   }
 
@@ -366,11 +396,14 @@ class AbsorbingLayer {
 
  private:
   // An axis without a layer gets one-float placeholders, which the folded kernel takes and never reads.
+  // Whether axis a's correction kernel advances its ψ too (x and y, unless folded).
+  bool advancesInCorrection(int a) const { return !folded_ && a < 2; }
+
   void allocateAxis(const ClContext& ctx, int a) {
     const PmlAxis& axis = pml_.axes[a];
     const std::size_t floats = axis.width > 0 ? pml_.axisMemoryFloats(a) / 2 : 1;
     for (Buffer<float>* b : {&psi_[a], &psiNext_[a], &zeta_[a]}) {
-      if (b == &psiNext_[a] && !folded_) continue;
+      if (b == &psiNext_[a] && !folded_ && !advancesInCorrection(a)) continue;
       *b = Buffer<float>(ctx, floats, CL_MEM_READ_WRITE, "absorbing-layer memory");
       b->fill(ctx, 0.0f);
     }
@@ -392,10 +425,12 @@ class AbsorbingLayer {
     return r;
   }
 
-  static constexpr cl_uint kCorrectArgs = 15;  // pml_correct_*'s arguments before the storage's
+  static constexpr cl_uint kCorrectArgs = 15;    // pml_correct_*'s arguments before the storage's
+  static constexpr cl_uint kAdvancingArgs = 14;  // pml_correct_advancing_*'s
   PmlProfile pml_;
   bool folded_ = false;
   Kernel memory_[3], correct_[3];  // per axis
+  KernelTime memoryTime_[3], correctTime_[3];  // their launches since collectSeconds
   std::array<std::size_t, 2> group_{32, 4};  // {0, 0}: the driver's choice
   Buffer<float> psi_[3], psiNext_[3], zeta_[3], recursion_[3], weights_;
 };
@@ -546,7 +581,7 @@ double OpenClSolver::advance(int steps) {
   const auto inject = [&](cl_mem level, long step) { m.injectSource(level, step, f.fieldScale, otherTime); };
   const auto correctForLayer = [&](cl_mem prev, cl_mem next) {
     if (m.layer.enabled() && !m.layer.folded())
-      m.layer.correct(m.ctx, prev, layerLevel(f, next), f.vel.get(), m.constants.coef, g, otherTime);
+      m.layer.correct(m.ctx, prev, layerLevel(f, next), f.vel.get(), m.constants.coef, g);
   };
   const StencilConstants& c = m.constants;
   for (int s = 0; s < steps;) {
@@ -583,6 +618,7 @@ double OpenClSolver::advance(int steps) {
     p.setExtraArgs(kMultiStepArgs, p.extraArgs);
     stencilTime.add(p.stencil.launch(m.ctx, p.range));
     correctForLayer(f.field[f.cur].get(), f.field[first].get());
+    m.layer.finishStep();
     m.receivers.record(m.ctx, f.field[first].get(), readScale, otherTime);
     if (n == 2) {
       if (m.source) inject(f.field[second].get(), step_ + 1);
@@ -597,7 +633,7 @@ double OpenClSolver::advance(int steps) {
     step_ += n;
   }
   m.ctx.finish();
-  const double stencil = stencilTime.total(), other = otherTime.total();
+  const double stencil = stencilTime.total(), other = otherTime.total() + m.layer.collectSeconds(counters_.layerSeconds);
   counters_.steps += steps;
   counters_.stencilSeconds += stencil;
   counters_.kernelSeconds += stencil + other;
@@ -763,9 +799,9 @@ void OpenClSolver::computePlanes(PlaneRange planes) {
   }
   m.slabStencilTime.add(p.stencil.launch(m.ctx, NDRange{3, l.global, l.local}));
   if (m.layer.enabled() && !m.layer.folded()) {
-    if (!m.layerMemoryAdvanced) m.layer.advanceMemory(m.ctx, cur, g, m.slabOtherTime);
+    if (!m.layerMemoryAdvanced) m.layer.advanceMemory(m.ctx, cur, g);
     m.layerMemoryAdvanced = true;
-    m.layer.correctPlanes(m.ctx, cur, layerLevel(f, next), f.vel.get(), c.coef, g, planes, m.slabOtherTime);
+    m.layer.correctPlanes(m.ctx, cur, layerLevel(f, next), f.vel.get(), c.coef, g, planes);
   }
   if (source && p.stepsPerPass == 1) {
     m.injectSource(target, step_, f.fieldScale, m.slabOtherTime);
@@ -856,7 +892,8 @@ void OpenClSolver::synchronize() {
   waitPlaneCopies();
   m.ctx.finish();
   if (m.copies) m.copies->settle();
-  const double stencil = m.slabStencilTime.total(), other = m.slabOtherTime.total();
+  const double stencil = m.slabStencilTime.total(),
+               other = m.slabOtherTime.total() + m.layer.collectSeconds(counters_.layerSeconds);
   m.slabStencilTime = {};
   m.slabOtherTime = {};
   counters_.steps += m.slabSteps;

@@ -4,6 +4,7 @@
 // in only when enabled) and receiver recording; the field buffers never leave the device. A stage
 // advances one step per launch in place (two buffers) or, with temporal blocking, several steps per
 // launch out of place (four buffers, stages/OpenClStage.h); callers see no difference.
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -22,8 +23,11 @@ class OpenClStage;
 // Live counters (docs/METRICS.md) of the steps this solver has run.
 struct SolverCounters {
   long steps = 0;               // steps advanced since construction
-  double kernelSeconds = 0.0;   // every kernel (stencil, source, receivers), from profiling events
+  double kernelSeconds = 0.0;   // every kernel (stencil, absorbing layer, source, receivers), from profiling events
   double stencilSeconds = 0.0;  // the stencil kernels alone
+  // The absorbing layer's passes (resources/kernels/pml.cl): ψ of x, y and z, then the corrections of x,
+  // y and z; 0 where the layer is folded into the stencil or absent.
+  std::array<double, 6> layerSeconds{};
   double lastAdvanceSeconds = 0.0;
   int lastAdvanceSteps = 0;
   double planeCopySeconds = 0.0;  // a slab's plane copies (profiled on their own queue)

@@ -286,6 +286,25 @@ std::size_t distinctDevices(const ExecutionConfig& config) {
   return all.size();
 }
 
+// On one OpenCL device: where its kernels' time per step goes, from profiling events (the whole run,
+// warm-up step included): the stencil, the absorbing layer's passes by axis, and the rest (source,
+// receivers).
+void printKernelTimes(const WaveSolver& solver) {
+  const auto* openCl = dynamic_cast<const OpenClSolver*>(&solver);
+  if (!openCl || openCl->counters().steps == 0) return;
+  const SolverCounters& c = openCl->counters();
+  const double steps = double(c.steps), ms = 1e3 / steps;
+  double layer = 0.0;
+  for (double seconds : c.layerSeconds) layer += seconds;
+  std::printf("kernels per step: stencil %.3f ms", c.stencilSeconds * ms);
+  if (layer > 0.0) {
+    const auto& l = c.layerSeconds;
+    std::printf(", absorbing layer %.3f ms (psi x %.3f, y %.3f, z %.3f; corrections x %.3f, y %.3f, z %.3f)",
+                layer * ms, l[0] * ms, l[1] * ms, l[2] * ms, l[3] * ms, l[4] * ms, l[5] * ms);
+  }
+  std::printf(", source and receivers %.3f ms\n", (c.kernelSeconds - c.stencilSeconds - layer) * ms);
+}
+
 // Per slab on an OpenCL device: its kernels' time per step against the step's (the rest of a step its
 // device waits, for the exchange or the host), of that the time it had finished a step while its ghost
 // planes were still coming in (the exchange that computation did not hide), and its plane copies, which
@@ -582,6 +601,7 @@ int runCommand(const ScenarioOptions& opts, const RunOptions& run) {
               formatThroughput(t).c_str());
   if (warmupSteps > 0) std::printf("(the first step is a warm-up, excluded from the timing)\n");
   if (decomposed && timedSteps > 0) printSlabTimes(*decomposed, seconds / timedSteps);
+  if (!decomposed) printKernelTimes(*solver);
   if (series) series->finish(loopSeconds, s.steps, double(grid.interiorSize()));
   if (run.checkpoint) writeCheckpoint();
   if (run.dump) {

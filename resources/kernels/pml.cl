@@ -90,6 +90,30 @@ inline void pml_add_to_level(__global const FIELD_T* prev, __global FIELD_T* nex
 #endif
 }
 
+// The end of a correction at `cell`, the along-th cell of an axis of n: ζ^n where the cell has a slot, and
+// u^(n+1) += v²dt²·(∂ψ + ζ) (∂ψ alone outside the layer). u[0 .. 2R]: u^n along the axis from the cell's −R
+// to +R. ζ is computed on every cell of the reach from a valid slot and kept only in the layer, so that the
+// kernel has no branch around loads (the 2·PML_M cells past the layer compute it in vain): a CPU driver
+// vectorizes it across x only without a branch.
+inline void pml_finish_cell(const float* u, float correction, int along, int n, int width, int line, int slotStride,
+                            __constant float* coef, __global float* zeta, __global const float* rec,
+                            __global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel,
+                            __global FIELD_T* unew, float vel_scale, int cell) {
+  const int slots = 2 * width, slot = pml_zeta_slot(along, n, width), kept = max(slot, 0);
+  float second = (coef[0] / 3.0f) * u[R];
+#pragma unroll
+  for (int r = 1; r <= R; ++r) second += coef[r] * (u[R + r] + u[R - r]);
+  const int z = line + kept * slotStride;
+  const float updated = rec[2 * slots + kept] * zeta[z] + rec[3 * slots + kept] * (second + correction);
+  if (slot >= 0) zeta[z] = updated;
+#if VEL_HALF
+  const float v = vload_half(cell, vel) * vel_scale;
+#else
+  const float v = vel[cell];
+#endif
+  pml_add_to_level(prev, next, unew, cell, v * (slot >= 0 ? correction + updated : correction));
+}
+
 // ζ^n = b ζ^(n−1) + a (∂²u^n + ∂ψ^n) in the layer, and u^(n+1) += v²dt² (∂ψ^n + ζ^n) wherever ∂ψ reaches.
 // Global size: the interior's, with the axis's replaced by its reach (PmlAxis::reachCells).
 inline void pml_correct_on(__global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel,
@@ -117,24 +141,68 @@ inline void pml_correct_on(__global const FIELD_T* prev, __global FIELD_T* next,
   }
   const int i = axis == 0 ? along : c0, j = axis == 1 ? along : c1, k = axis == 2 ? along - z_first : c2;
   const int cell = pml_padded(i, j, k, n1, n2);
-  // ζ where the cell has a slot. Computed on every cell of the reach from a valid slot and kept only in the
-  // layer, so that the kernel has no branch around loads (the 2·PML_M cells past the layer compute it in
-  // vain): a CPU driver vectorizes it across x only without a branch.
-  const int slot = pml_zeta_slot(along, n, width), kept = max(slot, 0);
   const int s = pml_axis_stride(axis, n1, n2);
-  float second = (coef[0] / 3.0f) * LOAD_FIELD(prev, cell);
+  float u[2 * R + 1];  // u^n along the axis from the cell's −R to +R
 #pragma unroll
-  for (int r = 1; r <= R; ++r) second += coef[r] * (LOAD_FIELD(prev, cell + r * s) + LOAD_FIELD(prev, cell - r * s));
-  const int z = line + kept * slotStride;
-  const float updated = rec[2 * slots + kept] * zeta[z] + rec[3 * slots + kept] * (second + correction);
-  if (slot >= 0) zeta[z] = updated;
-#if VEL_HALF
-  const float v = vload_half(cell, vel) * vel_scale;
-#else
-  const float v = vel[cell];
-#endif
-  pml_add_to_level(prev, next, unew, cell, v * (slot >= 0 ? correction + updated : correction));
+  for (int r = -R; r <= R; ++r) u[R + r] = LOAD_FIELD(prev, cell + r * s);
+  pml_finish_cell(u, correction, along, n, width, line, slotStride, coef, zeta, rec, prev, next, vel, unew, vel_scale,
+                  cell);
 }
+
+// pml_correct_on with ψ^n of the cell's half points computed on the way, from ψ^(n−1) (psi_old) and the u^n
+// along the axis that the second derivative reads (pml_memory_on's arithmetic): x and y need no ψ pass,
+// whose reads of u and ψ cost as much as the correction's own (docs/GPU_NOTES.md). Each cell stores the ψ^n
+// of its own half point (cell + 1/2), so every slot of the launched planes is written once; neighbours
+// read ψ^(n−1), so the two arrays swap after the step. Not for z, whose slabs of a cut grid read ψ of
+// half points that the neighbouring slab's cells own.
+inline void pml_correct_advancing_on(__global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel,
+                                     __constant float* coef, __global const float* psi_old, __global float* psi_new,
+                                     __global float* zeta, __global const float* rec, __constant float* d1,
+                                     const int n1, const int n2, const int n3, const int axis, const int width,
+                                     const int first, __global FIELD_T* unew, const float vel_scale) {
+  const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2) + first;
+  const int n = axis == 0 ? n1 : n2, slots = 2 * width, band = width + PML_M;
+  const int reach = 2 * band >= n ? n : 2 * band;
+  if (c0 >= (axis == 0 ? reach : n1) || c1 >= (axis == 1 ? reach : n2) || c2 >= n3) return;
+  const int along = pml_reach_cell(axis == 0 ? c0 : c1, n, width);
+  const int d0 = axis == 0 ? slots : n1, d1n = axis == 1 ? slots : n2;
+  const int line = axis == 0 ? (c2 * d1n + c1) * d0 : c2 * d1n * d0 + c0;
+  const int slotStride = axis == 0 ? 1 : d0;
+  const int i = axis == 0 ? along : c0, j = axis == 1 ? along : c1;
+  const int cell = pml_padded(i, j, c2, n1, n2);
+  const int s = pml_axis_stride(axis, n1, n2);
+  float u[2 * R + 1];  // u^n along the axis from the cell's −R to +R
+#pragma unroll
+  for (int r = -R; r <= R; ++r) u[R + r] = LOAD_FIELD(prev, cell + r * s);
+  float psi[2 * PML_M];  // ψ^n at the half points cell − PML_M + t + 1/2 (0 without a slot)
+#pragma unroll
+  for (int t = 0; t < 2 * PML_M; ++t) {
+    const int slot = pml_psi_slot(along - PML_M + t, n, width), kept = max(slot, 0);
+    float derivative = 0.0f;
+#pragma unroll
+    for (int q = 0; q < PML_M; ++q) derivative += d1[q] * (u[R + t - PML_M + q + 1] - u[R + t - PML_M - q]);
+    const float advanced = rec[kept] * psi_old[line + kept * slotStride] + rec[slots + kept] * derivative;
+    psi[t] = slot < 0 ? 0.0f : advanced;
+    if (t == PML_M && slot >= 0) psi_new[line + slot * slotStride] = advanced;
+  }
+  float correction = 0.0f;
+#pragma unroll
+  for (int q = 0; q < PML_M; ++q) correction += d1[q] * (psi[PML_M + q] - psi[PML_M - q - 1]);
+  pml_finish_cell(u, correction, along, n, width, line, slotStride, coef, zeta, rec, prev, next, vel, unew, vel_scale,
+                  cell);
+}
+
+#define PML_ADVANCING_KERNEL(name, axis)                                                                      \
+  __kernel void pml_correct_advancing_##name(                                                                 \
+      __global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel, __constant float* coef,  \
+      __global const float* psi_old, __global float* psi_new, __global float* zeta, __global const float* rec,  \
+      __constant float* d1, const int n1, const int n2, const int n3, const int width,                          \
+      const int first INCREMENTAL_ARGS VEL_SCALE_ARGS) {                                                        \
+    pml_correct_advancing_on(prev, next, vel, coef, psi_old, psi_new, zeta, rec, d1, n1, n2, n3, axis, width,   \
+                             first, PML_UNEW, PML_VEL_SCALE);                                                 \
+  }
+PML_ADVANCING_KERNEL(x, 0)
+PML_ADVANCING_KERNEL(y, 1)
 
 #define PML_AXIS_KERNELS(name, axis)                                                                        \
   __kernel void pml_memory_##name(__global const FIELD_T* prev, __global float* psi, __global const float* rec, \
