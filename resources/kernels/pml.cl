@@ -1,6 +1,7 @@
 // The absorbing boundary (a convolutional perfectly matched layer, core/PmlProfile.h), shared by every
-// stage: after the stage's kernel has written u^(n+1) with the plain stencil, two passes per axis add
-// the layer's terms. The arithmetic and its order are those of core/PmlMemory.cpp.
+// stage: after the stage's kernel has written u^(n+1) with the plain stencil, ψ of z is advanced in a pass
+// of its own, then one pass per axis adds the layer's terms (x's and y's advancing their ψ on the way).
+// The arithmetic and its order are those of core/PmlMemory.cpp.
 //
 // Build-time define: PML_M, the half length of the staggered first derivatives (kPmlHalfLength).
 //
