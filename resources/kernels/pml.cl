@@ -42,9 +42,9 @@ inline int pml_padded(int i, int j, int k, int n1, int n2) {
 }
 
 // The bodies take the axis as an argument but keep every coordinate in scalars chosen with it (no private
-// arrays indexed at run time, which a GPU compiler would put in slow per-thread memory); each axis has a
-// kernel of its own (pml_memory_x, ..., at the end) that passes it as a constant, so every index and
-// stride folds at compile time. With the short loops unrolled and no branch around a load, a CPU driver
+// arrays indexed at run time, which a GPU compiler would put in slow per-thread memory); each kernel
+// (pml_memory_z, pml_correct_z, pml_correct_advancing_x and _y) passes its axis as a constant, so every
+// index and stride folds at compile time. With the short loops unrolled and no branch around a load, a CPU driver
 // (PoCL) vectorizes the kernels across x (what that gained: docs/PERFORMANCE_LOG.md).
 
 // ψ^n = b ψ^(n−1) + a ∂u^n at the half points of the layer. Global size: the memory array's sizes.
@@ -116,16 +116,17 @@ inline void pml_finish_cell(const float* u, float correction, int along, int n, 
 }
 
 // ζ^n = b ζ^(n−1) + a (∂²u^n + ∂ψ^n) in the layer, and u^(n+1) += v²dt² (∂ψ^n + ζ^n) wherever ∂ψ reaches.
-// Global size: the interior's, with the axis's replaced by its reach (PmlAxis::reachCells).
+// Global size: the interior's, with the axis's replaced by its reach (PmlAxis::reachCells); dimension 2
+// covers [first, end) (planes, or z's reach indices), its size rounded up to whole work-groups.
 inline void pml_correct_on(__global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel,
                            __constant float* coef, __global const float* psi, __global float* zeta,
                            __global const float* rec, __constant float* d1, const int n1, const int n2,
                            const int n3, const int axis, const int width, const int z_cells, const int z_first,
-                           const int first, __global FIELD_T* unew, const float vel_scale) {
+                           const int first, const int end, __global FIELD_T* unew, const float vel_scale) {
   const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2) + first;
   const int n = axis == 0 ? n1 : axis == 1 ? n2 : z_cells, slots = 2 * width, band = width + PML_M;
   const int reach = 2 * band >= n ? n : 2 * band;
-  if (c0 >= (axis == 0 ? reach : n1) || c1 >= (axis == 1 ? reach : n2) || c2 >= (axis == 2 ? reach : n3)) return;
+  if (c0 >= (axis == 0 ? reach : n1) || c1 >= (axis == 1 ? reach : n2) || c2 >= end) return;
   const int along = pml_reach_cell(axis == 0 ? c0 : axis == 1 ? c1 : c2, n, width);
   // The memory arrays' sizes, slot 0 of this cell's line and the step from slot to slot.
   const int d0 = axis == 0 ? slots : n1, d1n = axis == 1 ? slots : n2;
@@ -215,12 +216,12 @@ PML_ADVANCING_KERNEL(y, 1)
                                    __constant float* coef, __global const float* psi, __global float* zeta,  \
                                    __global const float* rec, __constant float* d1, const int n1,            \
                                    const int n2, const int n3, const int width, const int z_cells,           \
-                                   const int z_first, const int first INCREMENTAL_ARGS VEL_SCALE_ARGS) {      \
+                                   const int z_first, const int first, const int end INCREMENTAL_ARGS         \
+                                       VEL_SCALE_ARGS) {                                                      \
     pml_correct_on(prev, next, vel, coef, psi, zeta, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first, \
-                   PML_UNEW, PML_VEL_SCALE);                                                                 \
+                   end, PML_UNEW, PML_VEL_SCALE);                                                            \
   }
-PML_AXIS_KERNELS(x, 0)
-PML_AXIS_KERNELS(y, 1)
+// z only: x's and y's corrections advance their own ψ (pml_correct_advancing_*).
 PML_AXIS_KERNELS(z, 2)
 
 // ---- The layer folded into a stage's own pass (gpu-optimized's GPU form, gpu-half) ----
