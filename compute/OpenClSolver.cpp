@@ -395,10 +395,10 @@ class AbsorbingLayer {
   }
 
  private:
-  // An axis without a layer gets one-float placeholders, which the folded kernel takes and never reads.
   // Whether axis a's correction kernel advances its ψ too (x and y, unless folded).
   bool advancesInCorrection(int a) const { return !folded_ && a < 2; }
 
+  // An axis without a layer gets one-float placeholders, which the folded kernel takes and never reads.
   void allocateAxis(const ClContext& ctx, int a) {
     const PmlAxis& axis = pml_.axes[a];
     const std::size_t floats = axis.width > 0 ? pml_.axisMemoryFloats(a) / 2 : 1;
