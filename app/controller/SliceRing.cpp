@@ -53,8 +53,7 @@ void SliceRing::publish(int slot, const SliceSet& frame) {
     hold = free(slot);
     return;
   }
-  if (!stream_)  // never taken: recycled
-    for (; !published_.empty(); published_.pop_front()) untaken.push_back(free(published_.front()));
+  if (!stream_) untaken = freePublished(0);  // never taken: recycled
   SliceSet& meta = frames_.at(std::size_t(slot));
   meta = SliceSet{};
   meta.n1 = frame.n1, meta.n2 = frame.n2, meta.n3 = frame.n3;
@@ -85,11 +84,7 @@ void SliceRing::setStream(bool stream) {
   std::vector<std::shared_ptr<const void>> untaken;  // let go of outside the lock
   std::lock_guard lock(mutex_);
   stream_ = stream;
-  if (stream) return;
-  while (published_.size() > 1) {  // the newest stays the latest
-    untaken.push_back(free(published_.front()));
-    published_.pop_front();
-  }
+  if (!stream) untaken = freePublished(1);  // the newest stays the latest
 }
 
 std::shared_ptr<const SliceSet> SliceRing::take() {
@@ -121,8 +116,14 @@ void SliceRing::close() {
   std::vector<std::shared_ptr<const void>> untaken;
   std::lock_guard lock(mutex_);
   owner = std::move(owner_);
-  for (; !published_.empty(); published_.pop_front()) untaken.push_back(free(published_.front()));
+  untaken = freePublished(0);
   freed_.notify_all();  // a writer waiting for a slot gives up
+}
+
+std::vector<std::shared_ptr<const void>> SliceRing::freePublished(std::size_t keep) {
+  std::vector<std::shared_ptr<const void>> holds;
+  for (; published_.size() > keep; published_.pop_front()) holds.push_back(free(published_.front()));
+  return holds;
 }
 
 std::shared_ptr<const void> SliceRing::free(int slot) {

@@ -78,6 +78,8 @@ class SliceRing : public std::enable_shared_from_this<SliceRing> {
   SliceRing(std::vector<Slot> slots, std::shared_ptr<const void> owner, std::string name);
   // Frees the slot; returns its hold on the owner, to be let go of outside the lock.
   [[nodiscard]] std::shared_ptr<const void> free(int slot);
+  // Frees the published slots but the newest `keep`, oldest first; returns their holds, as free() does.
+  [[nodiscard]] std::vector<std::shared_ptr<const void>> freePublished(std::size_t keep);
   void release(int slot);
 
   const std::vector<Slot> slots_;
