@@ -348,8 +348,7 @@ class AbsorbingLayer {
       const auto dims = pml_.memoryDims(a);
       const auto [first, end] = a == 2 ? pml_.zPsiSlots() : std::pair{0, dims[2]};
       if (first >= end) continue;
-      memory_[a].args(prev, psi_[a], recursion_[a], weights_, g.n1, g.n2, g.n3, axis.width, pml_.axes[2].n, pml_.zFirst,
-                      first);
+      memory_[a].args(prev, psi_[a], recursion_[a], weights_, g.n1, g.n2, axis.width, pml_.axes[2].n, pml_.zFirst, first);
       memoryTime_[a].add(memory_[a].launch(ctx, range({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(end - first)})));
     }
   }
@@ -371,7 +370,7 @@ class AbsorbingLayer {
                          g.n2, g.n3, axis.width, first);
         extra = kAdvancingArgs;
       } else {
-        correct_[a].args(prev, level.next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2, g.n3,
+        correct_[a].args(prev, level.next, vel, coef, psi_[a], zeta_[a], recursion_[a], weights_, g.n1, g.n2,
                          axis.width, pml_.axes[2].n, pml_.zFirst, first, end);
       }
       if (level.unew) correct_[a].setArg(extra++, level.unew);
@@ -435,7 +434,7 @@ class AbsorbingLayer {
     return r;
   }
 
-  static constexpr cl_uint kCorrectArgs = 16;    // pml_correct_z's arguments before the storage's
+  static constexpr cl_uint kCorrectArgs = 15;    // pml_correct_z's arguments before the storage's
   static constexpr cl_uint kAdvancingArgs = 14;  // pml_correct_advancing_*'s
   PmlProfile pml_;
   bool folded_ = false;

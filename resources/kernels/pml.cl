@@ -41,30 +41,28 @@ inline int pml_padded(int i, int j, int k, int n1, int n2) {
   return ((k + R) * (n2 + 2 * R) + j + R) * (n1 + 2 * R) + i + R;
 }
 
-// The bodies take the axis as an argument but keep every coordinate in scalars chosen with it (no private
-// arrays indexed at run time, which a GPU compiler would put in slow per-thread memory); each kernel
-// (pml_memory_z, pml_correct_z, pml_correct_advancing_x and _y) passes its axis as a constant, so every
-// index and stride folds at compile time. With the short loops unrolled and no branch around a load, a CPU driver
-// (PoCL) vectorizes the kernels across x (what that gained: docs/PERFORMANCE_LOG.md).
+// Every coordinate is kept in scalars (no private arrays indexed at run time, which a GPU compiler would put
+// in slow per-thread memory); the body shared by x and y takes its axis as an argument that each kernel
+// (pml_correct_advancing_x, _y) passes as a constant, so every index and stride folds at compile time. With
+// the short loops unrolled and no branch around a load, a CPU driver (PoCL) vectorizes the kernels across x
+// (what that gained: docs/PERFORMANCE_LOG.md).
 
-// ψ^n = b ψ^(n−1) + a ∂u^n at the half points of the layer. Global size: the memory array's sizes.
-inline void pml_memory_on(__global const FIELD_T* prev, __global float* psi, __global const float* rec,
-                          __constant float* d1, const int n1, const int n2, const int n3, const int axis,
-                          const int width, const int z_cells, const int z_first, const int first) {
-  const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2) + first;
+// ψ^n = b ψ^(n−1) + a ∂z u^n at z's half points of the layer (x's and y's advance in their corrections,
+// pml_correct_advancing_*). Global size: z's memory array's, n1 × n2 × its slots from `first`.
+__kernel void pml_memory_z(__global const FIELD_T* prev, __global float* psi, __global const float* rec,
+                           __constant float* d1, const int n1, const int n2, const int width, const int z_cells,
+                           const int z_first, const int first) {
+  const int c0 = get_global_id(0), c1 = get_global_id(1), t = get_global_id(2) + first;
   const int slots = 2 * width;
-  const int d0 = axis == 0 ? slots : n1, d1n = axis == 1 ? slots : n2, d2 = axis == 2 ? slots : n3;
-  if (c0 >= d0 || c1 >= d1n || c2 >= d2) return;
-  const int t = axis == 0 ? c0 : axis == 1 ? c1 : c2;
-  const int m = pml_psi_point(t, axis == 0 ? n1 : axis == 1 ? n2 : z_cells, width);
-  const int i = axis == 0 ? m : c0, j = axis == 1 ? m : c1, k = axis == 2 ? m - z_first : c2;
-  const int s = pml_axis_stride(axis, n1, n2);
-  const int at = pml_padded(i, j, k, n1, n2);
+  if (c0 >= n1 || c1 >= n2 || t >= slots) return;
+  const int m = pml_psi_point(t, z_cells, width);
+  const int s = pml_axis_stride(2, n1, n2);
+  const int at = pml_padded(c0, c1, m - z_first, n1, n2);
   float derivative = 0.0f;  // at the half point m + 1/2
 #pragma unroll
   for (int q = 0; q < PML_M; ++q)
     derivative += d1[q] * (LOAD_FIELD(prev, at + (q + 1) * s) - LOAD_FIELD(prev, at - q * s));
-  const int cell = (c2 * d1n + c1) * d0 + c0;
+  const int cell = (t * n2 + c1) * n1 + c0;
   psi[cell] = rec[t] * psi[cell] + rec[slots + t] * derivative;
 }
 
@@ -115,44 +113,38 @@ inline void pml_finish_cell(const float* u, float correction, int along, int n, 
   pml_add_to_level(prev, next, unew, cell, v * (slot >= 0 ? correction + updated : correction));
 }
 
-// ζ^n = b ζ^(n−1) + a (∂²u^n + ∂ψ^n) in the layer, and u^(n+1) += v²dt² (∂ψ^n + ζ^n) wherever ∂ψ reaches.
-// Global size: the interior's, with the axis's replaced by its reach (PmlAxis::reachCells); dimension 2
-// covers [first, end) (planes, or z's reach indices), its size rounded up to whole work-groups.
-inline void pml_correct_on(__global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel,
-                           __constant float* coef, __global const float* psi, __global float* zeta,
-                           __global const float* rec, __constant float* d1, const int n1, const int n2,
-                           const int n3, const int axis, const int width, const int z_cells, const int z_first,
-                           const int first, const int end, __global FIELD_T* unew, const float vel_scale) {
+// z's correction: ζ^n = b ζ^(n−1) + a (∂²u^n + ∂ψ^n) in the layer, and u^(n+1) += v²dt² (∂ψ^n + ζ^n)
+// wherever ∂ψ reaches. Global size: n1 × n2 × z's reach indices [first, end) (PmlAxis::reachCells), the last
+// rounded up to whole work-groups.
+__kernel void pml_correct_z(__global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel,
+                            __constant float* coef, __global const float* psi, __global float* zeta,
+                            __global const float* rec, __constant float* d1, const int n1, const int n2,
+                            const int width, const int z_cells, const int z_first, const int first,
+                            const int end INCREMENTAL_ARGS VEL_SCALE_ARGS) {
   const int c0 = get_global_id(0), c1 = get_global_id(1), c2 = get_global_id(2) + first;
-  const int n = axis == 0 ? n1 : axis == 1 ? n2 : z_cells, slots = 2 * width, band = width + PML_M;
-  const int reach = 2 * band >= n ? n : 2 * band;
-  if (c0 >= (axis == 0 ? reach : n1) || c1 >= (axis == 1 ? reach : n2) || c2 >= end) return;
-  const int along = pml_reach_cell(axis == 0 ? c0 : axis == 1 ? c1 : c2, n, width);
-  // The memory arrays' sizes, slot 0 of this cell's line and the step from slot to slot.
-  const int d0 = axis == 0 ? slots : n1, d1n = axis == 1 ? slots : n2;
-  const int line = axis == 0 ? (c2 * d1n + c1) * d0 : axis == 1 ? c2 * d1n * d0 + c0 : c1 * d0 + c0;
-  const int slotStride = axis == 0 ? 1 : axis == 1 ? d0 : d0 * d1n;
+  if (c0 >= n1 || c1 >= n2 || c2 >= end) return;
+  const int along = pml_reach_cell(c2, z_cells, width);
+  const int line = c1 * n1 + c0, slotStride = n1 * n2;  // the memory's slot 0 of this cell, slot to slot
   float correction = 0.0f;  // ∂ψ at the cell, from the half points around it
 #pragma unroll
   for (int q = 0; q < PML_M; ++q) {
-    const int hi = pml_psi_slot(along + q, n, width), lo = pml_psi_slot(along - q - 1, n, width);
+    const int hi = pml_psi_slot(along + q, z_cells, width), lo = pml_psi_slot(along - q - 1, z_cells, width);
     // Loads from a valid slot whatever the branch (selected after): no conditional load to stop a CPU
     // driver's vectorizer.
     const float above = psi[line + max(hi, 0) * slotStride], below = psi[line + max(lo, 0) * slotStride];
     correction += d1[q] * ((hi < 0 ? 0.0f : above) - (lo < 0 ? 0.0f : below));
   }
-  const int i = axis == 0 ? along : c0, j = axis == 1 ? along : c1, k = axis == 2 ? along - z_first : c2;
-  const int cell = pml_padded(i, j, k, n1, n2);
-  const int s = pml_axis_stride(axis, n1, n2);
-  float u[2 * R + 1];  // u^n along the axis from the cell's −R to +R
+  const int cell = pml_padded(c0, c1, along - z_first, n1, n2);
+  const int s = pml_axis_stride(2, n1, n2);
+  float u[2 * R + 1];  // u^n along z from the cell's −R to +R
 #pragma unroll
   for (int r = -R; r <= R; ++r) u[R + r] = LOAD_FIELD(prev, cell + r * s);
-  pml_finish_cell(u, correction, along, n, width, line, slotStride, coef, zeta, rec, prev, next, vel, unew, vel_scale,
-                  cell);
+  pml_finish_cell(u, correction, along, z_cells, width, line, slotStride, coef, zeta, rec, prev, next, vel,
+                  PML_UNEW, PML_VEL_SCALE, cell);
 }
 
-// pml_correct_on with ψ^n of the cell's half points computed on the way, from ψ^(n−1) (psi_old) and the u^n
-// along the axis that the second derivative reads (pml_memory_on's arithmetic): x and y need no ψ pass,
+// pml_correct_z's arithmetic along x or y, with ψ^n of the cell's half points computed on the way, from
+// ψ^(n−1) (psi_old) and the u^n along the axis that the second derivative reads (pml_memory_z's arithmetic): x and y need no ψ pass,
 // whose reads of u and ψ cost as much as the correction's own (docs/GPU_NOTES.md). Each cell stores the ψ^n
 // of its own half point (cell + 1/2), so every slot of the launched planes is written once; neighbours
 // read ψ^(n−1), so the two arrays swap after the step. Not for z, whose slabs of a cut grid read ψ of
@@ -206,30 +198,12 @@ inline void pml_correct_advancing_on(__global const FIELD_T* prev, __global FIEL
 PML_ADVANCING_KERNEL(x, 0)
 PML_ADVANCING_KERNEL(y, 1)
 
-#define PML_AXIS_KERNELS(name, axis)                                                                        \
-  __kernel void pml_memory_##name(__global const FIELD_T* prev, __global float* psi, __global const float* rec, \
-                                  __constant float* d1, const int n1, const int n2, const int n3,             \
-                                  const int width, const int z_cells, const int z_first, const int first) {   \
-    pml_memory_on(prev, psi, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first);                     \
-  }                                                                                                           \
-  __kernel void pml_correct_##name(__global const FIELD_T* prev, __global FIELD_T* next, __global const VEL_T* vel, \
-                                   __constant float* coef, __global const float* psi, __global float* zeta,  \
-                                   __global const float* rec, __constant float* d1, const int n1,            \
-                                   const int n2, const int n3, const int width, const int z_cells,           \
-                                   const int z_first, const int first, const int end INCREMENTAL_ARGS         \
-                                       VEL_SCALE_ARGS) {                                                      \
-    pml_correct_on(prev, next, vel, coef, psi, zeta, rec, d1, n1, n2, n3, axis, width, z_cells, z_first, first, \
-                   end, PML_UNEW, PML_VEL_SCALE);                                                            \
-  }
-// z only: x's and y's corrections advance their own ψ (pml_correct_advancing_*).
-PML_AXIS_KERNELS(z, 2)
-
 // ---- The layer folded into a stage's own pass (gpu-optimized's GPU form, gpu-half) ----
 // A stencil kernel built with PML_FOLD = 1 adds the layer's terms where it computes the cells, with no
 // pass of its own: per axis, ψ^n at the 2·PML_M half points around a cell is computed from ψ^(n−1) and
-// u^n (the arithmetic of pml_memory_on), the cell's own half point's stored in a second ψ array (the two
+// u^n (the arithmetic of pml_memory_z), the cell's own half point's stored in a second ψ array (the two
 // swap after each step: neighbours' cells read ψ^(n−1) while it is being replaced), then ζ^n and ∂ψ + ζ
-// as pml_correct_on does, the second derivative from the u the kernel holds. DRAM traffic: ψ and ζ of the
+// as pml_correct_z does, the second derivative from the u the kernel holds. DRAM traffic: ψ and ζ of the
 // layer's cells, nothing else (the separate passes read u^n, v and u^(n+1) again).
 #ifndef PML_FOLD
 #define PML_FOLD 0
