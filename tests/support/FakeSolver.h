@@ -37,7 +37,7 @@ class FakeSolver : public WaveSolver {
     std::chrono::microseconds perStep{100};
     std::string stage = "fake";
     bool deferredSlices = false;
-    std::shared_ptr<HostLocks> locks;  // where lockHostMemory and unlockHostMemory are logged (null: nowhere)
+    std::shared_ptr<HostLocks> locks = nullptr;  // where lockHostMemory and unlockHostMemory are logged (null: nowhere)
   };
   FakeSolver(Grid g, Options options) : grid_(g), options_(std::move(options)) {}
 
