@@ -70,6 +70,8 @@ std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& p, 
   return o;
 }
 
+int layerCellsFor(const DeviceInfo& device) { return device.type == "GPU" ? 3 : 1; }
+
 float halfFieldScale(double amplitudeBound) {
   if (!(amplitudeBound > 0.0)) return 1.0f;
   const int e = int(std::floor(std::log2(kHalfFieldPeak / amplitudeBound)));
@@ -152,10 +154,11 @@ struct StencilProgram {
 
   StencilProgram() = default;
   StencilProgram(const ClContext& ctx, const OpenClStage& stage, const StageParamMap& p, bool damping, bool layer,
-                 const Grid& g) {
+                 const Grid& g, int layerCells) {
     const std::string file = stage.kernelFile(p);
     program = Program(ctx, {kernelSource("common.cl") + "\n" + kernelSource("pml.cl") + "\n" + kernelSource(file),
-                            stageBuildOptions(stage, p, damping, g, layer), stage.id() + " (" + file + ")",
+                            stageBuildOptions(stage, p, damping, g, layer) + " -DPML_CELLS=" + std::to_string(layerCells),
+                            stage.id() + " (" + file + ")",
                             p.count("max_registers") ? p.at("max_registers") : 0});
     stencil = program.kernel("stencil");
     inject = program.kernel("inject_source");
@@ -262,8 +265,8 @@ struct StencilConstants {
 class AbsorbingLayer {
  public:
   AbsorbingLayer() = default;
-  AbsorbingLayer(const ClContext& ctx, const Program& program, const PmlProfile& pml, bool folded)
-      : pml_(pml), folded_(folded) {
+  AbsorbingLayer(const ClContext& ctx, const Program& program, const PmlProfile& pml, bool folded, int cells)
+      : pml_(pml), folded_(folded), cells_(cells) {
     if (!pml_.enabled()) return;
     weights_ = Buffer<float>(ctx, kPmlHalfLength, CL_MEM_READ_ONLY, "absorbing-layer weights");
     weights_.write(ctx, pml_.firstDerivative.data(), kPmlHalfLength);
@@ -359,11 +362,12 @@ class AbsorbingLayer {
     for (int a = 0; a < 3; ++a) {
       const PmlAxis& axis = pml_.axes[a];
       if (axis.width == 0) continue;
-      // Dimension 2: the planes (x and y), or z's reach indices whose cells are the planes.
+      // Dimension 2: the planes (x and y), or the blocks of z's reach indices whose cells are the planes.
       const auto [first, end] = a == 2 ? pml_.zReach(planes.begin, planes.end) : std::pair{planes.begin, planes.end};
       if (first >= end) continue;
+      // Along the axis, blocks of cells_ cells of its reach (pml.cl).
       std::array<std::size_t, 3> reach{std::size_t(g.n1), std::size_t(g.n2), std::size_t(end - first)};
-      if (a < 2) reach[a] = std::size_t(axis.reachCells());
+      reach[a] = std::size_t(a == 2 ? zBlocks(first, end) : blocksOf(axis));
       cl_uint extra = kCorrectArgs;
       if (advancesInCorrection(a)) {
         correct_[a].args(prev, level.next, vel, coef, psi_[a], psiNext_[a], zeta_[a], recursion_[a], weights_, g.n1,
@@ -397,6 +401,17 @@ class AbsorbingLayer {
  private:
   // Whether axis a's correction kernel advances its ψ too (x and y, unless folded).
   bool advancesInCorrection(int a) const { return !folded_ && a < 2; }
+  // The blocks of cells_ cells that cover x's or y's reach: each end's, or the whole axis's where they meet
+  // (pml.cl, pml_blocks); of z's reach indices [first, end): those of each end's part (pml_z_split).
+  int blocks(int cells) const { return (cells + cells_ - 1) / cells_; }
+  int blocksOf(const PmlAxis& axis) const {
+    return axis.reachesAcross() ? blocks(axis.n) : 2 * blocks(axis.width + kPmlHalfLength);
+  }
+  int zBlocks(int first, int end) const {
+    const PmlAxis& z = pml_.axes[2];
+    const int split = std::max(first, std::min(end, z.reachesAcross() ? end : z.width + kPmlHalfLength));
+    return blocks(split - first) + blocks(end - split);
+  }
 
   // An axis without a layer gets one-float placeholders, which the folded kernel takes and never reads.
   void allocateAxis(const ClContext& ctx, int a) {
@@ -419,16 +434,20 @@ class AbsorbingLayer {
   // allows fewer), shaped per pass: Rows, 32 along dimension 0 (x) by rows along dimension 1, whole warps
   // over contiguous memory; RowsAlongZ, the rows along dimension 2, for z's correction, whose work-items
   // then share the planes of their 17-point z derivatives in cache (at 1024³ on an H200 0.42 instead of
-  // 0.68 ms a step); NarrowX, kNarrowX along dimension 0, for x's correction, whose 2·(width + PML_M) = 24
-  // cells along it left a quarter of 32 lanes idle (0.143 instead of 0.161 ms at 512³). The global size is
-  // rounded up to whole groups; the kernels skip the work-items past the ends.
+  // 0.68 ms a step); NarrowX, at most kNarrowX along dimension 0, for x's correction, whose few blocks along
+  // x (2·(width + PML_M) = 24 cells: 8 blocks of 3 on a GPU) would leave lanes of 32 idle (one cell a
+  // work-item at 512³: 0.143 instead of 0.161 ms with 8 of 24 cells). The global size is rounded up to whole
+  // groups; the kernels skip the work-items past the ends.
   enum class Shape { Rows, RowsAlongZ, NarrowX };
   static constexpr std::size_t kNarrowX = 8;
   NDRange range(const std::array<std::size_t, 3>& cells, Shape shape = Shape::Rows) const {
     if (group_[0] == 0) return {3, cells, {0, 0, 0}};
     std::array<std::size_t, 3> local{group_[0], group_[1], 1};
     if (shape == Shape::RowsAlongZ) local = {group_[0], 1, group_[1]};
-    if (shape == Shape::NarrowX) local = {kNarrowX, group_[0] * group_[1] / kNarrowX, 1};
+    if (shape == Shape::NarrowX) {
+      const std::size_t across = std::min(cells[0], kNarrowX);
+      local = {across, group_[0] * group_[1] / across, 1};
+    }
     NDRange r{3, cells, local};
     for (int d = 0; d < 3; ++d) r.global[d] = (cells[d] + r.local[d] - 1) / r.local[d] * r.local[d];
     return r;
@@ -438,6 +457,7 @@ class AbsorbingLayer {
   static constexpr cl_uint kAdvancingArgs = 14;  // pml_correct_advancing_*'s
   PmlProfile pml_;
   bool folded_ = false;
+  int cells_ = 1;  // cells of an axis per work-item of x's and y's corrections (PML_CELLS)
   Kernel memory_[3], correct_[3];  // per axis
   KernelTime memoryTime_[3], correctTime_[3];  // their launches since collectSeconds
   std::array<std::size_t, 2> group_{32, 4};  // {0, 0}: the driver's choice
@@ -555,10 +575,14 @@ OpenClSolver::OpenClSolver(const Problem& problem, const OpenClStage& stage, con
   // A stage that folds the layer into its pass does so on a slab too (pml.cl: a slab's edge planes keep
   // the ψ its next step reads).
   const bool fold = problem.pml.enabled() && stage.foldsLayer(params_);
-  m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), fold, grid_);
+  if (options.layerCells < 0 || options.layerCells > kMaxLayerCells)
+    throw ComputeError(ComputeStatus::InvalidParameter, "the absorbing layer's cells per work-item must be 1 to " +
+                                                            std::to_string(kMaxLayerCells) + " (0: the device's choice)");
+  const int layerCells = options.layerCells > 0 ? options.layerCells : layerCellsFor(device);
+  m.program = StencilProgram(m.ctx, stage, params_, problem.damping.enabled(), fold, grid_, layerCells);
   m.fields = FieldBuffers(m.ctx, problem, fieldCount, storage, options);
   m.constants = StencilConstants(m.ctx, problem);
-  m.layer = AbsorbingLayer(m.ctx, m.program.program, problem.pml, fold);
+  m.layer = AbsorbingLayer(m.ctx, m.program.program, problem.pml, fold, layerCells);
   m.source = problem.source;
   m.receivers = ReceiverRecord(m.ctx, m.program.program, problem.receivers);
   m.sliceBuffer = Buffer<float>(m.ctx, SliceSet::planeFloats(grid_.n1, grid_.n2, grid_.n3), CL_MEM_READ_WRITE, "slices");

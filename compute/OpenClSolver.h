@@ -41,7 +41,16 @@ struct OpenClSolverOptions {
   std::size_t guardElements = 0;
   float guardValue = 0.0f;
   bool useTuningDatabase = true;  // false: built-in defaults (+ the given params) only
+  // Cells of an axis that each work-item of x's and y's layer corrections takes (pml.cl, PML_CELLS); 0:
+  // the device's choice, layerCellsFor().
+  int layerCells = 0;
 };
+
+// The absorbing layer's cells per work-item on `device` when not given (OpenClSolverOptions::layerCells):
+// 3 on a GPU, the fastest of 1 to 8 on an H200 (docs/GPU_NOTES.md); 1 elsewhere, so that a CPU driver
+// vectorizes the corrections across consecutive cells.
+int layerCellsFor(const DeviceInfo& device);
+inline constexpr int kMaxLayerCells = 8;
 
 class OpenClSolver : public WaveSolver {
  public:

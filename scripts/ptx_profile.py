@@ -6,11 +6,14 @@ On an NVIDIA GPU machine with CuPy (the `device` tool's machines have it):
   iso3dfd tune 512 512 512 --stage gpu-optimized --ptxas --ptx-dir DIR   # saves each candidate's PTX
   python3 scripts/ptx_profile.py [--ceilings] [--n 512] FILE.ptx TX TY XV YB [Z_CHUNK] [FILE.ptx ...]
   python3 scripts/ptx_profile.py --kernel temporal FILE.ptx TX TY XB YB [Z_CHUNK] ...
+  python3 scripts/ptx_profile.py --storage 0 FILE.ptx TX TY XV YB [Z_CHUNK]    # gpu-half's PTX
   ncu --kernel-name stencil --launch-skip 5 --launch-count 1 --metrics ... python3 scripts/ptx_profile.py ...
 --kernel optimized (gpu-optimized's GPU form, the default): TX TY is the work-group, XV YB the x points
 and rows per work-item; one launch is one step. --kernel temporal (gpu-temporal): TX TY is the tile in
 points, XB YB the block of a work-item; the work-group is (WG, 1, 1) with WG = (TX+2R)/XB (TY+2R)/YB +
 TX/XB TY/YB, and one launch advances two steps (u^(n+1) and u^(n+2) into two further arrays).
+--storage S: the PTX is gpu-half's with its storage parameter S (0, 1: incremental, a fourth array U^(n+1);
+0, 2: vel in half too, with its scale as the last argument); its arrays are halves (16-bit).
 Z_CHUNK: planes per work-group (default 64; 0: the whole column). Gpts/s counts interior point-steps.
 --ceilings also times a 3-read-1-write stream and a copy over arrays of the same size.
 """
@@ -57,6 +60,8 @@ def main():
     parser.add_argument('--ceilings', action='store_true', help='also time streaming kernels')
     parser.add_argument('--kernel', choices=('optimized', 'temporal'), default='optimized',
                         help="the stage whose kernel the PTX files hold (its arguments and launch geometry)")
+    parser.add_argument('--storage', type=int, choices=range(4), default=None,
+                        help="the PTX is gpu-half's, built with this storage parameter")
     parser.add_argument('specs', nargs='*', help='FILE.ptx TX TY XV YB [Z_CHUNK] ...')
     a = parser.parse_args()
 
@@ -64,16 +69,23 @@ def main():
     nx = n + 2 * R
     size = nx ** 3
     rng = np.random.default_rng(1)
-    prev = cp.asarray(rng.random(size, dtype=np.float32) - 0.5)  # random: zeros can flatter a kernel
-    nxt = cp.asarray(rng.random(size, dtype=np.float32) - 0.5)
-    vel = cp.full(size, 0.04, dtype=cp.float32)
+    half = a.storage is not None
+    field = np.float16 if half else np.float32
+    # random: zeros can flatter a kernel
+    prev = cp.asarray((rng.random(size, dtype=np.float32) - 0.5).astype(field))
+    nxt = cp.asarray((rng.random(size, dtype=np.float32) - 0.5).astype(field))
+    unew = cp.zeros(size, dtype=field)
+    half_vel = half and a.storage % 2 == 0
+    vel = cp.full(size, 0.04, dtype=np.float16 if half_vel else np.float32)
+    # gpu-half's arguments after z_chunk (common.cl: INCREMENTAL_ARGS, VEL_SCALE_ARGS)
+    storage_args = ((unew,) if half and a.storage < 2 else ()) + ((np.float32(1.0),) if half_vel else ())
     coef = cp.asarray(np.array([-8.5, 1.7, -0.3, 0.07, -0.017, 0.003, -5e-4, 5e-5, -2e-6], dtype=np.float32) / 100)
     ones = cp.ones(nx, dtype=cp.float32)
     if a.kernel == 'temporal':  # u^(n+1) and u^(n+2) go to two more arrays (four field buffers)
         out1 = cp.zeros(size, dtype=cp.float32)
         out2 = cp.zeros(size, dtype=cp.float32)
 
-    if a.ceilings:
+    if a.ceilings and not half:
         stream = cp.ElementwiseKernel('float32 p, float32 v', 'float32 q', 'q = 2.0f * p - q + v * p', 'stream3r1w')
         t = median_seconds(lambda: stream(prev, vel, nxt))
         print(f'stream 3R+1W over the padded grid: {size * 16 / t / 1e9:.0f} GB/s = {n ** 3 / t / 1e9:.1f} interior Gpts/s')
@@ -90,16 +102,18 @@ def main():
         chunk = zc if zc else n
         kernel = load_stencil(path)
         sizes = (np.int32(n), np.int32(n), np.int32(n))
+        planes = (np.int32(R), np.int32(n + R))  # z_begin, z_end: the interior planes, in padded numbering
         if a.kernel == 'temporal':
             wg = (tx + 2 * R) // xb * ((ty + 2 * R) // yb) + tx // xb * (ty // yb)
             grid, block, steps = (-(-n // tx), -(-n // ty), -(-n // chunk)), (wg, 1, 1), 2
             # older, prev, out1, out2, vel, coef, gx, gy, gz, n1, n2, n3, source index (-1: none), source
-            # value, steps, z_chunk (resources/kernels/temporal.cl)
+            # value, steps, z_begin, z_end, z_chunk (resources/kernels/temporal.cl)
             args = (nxt, prev, out1, out2, vel, coef, ones, ones, ones, *sizes, np.int32(-1), np.float32(0),
-                    np.int32(steps), np.int32(chunk))
+                    np.int32(steps), *planes, np.int32(chunk))
         else:
             grid, block, steps = (-(-n // (tx * xb)), -(-n // (ty * yb)), -(-n // chunk)), (tx, ty, 1), 1
-            args = (prev, nxt, vel, coef, ones, ones, ones, *sizes, np.int32(chunk))
+            # STENCIL_ARGS (common.cl), z_chunk, then the storage's own
+            args = (prev, nxt, vel, coef, ones, ones, ones, *sizes, *planes, np.int32(chunk), *storage_args)
         t = median_seconds(lambda: kernel(grid, block, args))
         print(f'{path} z_chunk={zc}: {steps * n ** 3 / t / 1e9:.1f} Gpts/s '
               f'({t * 1e3:.3f} ms per launch of {steps} step{"s" if steps > 1 else ""})')

@@ -141,6 +141,13 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   EXPECT_NE(m.find("tile needs 4608 bytes of local memory"), std::string::npos) << m;
   EXPECT_NE(m.find("has 4096 bytes"), std::string::npos) << m;
 
+  for (const int cells : {-1, kMaxLayerCells + 1}) {
+    OpenClSolverOptions o;
+    o.layerCells = cells;
+    m = errorOf([&] { OpenClSolver(buildProblem(s), openClStage("gpu-basic"), {}, *device, o); });
+    EXPECT_NE(m.find("cells per work-item must be 1 to 8"), std::string::npos) << m;
+  }
+
   // Grids that do not fit: 32-bit indexing, max allocation, global memory.
   m = errorOf([&] { checkGridFitsDevice(Grid(1300, 1300, 1300), *device); });
   EXPECT_NE(m.find("32-bit"), std::string::npos) << m;

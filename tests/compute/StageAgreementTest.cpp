@@ -203,6 +203,37 @@ TEST(StageAgreementOneApi, TheLayersPassesAreTimedOnTheirOwn) {
   for (double seconds : reflecting.counters().layerSeconds) EXPECT_EQ(seconds, 0.0);
 }
 
+// The layer's corrections in blocks of several cells of the axis per work-item (a GPU's default) compute
+// what one cell per work-item does, with guards that would turn any read or write past the grid into NaN,
+// in float and in incremental half storage. 37 × 29 × 23 with a 4-cell layer (6 cells of reach per end):
+// ends apart, blocks of 3 that tile them and of 4 that overhang inward. 11 × 9 × 16: x's ends meet (the
+// whole axis in blocks, the last one past the end); y's layer narrowed to 2 cells on 9, so that a high
+// end's block starts below the low end's last cell; z's ends apart.
+TEST(StageAgreementOneApi, TheLayersBlocksOfCellsComputeWhatSingleCellsDo) {
+  ISO_REQUIRE_DEVICE();
+  for (const GridCase g : {GridCase{37, 29, 23}, GridCase{11, 9, 16}}) {
+    const Scenario s = smallScenario(g.n1, g.n2, g.n3, BoundaryKind::Absorbing);
+    const SolverOutput ref = runReference(s);
+    for (const std::string stage : {"gpu-basic", "gpu-half"}) {
+      OpenClSolverOptions o;
+      o.guardElements = 4096;
+      o.guardValue = std::nanf("");
+      o.layerCells = 1;
+      OpenClSolver single(buildProblem(s), openClStage(stage), {}, *device, o);
+      const SolverOutput one = runSolver(single, s.steps);
+      for (const int cells : {3, 4}) {
+        o.layerCells = cells;
+        OpenClSolver blocked(buildProblem(s), openClStage(stage), {}, *device, o);
+        const SolverOutput got = runSolver(blocked, s.steps);
+        const std::string what = stage + " with " + std::to_string(cells) + " cells a work-item on " +
+                                 std::to_string(g.n1) + "x" + std::to_string(g.n2) + "x" + std::to_string(g.n3);
+        expectStageAgrees(got, ref, stage, what);
+        expectAgrees(got.field, one.field, what + " against one cell a work-item", 1e-6);
+      }
+    }
+  }
+}
+
 // Odd pieces end on a single step, which the next call's two-step passes continue: both levels of a
 // pass compute a step as the single step does, so the bits are the same however the count is cut.
 TEST(StageAgreementTemporal, AdvanceInSeveralCallsEqualsOneCall) {
