@@ -224,16 +224,8 @@ void SimulationController::run() {
   while (!stop_) {
     const bool idle = !sim_.solver || (!playing_ && singleStepsLeft_ == 0);
     if (idle) finishFrame();
-    if (idle && slicesBehind_) {  // the view shows the step the run rests on
-      try {
-        if (frameStream_ > 0)
-          publishStreamFrame(true);  // not over a stream's frame the reader has yet to take
-        else
-          publishSlices();
-      } catch (const std::exception& e) {
-        solverFailed(e);
-      }
-    }
+    // The view shows the step the run rests on (a stream's frame: not over one the reader has yet to take).
+    if (idle && slicesBehind_) publishWaitedFor(frameStream_ > 0);
     Commands commands = waitForCommands(idle);
     if (stop_) break;
     apply(commands);
@@ -456,14 +448,8 @@ bool SimulationController::rebuild(const Scenario& scenario) {
 
 void SimulationController::advanceBatch() {
   WaveSolver& solver = *sim_.solver;
-  if (frameStream_ > 0 && slicesBehind_) {  // no step past a stream's frame that is not published yet
-    try {
-      if (!publishStreamFrame(true)) return;
-    } catch (const std::exception& e) {
-      solverFailed(e);
-      return;
-    }
-  }
+  // No step past a stream's frame that is not published yet.
+  if (frameStream_ > 0 && slicesBehind_ && !publishWaitedFor(true)) return;
   const bool singleStepping = !playing_;
   long steps = singleStepping ? singleStepsLeft_ : stepsPerFrame_;
   if (frameStream_ > 0) steps = std::min(steps, frameStream_ - solver.currentStep() % frameStream_);
@@ -689,6 +675,15 @@ bool SimulationController::publishSlices(bool wait) {
   slicesBehind_ = false;
   if (wait || written) finishFrame();
   return true;
+}
+
+bool SimulationController::publishWaitedFor(bool stream) {
+  try {
+    return stream ? publishStreamFrame(true) : publishSlices();
+  } catch (const std::exception& e) {
+    solverFailed(e);
+    return false;
+  }
 }
 
 bool SimulationController::publishStreamFrame(bool wait) {

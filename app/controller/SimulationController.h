@@ -279,6 +279,9 @@ class SimulationController {
   // A stream's frame (setFrameStream), published now or, with no free slot, after a short wait for one;
   // false when none came free (slicesBehind_ set: the run goes no further until it is published).
   bool publishStreamFrame(bool wait);
+  // What the view waits for at the step the run rests on: the stream's frame (stream true) or the slices;
+  // a failed read pauses the run (solverFailed) and gives false, as nothing published does.
+  bool publishWaitedFor(bool stream);
   // Starts the volume image of the current field into `rgba` for `frame` (its image fields set when it
   // starts); true when written on return. A view the solver cannot render is dropped (an event); a
   // device error propagates.

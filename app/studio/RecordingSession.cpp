@@ -130,7 +130,9 @@ void RecordingSession::capture(long step) {
   // The next batch runs while this frame is drawn and encoded (the view keeps its own copy). Where the
   // view streams (from the first frame it can on: the run rests on this one), the run stops only at the
   // last frame's step.
-  if (!last && !streaming_ && (streaming_ = view_->streamFrames(settings_.every))) {
+  const bool startsStream = !last && !streaming_ && view_->streamFrames(settings_.every);
+  if (startsStream) {
+    streaming_ = true;
     view_->setPauseAtStep(settings_.frames > 0 ? step + (settings_.frames - captured_ - 1) * settings_.every : -1);
     resumeRun();
   } else if (!last && !streaming_) {
