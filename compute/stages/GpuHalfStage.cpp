@@ -9,6 +9,8 @@
 // The field's scale (a power of two) comes from the problem's amplitude bound (OpenClSolver.h,
 // halfFieldScale), vel's from its largest value: both exact, so the kernel computes on scaled values and
 // only what enters or leaves the device is converted.
+#include <array>
+
 #include "compute/stages/GpuOptimizedStage.h"
 
 namespace iso {
@@ -42,11 +44,10 @@ class GpuHalfStage final : public GpuOptimizedStage {
     for (StageParamSpec& spec : out) {
       // A plane of halves takes half a float plane's local memory, so cp.async's ring may hold more planes.
       if (spec.name == "prefetch") spec.maxValue = kMaxHalfPrefetch;
-      if (spec.name == "async_copy") {
-        spec.maxValue = 1;
+      if (spec.name == "async_copy")
         spec.meaning = "NVIDIA 8.0+: 0 loads through registers (the tile holds floats), 1 copies the tile's halves with "
-                       "cp.async (2 or 4 x points per work-item; rows on a vector boundary, else through registers)";
-      }
+                       "cp.async (2 or 4 x points per work-item; rows on a vector boundary, else through registers), 2 "
+                       "also vel and D (storage 0 or 2: vel in half), freeing their register queues";
     }
     StageParamSpec fold = foldLayerParameter();
     fold.meaning += " (plain storage, 2 and 3, always folds)";
@@ -62,6 +63,9 @@ class GpuHalfStage final : public GpuOptimizedStage {
     if (p.at("async_copy") != 0 && p.at("x_per_item") == 1)
       throw stageParamError(id(), "async_copy copies half vectors of at least 4 bytes: use x_per_item=2 or 4, or "
                                   "async_copy=0");
+    if (p.at("async_copy") == 2 && !halfVel(p))
+      throw stageParamError(id(), "async_copy=2 copies vel as the fields are stored, in half: use storage 0 or 2, or "
+                                  "async_copy=1");
   }
 
   FieldStorage fieldStorage(const StageParamMap& p) const override { return {true, halfVel(p), incremental(p)}; }
@@ -83,6 +87,12 @@ class GpuHalfStage final : public GpuOptimizedStage {
         for (int zc : {128, 256})
           out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", prefetch},
                          {"z_unroll", 4}, {"async_copy", 1}, {"max_registers", 128}, {"z_chunk", zc}});
+    // vel and D copied too: two rows a work-item without their register queues (64 x 16 points, 256
+    // work-items), or one row with more planes in flight.
+    for (const auto& [tx, ty, xv, yb] : {std::array{32, 8, 2, 2}, std::array{32, 16, 2, 1}})
+      for (int prefetch : {3, 4})
+        out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", prefetch},
+                       {"z_unroll", 4}, {"async_copy", 2}, {"max_registers", 128}, {"z_chunk", 256}});
     const int registerTiles[][4] = {{32, 16, 2, 2}, {32, 8, 2, 1}};
     for (const auto& [tx, ty, xv, yb] : registerTiles)
       for (int zc : {64, 128})

@@ -18,7 +18,8 @@
 //  - one barrier per plane (double-buffered tile, or a ring of PREFETCH+1 planes with async copies),
 //  - the z loop unrolled Z_UNROLL times, so that the queues' shifts become register renaming.
 // ASYNC = 1 (NVIDIA compute capability 8.0+, inline PTX): plane k+PREFETCH is copied global -> local
-// memory by cp.async, without passing through registers; ASYNC = 2 copies vel and next that way too.
+// memory by cp.async, without passing through registers; ASYNC = 2 copies vel and next that way too (as
+// the fields are stored: with half fields, vel must be half too), which frees their register queues.
 // Any tile size is legal; partial tiles read and write nothing outside the padded grid. ALIGNED = 1
 // (set by the host when nx is a multiple of XV) lets the global accesses be whole aligned vectors:
 // every vector of the tile then lies entirely inside or entirely outside the grid.
@@ -164,8 +165,10 @@ inline void gstore_half(__global half* restrict p, int i, int lanes, vec v) {
 #define STORE_U(p, i, lanes, v) gstore(p, i, lanes, v)
 #endif
 #if VEL_HALF
-#define LOAD_VEL(p, i, lanes) (gload_half(p, i, lanes) * vel_scale)
+#define SCALE_VEL(v) ((v) * vel_scale)  // v²dt² from its stored value
+#define LOAD_VEL(p, i, lanes) SCALE_VEL(gload_half(p, i, lanes))
 #else
+#define SCALE_VEL(v) (v)
 #define LOAD_VEL(p, i, lanes) gload(p, i, lanes)
 #endif
 
@@ -219,13 +222,14 @@ inline void copy_async(__local TILE_ELEM* dst, __global const FIELD_T* p, int i,
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_ARGS, const int z_chunk
                                                                       INCREMENTAL_ARGS VEL_SCALE_ARGS FOLD_ARGS) {
   __local TILE_ELEM tile[NS * LH * LWV * TILE_SCALE] __attribute__((aligned(16)));
-#if ASYNC == 2 && FIELD_HALF
-#error "async_copy 2 copies vel and next as floats"
+#if ASYNC == 2 && FIELD_HALF && !VEL_HALF
+#error "async_copy 2 copies vel as the fields are stored: with half fields, vel in half too"
 #endif
 #if ASYNC == 2
   // vel and next of the plane that each ring slot's plane finishes: slot (a, s) of array a (0: vel,
-  // 1: next) holds OWN vectors, one per work-item and row; each work-item reads back only its own.
-  __local vec vn[2 * NS * OWN];
+  // 1: next) holds OWN vectors, one per work-item and row, as the tile holds them (floats, or halves read
+  // by TILE_AT); each work-item reads back only its own.
+  __local TILE_ELEM vn[2 * NS * OWN * TILE_SCALE] __attribute__((aligned(16)));
 #endif
   const int tx = get_local_id(0), ty = get_local_id(1), lid = ty * TX + tx;
   const int nx = n1 + 2 * R, ny = n2 + 2 * R, plane = nx * ny;
@@ -302,8 +306,9 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #define COPY_VEL_NEXT(kt, slot)                                                                         \
   if ((kt) - R >= z0) _Pragma("unroll") for (int b = 0; b < YB; ++b) {                                  \
       const int o = (ty * YB + b) * TX + tx;                                                            \
-      copy_async(vn + (slot) * OWN + o, vel, ((kt) - R) * plane + off[b], lanesAct[b]);                 \
-      copy_async(vn + (NS + (slot)) * OWN + o, next, ((kt) - R) * plane + off[b], lanesAct[b]);         \
+      copy_async(vn + ((slot) * OWN + o) * TILE_SCALE, vel, ((kt) - R) * plane + off[b], lanesAct[b]);   \
+      copy_async(vn + ((NS + (slot)) * OWN + o) * TILE_SCALE, next, ((kt) - R) * plane + off[b],        \
+                 lanesAct[b]);                                                                          \
     }
 #else
 #define COPY_VEL_NEXT(kt, slot)
@@ -359,8 +364,8 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #pragma unroll
     for (int b = 0; b < YB; ++b) {
       const int o = (ty * YB + b) * TX + tx;
-      vcur[b] = vn[slot * OWN + o];
-      ncur[b] = vn[(NS + slot) * OWN + o];
+      vcur[b] = SCALE_VEL(TILE_AT(vn, slot * OWN + o));
+      ncur[b] = TILE_AT(vn, (NS + slot) * OWN + o);
     }
 #endif
 #else

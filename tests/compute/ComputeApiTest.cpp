@@ -141,6 +141,24 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   EXPECT_NE(m.find("tile needs 4608 bytes of local memory"), std::string::npos) << m;
   EXPECT_NE(m.find("has 4096 bytes"), std::string::npos) << m;
 
+  // gpu-half's vel and D by cp.async (async_copy 2) copy vel as halves, and their ring counts in the local
+  // memory: the same device described as an NVIDIA 9.0 with 48 KiB.
+  DeviceInfo hopper = *device;
+  hopper.vendor = "NVIDIA Corporation";
+  hopper.nvComputeMajor = 9;
+  hopper.localMemBytes = 48 * 1024;
+  const StageParamMap copiesVel{{"async_copy", 2}, {"tile_x", 32}, {"tile_y", 8}, {"x_per_item", 2}, {"y_per_item", 2},
+                                {"prefetch", 3}};
+  StageParamMap floatVel = copiesVel;
+  floatVel["storage"] = 1;
+  m = errorOf([&] { resolveStageParams(openClStage("gpu-half"), hopper, Grid(64, 45, 29), floatVel); });
+  EXPECT_NE(m.find("async_copy=2 copies vel as the fields are stored"), std::string::npos) << m;
+  EXPECT_EQ(resolveStageParams(openClStage("gpu-half"), hopper, Grid(64, 45, 29), copiesVel).at("async_copy"), 2);
+  StageParamMap deepRing = copiesVel;
+  deepRing["prefetch"] = 5;  // 6 planes of 9.2 KiB of halves: 55 KiB
+  m = errorOf([&] { resolveStageParams(openClStage("gpu-half"), hopper, Grid(64, 45, 29), deepRing); });
+  EXPECT_NE(m.find("bytes of local memory"), std::string::npos) << m;
+
   for (const int cells : {-1, kMaxLayerCells + 1}) {
     OpenClSolverOptions o;
     o.layerCells = cells;
