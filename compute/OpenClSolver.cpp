@@ -457,7 +457,7 @@ class AbsorbingLayer {
   static constexpr cl_uint kAdvancingArgs = 14;  // pml_correct_advancing_*'s
   PmlProfile pml_;
   bool folded_ = false;
-  int cells_ = 1;  // cells of an axis per work-item of x's and y's corrections (PML_CELLS)
+  int cells_ = 1;  // cells of its axis per work-item of each correction (PML_CELLS)
   Kernel memory_[3], correct_[3];  // per axis
   KernelTime memoryTime_[3], correctTime_[3];  // their launches since collectSeconds
   std::array<std::size_t, 2> group_{32, 4};  // {0, 0}: the driver's choice

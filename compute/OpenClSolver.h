@@ -41,8 +41,8 @@ struct OpenClSolverOptions {
   std::size_t guardElements = 0;
   float guardValue = 0.0f;
   bool useTuningDatabase = true;  // false: built-in defaults (+ the given params) only
-  // Cells of an axis that each work-item of x's and y's layer corrections takes (pml.cl, PML_CELLS); 0:
-  // the device's choice, layerCellsFor().
+  // Consecutive cells of its axis that each work-item of the absorbing layer's corrections takes (pml.cl,
+  // PML_CELLS); 0: the device's choice, layerCellsFor().
   int layerCells = 0;
 };
 
