@@ -89,16 +89,21 @@ inline void pml_add_to_level(__global const FIELD_T* restrict prev, __global FIE
 #endif
 }
 
-// The end of a correction at `cell`, the along-th cell of an axis of n: ζ^n where the cell has a slot, and
-// u^(n+1) += v²dt²·(∂ψ + ζ) (∂ψ alone outside the layer). u[0 .. 2R]: u^n along the axis from the cell's −R
-// to +R. ζ is computed on every cell of the reach from a valid slot and kept only in the layer, so that the
-// kernel has no branch around loads (the 2·PML_M cells past the layer compute it in vain): a CPU driver
-// vectorizes it across x only without a branch.
-inline void pml_finish_cell(const float* u, float correction, int along, int n, int width, int line, int slotStride,
-                            __constant float* coef, __global float* restrict zeta, __global const float* restrict rec,
-                            __global const FIELD_T* restrict prev, __global FIELD_T* restrict next,
+// The end of a correction at `cell`, the along-th cell of an axis of n: ∂ψ from ψ^n at the cell's half
+// points, ζ^n where the cell has a slot, and u^(n+1) += v²dt²·(∂ψ + ζ) (∂ψ alone outside the layer).
+// u[0 .. 2R]: u^n along the axis from the cell's −R to +R; psi[0 .. 2·PML_M − 1]: ψ^n at the half points
+// from the cell's −PML_M + 1/2 to +PML_M − 1/2 (0 without a slot). ζ is computed on every cell of the reach
+// from a valid slot and kept only in the layer, so that the kernel has no branch around loads (the 2·PML_M
+// cells past the layer compute it in vain): a CPU driver vectorizes it across x only without a branch.
+inline void pml_finish_cell(const float* u, const float* psi, int along, int n, int width, int line, int slotStride,
+                            __constant float* coef, __constant float* d1, __global float* restrict zeta,
+                            __global const float* restrict rec, __global const FIELD_T* restrict prev,
+                            __global FIELD_T* restrict next,
                             __global const VEL_T* restrict vel, __global FIELD_T* restrict unew, float vel_scale,
                             int cell) {
+  float correction = 0.0f;
+#pragma unroll
+  for (int q = 0; q < PML_M; ++q) correction += d1[q] * (psi[PML_M + q] - psi[PML_M - q - 1]);
   const int slots = 2 * width, slot = pml_zeta_slot(along, n, width), kept = max(slot, 0);
   float second = (coef[0] / 3.0f) * u[R];
 #pragma unroll
@@ -168,12 +173,9 @@ __kernel void pml_correct_z(__global const FIELD_T* restrict prev, __global FIEL
   }
 #pragma unroll
   for (int i = 0; i < PML_CELLS; ++i) {
-    if (t0 + i >= limit) continue;
-    float correction = 0.0f;  // ∂ψ at the cell, from the half points around it
-#pragma unroll
-    for (int q = 0; q < PML_M; ++q) correction += d1[q] * (halves[i + PML_M + q] - halves[i + PML_M - q - 1]);
-    pml_finish_cell(u + i, correction, start + i, z_cells, width, line, slotStride, coef, zeta, rec, prev, next, vel,
-                    PML_UNEW, PML_VEL_SCALE, cell + i * s);
+    if (t0 + i < limit)
+      pml_finish_cell(u + i, halves + i, start + i, z_cells, width, line, slotStride, coef, d1, zeta, rec, prev, next,
+                      vel, PML_UNEW, PML_VEL_SCALE, cell + i * s);
   }
 }
 
@@ -238,12 +240,9 @@ inline void pml_correct_advancing_on(__global const FIELD_T* restrict prev, __gl
 #pragma unroll
   for (int i = 0; i < PML_CELLS; ++i) {
     const int along = start + i;
-    if (along < from || along >= to) continue;
-    float correction = 0.0f;
-#pragma unroll
-    for (int q = 0; q < PML_M; ++q) correction += d1[q] * (psi[i + PML_M + q] - psi[i + PML_M - q - 1]);
-    pml_finish_cell(u + i, correction, along, n, width, line, slotStride, coef, zeta, rec, prev, next, vel, unew,
-                    vel_scale, base + along * s);
+    if (along >= from && along < to)
+      pml_finish_cell(u + i, psi + i, along, n, width, line, slotStride, coef, d1, zeta, rec, prev, next, vel, unew,
+                      vel_scale, base + along * s);
   }
 }
 
