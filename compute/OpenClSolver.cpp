@@ -272,22 +272,16 @@ class AbsorbingLayer {
     weights_.write(ctx, pml_.firstDerivative.data(), kPmlHalfLength);
     for (int a = 0; a < 3; ++a) allocateAxis(ctx, a);
     if (folded_) return;
-    for (int a = 0; a < 3; ++a) {
-      const std::string axis(1, "xyz"[a]);
-      if (advancesInCorrection(a)) {
-        correct_[a] = program.kernel("pml_correct_advancing_" + axis);
-      } else {
-        memory_[a] = program.kernel("pml_memory_" + axis);
-        correct_[a] = program.kernel("pml_correct_" + axis);
-      }
-      // Fewer rows where a kernel allows fewer work-items (registers, a small device), or the driver's
-      // choice below one warp's width.
-      for (const Kernel* k : {&memory_[a], &correct_[a]}) {
-        if (!*k) continue;
-        const std::size_t limit = k->maxWorkGroupSize(ctx);
-        if (limit < group_[0] * group_[1])
-          group_ = limit < group_[0] ? std::array<std::size_t, 2>{0, 0} : std::array<std::size_t, 2>{group_[0], limit / group_[0]};
-      }
+    memoryZ_ = program.kernel("pml_memory_z");
+    correct_[0] = program.kernel("pml_correct_advancing_x");
+    correct_[1] = program.kernel("pml_correct_advancing_y");
+    correct_[2] = program.kernel("pml_correct_z");
+    // Fewer rows where a kernel allows fewer work-items (registers, a small device), or the driver's
+    // choice below one warp's width.
+    for (const Kernel* k : {&memoryZ_, &correct_[0], &correct_[1], &correct_[2]}) {
+      const std::size_t limit = k->maxWorkGroupSize(ctx);
+      if (limit < group_[0] * group_[1])
+        group_ = limit < group_[0] ? std::array<std::size_t, 2>{0, 0} : std::array<std::size_t, 2>{group_[0], limit / group_[0]};
     }
   }
 
@@ -329,31 +323,28 @@ class AbsorbingLayer {
 
   // Once the queue has finished: the time of each pass since the last call (SolverCounters::layerSeconds's
   // order) added to `perPass`; returns their sum.
-  double collectSeconds(std::array<double, 6>& perPass) {
+  double collectSeconds(std::array<double, 4>& perPass) {
     double sum = 0.0;
-    for (int a = 0; a < 3; ++a)
-      for (int pass = 0; pass < 2; ++pass) {
-        KernelTime& t = pass == 0 ? memoryTime_[a] : correctTime_[a];
-        const double seconds = t.total();
-        t = {};
-        perPass[std::size_t(3 * pass + a)] += seconds;
-        sum += seconds;
-      }
+    KernelTime* passes[4] = {&memoryZTime_, &correctTime_[0], &correctTime_[1], &correctTime_[2]};
+    for (std::size_t pass = 0; pass < 4; ++pass) {
+      const double seconds = passes[pass]->total();
+      *passes[pass] = {};
+      perPass[pass] += seconds;
+      sum += seconds;
+    }
     return sum;
   }
 
-  // Advances ψ of every axis to step n (from u^n alone): before any correction of the step. Of z, the
-  // slots the planes held need (all of them on a whole grid: PmlProfile::zPsiSlots).
+  // Advances ψ of z to step n (from u^n alone): before any correction of the step, on the slots the
+  // planes held need (all of them on a whole grid: PmlProfile::zPsiSlots). x's and y's advance in their
+  // corrections.
   void advanceMemory(const ClContext& ctx, cl_mem prev, const Grid& g) {
-    for (int a = 0; a < 3; ++a) {
-      const PmlAxis& axis = pml_.axes[a];
-      if (axis.width == 0 || advancesInCorrection(a)) continue;
-      const auto dims = pml_.memoryDims(a);
-      const auto [first, end] = a == 2 ? pml_.zPsiSlots() : std::pair{0, dims[2]};
-      if (first >= end) continue;
-      memory_[a].args(prev, psi_[a], recursion_[a], weights_, g.n1, g.n2, axis.width, pml_.axes[2].n, pml_.zFirst, first);
-      memoryTime_[a].add(memory_[a].launch(ctx, range({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(end - first)})));
-    }
+    const PmlAxis& z = pml_.axes[2];
+    const auto [first, end] = pml_.zPsiSlots();
+    if (z.width == 0 || first >= end) return;
+    const auto dims = pml_.memoryDims(2);
+    memoryZ_.args(prev, psi_[2], recursion_[2], weights_, g.n1, g.n2, z.width, z.n, pml_.zFirst, first);
+    memoryZTime_.add(memoryZ_.launch(ctx, range({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(end - first)})));
   }
 
   // Adds the layer's terms to u^(n+1) on the interior planes `planes` (after advanceMemory).
@@ -458,8 +449,8 @@ class AbsorbingLayer {
   PmlProfile pml_;
   bool folded_ = false;
   int cells_ = 1;  // cells of its axis per work-item of each correction (PML_CELLS)
-  Kernel memory_[3], correct_[3];  // per axis
-  KernelTime memoryTime_[3], correctTime_[3];  // their launches since collectSeconds
+  Kernel memoryZ_, correct_[3];  // ψ of z; the corrections per axis
+  KernelTime memoryZTime_, correctTime_[3];  // their launches since collectSeconds
   std::array<std::size_t, 2> group_{32, 4};  // {0, 0}: the driver's choice
   Buffer<float> psi_[3], psiNext_[3], zeta_[3], recursion_[3], weights_;
 };

@@ -25,9 +25,9 @@ struct SolverCounters {
   long steps = 0;               // steps advanced since construction
   double kernelSeconds = 0.0;   // every kernel (stencil, absorbing layer, source, receivers), from profiling events
   double stencilSeconds = 0.0;  // the stencil kernels alone
-  // The absorbing layer's passes (resources/kernels/pml.cl): ψ of x, y and z, then the corrections of x,
-  // y and z; 0 where the layer is folded into the stencil or absent.
-  std::array<double, 6> layerSeconds{};
+  // The absorbing layer's passes (resources/kernels/pml.cl): ψ of z, then the corrections of x, y and z
+  // (x's and y's advance their ψ themselves); 0 where the layer is folded into the stencil or absent.
+  std::array<double, 4> layerSeconds{};
   double lastAdvanceSeconds = 0.0;
   int lastAdvanceSteps = 0;
   double planeCopySeconds = 0.0;  // a slab's plane copies (profiled on their own queue)

@@ -179,18 +179,16 @@ TEST(StageAgreementOneApi, AdvanceInSeveralCallsEqualsOneCall) {
   EXPECT_GT(seconds, 0.5 * pieceSeconds);
 }
 
-// The absorbing layer's passes are timed apart from the stencil: x's and y's ψ advance inside their
-// corrections (no pass of their own), z's has one; together with the stencil they are in the kernels' sum.
+// The absorbing layer's passes are timed apart from the stencil: z's ψ, then the three corrections (x's and
+// y's advance their ψ themselves); together with the stencil they are in the kernels' sum.
 TEST(StageAgreementOneApi, TheLayersPassesAreTimedOnTheirOwn) {
   ISO_REQUIRE_DEVICE();
   const Problem problem = buildProblem(smallScenario(37, 29, 23, BoundaryKind::Absorbing));
   OpenClSolver solver(problem, openClStage("gpu-basic"), {}, *device);
   solver.advance(20);
   const SolverCounters& c = solver.counters();
-  EXPECT_EQ(c.layerSeconds[0], 0.0);
-  EXPECT_EQ(c.layerSeconds[1], 0.0);
   double layer = 0.0;
-  for (std::size_t pass = 2; pass < 6; ++pass) {
+  for (std::size_t pass = 0; pass < 4; ++pass) {
     EXPECT_GT(c.layerSeconds[pass], 0.0) << "pass " << pass;
     layer += c.layerSeconds[pass];
   }
