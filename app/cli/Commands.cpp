@@ -971,9 +971,10 @@ void printPtxasReports(const OpenClStage& stage, const DeviceInfo& device, const
   }
 }
 
-// A sweep explores: its sets are timed and the best is named, but the database is the tuner's.
-void timeSweep(const Problem& p, const DeviceInfo& device, const OpenClStage& stage,
-               const std::vector<StageParamMap>& candidates, const iso::TuneOptions& options) {
+// A sweep explores: its sets are timed and the best is named, but the database is the tuner's. Returns
+// the best.
+StageTiming timeSweep(const Problem& p, const DeviceInfo& device, const OpenClStage& stage,
+                      const std::vector<StageParamMap>& candidates, const iso::TuneOptions& options) {
   StageTiming best;
   for (const auto& c : candidates) {
     const StageTiming t = timeStage(p, device, stage, c, options);
@@ -983,6 +984,7 @@ void timeSweep(const Problem& p, const DeviceInfo& device, const OpenClStage& st
   if (best.mpts <= 0.0) throw std::runtime_error("--sweep: no candidate of " + stage.id() + " ran on " + device.name);
   std::printf("best (sweep): %s at %.1f Mpts/s (database unchanged: a sweep only explores)\n",
               formatStageParams(best.params).c_str(), best.mpts);
+  return best;
 }
 
 }  // namespace
@@ -1010,18 +1012,21 @@ int tuneCommand(const ScenarioOptions& opts, const TuneOptions& tune) {
         swept ? sweepCandidates(*sweep, *stage, device, p.grid) : stage->tuningCandidates(device, p.grid);
     std::printf("\n%s: %zu candidates\n", stage->id().c_str(), candidates.size());
     if (tune.ptxas) printPtxasReports(descriptor, device, candidates, p.grid, tune.ptxDir);
+    StageParamMap best;
+    double bestMpts = 0.0;
     if (swept) {
-      timeSweep(p, device, descriptor, candidates, options);
-      continue;
+      const StageTiming t = timeSweep(p, device, descriptor, candidates, options);
+      best = t.params, bestMpts = t.mpts;
+    } else {
+      const TuneResult result =
+          tuneStage(p, device, descriptor, options, [&](const StageTiming& t) { printTiming(stage->id(), t); });
+      std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
+                  tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in your tuning database)");
+      noteKeptDatabase(result);
+      best = result.best, bestMpts = result.bestMpts;
     }
-    const TuneResult result =
-        tuneStage(p, device, descriptor, options, [&](const StageTiming& t) { printTiming(stage->id(), t); });
-    std::printf("best: %s at %.1f Mpts/s%s\n", formatStageParams(result.best).c_str(), result.bestMpts,
-                tune.dryRun ? " (database unchanged: --dry-run)" : " (stored in your tuning database)");
-    noteKeptDatabase(result);
-    // For resources/tuning/: the same result as an entry of the shipped database.
-    std::printf("shipped entry: %s\n",
-                shippedTuningEntry(stage->id(), device, result.best, p.grid, result.bestMpts).c_str());
+    // For resources/tuning/: the best as an entry of the shipped database.
+    std::printf("shipped entry: %s\n", shippedTuningEntry(stage->id(), device, best, p.grid, bestMpts).c_str());
   }
   return 0;
 }

@@ -270,6 +270,18 @@ TEST(Cli, TuneTimesTheStageWithoutTheAbsorbingLayer) {
   EXPECT_EQ(r.output.find(note), std::string::npos) << r.output;
 }
 
+// A sweep, like the tuner, gives its best as an entry of the shipped database, with the swept value in it.
+TEST(Cli, TuneSweepPrintsItsBestAsAShippedEntry) {
+  if (runCli("devices").output.find("No OpenCL") != std::string::npos) GTEST_SKIP() << "no OpenCL device";
+  const Result r = runCli("tune 20 18 16 --stage gpu-slm --dry-run --steps 2 --repeats 1 --sweep \"tile_x=8\"");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::size_t entry = r.output.find("shipped entry: ");
+  ASSERT_NE(entry, std::string::npos) << r.output;
+  const std::string line = r.output.substr(entry, r.output.find('\n', entry) - entry);
+  for (const char* key : {"\"stage\":\"gpu-slm\"", "\"tile_x\":8"})
+    EXPECT_NE(line.find(key), std::string::npos) << key << " in " << line;
+}
+
 TEST(Cli, AFailedRunKeepsTheOldOutput) {
   const auto dump = tempPath("kept.npy");
   ASSERT_EQ(runCli("run 9 9 9 2 --stage cpu-serial --dump " + dump.string()).status, 0);
