@@ -70,6 +70,10 @@ std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& p, 
   return o;
 }
 
+std::string deviceBuildOptions(const DeviceInfo& device) {
+  return stage_parts::isNvidia(device) ? "-DUNROLL_BARRIER_LOOPS=1" : "";
+}
+
 int layerCellsFor(const DeviceInfo& device) { return device.type == "GPU" ? 3 : 1; }
 
 float halfFieldScale(double amplitudeBound) {
@@ -157,7 +161,8 @@ struct StencilProgram {
                  const Grid& g, int layerCells) {
     const std::string file = stage.kernelFile(p);
     program = Program(ctx, {kernelSource("common.cl") + "\n" + kernelSource("pml.cl") + "\n" + kernelSource(file),
-                            stageBuildOptions(stage, p, damping, g, layer) + " -DPML_CELLS=" + std::to_string(layerCells),
+                            stageBuildOptions(stage, p, damping, g, layer) + " -DPML_CELLS=" +
+                                std::to_string(layerCells) + " " + deviceBuildOptions(ctx.info()),
                             stage.id() + " (" + file + ")",
                             p.count("max_registers") ? p.at("max_registers") : 0});
     stencil = program.kernel("stencil");

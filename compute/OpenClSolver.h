@@ -133,6 +133,10 @@ class OpenClSolver : public WaveSolver {
 std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& params, bool damping, const Grid& grid,
                               bool layer = false);
 
+// The preprocessor options that depend on the device's compiler, not on the stage: UNROLL_BARRIER_LOOPS
+// where it unrolls a loop that holds a barrier and has a run-time trip count (NVIDIA's; PoCL's cannot).
+std::string deviceBuildOptions(const DeviceInfo& device);
+
 // gpu-half's storage scale (FieldStorage) for a problem whose fields stay below amplitudeBound
 // (Problem::amplitudeBound): the power of two that puts the bound at kHalfFieldPeak, 16 times under
 // half's largest value (65504); 1 without a bound.

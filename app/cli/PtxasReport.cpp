@@ -14,7 +14,8 @@ std::string ptxasReport(const ClContext& context, const OpenClStage& stage, cons
   try {
     const auto cap = params.find("max_registers");
     const Program program(context, {kernelSource("common.cl") + "\n" + kernelSource(stage.kernelFile(params)),
-                                    stageBuildOptions(stage, params, /*damping=*/false, grid) + " -cl-nv-verbose",
+                                    stageBuildOptions(stage, params, /*damping=*/false, grid) + " " +
+                                        deviceBuildOptions(context.info()) + " -cl-nv-verbose",
                                     "ptxas report", cap == params.end() ? 0 : cap->second});
     if (!ptxPath.empty()) {
       const std::vector<unsigned char> binary = program.binary();

@@ -78,7 +78,7 @@ std::vector<StageParamSpec> GpuOptimizedStage::gpuFormParameters(const DeviceInf
       {"prefetch", d.prefetch, 1, kMaxPrefetch,
        "GPU form: planes loaded ahead of the arithmetic; each costs 3 registers per row plus the halo cells"},
       {"z_unroll", 4, 1, kMaxZUnroll,
-       "GPU form: copies of the z loop's body (NVIDIA's compiler; clang-based ones, PoCL's among them, keep 1)"},
+       "GPU form: copies of the z loop's body (made by NVIDIA's compiler; PoCL's keeps the loop as written)"},
       {"async_copy", d.asyncCopy, 0, 2,
        "GPU form, NVIDIA 8.0+: 0 loads through registers, 1 copies the tile with cp.async, 2 also vel and next"},
       chunk("z_chunk", 'z', d.zChunk),

@@ -45,6 +45,9 @@
 #ifndef Z_UNROLL
 #define Z_UNROLL 1
 #endif
+#ifndef UNROLL_BARRIER_LOOPS
+#define UNROLL_BARRIER_LOOPS 0
+#endif
 #ifndef ASYNC
 #define ASYNC 0
 #endif
@@ -354,10 +357,10 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #pragma unroll
   for (int p = 0; p < PREFETCH; ++p) LOAD_REGISTER_QUEUES(z0 + p, p);
 
-  // Z_UNROLL copies of the body where the compiler can make them: NVIDIA's does; clang (PoCL, and the
-  // compilers built on it) cannot partially unroll a loop that holds a barrier and has a run-time trip
-  // count, and would only warn, so there the loop stays as written.
-#ifndef __clang__
+  // Z_UNROLL copies of the body where the device's compiler can make them (UNROLL_BARRIER_LOOPS, from
+  // the host: NVIDIA's); PoCL's cannot partially unroll a loop that holds a barrier and has a run-time
+  // trip count, and would only warn, so there the loop stays as written.
+#if UNROLL_BARRIER_LOOPS
   UNROLL(Z_UNROLL)
 #endif
   for (int k = z0; k < k1; ++k) {
