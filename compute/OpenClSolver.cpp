@@ -71,7 +71,7 @@ std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& p, 
 }
 
 std::string deviceBuildOptions(const DeviceInfo& device) {
-  return stage_parts::isNvidia(device) ? "-DUNROLL_BARRIER_LOOPS=1" : "";
+  return device.hasExtension("cl_nv_pragma_unroll") ? "-DUNROLL_BARRIER_LOOPS=1" : "";
 }
 
 int layerCellsFor(const DeviceInfo& device) { return device.type == "GPU" ? 3 : 1; }

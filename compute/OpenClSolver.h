@@ -134,7 +134,8 @@ std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& par
                               bool layer = false);
 
 // The preprocessor options that depend on the device's compiler, not on the stage: UNROLL_BARRIER_LOOPS
-// where it unrolls a loop that holds a barrier and has a run-time trip count (NVIDIA's; PoCL's cannot).
+// where it unrolls a loop that holds a barrier and has a run-time trip count (NVIDIA's, which lists
+// cl_nv_pragma_unroll; PoCL's cannot, and warns).
 std::string deviceBuildOptions(const DeviceInfo& device);
 
 // gpu-half's storage scale (FieldStorage) for a problem whose fields stay below amplitudeBound

@@ -358,8 +358,8 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   for (int p = 0; p < PREFETCH; ++p) LOAD_REGISTER_QUEUES(z0 + p, p);
 
   // Z_UNROLL copies of the body where the device's compiler can make them (UNROLL_BARRIER_LOOPS, from
-  // the host: NVIDIA's); PoCL's cannot partially unroll a loop that holds a barrier and has a run-time
-  // trip count, and would only warn, so there the loop stays as written.
+  // the host: NVIDIA's, cl_nv_pragma_unroll); PoCL's cannot partially unroll a loop that holds a barrier
+  // and has a run-time trip count, and would only warn, so there the loop stays as written.
 #if UNROLL_BARRIER_LOOPS
   UNROLL(Z_UNROLL)
 #endif
