@@ -10,7 +10,8 @@
 
 namespace iso::cli {
 
-// Builds `stage`'s kernel with `params` for `grid` as OpenClSolver does (no damping), plus
+// Builds `stage`'s program with `params` for `grid` as OpenClSolver does (no damping; the absorbing
+// layer's kernels in their separate-pass form, with the device's cells per work-item), plus
 // -cl-nv-verbose, and returns the build log (or why there is none). With `ptxPath`, also writes the
 // program binary there (PTX text on NVIDIA), whole or not at all, for offline disassembly.
 std::string ptxasReport(const ClContext& context, const OpenClStage& stage, const StageParamMap& params,
