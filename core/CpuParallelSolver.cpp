@@ -1,6 +1,7 @@
 #include "core/CpuParallelSolver.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <utility>
 
