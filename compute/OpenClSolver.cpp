@@ -70,8 +70,15 @@ std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& p, 
   return o;
 }
 
-std::string deviceBuildOptions(const DeviceInfo& device) {
-  return device.hasExtension("cl_nv_pragma_unroll") ? "-DUNROLL_BARRIER_LOOPS=1" : "";
+std::string stageProgramSource(const OpenClStage& stage, const StageParamMap& p) {
+  return kernelSource("common.cl") + "\n" + kernelSource("pml.cl") + "\n" + kernelSource(stage.kernelFile(p));
+}
+
+std::string stageProgramOptions(const OpenClStage& stage, const StageParamMap& p, const DeviceInfo& device,
+                                bool damping, const Grid& grid, bool layer, int layerCells) {
+  std::string o = stageBuildOptions(stage, p, damping, grid, layer) + " -DPML_CELLS=" + std::to_string(layerCells);
+  if (device.hasExtension("cl_nv_pragma_unroll")) o += " -DUNROLL_BARRIER_LOOPS=1";
+  return o;
 }
 
 int layerCellsFor(const DeviceInfo& device) { return device.type == "GPU" ? 3 : 1; }
@@ -159,11 +166,9 @@ struct StencilProgram {
   StencilProgram() = default;
   StencilProgram(const ClContext& ctx, const OpenClStage& stage, const StageParamMap& p, bool damping, bool layer,
                  const Grid& g, int layerCells) {
-    const std::string file = stage.kernelFile(p);
-    program = Program(ctx, {kernelSource("common.cl") + "\n" + kernelSource("pml.cl") + "\n" + kernelSource(file),
-                            stageBuildOptions(stage, p, damping, g, layer) + " -DPML_CELLS=" +
-                                std::to_string(layerCells) + " " + deviceBuildOptions(ctx.info()),
-                            stage.id() + " (" + file + ")",
+    program = Program(ctx, {stageProgramSource(stage, p),
+                            stageProgramOptions(stage, p, ctx.info(), damping, g, layer, layerCells),
+                            stage.id() + " (" + stage.kernelFile(p) + ")",
                             p.count("max_registers") ? p.at("max_registers") : 0});
     stencil = program.kernel("stencil");
     inject = program.kernel("inject_source");

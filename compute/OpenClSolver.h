@@ -133,10 +133,14 @@ class OpenClSolver : public WaveSolver {
 std::string stageBuildOptions(const OpenClStage& stage, const StageParamMap& params, bool damping, const Grid& grid,
                               bool layer = false);
 
-// The preprocessor options that depend on the device's compiler, not on the stage: UNROLL_BARRIER_LOOPS
-// where it unrolls a loop that holds a barrier and has a run-time trip count (NVIDIA's, which lists
-// cl_nv_pragma_unroll; PoCL's cannot, and warns).
-std::string deviceBuildOptions(const DeviceInfo& device);
+// The stage's program as the solver builds it: its source (the shared utilities, the absorbing layer's
+// kernels and the stage's kernel) and its options, stageBuildOptions plus the layer's cells per work-item
+// (PML_CELLS) and what the device's compiler allows (UNROLL_BARRIER_LOOPS where it unrolls a loop that
+// holds a barrier and has a run-time trip count: NVIDIA's, which lists cl_nv_pragma_unroll; PoCL's cannot,
+// and warns).
+std::string stageProgramSource(const OpenClStage& stage, const StageParamMap& params);
+std::string stageProgramOptions(const OpenClStage& stage, const StageParamMap& params, const DeviceInfo& device,
+                                bool damping, const Grid& grid, bool layer, int layerCells);
 
 // gpu-half's storage scale (FieldStorage) for a problem whose fields stay below amplitudeBound
 // (Problem::amplitudeBound): the power of two that puts the bound at kHalfFieldPeak, 16 times under
