@@ -44,11 +44,11 @@ PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profil
     if (a == 0) {
       xChunks_ = planLineChunks(profile_.axes[0]);
       const std::size_t lines = std::size_t(grid.n2) * std::size_t(grid.n3);
-      psiFloats = lines * std::size_t(xChunks_.psiLanes);
+      psiFloats = lines * std::size_t(xChunks_.stateLanes);
       zetaFloats = lines * std::size_t(xChunks_.zetaLanes);
     }
     psi_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
-    psiNext_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
+    if (a > 0) psiNext_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
     zeta_[a] = allocateArray(zetaFloats, "the absorbing layer's memory variables");
   }
   zeroRow_.assign(std::size_t(grid.n1), 0.0f);
@@ -76,9 +76,9 @@ PmlMemory::LineChunks PmlMemory::planLineChunks(const PmlAxis& ax) {
   // row lies on one grid from cell 0); one span where they meet.
   const int high = (n - W - M) / kLanes * kLanes;
   if (ax.reachesAcross() || high < roundUp(W + M))
-    plan.spans.push_back({0, n, 0, 0, 0, 0, 0});
+    plan.spans.push_back({0, n, 0, 0, 0, 0, 0, 0});
   else
-    plan.spans = {{0, W + M, 0, 0, 0, 0, 0}, {high, n - high, 0, 0, 0, 0, 0}};
+    plan.spans = {{0, W + M, 0, 0, 0, 0, 0, 0}, {high, n - high, 0, 0, 0, 0, 0, 0}};
   plan.chunkSpan.assign(std::size_t(roundUp(n) / kLanes), -1);
   for (std::size_t s = 0; s < plan.spans.size(); ++s)
     for (int c = 0; c < plan.spans[s].count; c += kLanes) plan.chunkSpan[std::size_t((plan.spans[s].begin + c) / kLanes)] = int(s);
@@ -121,6 +121,8 @@ PmlMemory::LineChunks PmlMemory::planLineChunks(const PmlAxis& ax) {
     // slot, within the span's lanes.
     span.slotLanes = roundUp(lastSlot - firstSlot + 1);
     span.slotLane = std::min(firstSlot, span.psiLanes - span.slotLanes);
+    span.state0 = plan.stateLanes;
+    plan.stateLanes += span.slotLanes;
   }
   return plan;
 }
@@ -141,14 +143,14 @@ void PmlMemory::advancePsi(const float* prev, const RangeRunner& run, bool xByCo
         psiRows(2, prev, slot, slot + 1);
         continue;
       }
-      if (alongX) psiAlongX(prev, u, 0, grid_.n2);
+      if (alongX) psiAlongX(prev, u, 0, grid_.n2, nullptr);
       if (alongY) psiRows(1, prev, u, u + 1);
     }
   });
 }
 
 void PmlMemory::finishStep() {
-  for (int a = 0; a < 3; ++a) std::swap(psi_[a], psiNext_[a]);
+  for (int a = 1; a < 3; ++a) std::swap(psi_[a], psiNext_[a]);  // x's is advanced in place
 }
 
 bool PmlMemory::reaches(const Box& box) const {
@@ -174,11 +176,20 @@ void PmlMemory::correctX(const float* prev, const float* vel, float* next, const
 void PmlMemory::correctRows(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box,
                             bool across) {
   const bool alongX = profile_.axes[0].width > 0;
+  // x's ψ^n of a group of rows, padded (zero outside the slots' chunks, never written); a group at a time,
+  // so that a row's shifted loads of ψ^n find the stores of the rows before it already done.
+  constexpr int kGroupRows = 8;
+  std::vector<float> padded(alongX ? std::size_t(kGroupRows) * std::size_t(xChunks_.psiLanes) : 0, 0.0f);
   for (int k = box.k0; k < box.k1; ++k)
-    for (int j = box.j0; j < box.j1; ++j) {
-      if (alongX && xPsiByCorrect_) psiAlongX(prev, k, j, j + 1);
-      if (alongX) correctAlongX(prev, vel, next, coeffs, j, k, box.i0, box.i1);
-      if (across) correctAcross(prev, vel, next, coeffs, j, k, box.i0, box.i1);
+    for (int g = box.j0; g < box.j1; g += kGroupRows) {
+      const int gEnd = std::min(g + kGroupRows, box.j1);
+      if (alongX && xPsiByCorrect_) psiAlongX(prev, k, g, gEnd, padded.data());
+      if (alongX && !xPsiByCorrect_) paddedPsiX(k, g, gEnd, padded.data());
+      for (int j = g; j < gEnd; ++j) {
+        const float* psi = padded.data() + std::size_t(j - g) * std::size_t(xChunks_.psiLanes);
+        if (alongX) correctAlongX(prev, vel, next, coeffs, psi, j, k, box.i0, box.i1);
+        if (across) correctAcross(prev, vel, next, coeffs, j, k, box.i0, box.i1);
+      }
     }
 }
 
@@ -195,29 +206,38 @@ void PmlMemory::apply(const float* prev, const float* vel, float* next, const We
 // Each chunk of kLanes half points is one vector; its lanes without a slot compute with b = a = 0 (their
 // memory stays 0) from cells beyond the line, which lie inside the padded arrays (every row is followed
 // by halo cells, and the rows of the y halo follow the last one).
-ISO_PML_CLONES void PmlMemory::psiAlongX(const float* prev, int k, int j0, int j1) {
+ISO_PML_CLONES void PmlMemory::psiAlongX(const float* prev, int k, int j0, int j1, float* padded) {
   constexpr int L = kLanes;
   const LineChunks& plan = xChunks_;
   const auto& w = profile_.firstDerivative;
-  const int n2 = grid_.n2;
   for (int j = j0; j < j1; ++j) {
-    const std::size_t line = std::size_t(k) * std::size_t(n2) + std::size_t(j);
     const float* p = prev + grid_.interiorIndex(0, j, k);
-    const std::size_t at = line * std::size_t(plan.psiLanes);
+    float* line = psi_[0].data() + xLine(j, k) * std::size_t(plan.stateLanes);
     for (const LineChunks::Span& span : plan.spans)
       for (int c = span.slotLane; c < span.slotLane + span.slotLanes; c += L) {
         const float* pc = p + span.begin - M + c;  // lane l: half point begin − M + c + l
         const float* decay = plan.psiDecay.data() + span.psi0 + c;
         const float* gain = plan.psiGain.data() + span.psi0 + c;
-        const float* older = psi_[0].data() + at + std::size_t(span.psi0 + c);
-        float* state = psiNext_[0].data() + at + std::size_t(span.psi0 + c);
+        float* state = line + span.state0 + (c - span.slotLane);
+        float* copy = padded ? padded + std::size_t(j - j0) * std::size_t(plan.psiLanes) + span.psi0 + c : nullptr;
 #pragma GCC ivdep
         for (int l = 0; l < L; ++l) {
           float derivative = 0.0f;
           for (int q = 0; q < M; ++q) derivative += w[q] * (pc[l + q + 1] - pc[l - q]);
-          state[l] = decay[l] * older[l] + gain[l] * derivative;
+          state[l] = decay[l] * state[l] + gain[l] * derivative;
         }
+        if (copy) std::copy_n(state, L, copy);
       }
+  }
+}
+
+void PmlMemory::paddedPsiX(int k, int j0, int j1, float* padded) const {
+  const LineChunks& plan = xChunks_;
+  for (int j = j0; j < j1; ++j) {
+    const float* line = psi_[0].data() + xLine(j, k) * std::size_t(plan.stateLanes);
+    float* row = padded + std::size_t(j - j0) * std::size_t(plan.psiLanes);
+    for (const LineChunks::Span& span : plan.spans)
+      std::copy_n(line + span.state0, span.slotLanes, row + span.psi0 + span.slotLane);
   }
 }
 
@@ -249,17 +269,15 @@ ISO_PML_CLONES void PmlMemory::psiRows(int a, const float* prev, int c2Begin, in
 // (inside the box: checked), or its right halo and the next row's left halo, which nothing writes. A
 // chunk with cells outside the box (a tile narrower than the row) updates only its cells inside it.
 ISO_PML_CLONES void PmlMemory::correctAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs,
-                                             int j, int k, int i0, int i1) {
+                                             const float* psi, int j, int k, int i0, int i1) {
   constexpr int L = kLanes;
   static_assert(L - 1 <= 2 * kHalfLength, "a chunk's spare lanes reach at most into the next row's halo");
   const int n = profile_.axes[0].n;
   const auto& w = profile_.firstDerivative;
   const float centre = coeffs[0] / 3.0f;  // coeffs[0] carries the centre weight of all three axes
   const LineChunks& plan = xChunks_;
-  const std::size_t line = std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j);
   const std::size_t row = grid_.interiorIndex(0, j, k);
-  float* zeta = zeta_[0].data() + line * std::size_t(plan.zetaLanes);
-  const float* psi = psiNext_[0].data() + line * std::size_t(plan.psiLanes);
+  float* zeta = zeta_[0].data() + xLine(j, k) * std::size_t(plan.zetaLanes);
   for (const LineChunks::Span& span : plan.spans)
     for (int c = 0; c < span.count; c += L) {
       const int first = span.begin + c, count = span.count - c;
@@ -376,9 +394,11 @@ void PmlMemory::forEachXLane(Place place) const {
   const std::size_t lines = std::size_t(grid_.n2) * std::size_t(grid_.n3);
   const LineChunks& plan = xChunks_;
   for (std::size_t line = 0; line < lines; ++line)
-    for (int lane = 0; lane < plan.psiLanes; ++lane)
-      if (const int slot = plan.psiSlot[std::size_t(lane)]; slot >= 0)
-        place(true, line * std::size_t(plan.psiLanes) + std::size_t(lane), line * std::size_t(slots) + std::size_t(slot));
+    for (const LineChunks::Span& span : plan.spans)
+      for (int t = 0; t < span.slotLanes; ++t)
+        if (const int slot = plan.psiSlot[std::size_t(span.psi0 + span.slotLane + t)]; slot >= 0)
+          place(true, line * std::size_t(plan.stateLanes) + std::size_t(span.state0 + t),
+                line * std::size_t(slots) + std::size_t(slot));
   for (std::size_t line = 0; line < lines; ++line)
     for (int lane = 0; lane < plan.zetaLanes; ++lane)
       if (const int slot = plan.zetaSlot[std::size_t(lane)]; slot >= 0)

@@ -4,7 +4,9 @@
 // one code, so they agree bit for bit; the OpenCL stages run the same arithmetic in
 // resources/kernels/pml.cl (gpu-optimized's kernel folds it into its own pass).
 //
-// ψ is kept twice: ψ^(n−1) and ψ^n, swapped at the end of each step (finishStep). A step's layer work
+// ψ of y and z is kept twice: ψ^(n−1) and ψ^n, swapped at the end of each step (finishStep), since a row's
+// correction reads the ψ^n of its neighbours' half points; x's, which only its own line reads, is advanced
+// in place. A step's layer work
 // has two parts. advancePsi: ψ^n of every axis from ψ^(n−1) and u^n, each slot once, a pass over the
 // layer's half points. correct: in the cells the layer reaches, ζ^n and v²dt²·(∂ψ + ζ) of x, then y, then
 // z added to u^(n+1). A cell's correction reads only u^n, ψ and its own ζ, so any split of the grid into
@@ -81,17 +83,22 @@ class PmlMemory {
   void rowTerms(int j, int k, RowTerms& out);
 
  private:
-  // ψ of x on the lines of plane k, in whole chunks (see LineChunks).
-  void psiAlongX(const float* prev, int k, int j0, int j1);
+  // ψ of x on the lines [j0, j1) of plane k, in whole chunks (see LineChunks), in place; each line's
+  // chunks also copied to its row of `padded` (psiLanes floats a line) unless it is null.
+  void psiAlongX(const float* prev, int k, int j0, int j1, float* padded);
+  // x's ψ of the lines [j0, j1) of plane k into their rows of `padded`, as psiAlongX leaves them.
+  void paddedPsiX(int k, int j0, int j1, float* padded) const;
+  // The index of line (j, k) of x's memory.
+  std::size_t xLine(int j, int k) const { return std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j); }
   // ψ of axis 1 or 2 along contiguous rows of x; c2 is the memory array's outer index.
   void psiRows(int axis, const float* prev, int c2Begin, int c2End);
   // The rows of the box: x's terms (advancing ψ of x first where advancePsi left it), then y's and z's
   // when `across`.
   void correctRows(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box,
                    bool across);
-  // The x terms of row (j, k) on its cells in [i0, i1).
-  void correctAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs, int j, int k, int i0,
-                     int i1);
+  // The x terms of row (j, k) on its cells in [i0, i1); psi: the row's ψ^n, padded (psiAlongX).
+  void correctAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs, const float* psi, int j,
+                     int k, int i0, int i1);
   // The y and z terms of row (j, k) on its cells [i0, i1), for the axes whose reach holds the row.
   void correctAcross(const float* prev, const float* vel, float* next, const Weights& coeffs, int j, int k, int i0,
                      int i1);
@@ -102,9 +109,11 @@ class PmlMemory {
 
   // The x terms run in fixed chunks of kLanes cells (one AVX-512 vector; a run of W + M = 12 cells is
   // too short for a vector loop with a run-time trip count). So that every chunk loads and stores whole
-  // vectors, x's memory is kept padded per line: per span of cells the correction covers, ζ on the span's
-  // lanes and ψ on a run of half points from M before the span, long enough for every chunk's shifted
-  // loads; a lane without a slot has b = a = 0 and stays 0. save() and restore() convert to and from the
+  // vectors, x's memory is kept in whole chunks per line: per span of cells the correction covers, ζ on
+  // the span's lanes and ψ on the chunks that hold its slots; a lane without a slot has b = a = 0 and stays
+  // 0. The correction's shifted loads read ψ^n from a padded copy of the line (a run of half points from M
+  // before the span, zero outside the slots' chunks) that lives only while the row is corrected, so the
+  // state moved every step is no larger than the chunks. save() and restore() convert to and from the
   // layout of PmlProfile::memoryDims.
   static constexpr int kLanes = 16;
   struct LineChunks {
@@ -113,24 +122,27 @@ class PmlMemory {
       int zeta0, psi0;   // its first ζ lane; its first ψ lane, half point begin − M
       int psiLanes;      // ψ lanes of the span: every chunk's half points [c − M, c + kLanes + M − 1)
       int slotLane, slotLanes;  // the lanes from the span's first ψ slot in whole chunks: those computed
+      int state0;               // where those lanes start in a line of x's ψ
     };
     std::vector<Span> spans;
-    int zetaLanes = 0, psiLanes = 0;  // floats per line
+    int zetaLanes = 0, psiLanes = 0;  // floats per line: of ζ, of a padded copy of ψ
+    int stateLanes = 0;               // floats per line of x's ψ: the spans' slot chunks
     std::vector<int> chunkSpan;       // per chunk of kLanes cells from 0 along the line: its span, −1: none
     std::vector<float> zetaDecay, zetaGain, psiDecay, psiGain;  // per lane
     std::vector<int> zetaSlot, psiSlot;                         // per lane, −1: none
   };
   static LineChunks planLineChunks(const PmlAxis& axis);
   template <class Place>
-  void forEachXLane(Place place) const;  // place(isPsi, lane in psi_[0] or zeta_[0], memoryDims index)
+  void forEachXLane(Place place) const;  // place(isPsi, index in psi_[0] or zeta_[0], memoryDims index)
 
   Grid grid_;
   PmlProfile profile_;
   LineChunks xChunks_;
   Box coreRows_{};
   bool xPsiByCorrect_ = false;  // this step's advancePsi left ψ of x to correct()
-  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s padded layout, per line. psi_ holds
-  // ψ^(n−1) during step n (ψ^n between steps), psiNext_ receives ψ^n.
+  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s chunks, per line. psi_ holds
+  // ψ^(n−1) during step n (ψ^n between steps), psiNext_ receives ψ^n; x's psi_ is advanced in place
+  // (psiNext_[0] stays empty).
   std::vector<float> psi_[3], psiNext_[3], zeta_[3];
   std::vector<float> zeroRow_;  // n1 zeros: the ψ row of a half point outside the layer
 };

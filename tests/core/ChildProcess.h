@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <functional>
 #include <string>
 
@@ -21,6 +22,9 @@ struct ChildResult {
 inline ChildResult runInChild(const std::function<int(std::string& report)>& body, unsigned timeoutSeconds = 30) {
   int fds[2];
   if (pipe(fds) != 0) return {};
+  // What the test printed and has not flushed would otherwise be in the child's buffers too, and reach
+  // whatever file the child makes its stdout.
+  std::fflush(nullptr);
   const pid_t pid = fork();
   if (pid < 0) return {};
   if (pid == 0) {
