@@ -89,7 +89,6 @@ void CpuSolverBase::computePlanes(PlaneRange planes) {
 }
 
 void CpuSolverBase::finishLevel() {
-  if (pml_) pml_->finishStep();
   for (std::size_t r : problem_.receivers) traces_.push_back(next_[r]);
   std::swap(prev_, next_);  // prev_ is now u^(n+1): the current field is always prev_
   ++step_;

@@ -48,7 +48,6 @@ PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profil
       zetaFloats = lines * std::size_t(xChunks_.zetaLanes);
     }
     psi_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
-    if (a > 0) psiNext_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
     zeta_[a] = allocateArray(zetaFloats, "the absorbing layer's memory variables");
   }
   zeroRow_.assign(std::size_t(grid.n1), 0.0f);
@@ -149,10 +148,6 @@ void PmlMemory::advancePsi(const float* prev, const RangeRunner& run, bool xByCo
   });
 }
 
-void PmlMemory::finishStep() {
-  for (int a = 1; a < 3; ++a) std::swap(psi_[a], psiNext_[a]);  // x's is advanced in place
-}
-
 bool PmlMemory::reaches(const Box& box) const {
   const PmlAxis &y = profile_.axes[1], &z = profile_.axes[2];
   for (const LineChunks::Span& span : xChunks_.spans)
@@ -196,7 +191,6 @@ void PmlMemory::correctRows(const float* prev, const float* vel, float* next, co
 void PmlMemory::apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run) {
   advancePsi(prev, run, /*xByCorrect=*/true, /*across=*/true);
   run(grid_.n3, [&](int begin, int end) { correct(prev, vel, next, coeffs, {0, grid_.n1, 0, grid_.n2, begin, end}); });
-  finishStep();
 }
 
 // The loops below run over contiguous x (rows, or chunks of a line along x) one term at a time, so that
@@ -253,14 +247,13 @@ ISO_PML_CLONES void PmlMemory::psiRows(int a, const float* prev, int c2Begin, in
       const int m = ax.psiPoint(t);      // of the whole axis: z's plane is m − zFirst here
       const float* p = prev + (a == 1 ? grid_.interiorIndex(0, m, c2) : grid_.interiorIndex(0, c1, m - profile_.zFirst));
       const std::size_t at = (std::size_t(c2) * dims[1] + c1) * std::size_t(n1);
-      const float* older = psi_[a].data() + at;
-      float* psi = psiNext_[a].data() + at;
+      float* psi = psi_[a].data() + at;
       const float decay = ax.psiDecay[t], gain = ax.psiGain[t];
 #pragma GCC ivdep
       for (int x = 0; x < n1; ++x) {
         float derivative = 0.0f;  // at the half point m + 1/2
         for (int q = 0; q < M; ++q) derivative += w[q] * (p[x + (q + 1) * s] - p[x - q * s]);
-        psi[x] = decay * older[x] + gain * derivative;
+        psi[x] = decay * psi[x] + gain * derivative;
       }
     }
 }
@@ -332,8 +325,8 @@ bool PmlMemory::acrossRow(int a, int j, int k, int i0, AcrossRow& out) {
   };
   out.stride = axisStride(grid_, a);
   for (int q = 0; q < M; ++q) {
-    out.above[q] = rowOf(psiNext_[a], ax.psiSlot(i + q));
-    out.below[q] = rowOf(psiNext_[a], ax.psiSlot(i - q - 1));
+    out.above[q] = rowOf(psi_[a], ax.psiSlot(i + q));
+    out.below[q] = rowOf(psi_[a], ax.psiSlot(i - q - 1));
   }
   const int slot = ax.zetaSlot(i);
   out.zeta = slot < 0 ? nullptr : rowOf(zeta_[a], slot);

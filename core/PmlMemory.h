@@ -4,11 +4,11 @@
 // one code, so they agree bit for bit; the OpenCL stages run the same arithmetic in
 // resources/kernels/pml.cl (gpu-optimized's kernel folds it into its own pass).
 //
-// ψ of y and z is kept twice: ψ^(n−1) and ψ^n, swapped at the end of each step (finishStep), since a row's
-// correction reads the ψ^n of its neighbours' half points; x's, which only its own line reads, is advanced
-// in place. A step's layer work
+// ψ is kept once, advanced in place: ψ^(n−1) until a step advances it, ψ^n after. A step's layer work
 // has two parts. advancePsi: ψ^n of every axis from ψ^(n−1) and u^n, each slot once, a pass over the
-// layer's half points. correct: in the cells the layer reaches, ζ^n and v²dt²·(∂ψ + ζ) of x, then y, then
+// layer's half points (x's may be left to correct(), which advances each line's just before its terms,
+// as only that line reads it); it completes before any correction reads the ψ^n of a neighbour's half
+// point. correct: in the cells the layer reaches, ζ^n and v²dt²·(∂ψ + ζ) of x, then y, then
 // z added to u^(n+1). A cell's correction reads only u^n, ψ and its own ζ, so any split of the grid into
 // boxes computes the same bits. cpu-serial corrects the whole grid after its stencil. cpu-parallel
 // computes y's and z's terms of the rows they reach with their stencil in one pass (whose second
@@ -52,9 +52,7 @@ class PmlMemory {
   void correctX(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box);
   // Whether correct() has anything to do in the box.
   bool reaches(const Box& box) const;
-  // Step n, last: ψ^n becomes the older level.
-  void finishStep();
-  // The three parts of step n over the whole grid, the corrections a plane per unit of `run`.
+  // Both parts of step n over the whole grid, the corrections a plane per unit of `run`.
   void apply(const float* prev, const float* vel, float* next, const Weights& coeffs, const RangeRunner& run);
 
   // Every memory variable, in PmlProfile::memoryFloats order (for checkpoints).
@@ -140,10 +138,8 @@ class PmlMemory {
   LineChunks xChunks_;
   Box coreRows_{};
   bool xPsiByCorrect_ = false;  // this step's advancePsi left ψ of x to correct()
-  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s chunks, per line. psi_ holds
-  // ψ^(n−1) during step n (ψ^n between steps), psiNext_ receives ψ^n; x's psi_ is advanced in place
-  // (psiNext_[0] stays empty).
-  std::vector<float> psi_[3], psiNext_[3], zeta_[3];
+  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s chunks, per line.
+  std::vector<float> psi_[3], zeta_[3];
   std::vector<float> zeroRow_;  // n1 zeros: the ψ row of a half point outside the layer
 };
 
