@@ -484,7 +484,7 @@ void RooflineChart::addPoints(QAbstractAxis* x, QAbstractAxis* y, const std::fun
 void RooflineChart::placeLabels() {
   if (chart()->series().isEmpty()) return;
   QAbstractSeries* any = chart()->series().constLast();
-  std::vector<QRectF> taken;  // labels placed so far and the points themselves
+  std::vector<QRectF> taken;  // the labels placed so far
   // Roof labels: right-aligned above their anchor, the higher ones pushed up clear of the ones below,
   // so that no label sits on a roof line (two devices with one compute ceiling share its line).
   std::vector<std::pair<QPointF, QGraphicsSimpleTextItem*>> roofs;
@@ -503,9 +503,12 @@ void RooflineChart::placeLabels() {
 
 // Points that lie on each other (stages of nearly equal rates and bytes) share one label, "a, b"; each
 // label goes to the first place around its point (right, left, above, below, then further out) that
-// covers no other label, no point and stays in the plot.
+// covers no other label, no point and stays in the plot; where points crowd so that none does, the first
+// that covers no other label (in the plot if it can), so that a label may hide a point but never a name.
 void RooflineChart::placePointLabels(QAbstractSeries* any, std::vector<QRectF>& taken) {
   constexpr double kSamePoint = 7.0, kGap = 6.0;
+  constexpr int kRings = 8;
+  std::vector<QRectF> points;
   struct Group {
     QPointF at;
     std::vector<QGraphicsSimpleTextItem*> items;
@@ -513,7 +516,7 @@ void RooflineChart::placePointLabels(QAbstractSeries* any, std::vector<QRectF>& 
   std::vector<Group> groups;
   for (const PointLabel& l : labels_) {
     const QPointF at = chart()->mapToPosition(l.value, any);
-    taken.push_back(QRectF(at - QPointF(5, 5), QSizeF(10, 10)));
+    points.push_back(QRectF(at - QPointF(5, 5), QSizeF(10, 10)));
     const auto near = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return QLineF(g.at, at).length() < kSamePoint; });
     if (near != groups.end()) near->items.push_back(l.item);
     else groups.push_back({at, {l.item}});
@@ -534,18 +537,30 @@ void RooflineChart::placePointLabels(QAbstractSeries* any, std::vector<QRectF>& 
     const QSizeF size = shown->boundingRect().size();
     const double w = size.width(), h = size.height();
     std::vector<QPointF> candidates;
-    for (int ring = 0; ring < 4; ++ring) {
+    for (int ring = 0; ring < kRings; ++ring) {
       const double d = kGap + ring * h;
       for (const QPointF& offset : {QPointF(d, -h / 2), QPointF(-d - w, -h / 2), QPointF(-w / 2, -d - h), QPointF(-w / 2, d),
                                     QPointF(d, -h - d / 2), QPointF(d, d / 2), QPointF(-d - w, -h - d / 2), QPointF(-d - w, d / 2)})
         candidates.push_back(g.at + offset);
     }
-    const auto clashes = [&](const QRectF& r) {
-      return !plot.contains(r) || std::any_of(taken.begin(), taken.end(), [&](const QRectF& t) { return t.intersects(r); });
+    const auto covers = [](const std::vector<QRectF>& rects, const QRectF& r) {
+      return std::any_of(rects.begin(), rects.end(), [&](const QRectF& t) { return t.intersects(r); });
     };
-    const auto free = std::find_if(candidates.begin(), candidates.end(), [&](const QPointF& p) { return !clashes(QRectF(p, size)); });
-    shown->setPos(free != candidates.end() ? *free : candidates.front());
-    taken.push_back(QRectF(shown->pos(), size));
+    // The tiers, most wanted first: clear of labels and points in the plot; clear of labels in the plot;
+    // clear of labels.
+    const std::function<bool(const QRectF&)> tiers[] = {
+        [&](const QRectF& r) { return plot.contains(r) && !covers(taken, r) && !covers(points, r); },
+        [&](const QRectF& r) { return plot.contains(r) && !covers(taken, r); },
+        [&](const QRectF& r) { return !covers(taken, r); }};
+    QPointF place = candidates.front();
+    for (const auto& fits : tiers) {
+      const auto found = std::find_if(candidates.begin(), candidates.end(), [&](const QPointF& p) { return fits(QRectF(p, size)); });
+      if (found == candidates.end()) continue;
+      place = *found;
+      break;
+    }
+    shown->setPos(place);
+    taken.push_back(QRectF(place, size));
   }
 }
 

@@ -334,6 +334,53 @@ TEST_F(BenchmarkPanelRun, CancelStopsALongRunWithinOneSecond) {
   EXPECT_EQ(panel.progressBar()->format(), "%p%");
 }
 
+// Every 16-byte stage in one column of the roofline, at rates a few per cent to a few tens of per cent
+// apart: points too far apart to share a label and too close for labels beside each. Every name still
+// finds a place that covers no other name, at the panel's smallest sizes too (where labels fell back to
+// their first place, names covered each other, depending on the rates a run measured).
+BenchmarkRun crowdedRun(double factor) {
+  BenchmarkRun run;
+  run.report.date = "2026-11-28T10:00:00Z";
+  const Grid grid{96, 96, 96};
+  double mpts = 300.0;
+  for (const char* stage : {"cpu-serial", "cpu-parallel", "gpu-basic", "gpu-linear", "gpu-private-z", "gpu-private-x",
+                            "gpu-slm", "gpu-optimized", "gpu-half", "gpu-temporal"}) {
+    BenchmarkRow row;
+    row.stage = stage;
+    row.device = "host CPU";
+    row.n1 = grid.n1, row.n2 = grid.n2, row.n3 = grid.n3;
+    row.throughput = computeThroughput(double(grid.interiorSize()), 1.0, double(grid.interiorSize()) / (mpts * 1e6), 50.0);
+    run.report.rows.push_back(row);
+    mpts *= factor;
+  }
+  run.rooflines = rooflinesOfReport(run.report);
+  return run;
+}
+
+TEST(RooflineLabels, CrowdedStagesKeepEveryNameClear) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display (run under xvfb-run)";
+  for (const double factor : {1.08, 1.15, 1.25, 1.4}) {
+    const BenchmarkRun run = crowdedRun(factor);
+    for (const QSize size : {QSize(360, 260), QSize(480, 340), QSize(640, 440), QSize(800, 520)}) {
+      RooflineChart chart;
+      chart.setRuns({&run});
+      chart.resize(size);
+      chart.show();
+      QCoreApplication::processEvents();
+      std::vector<QRectF> labels;
+      for (QGraphicsItem* item : chart.chart()->childItems())
+        if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item); text && text->isVisible())
+          labels.push_back(text->sceneBoundingRect());
+      const std::string where = std::to_string(size.width()) + "x" + std::to_string(size.height()) + ", rates " +
+                                std::to_string(factor) + "x apart";
+      EXPECT_GE(labels.size(), 2u) << where;  // the roof's and at least one of the stages'
+      for (std::size_t a = 0; a < labels.size(); ++a)
+        for (std::size_t b = a + 1; b < labels.size(); ++b)
+          EXPECT_FALSE(labels[a].intersects(labels[b])) << "labels " << a << " and " << b << " overlap at " << where;
+    }
+  }
+}
+
 TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   Scenario s = resizedScenario(presetScenario("default"), 40, 32, 24);
