@@ -142,7 +142,7 @@ void PmlMemory::advancePsi(const float* prev, const RangeRunner& run, bool xByCo
         psiRows(2, prev, slot, slot + 1);
         continue;
       }
-      if (alongX) psiAlongX(prev, u, 0, grid_.n2, nullptr);
+      if (alongX) psiAlongX(prev, u, 0, grid_.n2);
       if (alongY) psiRows(1, prev, u, u + 1);
     }
   });
@@ -178,8 +178,8 @@ void PmlMemory::correctRows(const float* prev, const float* vel, float* next, co
   for (int k = box.k0; k < box.k1; ++k)
     for (int g = box.j0; g < box.j1; g += kGroupRows) {
       const int gEnd = std::min(g + kGroupRows, box.j1);
-      if (alongX && xPsiByCorrect_) psiAlongX(prev, k, g, gEnd, padded.data());
-      if (alongX && !xPsiByCorrect_) paddedPsiX(k, g, gEnd, padded.data());
+      if (alongX && xPsiByCorrect_) psiAlongX(prev, k, g, gEnd);
+      if (alongX) paddedPsiX(k, g, gEnd, padded.data());
       for (int j = g; j < gEnd; ++j) {
         const float* psi = padded.data() + std::size_t(j - g) * std::size_t(xChunks_.psiLanes);
         if (alongX) correctAlongX(prev, vel, next, coeffs, psi, j, k, box.i0, box.i1);
@@ -200,7 +200,7 @@ void PmlMemory::apply(const float* prev, const float* vel, float* next, const We
 // Each chunk of kLanes half points is one vector; its lanes without a slot compute with b = a = 0 (their
 // memory stays 0) from cells beyond the line, which lie inside the padded arrays (every row is followed
 // by halo cells, and the rows of the y halo follow the last one).
-ISO_PML_CLONES void PmlMemory::psiAlongX(const float* prev, int k, int j0, int j1, float* padded) {
+ISO_PML_CLONES void PmlMemory::psiAlongX(const float* prev, int k, int j0, int j1) {
   constexpr int L = kLanes;
   const LineChunks& plan = xChunks_;
   const auto& w = profile_.firstDerivative;
@@ -213,14 +213,12 @@ ISO_PML_CLONES void PmlMemory::psiAlongX(const float* prev, int k, int j0, int j
         const float* decay = plan.psiDecay.data() + span.psi0 + c;
         const float* gain = plan.psiGain.data() + span.psi0 + c;
         float* state = line + span.state0 + (c - span.slotLane);
-        float* copy = padded ? padded + std::size_t(j - j0) * std::size_t(plan.psiLanes) + span.psi0 + c : nullptr;
 #pragma GCC ivdep
         for (int l = 0; l < L; ++l) {
           float derivative = 0.0f;
           for (int q = 0; q < M; ++q) derivative += w[q] * (pc[l + q + 1] - pc[l - q]);
           state[l] = decay[l] * state[l] + gain[l] * derivative;
         }
-        if (copy) std::copy_n(state, L, copy);
       }
   }
 }

@@ -81,10 +81,10 @@ class PmlMemory {
   void rowTerms(int j, int k, RowTerms& out);
 
  private:
-  // ψ of x on the lines [j0, j1) of plane k, in whole chunks (see LineChunks), in place; each line's
-  // chunks also copied to its row of `padded` (psiLanes floats a line) unless it is null.
-  void psiAlongX(const float* prev, int k, int j0, int j1, float* padded);
-  // x's ψ of the lines [j0, j1) of plane k into their rows of `padded`, as psiAlongX leaves them.
+  // ψ of x on the lines [j0, j1) of plane k, in whole chunks (see LineChunks), in place.
+  void psiAlongX(const float* prev, int k, int j0, int j1);
+  // x's ψ of the lines [j0, j1) of plane k into their rows of `padded` (psiLanes floats a line), at the
+  // lanes the correction's shifted loads read them from.
   void paddedPsiX(int k, int j0, int j1, float* padded) const;
   // The index of line (j, k) of x's memory.
   std::size_t xLine(int j, int k) const { return std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j); }
@@ -94,7 +94,7 @@ class PmlMemory {
   // when `across`.
   void correctRows(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box,
                    bool across);
-  // The x terms of row (j, k) on its cells in [i0, i1); psi: the row's ψ^n, padded (psiAlongX).
+  // The x terms of row (j, k) on its cells in [i0, i1); psi: the row's ψ^n, padded (paddedPsiX).
   void correctAlongX(const float* prev, const float* vel, float* next, const Weights& coeffs, const float* psi, int j,
                      int k, int i0, int i1);
   // The y and z terms of row (j, k) on its cells [i0, i1), for the axes whose reach holds the row.
