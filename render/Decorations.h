@@ -82,7 +82,9 @@ class Decorations {
   // Built again when `grid`, the spacing, the source or the absorbing layer changed; the outlines of
   // the three slices with `sliceOutlines`. False on a GL error (lastError).
   bool update3D(GlFunctions* gl, const SliceGeometry& grid, bool sliceOutlines);
-  void draw3D(GlFunctions* gl, const glm::mat4& viewProjection) { lines_.draw3D(gl, viewProjection); }
+  void draw3D(GlFunctions* gl, const glm::mat4& viewProjection, QSize viewport, double pixelRatio) {
+    lines_.draw3D(gl, viewProjection, viewport, pixelRatio);
+  }
 
   // ---- Painting, in the frame's logical pixels. ----
   // The labels of the 3D lines, the source's ring and the receivers in `grid` (the grid of the last

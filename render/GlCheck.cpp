@@ -39,10 +39,13 @@ QString drainGlErrors(GlFunctions* gl, const char* where) {
 
 namespace iso {
 
-QString buildShaderProgram(QOpenGLShaderProgram& program, const QString& vertexPath, const QString& fragmentPath) {
+QString buildShaderProgram(QOpenGLShaderProgram& program, const QString& vertexPath, const QString& fragmentPath,
+                           const QString& geometryPath) {
   QString message;
   if (!program.addShaderFromSourceFile(QOpenGLShader::Vertex, vertexPath))
     message = QString("vertex shader %1 failed to compile:\n%2").arg(vertexPath, program.log());
+  else if (!geometryPath.isEmpty() && !program.addShaderFromSourceFile(QOpenGLShader::Geometry, geometryPath))
+    message = QString("geometry shader %1 failed to compile:\n%2").arg(geometryPath, program.log());
   else if (!program.addShaderFromSourceFile(QOpenGLShader::Fragment, fragmentPath))
     message = QString("fragment shader %1 failed to compile:\n%2").arg(fragmentPath, program.log());
   else if (!program.link())

@@ -17,8 +17,10 @@ class QOpenGLShaderProgram;
 
 namespace iso {
 
-// Compiles and links a program from two shader resources (e.g. ":/shaders/slice.vert"). Returns "" on
-// success, otherwise the compile or link log (also sent to qWarning).
-QString buildShaderProgram(QOpenGLShaderProgram& program, const QString& vertexPath, const QString& fragmentPath);
+// Compiles and links a program from two shader resources (e.g. ":/shaders/slice.vert"), and a geometry
+// shader's when one is named. Returns "" on success, otherwise the compile or link log (also sent to
+// qWarning).
+QString buildShaderProgram(QOpenGLShaderProgram& program, const QString& vertexPath, const QString& fragmentPath,
+                           const QString& geometryPath = {});
 
 }  // namespace iso

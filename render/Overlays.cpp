@@ -128,7 +128,7 @@ QPointF PlaneLayout::centreOf(double column, double row) const {
 
 bool Overlays::create(GlFunctions* gl) {
   program_ = std::make_unique<QOpenGLShaderProgram>();
-  error_ = buildShaderProgram(*program_, ":/shaders/line.vert", ":/shaders/line.frag");
+  error_ = buildShaderProgram(*program_, ":/shaders/line.vert", ":/shaders/line.frag", ":/shaders/line.geom");
   if (!error_.isEmpty()) return false;
   gl->glGenVertexArrays(1, &vao_);
   gl->glGenBuffers(1, &vbo_);
@@ -275,14 +275,21 @@ bool Overlays::upload(GlFunctions* gl) {
   return built_;
 }
 
-void Overlays::draw3D(GlFunctions* gl, const glm::mat4& viewProjection) {
+void Overlays::draw3D(GlFunctions* gl, const glm::mat4& viewProjection, QSize viewport, double pixelRatio) {
   if (!built_ || vertices_.empty()) return;
   program_->bind();
   gl->glUniformMatrix4fv(program_->uniformLocation("viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);
+  program_->setUniformValue("viewportPixels", GLfloat(viewport.width()), GLfloat(viewport.height()));
+  program_->setUniformValue("halfWidth", GLfloat(kLineWidth * pixelRatio / 2));
+  program_->setUniformValue("depthBias", kLineDepthBias);
   gl->glBindVertexArray(vao_);
-  // Lines lie exactly on the slices' edges: let them win the depth tie.
+  // A line's band reaches a pixel or so over the slice whose edge it outlines, where the slice may lie
+  // nearer than the line itself: the bias lets the band win there (lines behind a slice by more stay
+  // hidden). The bands write no depth, so that one line's faint edge never hides another line.
   gl->glDepthFunc(GL_LEQUAL);
+  gl->glDepthMask(GL_FALSE);
   gl->glDrawArrays(GL_LINES, 0, GLsizei(vertices_.size()));
+  gl->glDepthMask(GL_TRUE);
   gl->glDepthFunc(GL_LESS);
   gl->glBindVertexArray(0);
   program_->release();

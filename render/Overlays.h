@@ -15,6 +15,7 @@
 #include <QOpenGLShaderProgram>
 #include <QPainter>
 #include <QRectF>
+#include <QSize>
 #include <QString>
 
 #include "render/GlCheck.h"
@@ -71,7 +72,12 @@ class Overlays {
   };
   // Rebuilds the 3D lines when the scene changed. False on a GL error (lastError).
   bool update(GlFunctions* gl, const Scene& scene);
-  void draw3D(GlFunctions* gl, const glm::mat4& viewProjection);
+  // The lines through viewProjection into a viewport of `viewport` pixels, `pixelRatio` of them to a
+  // logical pixel: kLineWidth logical pixels wide, smoothed by their coverage (resources/shaders/line.geom),
+  // over the slices they outline. Blending on.
+  void draw3D(GlFunctions* gl, const glm::mat4& viewProjection, QSize viewport, double pixelRatio);
+  static constexpr float kLineWidth = 1.0f;         // logical pixels
+  static constexpr float kLineDepthBias = 0.003f;   // normalized depth, about two pixels of a slice's slope
   void paintLabels3D(QPainter& painter, const OrbitCamera& camera, int width, int height, const Hud& hud) const;
 
   void paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,

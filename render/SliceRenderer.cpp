@@ -336,7 +336,7 @@ void SliceRenderer::drawSlices3D(const FrameTarget& target) {
   gl_->glEnable(GL_BLEND);
   gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   if (!decorations_.update3D(gl_, g, true)) fail(decorations_.lastError());
-  decorations_.draw3D(gl_, viewProjection);
+  decorations_.draw3D(gl_, viewProjection, scene, target.pixelRatio);
   gl_->glDisable(GL_BLEND);
   gl_->glDisable(GL_DEPTH_TEST);
   gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
@@ -351,7 +351,7 @@ void SliceRenderer::drawVolume(const FrameTarget& target) {
   gl_->glEnable(GL_BLEND);
   gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   if (!decorations_.update3D(gl_, g, false)) fail(decorations_.lastError());
-  decorations_.draw3D(gl_, sceneViewProjection(target));
+  decorations_.draw3D(gl_, sceneViewProjection(target), scene, target.pixelRatio);
   gl_->glDisable(GL_BLEND);
   gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
 }

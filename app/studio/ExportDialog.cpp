@@ -68,11 +68,12 @@ ExportDialog::ExportDialog(Kind kind, const QString& path, QSize viewSize, QWidg
   }
   decorations->addStretch(1);
   form->addRow("In the picture:", decorations);
-  antialiased_ = new QCheckBox("Smooth lines and edges (anti-aliasing)");
+  antialiased_ = new QCheckBox("Smooth edges (anti-aliasing)");
   antialiased_->setChecked(true);
-  antialiased_->setToolTip("Samples each pixel as the view does (4 times on a GPU). On a GPU built for computing rather than\n"
-                           "drawing (an H100 or H200), a recording's pictures without it leave the simulation about a fifth\n"
-                           "more of the GPU, at the price of stepped lines");
+  antialiased_->setToolTip("Samples each pixel as the view does (4 times on a GPU): the slices' edges and crossings come out\n"
+                           "smooth (lines are smooth either way). On a GPU built for computing rather than drawing (an H100\n"
+                           "or H200), a recording's pictures without it leave the simulation about a fifth more of the GPU,\n"
+                           "at the price of stepped slice edges");
   form->addRow("Quality:", antialiased_);
 
   problem_ = new QLabel;

@@ -182,8 +182,9 @@ std::vector<StudioOption> recordOptions() {
       {"no-labels", "", "With --screenshot or --record: leave out the axes, their labels and the source, receiver and layer marks.",
        [](StudioOptions& o, const QString&, QString&) { return (o.picture.labels = false, true); }},
       {"no-antialiasing", "",
-       "With --screenshot or --record: draw the pictures with one sample per pixel (stepped lines and edges; on a "
-       "compute GPU such as an H100 or H200 a recording's run then keeps about a fifth more of its rate).",
+       "With --screenshot or --record: draw the pictures with one sample per pixel (the slices' edges stepped, lines "
+       "still smooth; on a compute GPU such as an H100 or H200 a recording's run then keeps about a fifth more of its "
+       "rate).",
        [](StudioOptions& o, const QString&, QString&) { return (o.picture.antialiased = false, true); }},
   };
 }

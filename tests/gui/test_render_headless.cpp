@@ -5,7 +5,9 @@
 #include <QApplication>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
+#include <algorithm>
 #include <cmath>
+#include <vector>
 #include <gtest/gtest.h>
 
 #include "render/SliceRenderer.h"
@@ -151,6 +153,33 @@ TEST_F(RenderHeadless, AMultisampledPictureIsTheSamePictureTheSameWayUp) {
     for (int x = 0; x < multi.width(); ++x) differing += colourDistance(multi.pixelColor(x, y), single.pixelColor(x, y)) > 24;
   // Only the edges of lines and glyphs may differ (anti-aliasing); a flipped picture differs almost everywhere.
   EXPECT_LT(differing, multi.width() * multi.height() / 50) << "the same picture, the same way up";
+}
+
+// Without multisampling (Mesa's software rasterizer, or a picture asked for without anti-aliasing) the
+// 3D lines are still smooth: each is a band shaded by the share of each pixel it covers. Down each
+// column, the topmost thing drawn is the box's far upper edge, a sloping line: drawn as one jagged pixel
+// it would be the same colour in every column; smooth, its strength changes along it as the line moves
+// across pixel rows, while what a column holds of it in all stays about one pixel's worth.
+TEST_F(RenderHeadless, TheBoxsLinesAreSmoothWithOneSamplePerPixel) {
+  renderer_.setMode(SliceRenderer::Mode::Orthogonal3D);
+  const QImage image = render({QSize(640, 400), 1.0, false, false, false}, "headless_3d_lines");
+  std::vector<int> first, total;  // per column: the topmost drawn pixel's strength, the line's in all
+  for (int x = image.width() * 3 / 10; x < image.width() * 7 / 10; ++x) {
+    int y = 0;
+    while (y < image.height() && colourDistance(image.pixelColor(x, y), kBackground) <= 6) ++y;
+    if (y + 3 >= image.height()) continue;
+    first.push_back(colourDistance(image.pixelColor(x, y), kBackground));
+    int sum = 0;
+    for (int d = 0; d < 3; ++d) sum += colourDistance(image.pixelColor(x, y + d), kBackground);
+    total.push_back(sum);
+  }
+  ASSERT_GT(first.size(), 100u) << "the box's upper edges across the middle of the picture";
+  const auto [weakest, strongest] = std::minmax_element(first.begin(), first.end());
+  EXPECT_GT(*strongest, 3 * *weakest) << "the line's strength does not follow its coverage: a jagged line";
+  std::sort(total.begin(), total.end());
+  const int typical = total[total.size() / 2];
+  EXPECT_LT(total[total.size() / 10], typical * 2) << "most columns hold one line's worth";
+  EXPECT_GT(total[total.size() / 10], typical / 2);
 }
 
 TEST_F(RenderHeadless, DecorationsAreDrawnOnlyWhereAsked) {
