@@ -77,7 +77,9 @@ class Overlays {
   // over the slices they outline. Blending on.
   void draw3D(GlFunctions* gl, const glm::mat4& viewProjection, QSize viewport, double pixelRatio);
   static constexpr float kLineWidth = 1.0f;         // logical pixels
-  static constexpr float kLineDepthBias = 0.003f;   // normalized depth, about two pixels of a slice's slope
+  // Towards the eye, in normalized depth (whose range is 2): what a band needs to stay over the slice it
+  // outlines where the slice, sloping away from its edge, lies nearer than the line.
+  static constexpr float kLineDepthBias = 0.003f;
   void paintLabels3D(QPainter& painter, const OrbitCamera& camera, int width, int height, const Hud& hud) const;
 
   void paint2D(QPainter& painter, const PlaneLayout& layout, const SliceGeometry& geometry, double dx,

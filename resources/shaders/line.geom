@@ -33,8 +33,8 @@ void main() {
   if (a.w < kNearW && b.w < kNearW) return;
   vec4 a2 = inFront(a, b), b2 = inFront(b, a);
   vec2 onScreen = (b2.xy / b2.w - a2.xy / a2.w) * 0.5 * viewportPixels;
-  float length = length(onScreen);
-  vec2 along = length > 1e-4 ? onScreen / length : vec2(1.0, 0.0);
+  float pixelsLong = length(onScreen);
+  vec2 along = pixelsLong > 1e-4 ? onScreen / pixelsLong : vec2(1.0, 0.0);
   vec2 normal = vec2(-along.y, along.x);
   float reach = halfWidth + 1.0;
   // Half a pixel past each end, so that the lines of a box's corner close on each other.
