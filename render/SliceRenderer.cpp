@@ -13,11 +13,17 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "core/GridWorld.h"
+
 namespace iso {
 namespace {
 
 const QColor kBackground(30, 31, 34);
 constexpr int kFieldUnit = 0, kColormapUnit = 1, kVelocityUnit = 2;
+// Every slice's field and velocity at once, for the 3D view's crossings (slice.frag), in SlicePlane order.
+constexpr int kCrossingFieldUnit = 3, kCrossingVelocityUnit = 6;
+constexpr const char* kCrossingFields[3] = {"fieldXY", "fieldXZ", "fieldYZ"};
+constexpr const char* kCrossingVelocities[3] = {"velocityXY", "velocityXZ", "velocityYZ"};
 
 SlicePlane planeOf(SliceRenderer::Mode mode) {
   switch (mode) {
@@ -166,6 +172,10 @@ bool SliceRenderer::createGlObjects() {
   program_->setUniformValue("field", kFieldUnit);
   program_->setUniformValue("colormap", kColormapUnit);
   program_->setUniformValue("velocity", kVelocityUnit);
+  for (int p = 0; p < 3; ++p) {
+    program_->setUniformValue(kCrossingFields[p], kCrossingFieldUnit + p);
+    program_->setUniformValue(kCrossingVelocities[p], kCrossingVelocityUnit + p);
+  }
   program_->release();
   if (!quads_.create(gl_)) return fail(quads_.lastError());
   if (!fieldTextures_.create(gl_)) return fail(fieldTextures_.lastError());
@@ -292,6 +302,7 @@ void SliceRenderer::drawQuads(const glm::mat4& viewProjection, const std::array<
   colormapTexture_.bind(gl_, kColormapUnit);
   quads_.bind(gl_);
   for (int n = 0; n < count; ++n) {
+    program_->setUniformValue("plane", int(planes[n]));
     fieldTextures_.bind(gl_, planes[n], kFieldUnit);
     velocityTextures_.bind(gl_, planes[n], kVelocityUnit);
     quads_.draw(gl_, quads[n]);
@@ -332,6 +343,8 @@ void SliceRenderer::drawSlices3D(const FrameTarget& target) {
   gl_->glViewport(0, 0, scene.width(), scene.height());
   const glm::mat4 viewProjection = sceneViewProjection(target);
   gl_->glEnable(GL_DEPTH_TEST);
+  program_->bind();
+  setCrossings(g);
   drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ});
   gl_->glEnable(GL_BLEND);
   gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
@@ -340,6 +353,20 @@ void SliceRenderer::drawSlices3D(const FrameTarget& target) {
   gl_->glDisable(GL_BLEND);
   gl_->glDisable(GL_DEPTH_TEST);
   gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
+}
+
+void SliceRenderer::setCrossings(const SliceGeometry& g) {
+  const glm::mat4 worldToGrid = worldToGridMatrix(g.size);
+  gl_->glUniformMatrix4fv(program_->uniformLocation("worldToGrid"), 1, GL_FALSE, &worldToGrid[0][0]);
+  const glm::vec3 eye = g.toGrid(camera_.camera().eye());
+  program_->setUniformValue("crossings", true);
+  program_->setUniformValue("slicePoint", float(g.point[0]) + 0.5f, float(g.point[1]) + 0.5f, float(g.point[2]) + 0.5f);
+  program_->setUniformValue("gridSize", float(g.size[0]), float(g.size[1]), float(g.size[2]));
+  program_->setUniformValue("eye", eye.x, eye.y, eye.z);
+  for (const SlicePlane p : kSlicePlanes) {
+    fieldTextures_.bind(gl_, p, kCrossingFieldUnit + int(p));
+    velocityTextures_.bind(gl_, p, kCrossingVelocityUnit + int(p));
+  }
 }
 
 void SliceRenderer::drawVolume(const FrameTarget& target) {
@@ -365,6 +392,8 @@ void SliceRenderer::drawPlane2D(const FrameTarget& target) {
   // Logical pixels, y down, like QPainter.
   const float w = float(target.canvas.width()), h = float(target.canvas.height());
   const glm::mat4 pixels = target.rowsDown ? glm::ortho(0.0f, w, 0.0f, h, -1.0f, 1.0f) : glm::ortho(0.0f, w, h, 0.0f, -1.0f, 1.0f);
+  program_->bind();
+  program_->setUniformValue("crossings", false);
   drawQuads(pixels, {SliceQuads::kPlaneQuad}, 1, {layout.plane});
 }
 

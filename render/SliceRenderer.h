@@ -128,6 +128,9 @@ class SliceRenderer {
   void drawSlices3D(const FrameTarget& target);
   void drawVolume(const FrameTarget& target);
   void drawPlane2D(const FrameTarget& target);
+  // The 3D view's slices smooth where they cross (slice.frag): every slice's textures bound, the grid's
+  // shape and the eye given to the bound program.
+  void setCrossings(const SliceGeometry& g);
   void drawQuads(const glm::mat4& viewProjection, const std::array<int, 3>& quads, int count,
                  const std::array<SlicePlane, 3>& planes);
   void drawOverlay(const FrameTarget& target);

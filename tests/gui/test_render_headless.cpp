@@ -182,6 +182,31 @@ TEST_F(RenderHeadless, TheBoxsLinesAreSmoothWithOneSamplePerPixel) {
   EXPECT_GT(total[total.size() / 10], typical / 2);
 }
 
+// Where two slices cross, the depth test picks one per pixel: without multisampling a staircase of
+// whole pixels. The slice in front mixes in the other's colour by the share of the pixel beyond the
+// crossing, so pixels between the two colours appear along it. Here the XZ slice (+0.5, light red) and
+// the YZ slice (−0.5, light blue) meet along a vertical line in the middle of the picture.
+TEST_F(RenderHeadless, CrossingSlicesBlendAlongTheirCrossingWithOneSamplePerPixel) {
+  renderer_.setMode(SliceRenderer::Mode::Orthogonal3D);
+  const QImage image = render({QSize(640, 400), 1.0, false, false, false}, "headless_3d_crossing");
+  const ColourTable& seismic = *Colormap::table("seismic");
+  const QColor xz = Colormap::colourAt(seismic, 0.75), yz = Colormap::colourAt(seismic, 0.25);
+  int rows = 0, blended = 0;
+  for (int y = image.height() / 2; y < image.height() * 3 / 4; ++y) {
+    // Along the row, each pixel next to a pixel of the other slice: one slice's colour, or between them.
+    for (int x = 1; x < image.width(); ++x) {
+      const QColor left = image.pixelColor(x - 1, y), right = image.pixelColor(x, y);
+      const bool xzThenYz = colourDistance(left, xz) <= 6 && colourDistance(image.pixelColor(x + 1, y), yz) <= 6;
+      const bool yzThenXz = colourDistance(left, yz) <= 6 && colourDistance(image.pixelColor(x + 1, y), xz) <= 6;
+      if (!xzThenYz && !yzThenXz) continue;
+      ++rows;
+      blended += colourDistance(right, xz) > 12 && colourDistance(right, yz) > 12;
+    }
+  }
+  ASSERT_GT(rows, 20) << "rows where the two slices meet";
+  EXPECT_GT(blended, rows / 2) << "the crossing is a staircase of whole pixels";
+}
+
 TEST_F(RenderHeadless, DecorationsAreDrawnOnlyWhereAsked) {
   renderer_.setMode(SliceRenderer::Mode::PlaneXY);
   renderer_.decorations().setHudLines({"step 0 · headless"});
