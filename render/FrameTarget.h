@@ -25,11 +25,6 @@ struct ImageOptions {
   bool colourBar = true;   // the colour bar(s) on the right
   bool labels = true;      // metre axes, headings, tick labels; the source, receivers and absorbing layer marked
   double framesPerSecond = 0.0;  // the frame rate the HUD gives: a video's (0: the view's own)
-  // Anti-aliased as the view draws (its samples per pixel: 4 on a GPU), or not at all (false): slice
-  // edges with steps (lines stay smooth, shaded by coverage), for a GPU whose graphics hardware is small
-  // beside its compute (an H100 or H200, where a recording's 1080p pictures with 4 samples cost the
-  // solver a fifth of its rate).
-  bool antialiased = true;
   // A stream's pictures (ImageFramebuffer::start) read back as a video's yuv420p planes (render/VideoPlanes.h)
   // instead of RGBA: what an encoder takes, converted on the GPU. Needs an even width and height.
   bool videoPlanes = false;

@@ -304,9 +304,7 @@ QImage SliceView::grabWindowFrame() {
   return image.mirrored();  // GL rows run bottom up
 }
 
-int SliceView::pictureSamples(const ImageOptions& options) const {
-  return options.antialiased ? window_->requestedFormat().samples() : 0;
-}
+int SliceView::pictureSamples() const { return window_->requestedFormat().samples(); }
 
 QString SliceView::currentForPictures() {
   if (!ensureGl()) return "the view cannot draw: " + glInfo();
@@ -318,7 +316,7 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
   if (error = ImageFramebuffer::optionsProblem(options); !error.isEmpty()) return {};
   if (error = currentForPictures(); !error.isEmpty()) return {};
   // The same anti-aliasing as the window.
-  QImage image = renderer_.renderImage(options, pictureSamples(options), error);
+  QImage image = renderer_.renderImage(options, pictureSamples(), error);
   context_.doneCurrent();
   showGlProblem();
   return image;
@@ -326,7 +324,7 @@ QImage SliceView::renderImage(const ImageOptions& options, QString& error) {
 
 QString SliceView::startImage(const ImageOptions& options) {
   if (QString error = currentForPictures(); !error.isEmpty()) return error;
-  const QString error = renderer_.startImage(options, pictureSamples(options));
+  const QString error = renderer_.startImage(options, pictureSamples());
   context_.doneCurrent();
   showGlProblem();
   return error;

@@ -165,7 +165,7 @@ class SliceView : public QWidget {
   // False when GL cannot draw (glInfo says why).
   bool ensureGl();
   QString currentForPictures();  // ensureGl and makeCurrent: "" or why not
-  int pictureSamples(const ImageOptions& options) const;  // the window's, or none when not antialiased
+  int pictureSamples() const;  // the window's samples per pixel: pictures are drawn as the window draws
   bool makeCurrent();  // on the window while it is shown, else the offscreen surface
   void changed();      // what is shown changed: a frame soon, and clipChanged if the range moved
   void requestFrame();  // a paint of the window soon, at most maxFrameRate_ a second

@@ -68,13 +68,6 @@ ExportDialog::ExportDialog(Kind kind, const QString& path, QSize viewSize, QWidg
   }
   decorations->addStretch(1);
   form->addRow("In the picture:", decorations);
-  antialiased_ = new QCheckBox("Smooth edges (anti-aliasing)");
-  antialiased_->setChecked(true);
-  antialiased_->setToolTip("Samples each pixel as the view does (4 times on a GPU): the slices' edges and crossings come out\n"
-                           "smooth (lines are smooth either way). On a GPU built for computing rather than drawing (an H100\n"
-                           "or H200), a recording's pictures without it leave the simulation about a fifth more of the GPU,\n"
-                           "at the price of stepped slice edges");
-  form->addRow("Quality:", antialiased_);
 
   problem_ = new QLabel;
   problem_->setStyleSheet("color: rgb(200, 60, 50);");
@@ -99,7 +92,6 @@ ImageOptions ExportDialog::picture() const {
   picture.hud = hud_->isChecked();
   picture.colourBar = colourBar_->isChecked();
   picture.labels = labels_->isChecked();
-  picture.antialiased = antialiased_->isChecked();
   return picture;
 }
 int ExportDialog::fps() const { return fps_ ? fps_->value() : 0; }

@@ -38,7 +38,7 @@ class ExportDialog : public QDialog {
   QSize viewSize_;
   QLineEdit* path_ = nullptr;
   QComboBox* resolution_ = nullptr;
-  QCheckBox *hud_ = nullptr, *colourBar_ = nullptr, *labels_ = nullptr, *antialiased_ = nullptr;
+  QCheckBox *hud_ = nullptr, *colourBar_ = nullptr, *labels_ = nullptr;
   QSpinBox *fps_ = nullptr, *every_ = nullptr;
   QLabel* problem_ = nullptr;
   QDialogButtonBox* buttons_ = nullptr;

@@ -181,11 +181,6 @@ std::vector<StudioOption> recordOptions() {
        [](StudioOptions& o, const QString&, QString&) { return (o.picture.colourBar = false, true); }},
       {"no-labels", "", "With --screenshot or --record: leave out the axes, their labels and the source, receiver and layer marks.",
        [](StudioOptions& o, const QString&, QString&) { return (o.picture.labels = false, true); }},
-      {"no-antialiasing", "",
-       "With --screenshot or --record: draw the pictures with one sample per pixel (the slices' edges stepped, lines "
-       "still smooth; on a compute GPU such as an H100 or H200 a recording's run then keeps about a fifth more of its "
-       "rate).",
-       [](StudioOptions& o, const QString&, QString&) { return (o.picture.antialiased = false, true); }},
   };
 }
 
@@ -351,8 +346,8 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
     return QString();
   };
   const bool picture = given.contains("resolution") || given.contains("no-hud") || given.contains("no-colour-bar") ||
-                       given.contains("no-labels") || given.contains("no-antialiasing");
-  const QString pictureOptions = "--resolution, --no-hud, --no-colour-bar, --no-labels and --no-antialiasing";
+                       given.contains("no-labels");
+  const QString pictureOptions = "--resolution, --no-hud, --no-colour-bar and --no-labels";
   const QSize size = o.picture.size;
   const std::pair<bool, QString> rules[] = {
       // An empty name leaves nothing to save, and the window would stay open for ever.

@@ -143,7 +143,6 @@ TEST(StudioExport, BadRecordingOptionsExitWithAMessageAndWriteNothing) {
       {{"--record", q(test::scratchPath("x.avi")), "--frames", "3"}, "expected a video"},
       {{"--frames", "3"}, "--frames belongs to --record"},
       {{"--no-hud"}, "go with --screenshot or --record"},
-      {{"--no-antialiasing"}, "go with --screenshot or --record"},
   };
   for (const auto& [arguments, message] : cases) {
     const test::StudioRun r = test::runStudio(arguments);

@@ -147,14 +147,6 @@ TEST_F(StudioLayout, NoTextIsClippedInTheRecordAndSaveImageDialogs) {
     const QStringList clipped = clippedTexts(&dialog);
     EXPECT_TRUE(clipped.isEmpty()) << clipped.join('\n').toStdString();
     EXPECT_LE(dialog.width(), 1280);
-    // Anti-aliasing is on unless the user turns it off, for a recording and an image alike.
-    EXPECT_TRUE(dialog.picture().antialiased);
-    QCheckBox* smooth = nullptr;
-    for (QCheckBox* box : dialog.findChildren<QCheckBox*>())
-      if (box->text().contains("anti-aliasing")) smooth = box;
-    ASSERT_NE(smooth, nullptr);
-    smooth->setChecked(false);
-    EXPECT_FALSE(dialog.picture().antialiased);
   }
 }
 
