@@ -4,6 +4,8 @@
 // the video's frame rate.
 #include <gtest/gtest.h>
 
+#include <QApplication>
+#include <QCursor>
 #include <QLabel>
 #include <QListWidget>
 #include <algorithm>
@@ -58,7 +60,12 @@ TEST(ViewDetails, TheValueUnderThePointerFollowsTheRunThroughAReset) {
   window.setPlaying(true);
   ASSERT_TRUE(test::waitUntil([&] { return window.pane()->view()->slices() && window.pane()->view()->slices()->step >= 60; }));
   const auto source = window.pane()->view()->slices();
-  emit window.pane()->view()->cellHovered(source->i, source->j, source->k);  // the pointer rests on the source
+  // The X pointer itself over the view: left elsewhere, the server may tell the view it left at any time
+  // (a window mapped or moved under it), which rightly clears the probe.
+  SliceView* view = window.pane()->view();
+  QCursor::setPos(view->mapToGlobal(view->rect().center()));
+  QApplication::processEvents();
+  emit view->cellHovered(source->i, source->j, source->k);  // the pointer rests on the source
   auto* probe = window.findChild<QLabel*>("probe");
   ASSERT_NE(probe, nullptr);
   EXPECT_FALSE(probe->text().contains("u = 0 ")) << probe->text().toStdString();
