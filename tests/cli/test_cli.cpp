@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app/controller/BenchmarkReport.h"
+#include "core/FieldCompare.h"
 #include "core/Npy.h"
 #include "tests/ScratchDir.h"
 #include "tests/SanitizerBuild.h"
@@ -28,16 +29,13 @@ using iso::test::runCli;
 
 std::filesystem::path tempPath(const std::string& name) { return iso::test::scratchPath(name); }
 
-// ‖a − b‖ / ‖a‖ of two fields written by --dump (infinite when their sizes differ or a is all zeros).
+// ‖a − b‖ / ‖a‖ of two fields written by --dump, by compareFields (infinite when their sizes differ, an
+// entry is not finite or a is all zeros).
 double relativeDifference(const std::filesystem::path& a, const std::filesystem::path& b) {
   const auto x = iso::readNpy(a.string()), y = iso::readNpy(b.string());
-  if (x.data.size() != y.data.size()) return INFINITY;
-  double d2 = 0.0, r2 = 0.0;
-  for (std::size_t n = 0; n < x.data.size(); ++n) {
-    d2 += std::pow(double(x.data[n]) - y.data[n], 2);
-    r2 += std::pow(double(x.data[n]), 2);
-  }
-  return r2 > 0.0 ? std::sqrt(d2 / r2) : INFINITY;
+  if (x.data.size() != y.data.size() || iso::l2Norm(x.data) == 0.0) return INFINITY;
+  const iso::FieldDifference d = iso::compareFields(y.data, x.data);
+  return d.nonFinite > 0 ? INFINITY : d.relativeL2;
 }
 
 // Each command line exits with 2 and a message holding `phrase`, before anything runs.
