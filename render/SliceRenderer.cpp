@@ -289,9 +289,13 @@ void SliceRenderer::clear(const FrameTarget& target) {
 }
 
 void SliceRenderer::drawQuads(const glm::mat4& viewProjection, const std::array<int, 3>& quads, int count,
-                              const std::array<SlicePlane, 3>& planes) {
+                              const std::array<SlicePlane, 3>& planes, const SliceGeometry* crossings) {
   program_->bind();
   gl_->glUniformMatrix4fv(program_->uniformLocation("viewProjection"), 1, GL_FALSE, &viewProjection[0][0]);
+  if (crossings)
+    setCrossings(*crossings);
+  else
+    program_->setUniformValue("crossings", false);
   program_->setUniformValue("clip", gain_.clip());
   program_->setUniformValue("rangeLow", magnitudeRange_ ? 0.0f : -gain_.clip());
   // A uniform model tints every plane one colour: it tells nothing (the colour bar gives the velocity) and
@@ -343,9 +347,7 @@ void SliceRenderer::drawSlices3D(const FrameTarget& target) {
   gl_->glViewport(0, 0, scene.width(), scene.height());
   const glm::mat4 viewProjection = sceneViewProjection(target);
   gl_->glEnable(GL_DEPTH_TEST);
-  program_->bind();
-  setCrossings(g);
-  drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ});
+  drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ}, &g);
   gl_->glEnable(GL_BLEND);
   gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   if (!decorations_.update3D(gl_, g, true)) fail(decorations_.lastError());
@@ -392,9 +394,7 @@ void SliceRenderer::drawPlane2D(const FrameTarget& target) {
   // Logical pixels, y down, like QPainter.
   const float w = float(target.canvas.width()), h = float(target.canvas.height());
   const glm::mat4 pixels = target.rowsDown ? glm::ortho(0.0f, w, 0.0f, h, -1.0f, 1.0f) : glm::ortho(0.0f, w, h, 0.0f, -1.0f, 1.0f);
-  program_->bind();
-  program_->setUniformValue("crossings", false);
-  drawQuads(pixels, {SliceQuads::kPlaneQuad}, 1, {layout.plane});
+  drawQuads(pixels, {SliceQuads::kPlaneQuad}, 1, {layout.plane}, nullptr);
 }
 
 namespace {

@@ -131,8 +131,9 @@ class SliceRenderer {
   // The 3D view's slices smooth where they cross (slice.frag): every slice's textures bound, the grid's
   // shape and the eye given to the bound program.
   void setCrossings(const SliceGeometry& g);
+  // The slices `planes` on `quads`; smoothed where they cross when `crossings` gives their grid (3D).
   void drawQuads(const glm::mat4& viewProjection, const std::array<int, 3>& quads, int count,
-                 const std::array<SlicePlane, 3>& planes);
+                 const std::array<SlicePlane, 3>& planes, const SliceGeometry* crossings);
   void drawOverlay(const FrameTarget& target);
   // The overlay's parts, each painted into a panel of its own (OverlayLayer), in this order.
   enum OverlayPanel { kMarksPanel, kColourBarFramesPanel, kColourBarLabelsPanel, kHudPanel, kNoticePanel, kOverlayPanels };
