@@ -66,14 +66,29 @@ ClContext::ClContext(const DeviceInfo& info) : info_(info), device_(deviceIdOf(i
   cl_int err = CL_SUCCESS;
   context_ = ClContextHandle(clCreateContext(nullptr, 1, &device_, nullptr, nullptr, &err));
   checkCl(err, "clCreateContext", info.name);
+  createQueues();
+}
+
+ClContext ClContext::sharing(const ClContext& shared) {
+  ClContext c;
+  c.info_ = shared.info_;
+  c.device_ = shared.device_;
+  checkCl(clRetainContext(shared.context()), "clRetainContext", shared.info_.name);
+  c.context_ = ClContextHandle(shared.context());
+  c.createQueues();
+  return c;
+}
+
+void ClContext::createQueues() {
+  cl_int err = CL_SUCCESS;
   // clCreateCommandQueue is deprecated in 2.0 but is the 1.2 entry point this project targets.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   queue_ = ClQueueHandle(clCreateCommandQueue(context_.get(), device_, CL_QUEUE_PROFILING_ENABLE, &err));
-  checkCl(err, "clCreateCommandQueue", info.name);
+  checkCl(err, "clCreateCommandQueue", info_.name);
   transferQueue_ = ClQueueHandle(clCreateCommandQueue(context_.get(), device_, 0, &err));
 #pragma GCC diagnostic pop
-  checkCl(err, "clCreateCommandQueue", info.name + " (transfers)");
+  checkCl(err, "clCreateCommandQueue", info_.name + " (transfers)");
 }
 
 void ClContext::finish() const { checkCl(clFinish(queue_.get()), "clFinish"); }

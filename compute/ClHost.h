@@ -74,6 +74,10 @@ class Event {
 class ClContext {
  public:
   explicit ClContext(const DeviceInfo& info);
+  // Queues of its own over `shared`'s context (retained, so it outlives `shared`): work enqueued on them
+  // uses the same device memory and runs beside `shared`'s queues, where a second context would take
+  // turns with it on the device.
+  static ClContext sharing(const ClContext& shared);
   const DeviceInfo& info() const { return info_; }
   cl_device_id device() const { return device_; }
   cl_context context() const { return context_.get(); }
@@ -84,6 +88,8 @@ class ClContext {
   std::size_t baseAddressAlignBytes() const;
 
  private:
+  ClContext() = default;
+  void createQueues();
   DeviceInfo info_;
   cl_device_id device_ = nullptr;
   ClContextHandle context_;

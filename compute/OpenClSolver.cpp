@@ -14,6 +14,7 @@
 #include "compute/DeviceArray.h"
 #include "compute/KernelSources.h"
 #include "compute/OpenClPlaneCopies.h"
+#include "compute/OpenClPictureRenderer.h"
 #include "compute/OpenClVolumeRenderer.h"
 #include "compute/stages/OpenClStage.h"
 
@@ -735,6 +736,10 @@ bool OpenClSolver::startVolume(const VolumeView& view, std::span<std::uint32_t> 
   if (!m.volume) m.volume = std::make_unique<OpenClVolumeRenderer>(m.ctx);
   m.volume->start(view, grid_, m.fields.field[m.fields.cur].get(), m.fields.vel.get(), rgba, seconds);
   return false;
+}
+
+std::unique_ptr<PictureRenderer> OpenClSolver::makePictureRenderer() {
+  return std::make_unique<OpenClPictureRenderer>(impl_->ctx);
 }
 
 std::vector<float> OpenClSolver::traces() { return impl_->receivers.samples(impl_->ctx); }

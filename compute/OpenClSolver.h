@@ -72,6 +72,8 @@ class OpenClSolver : public WaveSolver {
   void finishSlices() override;  // the planes and the volume image on their way
   // Rendered on the device from the current field buffer (compute/OpenClVolumeRenderer.h).
   bool startVolume(const VolumeView& view, std::span<std::uint32_t> rgba, double* seconds) override;
+  // In queues of its own over this solver's context (compute/OpenClPictureRenderer.h).
+  std::unique_ptr<PictureRenderer> makePictureRenderer() override;
   std::vector<float> traces() override;
   SolverState saveState() override;
   void restoreState(const SolverState& state) override;

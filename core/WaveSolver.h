@@ -11,6 +11,7 @@
 #include "core/Grid.h"
 #include "core/PlaneRange.h"
 #include "core/SliceSet.h"
+#include "core/SlicePicture.h"
 #include "core/StageRegistry.h"
 
 namespace iso {
@@ -84,6 +85,11 @@ class WaveSolver {
     (void)view, (void)rgba, (void)seconds;
     throw std::logic_error("stage '" + stage() + "' cannot render the volume");
   }
+
+  // A maker of the 3D slice view's pictures on this solver's device, beside its steps (core/SlicePicture.h),
+  // independent of the solver from then on (it may outlive it); null where the solver has none (the CPU
+  // stages, whose pictures OpenGL draws as well as anything on their cores). Call on the solver's thread.
+  virtual std::unique_ptr<PictureRenderer> makePictureRenderer() { return nullptr; }
 
   // Receiver samples since the start: traces()[n*R + r] = u at receiver r at time (n+1)·dt.
   virtual std::vector<float> traces() = 0;

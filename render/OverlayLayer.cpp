@@ -27,6 +27,15 @@ bool tileEmpty(const QImage& image, const QRect& r) {
   return true;
 }
 
+// The tiles of `image` with something painted in them, as one rectangle (empty: none).
+QRect paintedBounds(const QImage& image) {
+  QRect bounds;
+  for (int ty = 0; ty * OverlayLayer::kTile < image.height(); ++ty)
+    for (int tx = 0; tx * OverlayLayer::kTile < image.width(); ++tx)
+      if (const QRect r = tileRect(image, tx, ty); !tileEmpty(image, r)) bounds = bounds.united(r);
+  return bounds;
+}
+
 bool tileSame(const QImage& a, const QImage& b, const QRect& r) {
   const std::size_t bytes = std::size_t(r.width()) * 4;
   for (int y = r.top(); y <= r.bottom(); ++y)
@@ -91,6 +100,8 @@ void OverlayLayer::paint(int index, const QRect& region, double pixelRatio, cons
   panel.pixelRatio = pixelRatio;
   panel.key = key;
   panel.repainted = true;
+  panel.generation = ++paintings_;
+  panel.bounds = QRect();
   if (region.isEmpty()) {
     panel.painted = QImage();
     return;
@@ -104,6 +115,25 @@ void OverlayLayer::paint(int index, const QRect& region, double pixelRatio, cons
   painter.setRenderHint(QPainter::TextAntialiasing, true);
   painter.translate(-QPointF(region.topLeft()) / pixelRatio);
   paint(painter);
+  painter.end();
+  panel.bounds = paintedBounds(panel.painted);
+}
+
+std::vector<PictureLayer> OverlayLayer::pictureLayers() const {
+  std::vector<PictureLayer> layers;
+  for (const Panel& panel : panels_) {
+    if (panel.region.isEmpty() || panel.bounds.isEmpty()) continue;
+    const auto held = std::make_shared<const QImage>(panel.painted);  // shares the pixels: a repaint detaches
+    PictureLayer l;
+    l.x = panel.region.x() + panel.bounds.x(), l.y = panel.region.y() + panel.bounds.y();
+    l.width = panel.bounds.width(), l.height = panel.bounds.height();
+    l.stride = int(held->bytesPerLine() / 4);
+    l.pixels = reinterpret_cast<const std::uint32_t*>(held->constScanLine(panel.bounds.y())) + panel.bounds.x();
+    l.generation = panel.generation;
+    l.keep = held;
+    layers.push_back(std::move(l));
+  }
+  return layers;
 }
 
 void OverlayLayer::addQuad(const QRect& r, const QRect& region, QSize frame, bool flipped) {

@@ -23,6 +23,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/SlicePicture.h"
 #include "render/GlCheck.h"
 
 class QOpenGLShaderProgram;
@@ -58,6 +59,10 @@ class OverlayLayer {
   // row order). False on a GL error (see lastError).
   bool draw(GlFunctions* gl, QSize frame, bool flipped = false);
   const QString& lastError() const { return error_; }
+  // The panels for a renderer that blends them itself (core/SlicePicture.h), in index order: each one's
+  // painted pixels within the bounds of its tiles with something painted (none: left out), held by the
+  // layer, named by the painting (a new generation each time a panel is painted). No GL.
+  std::vector<PictureLayer> pictureLayers() const;
 
  private:
   struct Panel {
@@ -67,6 +72,8 @@ class OverlayLayer {
     QImage painted;   // the panel's last painting
     QImage uploaded;  // what the texture holds (the painting before, whose memory the next one reuses)
     bool repainted = false;   // painted since the last draw
+    std::uint64_t generation = 0;  // of the painting
+    QRect bounds;                  // of its tiles with something painted, in panel pixels (empty: none)
     std::vector<QRect> runs;  // runs of tiles with something painted, in panel pixels: what is blended
     GLuint texture = 0;
   };
@@ -79,6 +86,7 @@ class OverlayLayer {
   void addQuad(const QRect& rect, const QRect& region, QSize frame, bool flipped);
 
   std::vector<Panel> panels_;
+  std::uint64_t paintings_ = 0;  // panels painted so far: each painting's generation
   std::vector<float> vertices_;  // this frame's quads: x y s t per vertex
   std::unique_ptr<QOpenGLShaderProgram> program_;
   GLuint vao_ = 0, vbo_ = 0;

@@ -10,6 +10,7 @@
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
 #include <QPainter>
+#include <QScopeGuard>
 
 #include <glm/gtc/matrix_transform.hpp>
 
@@ -129,6 +130,7 @@ bool SliceRenderer::setClip(float clip) {
 }
 
 bool SliceRenderer::velocityMatches() const {
+  if (madeElsewhere_) return velocity_ && SliceGeometry::of(*velocity_) == geometry_;
   return velocity_ && velocityTextures_.hasData() && velocityTextures_.geometry() == fieldTextures_.geometry();
 }
 
@@ -256,10 +258,13 @@ bool SliceRenderer::uploadField() {
 // ---- Frames ----------------------------------------------------------------------------------------
 
 void SliceRenderer::drawFrame(const FrameTarget& target) {
-  // The HUD's text covers the top of the view: the volume is framed below it, never under it.
-  if (is3D(mode_)) camera_.camera().setCoveredTop(decorations_.coveredTop(target, int(hudText(target).size())));
   if (ready_) uploads_.retire(gl_);
-  if (ready_ && uploadPending()) {
+  const bool uploaded = ready_ && uploadPending();
+  // The HUD's text covers the top of the view: the volume is framed below it, never under it. Its lines
+  // are counted after the uploads, as the frame will paint them (before the first upload of a velocity
+  // model it would warn of an overlay that does not match).
+  if (is3D(mode_)) camera_.camera().setCoveredTop(decorations_.coveredTop(target, int(hudText(target).size())));
+  if (uploaded) {
     clear(target);
     if (hasPicture()) {
       if (mode_ == Mode::Orthogonal3D)
@@ -410,6 +415,12 @@ QRect devicePixels(const FrameTarget& target, const QRectF& logical) {
 
 void SliceRenderer::drawOverlay(const FrameTarget& target) {
   OverlayLayer& overlay = target.onScreen ? windowOverlay_ : imageOverlay_;
+  paintOverlay(target, overlay);
+  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
+  if (!overlay.draw(gl_, target.pixels, target.rowsDown)) fail(overlay.lastError());
+}
+
+void SliceRenderer::paintOverlay(const FrameTarget& target, OverlayLayer& overlay) {
   const QStringList hud = hudText(target);
   const QRect frame(QPoint(0, 0), target.pixels);
   const double ratio = target.pixelRatio;
@@ -430,8 +441,6 @@ void SliceRenderer::drawOverlay(const FrameTarget& target) {
   overlay.paint(kHudPanel, decorated ? devicePixels(target, decorations_.hudBand(target, int(hud.size()))) : QRect(),
                 ratio, hud.join('\n').toUtf8(), [&](QPainter& painter) { decorations_.paintHud(painter, target, hud); });
   overlay.paint(kNoticePanel, frame, ratio, noticesKey(target), [&](QPainter& painter) { paintNotices(painter, target); });
-  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
-  if (!overlay.draw(gl_, target.pixels, target.rowsDown)) fail(overlay.lastError());
 }
 
 QString SliceRenderer::notReadyProblem() const {
@@ -459,6 +468,112 @@ QString SliceRenderer::startImage(const ImageOptions& options, int samples) {
 QString SliceRenderer::collectImage(const std::function<void(const QImage& image)>& use) {
   if (QString error = notReadyProblem(); !error.isEmpty()) return error;
   return image_.collect(gl_, use);
+}
+
+// ---- Pictures made elsewhere -----------------------------------------------------------------------
+
+namespace {
+
+std::uint32_t rgba8(const QColor& c) {
+  return std::uint32_t(c.red()) | std::uint32_t(c.green()) << 8 | std::uint32_t(c.blue()) << 16 | 0xff000000u;
+}
+
+}  // namespace
+
+QString SliceRenderer::drawLineLayer(const FrameTarget& target) {
+  const SliceGeometry& g = geometry_;
+  camera_.frame(g);
+  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
+  gl_->glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+  gl_->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  quads_.place3D(gl_, g);
+  const QSize scene = scenePixels(target);
+  gl_->glViewport(0, 0, scene.width(), scene.height());
+  const glm::mat4 viewProjection = sceneViewProjection(target);
+  gl_->glEnable(GL_DEPTH_TEST);
+  gl_->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);  // the slices' depth only: what hides the lines
+  drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ}, nullptr);
+  gl_->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+  gl_->glEnable(GL_BLEND);
+  // Colour as drawSlices3D blends it, over black; alpha as the share of the pixel the lines cover: the
+  // premultiplied layer that, laid over the slices, gives what drawSlices3D draws.
+  gl_->glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  QString error;
+  if (!decorations_.update3D(gl_, g, true)) error = decorations_.lastError();
+  decorations_.draw3D(gl_, viewProjection, scene, target.pixelRatio);
+  gl_->glDisable(GL_BLEND);
+  gl_->glDisable(GL_DEPTH_TEST);
+  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
+  if (const QString e = drainGlErrors(gl_, "drawing the 3D lines' layer"); error.isEmpty()) error = e;
+  return error;
+}
+
+QByteArray SliceRenderer::lineLayerKey(const FrameTarget& target) const {
+  return OverlayLayer::keyOf([&](QDataStream& out) {
+    out << target.pixels << target.pixelRatio << decorations_.marksKey();
+    for (int a = 0; a < 3; ++a) out << geometry_.size[std::size_t(a)] << geometry_.point[std::size_t(a)];
+    const glm::mat4 m = worldToClip(camera_.camera(), scenePixels(target));
+    out << QByteArray(reinterpret_cast<const char*>(&m), sizeof m);
+  });
+}
+
+std::optional<PictureLayer> SliceRenderer::lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error) {
+  if (const QByteArray key = lineLayerKey(target); key != lineLayerKey_ || !lineLayer_) {
+    const QImage drawn = image_.render(gl_, options, 0, [this](const FrameTarget& t) { return drawLineLayer(t); }, error);
+    if (drawn.isNull()) return std::nullopt;
+    // Read back as RGBA bytes, alpha included: premultiplied, as blended.
+    const QImage rgba(drawn.constBits(), drawn.width(), drawn.height(), drawn.bytesPerLine(), QImage::Format_RGBA8888_Premultiplied);
+    lineLayer_ = std::make_shared<const QImage>(rgba.convertToFormat(QImage::Format_ARGB32_Premultiplied));
+    lineLayerKey_ = key;
+    ++lineLayerGeneration_;
+  }
+  PictureLayer l;
+  l.width = lineLayer_->width(), l.height = lineLayer_->height();
+  l.stride = int(lineLayer_->bytesPerLine() / 4);
+  l.pixels = reinterpret_cast<const std::uint32_t*>(lineLayer_->constBits());
+  l.generation = lineLayerGeneration_;
+  l.keep = lineLayer_;
+  return l;
+}
+
+std::optional<SliceRenderer::PictureParts> SliceRenderer::pictureParts(const ImageOptions& options, QString& error) {
+  if (error = notReadyProblem(); !error.isEmpty()) return std::nullopt;
+  if (error = ImageFramebuffer::optionsProblem(options); !error.isEmpty()) return std::nullopt;
+  const FrameTarget target = ImageFramebuffer::target(options);
+  if (mode_ != Mode::Orthogonal3D || !slices_ || target.pixels != options.size) {
+    error = QStringLiteral("only pictures of the 3D slice view at their own size are made elsewhere");
+    return std::nullopt;
+  }
+  const ColourTable* table = Colormap::table(colormapName_);
+  madeElsewhere_ = true;  // what the frame shows is the slices set, not what OpenGL holds
+  const auto restore = qScopeGuard([this] { madeElsewhere_ = false; });
+  // As drawFrame frames the camera: below the HUD, around the grid.
+  camera_.camera().setCoveredTop(decorations_.coveredTop(target, int(hudText(target).size())));
+  camera_.frame(geometry_);
+  PictureParts parts;
+  SlicePicture& p = parts.picture;
+  p.width = target.pixels.width(), p.height = target.pixels.height();
+  p.sceneWidth = scenePixels(target).width();
+  p.worldToClip = worldToClip(camera_.camera(), scenePixels(target));
+  p.eye = geometry_.toGrid(camera_.camera().eye());
+  p.clip = gain_.clip();
+  p.rangeLow = magnitudeRange_ ? 0.0f : -gain_.clip();
+  const bool tints = overlayOn_ && velocityMatches() && velocityRange_[1] > velocityRange_[0];
+  p.tintOpacity = tints ? overlayOpacity_ : 0.0f;
+  p.velocityRange = velocityRange_;
+  for (int n = 0; n < kColourTableEntries; ++n) {
+    const auto& c = (*table)[std::size_t(n)];
+    p.colormap[std::size_t(n)] = std::uint32_t(c[0]) | std::uint32_t(c[1]) << 8 | std::uint32_t(c[2]) << 16 | 0xff000000u;
+  }
+  p.background = rgba8(kBackground);
+  parts.slices = slices_;
+  if (tints) parts.velocity = velocity_;
+  const std::optional<PictureLayer> lines = lineLayer(options, target, error);
+  if (!lines) return std::nullopt;
+  parts.layers.push_back(*lines);
+  paintOverlay(target, elsewhereOverlay_);
+  for (PictureLayer& l : elsewhereOverlay_.pictureLayers()) parts.layers.push_back(std::move(l));
+  return parts;
 }
 
 // ---- Layout and decorations ------------------------------------------------------------------------
@@ -493,7 +608,7 @@ std::optional<SliceRenderer::ColourBars> SliceRenderer::colourBars(const FrameTa
 
 void SliceRenderer::paintMarks(QPainter& painter, const FrameTarget& target) const {
   if (!hasPicture() || !target.labels) return;
-  const SliceGeometry& shown = fieldTextures_.geometry();
+  const SliceGeometry& shown = shownGeometry();
   if (is3D(mode_))  // the volume shows every receiver, the slices those on them
     decorations_.paint3D(painter, camera_.camera(), target, shown, mode_ == Mode::Orthogonal3D);
   else
@@ -518,7 +633,7 @@ void SliceRenderer::paintNotices(QPainter& painter, const FrameTarget& target) c
 QByteArray SliceRenderer::marksKey(const FrameTarget& target) const {
   return OverlayLayer::keyOf([&](QDataStream& out) {
     out << hasPicture() << target.labels << int(mode_) << target.canvas << target.colourBar << decorations_.marksKey();
-    const SliceGeometry& shown = fieldTextures_.geometry();
+    const SliceGeometry& shown = shownGeometry();
     for (int a = 0; a < 3; ++a) out << shown.size[std::size_t(a)] << shown.point[std::size_t(a)];
     if (is3D(mode_)) {
       const OrbitCamera& camera = camera_.camera();

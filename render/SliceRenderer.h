@@ -23,6 +23,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "core/SlicePicture.h"
 #include "render/Colormap.h"
 #include "render/Decorations.h"
 #include "render/FrameTarget.h"
@@ -93,6 +94,17 @@ class SliceRenderer {
   // "" or what failed.
   QString startImage(const ImageOptions& options, int samples);
   QString collectImage(const std::function<void(const QImage& image)>& use);
+  // What a picture for `options` is made of where the solver's device makes it instead of OpenGL
+  // (core/SlicePicture.h): the 3D view's camera, range and colours, its slices, and the layers over them:
+  // the 3D lines as the slices hide them (drawn by OpenGL, at the picture's size, only when they change:
+  // the camera, the slice point, the marks), then the overlay's panels, painted as for a picture. The 3D
+  // slice view only, at scale 1 or more; nullopt and `error` otherwise.
+  struct PictureParts {
+    SlicePicture picture;
+    std::shared_ptr<const SliceSet> slices, velocity;  // velocity: only where it tints
+    std::vector<PictureLayer> layers;
+  };
+  std::optional<PictureParts> pictureParts(const ImageOptions& options, QString& error);
   // Mapped pixel buffers for the wavefield's planes (MappedUploads::map): a set given to setSlices whose
   // planes lie in one is uploaded from it, and held until the GL has read it.
   std::optional<MappedUploads::Mapping> mapBuffers(int count, std::size_t bytes, QString& problem);
@@ -135,13 +147,22 @@ class SliceRenderer {
   void drawQuads(const glm::mat4& viewProjection, const std::array<int, 3>& quads, int count,
                  const std::array<SlicePlane, 3>& planes, const SliceGeometry* crossings);
   void drawOverlay(const FrameTarget& target);
+  void paintOverlay(const FrameTarget& target, OverlayLayer& overlay);  // its panels, painted where they changed
+  // The 3D lines of a frame for `target` over a transparent frame, hidden where the slices are in front,
+  // premultiplied (the blend of drawSlices3D, with alpha summed as coverage): "" or what failed.
+  QString drawLineLayer(const FrameTarget& target);
+  // The line layer for pictures of `options` as a layer (drawn again when its key changes); nullopt on failure.
+  std::optional<PictureLayer> lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error);
+  QByteArray lineLayerKey(const FrameTarget& target) const;
   // The overlay's parts, each painted into a panel of its own (OverlayLayer), in this order.
   enum OverlayPanel { kMarksPanel, kColourBarFramesPanel, kColourBarLabelsPanel, kHudPanel, kNoticePanel, kOverlayPanels };
   void paintMarks(QPainter& painter, const FrameTarget& target) const;    // the labels of lines and cells
   void paintNotices(QPainter& painter, const FrameTarget& target) const;  // the mouse's hint, messages
   QByteArray marksKey(const FrameTarget& target) const;                    // what paintMarks depends on
   QByteArray noticesKey(const FrameTarget& target) const;                  // what paintNotices depends on
-  bool hasPicture() const { return slices_ && fieldTextures_.hasData(); }
+  // What a frame shows: the slices OpenGL holds, or, while a picture is made elsewhere, the slices set.
+  bool hasPicture() const { return slices_ && (madeElsewhere_ || fieldTextures_.hasData()); }
+  const SliceGeometry& shownGeometry() const { return madeElsewhere_ ? geometry_ : fieldTextures_.geometry(); }
   bool velocityMatches() const;
   QStringList hudText(const FrameTarget& target) const;  // the decorations' lines and this renderer's warnings
   // The colour bars a frame for `target` shows beside its planes; none without a picture, or while GL fails.
@@ -163,6 +184,11 @@ class SliceRenderer {
   Colormap colormapTexture_;
   OverlayLayer windowOverlay_{kOverlayPanels};  // what QPainter draws over the slices, in a window's frames
   OverlayLayer imageOverlay_{kOverlayPanels};   // the same in pictures: a recording alternates between the two
+  OverlayLayer elsewhereOverlay_{kOverlayPanels};  // the same in pictures made elsewhere: painted, never drawn here
+  std::shared_ptr<const QImage> lineLayer_;      // ARGB32, premultiplied
+  QByteArray lineLayerKey_;
+  std::uint64_t lineLayerGeneration_ = 0;
+  bool madeElsewhere_ = false;  // during pictureParts
   ImageFramebuffer image_;
   MappedUploads uploads_;
 

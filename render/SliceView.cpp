@@ -337,6 +337,14 @@ QString SliceView::collectImage(const std::function<void(const QImage& image)>& 
   return error;
 }
 
+std::optional<SliceRenderer::PictureParts> SliceView::pictureParts(const ImageOptions& options, QString& error) {
+  if (error = currentForPictures(); !error.isEmpty()) return std::nullopt;
+  std::optional<SliceRenderer::PictureParts> parts = renderer_.pictureParts(options, error);
+  context_.doneCurrent();
+  showGlProblem();
+  return parts;
+}
+
 QImage SliceView::grabFramebuffer() {
   if (!ensureGl()) return {};
   const double ratio = devicePixelRatioF();

@@ -129,6 +129,8 @@ class SliceView : public QWidget {
   // back (valid during the call). "" or what failed (SliceRenderer::startImage, collectImage).
   QString startImage(const ImageOptions& options);
   QString collectImage(const std::function<void(const QImage& image)>& use);
+  // What a picture for `options` is made of where the solver's device makes it (SliceRenderer::pictureParts).
+  std::optional<SliceRenderer::PictureParts> pictureParts(const ImageOptions& options, QString& error);
   // The view as the window shows it, at its size (renderImage with every decoration); initialises GL
   // if the view was never shown. A null image when GL cannot draw.
   QImage grabFramebuffer();

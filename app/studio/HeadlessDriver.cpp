@@ -110,6 +110,7 @@ void HeadlessDriver::startRecording() {
                 frames ? 1e3 * recording.renderSeconds() / double(frames) : 0.0,
                 recording.writerBusySeconds() > 0 ? double(frames) / recording.writerBusySeconds() : 0.0,
                 recording.waitSeconds());
+    std::printf("pictures made by: %s\n", qPrintable(target_.view->pictureMaker()));
     printRenderer();
     ended_ = true;
     QApplication::exit(0);

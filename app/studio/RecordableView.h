@@ -61,6 +61,8 @@ class RecordableView {
     (void)use;
     return QStringLiteral("this view draws its pictures only at once");
   }
+  // What made the last picture startImage started: "OpenGL", "OpenCL on <device>" (app/studio/RecordedPictures.h).
+  virtual QString pictureMaker() const { return QStringLiteral("OpenGL"); }
   // A line over the picture on screen only, never in renderImage's: the recording's state (empty: none).
   virtual void setRecordingNotice(const QString& line) = 0;
   // The pictures to come are drawn with `options` (null: no more of them). A view whose picture is

@@ -51,6 +51,7 @@ SimulationPane::SimulationPane(QWidget* parent)
   view_ = new SliceView(this);
   layout->addWidget(view_);
   volume_ = std::make_unique<VolumeFeed>(*view_, *controller_);
+  pictures_ = std::make_unique<RecordedPictures>(view_, controller_.get());
   // The volume's camera, size and range follow the view's (a frame drawn covers a resize, a new HUD).
   connect(view_, &SliceView::cameraMoved, this, [this] { volume_->update(); });
   connect(view_, &SliceView::clipChanged, this, [this] { volume_->update(); });
@@ -259,7 +260,7 @@ QString SimulationPane::glInfo() const { return view_->glInfo(); }
 
 long SimulationPane::imageStep() const { return pictureStep_; }
 
-bool SimulationPane::drawsVideoPlanes() const { return !ViewContext::softwareRasterizer(); }
+bool SimulationPane::drawsVideoPlanes() const { return pictures_->onDevice() || !ViewContext::softwareRasterizer(); }
 
 bool SimulationPane::runRests() const {
   const long requested = controller_->playRequests();
@@ -284,11 +285,11 @@ QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) 
 
 QString SimulationPane::startImage(const ImageOptions& options) {
   showPictureCounters(options);
-  return view_->startImage(options);
+  return pictures_->start(options);
 }
 
 QString SimulationPane::collectImage(const std::function<void(const QImage& image)>& use) {
-  return view_->collectImage(use);
+  return pictures_->collect(use);
 }
 
 void SimulationPane::showPictureCounters(const ImageOptions& options) {

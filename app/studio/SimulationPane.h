@@ -14,6 +14,7 @@
 
 #include "app/controller/SimulationController.h"
 #include "app/studio/RecordableView.h"
+#include "app/studio/RecordedPictures.h"
 #include "app/studio/VolumeFeed.h"
 
 namespace iso {
@@ -62,6 +63,9 @@ class SimulationPane : public QWidget, public RecordableView {
   enum class SlicePath { Mapped, Host };
   void setSlicePath(SlicePath path, const QString& reason = {});
   std::size_t mappedSlotFloats() const;  // floats per slot of the mapped buffers in use, 0 on the host path
+  // Where a recording's pictures are made (RecordedPictures; Auto by default).
+  void setRecordedPictures(RecordedPictures::Maker maker) { pictures_->setMaker(maker); }
+  const RecordedPictures& recordedPictures() const { return *pictures_; }
 
   // RecordableView: the view, and the run of its controller.
   QSize screenPixels() const override;
@@ -89,6 +93,7 @@ class SimulationPane : public QWidget, public RecordableView {
   bool drawsVideoPlanes() const override;
   QString startImage(const ImageOptions& options) override;
   QString collectImage(const std::function<void(const QImage& image)>& use) override;
+  QString pictureMaker() const override { return pictures_->lastMaker(); }
   void setRecordingNotice(const QString& line) override;
   void preparePictures(const ImageOptions* options) override;
 
@@ -117,6 +122,7 @@ class SimulationPane : public QWidget, public RecordableView {
   std::unique_ptr<SimulationController> controller_;
   SliceView* view_ = nullptr;
   std::unique_ptr<VolumeFeed> volume_;
+  std::unique_ptr<RecordedPictures> pictures_;  // startImage's and collectImage's
   long pictureStep_ = -1;  // imageStep(): the last frame shown that pictures may be drawn of
   QTimer slicePoll_, statusPoll_;
   SlicePath slicePath_ = SlicePath::Mapped;

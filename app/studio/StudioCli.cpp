@@ -165,6 +165,17 @@ std::vector<StudioOption> recordOptions() {
          o.videoPreset = value;
          return error.isEmpty();
        }},
+      {"record-pictures", "auto|opengl|device",
+       "With --record: what makes the pictures. auto (the default): the 3D slice view's on the solver's device where it is a "
+       "GPU (an OpenCL kernel beside the solver's steps), the rest by OpenGL; opengl: all by OpenGL; device: the 3D slice "
+       "view's on the solver's OpenCL device of any kind.",
+       [](StudioOptions& o, const QString& value, QString& error) {
+         using Maker = RecordedPictures::Maker;
+         for (const Maker m : {Maker::Auto, Maker::OpenGl, Maker::Device})
+           if (value.toLower() == RecordedPictures::makerName(m)) return (o.recordPictures = m, true);
+         error = "--record-pictures " + value + ": expected auto, opengl or device";
+         return false;
+       }},
       {"resolution", "WxH",
        "Size of the --screenshot or --record picture in pixels, drawn at that size (up to 3840x2160; default: the view's size).",
        [](StudioOptions& o, const QString& value, QString& error) {
@@ -357,7 +368,7 @@ bool checkCombinations(const StudioOptions& o, const QSet<QString>& given, QStri
       {given.contains("screenshot") && o.steps < 0 && o.stagesTab < 0 && !o.benchPanel, "--screenshot needs --steps N (the step to take it at)"},
       {given.contains("record") && !given.contains("frames"), "--record needs --frames N (how many frames to write)"},
       {given.contains("record") && (given.contains("screenshot") || given.contains("steps")), "--record runs on its own: leave out --steps and --screenshot"},
-      {!without({"frames", "every", "fps", "video-preset"}, "record").isEmpty(), without({"frames", "every", "fps", "video-preset"}, "record")},
+      {!without({"frames", "every", "fps", "video-preset", "record-pictures"}, "record").isEmpty(), without({"frames", "every", "fps", "video-preset", "record-pictures"}, "record")},
       {!without({"stages", "json", "load"}, "bench-panel").isEmpty(), without({"stages", "json", "load"}, "bench-panel")},
       {picture && o.screenshot.isEmpty() && o.record.isEmpty(), pictureOptions + " go with --screenshot or --record"},
       {picture && (o.screenshotWindow || o.benchPanel), pictureOptions + " apply to a view's picture, not to --whole-window or --bench-panel"},
@@ -536,6 +547,7 @@ int runStudio(const StudioOptions& options) {
   window.viewControls()->setStepsPerFrame(options.stepsPerFrame);  // the box shows what the controller does
   if (options.hostSlicePath) pane->setSlicePath(SimulationPane::SlicePath::Host, "--slice-path host");
   if (options.viewFps > 0) pane->setFrameRateCap(options.viewFps);
+  pane->setRecordedPictures(options.recordPictures);
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
   // A benchmark measures for its whole time: the run does not stop at the scenario's end.
   if (options.benchmarkSeconds > 0.0) controller.setRunEnd(RunEnd::RunOn);

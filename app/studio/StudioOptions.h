@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include "app/export/VideoEncoder.h"
+#include "app/studio/RecordedPictures.h"
 #include "core/Scenario.h"
 #include "core/VolumeView.h"
 #include "render/SliceView.h"
@@ -26,6 +27,7 @@ struct StudioOptions {
   int recordEvery = 4;          // with record: time steps between frames (frame i shows step every·i)
   int recordFps = 30;
   QString videoPreset = QString::fromStdString(VideoOptions{}.preset);  // --video-preset: x264's
+  RecordedPictures::Maker recordPictures = RecordedPictures::Maker::Auto;  // --record-pictures
   // The screenshot's or the recording's picture: its size (empty: the view's) and what it shows.
   ImageOptions picture;
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit

@@ -6,6 +6,7 @@
 #include <QImage>
 
 #include "app/studio/PngSequenceWriter.h"
+#include "compute/DeviceRegistry.h"
 #include "tests/ScratchDir.h"
 #include "tests/gui/test_studio_export_support.h"
 #include "tests/gui/test_studio_support.h"
@@ -95,6 +96,33 @@ TEST(StudioExport, RecordedCompareViewHoldsEveryViewport) {
     const auto [red, blue] = test::countSigns(pixels);
     EXPECT_GT(red + blue, 300) << "viewport " << half + 1 << " shows no wave";
   }
+}
+
+// A recording of an OpenCL stage whose pictures the solver's device makes (--record-pictures device: PoCL's
+// CPU device here) holds the frames OpenGL draws: the same last frame, decoded, within what two encodings of
+// nearly the same pictures differ by.
+TEST(StudioExport, PicturesMadeOnTheSolversDeviceAreThoseOpenGlDraws) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
+  if (listDevices().empty()) GTEST_SKIP() << "no OpenCL device on this machine";
+  std::map<QString, test::DecodedVideo> decoded;
+  for (const QString maker : {"device", "opengl"}) {
+    const fs::path video = test::scratchPath(("by-" + maker + ".mp4").toStdString());
+    const test::StudioRun r = test::runStudio({"--size", "41,37,33", "--stage", "gpu-optimized", "--record", q(video), "--frames",
+                                               "3", "--every", "50", "--resolution", "1280x720", "--record-pictures", maker});
+    ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
+    EXPECT_TRUE(r.output.contains(maker == "device" ? "pictures made by: OpenCL on" : "pictures made by: OpenGL")) << r.output.toStdString();
+    decoded[maker] = test::decodeVideo(video);
+    ASSERT_EQ(decoded[maker].error, "");
+    ASSERT_EQ(decoded[maker].frames, 3);
+  }
+  const std::vector<std::uint8_t>& a = decoded["device"].lastFrameRgba;
+  const std::vector<std::uint8_t>& b = decoded["opengl"].lastFrameRgba;
+  ASSERT_EQ(a.size(), b.size());
+  const auto [red, blue] = test::countSigns(a);
+  EXPECT_GT(red + blue, 2000) << "the last frame shows the wave";
+  double sum = 0.0;
+  for (std::size_t n = 0; n < a.size(); ++n) sum += std::abs(int(a[n]) - int(b[n]));
+  EXPECT_LT(sum / double(a.size()), 1.0) << "mean absolute difference in levels of 255";
 }
 
 TEST(StudioExport, NoColourBarLeavesTheColourBarOut) {

@@ -1,0 +1,60 @@
+#pragma once
+// Where a recording's pictures are made: by the solver's device (core/SlicePicture.h) or by the view's
+// OpenGL. On a compute GPU every OpenGL frame is time the solver loses, and a recorded frame every few
+// steps lost it a third of its rate at 512³ (docs/PERFORMANCE.md); the same picture made by a kernel in
+// the solver's own OpenCL context runs beside its steps. So `Auto` makes the 3D slice view's pictures on
+// the solver's device when that device is a GPU and OpenGL draws the rest (the 2D planes, the volume, the
+// CPU stages, pictures drawn larger than their frame and reduced); `Device` does so on any OpenCL device
+// (a CPU's too: for tests), `OpenGl` never. Pictures come back a picture late, in the order started,
+// whoever made them. GUI thread.
+#include <QImage>
+#include <QSize>
+#include <QString>
+#include <deque>
+#include <functional>
+#include <memory>
+
+#include "core/SlicePicture.h"
+#include "render/FrameTarget.h"
+
+namespace iso {
+
+class SimulationController;
+class SliceView;
+
+class RecordedPictures {
+ public:
+  enum class Maker { Auto, OpenGl, Device };
+  static QString makerName(Maker maker);  // "auto", "opengl", "device"
+
+  RecordedPictures(SliceView* view, SimulationController* controller) : view_(view), controller_(controller) {}
+
+  void setMaker(Maker maker) { maker_ = maker; }
+  // The renderer that would make a picture of `options` now, or null where OpenGL draws it.
+  std::shared_ptr<PictureRenderer> deviceFor(const ImageOptions& options) const;
+  // Whether the view's pictures at their own size would be made on the solver's device now.
+  bool onDevice() const { return deviceOf() != nullptr; }
+  // Starts a picture (SliceView::startImage where OpenGL draws it): "" or what failed.
+  QString start(const ImageOptions& options);
+  // The oldest started, to use(image) (a video's planes as Format_Grayscale8, else RGBA bytes): "" or what failed.
+  QString collect(const std::function<void(const QImage& image)>& use);
+  // What made the last picture started: "OpenCL on NVIDIA H200" or "OpenGL" (also before any).
+  const QString& lastMaker() const { return lastMaker_; }
+
+ private:
+  struct OnItsWay {
+    std::shared_ptr<PictureRenderer> device;  // null: the view's OpenGL
+    QSize size;
+    bool planes = false;
+  };
+  std::shared_ptr<PictureRenderer> deviceOf() const;  // deviceFor, whatever the size
+  QString startOnDevice(std::shared_ptr<PictureRenderer> device, const ImageOptions& options);
+
+  SliceView* view_;
+  SimulationController* controller_;
+  Maker maker_ = Maker::Auto;
+  std::deque<OnItsWay> onItsWay_;
+  QString lastMaker_ = QStringLiteral("OpenGL");
+};
+
+}  // namespace iso

@@ -1,0 +1,188 @@
+#include "compute/OpenClPictureRenderer.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include "compute/KernelSources.h"
+#include "core/GridWorld.h"
+
+namespace iso {
+namespace {
+
+// pic_params of picture.cl, member for member (4-byte members only: the same layout on both sides).
+struct PictureParams {
+  float toGrid[16];
+  float eye[4];
+  float size[4];
+  float point[4];
+  int n[4];
+  int width, height, sceneWidth, layers;
+  float clip, rangeLow, tint, velLo, velHi;
+  std::uint32_t background;
+  int crossings, videoPlanes;
+};
+static_assert(sizeof(PictureParams) == 44 * 4, "pic_params in picture.cl has 44 four-byte members");
+
+PictureParams paramsOf(const SlicePicture& p, const SliceSet& s, int layers, PicturePixels pixels) {
+  PictureParams q{};
+  const std::array<int, 3> size{s.n1, s.n2, s.n3};
+  const glm::mat4 toGrid = worldToGridMatrix(size) * glm::inverse(p.worldToClip);
+  std::copy_n(glm::value_ptr(toGrid), 16, q.toGrid);
+  const int point[3] = {s.i, s.j, s.k};
+  for (int a = 0; a < 3; ++a) {
+    q.eye[a] = p.eye[a];
+    q.size[a] = float(size[std::size_t(a)]);
+    q.point[a] = float(point[a]) + 0.5f;  // through the centre of the slice's cells, as the quads lie
+    q.n[a] = size[std::size_t(a)];
+  }
+  q.width = p.width, q.height = p.height, q.sceneWidth = p.sceneWidth, q.layers = layers;
+  q.clip = p.clip, q.rangeLow = p.rangeLow, q.tint = p.tintOpacity;
+  q.velLo = p.velocityRange[0], q.velHi = p.velocityRange[1];
+  q.background = p.background;
+  q.crossings = p.smoothCrossings ? 1 : 0;
+  q.videoPlanes = pixels == PicturePixels::VideoPlanes ? 1 : 0;
+  return q;
+}
+
+}  // namespace
+
+OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext) : ctx_(ClContext::sharing(solverContext)) {}
+
+OpenClPictureRenderer::~OpenClPictureRenderer() {
+  for (const Flight& f : flight_) f.read.wait();  // the device must not write memory that goes
+  unmapSlots();
+}
+
+void OpenClPictureRenderer::unmapSlots() {
+  for (HostSlot& slot : host_) {
+    if (slot.memory != nullptr) clEnqueueUnmapMemObject(ctx_.queue(), slot.buffer.get(), slot.memory, 0, nullptr, nullptr);
+    slot.memory = nullptr;  // a failing unmap as the slot goes cannot be reported; its buffer is released next
+  }
+  clFinish(ctx_.queue());
+}
+
+void OpenClPictureRenderer::build() {
+  program_ = Program(ctx_, {kernelSource("picture.cl"), "", "picture renderer (picture.cl)"});
+  kernel_ = program_.kernel("picture_blocks");
+  colormap_ = Buffer<std::uint32_t>(ctx_, kColourTableEntries, CL_MEM_READ_ONLY, "picture colormap");
+  layerTable_ = Buffer<int>(ctx_, 5 * SlicePicture::kMaxLayers, CL_MEM_READ_ONLY, "picture layer table");
+  built_ = true;
+}
+
+void OpenClPictureRenderer::send(cl_mem to, std::size_t offset, std::size_t bytes, const void* from) const {
+  checkCl(clEnqueueWriteBuffer(ctx_.queue(), to, CL_FALSE, offset, bytes, from, 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer", "picture input, " + std::to_string(bytes) + " bytes");
+}
+
+void OpenClPictureRenderer::sendPlanes(const SliceSet& slices, const std::shared_ptr<const SliceSet>& velocity, bool tints) {
+  const std::size_t floats = slices.planeFloats();
+  if (planes_.size() != floats) {
+    planes_ = Buffer<float>(ctx_, floats, CL_MEM_READ_ONLY, "picture planes");
+    velocity_ = Buffer<float>(ctx_, floats, CL_MEM_READ_ONLY, "picture velocity planes");
+    velocitySent_.reset();
+  }
+  send(planes_.get(), 0, floats * sizeof(float), slices.planes().data());
+  if (!tints || velocity == velocitySent_) return;
+  velocitySent_ = velocity;  // held: the write reads it later
+  send(velocity_.get(), 0, floats * sizeof(float), velocity->planes().data());
+}
+
+void OpenClPictureRenderer::sendColormap(const SlicePicture& picture) {
+  if (colormapValid_ && picture.colormap == colormapSent_) return;
+  colormapSent_ = picture.colormap;
+  colormapValid_ = true;
+  send(colormap_.get(), 0, sizeof colormapSent_, colormapSent_.data());  // a member: alive while queued
+}
+
+void OpenClPictureRenderer::sendLayers(const std::vector<PictureLayer>& layers) {
+  std::vector<std::array<int, 5>> places;
+  int words = 0;
+  for (const PictureLayer& l : layers) {
+    places.push_back({l.x, l.y, l.width, l.height, words});
+    words += l.width * l.height;
+  }
+  if (places != layerPlaces_) {  // a new layout: everything again
+    layerPlaces_ = places;
+    layerGenerations_.assign(layers.size(), 0);
+    if (std::size_t(words) > layerWords_.size())
+      layerWords_ = Buffer<std::uint32_t>(ctx_, std::size_t(words) * 2, CL_MEM_READ_ONLY, "picture layers");
+    if (!places.empty()) send(layerTable_.get(), 0, places.size() * sizeof places[0], layerPlaces_.data());
+  }
+  for (std::size_t n = 0; n < layers.size(); ++n) {
+    const PictureLayer& l = layers[n];
+    if (layerGenerations_[n] == l.generation && l.generation != 0) continue;  // 0: contents without a name
+    layerGenerations_[n] = l.generation;
+    const std::size_t origin[3] = {0, 0, 0};
+    const std::size_t at[3] = {std::size_t(layerPlaces_[n][4]) * 4, 0, 0};
+    const std::size_t region[3] = {std::size_t(l.width) * 4, std::size_t(l.height), 1};
+    checkCl(clEnqueueWriteBufferRect(ctx_.queue(), layerWords_.get(), CL_FALSE, at, origin, region, std::size_t(l.width) * 4, 0,
+                                     std::size_t(l.stride) * 4, 0, l.pixels, 0, nullptr, nullptr),
+            "clEnqueueWriteBufferRect", "picture layer " + std::to_string(n));
+  }
+}
+
+std::uint8_t* OpenClPictureRenderer::hostSlot(int index, std::size_t bytes) {
+  HostSlot& slot = host_[std::size_t(index)];
+  if (slot.bytes == bytes) return slot.memory;
+  if (slot.memory != nullptr)
+    checkCl(clEnqueueUnmapMemObject(ctx_.queue(), slot.buffer.get(), slot.memory, 0, nullptr, nullptr), "clEnqueueUnmapMemObject");
+  slot = HostSlot{};
+  // Memory the driver allocates and page-locks: the read-back is one DMA transfer, without a staging copy.
+  slot.buffer = Buffer<std::uint8_t>(ctx_, bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, "picture read-back");
+  cl_int err = CL_SUCCESS;
+  void* mapped = clEnqueueMapBuffer(ctx_.queue(), slot.buffer.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
+                                    nullptr, &err);
+  checkCl(err, "clEnqueueMapBuffer", "picture read-back");
+  slot.memory = static_cast<std::uint8_t*>(mapped);
+  slot.bytes = bytes;
+  return slot.memory;
+}
+
+void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<const SliceSet> slices,
+                                  std::shared_ptr<const SliceSet> velocity, std::vector<PictureLayer> layers,
+                                  PicturePixels pixels) {
+  if (!slices) throw std::invalid_argument("a picture without slices");
+  if (const std::string problem = slicePictureProblem(picture, *slices, velocity.get(), layers, pixels); !problem.empty())
+    throw std::invalid_argument(problem);
+  if (inFlight() >= kSlots) throw std::logic_error("OpenClPictureRenderer: " + std::to_string(kSlots) + " pictures already on their way");
+  if (!built_) build();
+  const std::size_t bytes = pictureBytes(picture.width, picture.height, pixels);
+  if (!flight_.empty() && bytes != flight_.back().bytes)
+    throw std::logic_error("OpenClPictureRenderer: a picture of another size while others are on their way");
+  sendPlanes(*slices, velocity, picture.tintOpacity > 0.0f);
+  sendColormap(picture);
+  sendLayers(layers);
+  if (out_.size() < bytes) out_ = Buffer<std::uint8_t>(ctx_, bytes, CL_MEM_WRITE_ONLY, "picture");
+  const PictureParams params = paramsOf(picture, *slices, int(layers.size()), pixels);
+  const Buffer<std::uint32_t>& words = layerWords_.size() > 0 ? layerWords_ : colormap_;  // any buffer when there are none
+  NDRange range;
+  range.dims = 2;
+  range.global = {std::size_t(picture.width + 1) / 2, std::size_t(picture.height + 1) / 2, 1};
+  kernel_.args(params, planes_, velocity_, colormap_, layerTable_, words, out_).launch(ctx_, range);
+  Flight f;
+  f.slot = nextSlot_;
+  nextSlot_ = (nextSlot_ + 1) % kSlots;
+  f.bytes = bytes;
+  std::uint8_t* memory = hostSlot(f.slot, bytes);
+  cl_event read = nullptr;
+  checkCl(clEnqueueReadBuffer(ctx_.queue(), out_.get(), CL_FALSE, 0, bytes, memory, 0, nullptr, &read), "clEnqueueReadBuffer",
+          "picture");
+  f.read = Event(read);
+  checkCl(clFlush(ctx_.queue()), "clFlush", "picture");
+  f.slices = std::move(slices);
+  f.velocity = std::move(velocity);
+  f.layers = std::move(layers);
+  flight_.push_back(std::move(f));
+}
+
+void OpenClPictureRenderer::collect(const std::function<void(std::span<const std::uint8_t> bytes)>& use) {
+  if (flight_.empty()) throw std::logic_error("OpenClPictureRenderer: no picture on its way");
+  Flight f = std::move(flight_.front());
+  flight_.pop_front();
+  f.read.wait();
+  use({host_[std::size_t(f.slot)].memory, f.bytes});
+}
+
+}  // namespace iso

@@ -1,0 +1,76 @@
+#pragma once
+// Pictures of the 3D slice view made on an OpenCL solver's device (core/SlicePicture.h), by the kernel of
+// resources/kernels/picture.cl, in queues of their own over the solver's context (ClContext::sharing): the
+// kernel runs beside the solver's steps instead of taking turns with them as a second context (OpenGL's)
+// does. Per picture: the three planes and any layer whose generation changed go to the device, one
+// work-item per 2 × 2 block makes the picture, and it comes back into page-locked memory of the
+// renderer's, all without waiting; collect waits for the oldest. The program is built at the first
+// picture.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "compute/ClHost.h"
+#include "core/SlicePicture.h"
+
+namespace iso {
+
+class OpenClPictureRenderer : public PictureRenderer {
+ public:
+  static constexpr int kSlots = 3;  // pictures on their way at once
+
+  explicit OpenClPictureRenderer(const ClContext& solverContext);
+  ~OpenClPictureRenderer() override;  // waits for the pictures on their way
+
+  std::string deviceName() const override { return ctx_.info().name; }
+  bool onGpu() const override { return ctx_.info().type == "GPU"; }
+  void start(const SlicePicture& picture, std::shared_ptr<const SliceSet> slices, std::shared_ptr<const SliceSet> velocity,
+             std::vector<PictureLayer> layers, PicturePixels pixels) override;
+  int inFlight() const override { return int(flight_.size()); }
+  void collect(const std::function<void(std::span<const std::uint8_t> bytes)>& use) override;
+
+ private:
+  struct Flight {
+    int slot = 0;
+    std::size_t bytes = 0;
+    std::shared_ptr<const SliceSet> slices, velocity;
+    std::vector<PictureLayer> layers;  // their pixels, until the device has them
+    Event read;
+  };
+  // A host slot of page-locked memory the pictures are read into (mapped for the renderer's life).
+  struct HostSlot {
+    Buffer<std::uint8_t> buffer;
+    std::uint8_t* memory = nullptr;
+    std::size_t bytes = 0;
+  };
+  void build();
+  // Non-blocking write of `bytes` from `from` into `to` at byte `offset`.
+  void send(cl_mem to, std::size_t offset, std::size_t bytes, const void* from) const;
+  void sendPlanes(const SliceSet& slices, const std::shared_ptr<const SliceSet>& velocity, bool tints);
+  void sendColormap(const SlicePicture& picture);
+  void sendLayers(const std::vector<PictureLayer>& layers);
+  std::uint8_t* hostSlot(int slot, std::size_t bytes);
+  void unmapSlots();
+
+  ClContext ctx_;
+  bool built_ = false;
+  Program program_;
+  Kernel kernel_;
+  Buffer<float> planes_, velocity_;
+  std::shared_ptr<const SliceSet> velocitySent_;
+  Buffer<std::uint32_t> colormap_;
+  std::array<std::uint32_t, kColourTableEntries> colormapSent_{};
+  bool colormapValid_ = false;
+  Buffer<int> layerTable_;
+  Buffer<std::uint32_t> layerWords_;
+  std::vector<std::array<int, 5>> layerPlaces_;   // x, y, width, height, first word: as the table holds them
+  std::vector<std::uint64_t> layerGenerations_;   // of the pixels the device holds per place
+  Buffer<std::uint8_t> out_;
+  std::array<HostSlot, kSlots> host_;
+  int nextSlot_ = 0;
+  std::deque<Flight> flight_;
+};
+
+}  // namespace iso
