@@ -1,6 +1,7 @@
 // What one recorded frame costs, part by part, on this machine's OpenGL and cores: drawing the view
 // off screen (the slices of a 512³ run in 3D, bare and with every decoration, without and with the 4
 // samples per pixel a GPU's view uses) and read back, and encoding it (H.264 at the x264 presets).
+// What a picture made on the solver's device costs the GUI thread (its layers; core/SlicePicture.h).
 // A recording keeps pace with the run only while every part stays under the time the run takes for the
 // frame's steps (docs/PERFORMANCE.md, "Recording").
 //
@@ -93,6 +94,26 @@ void BM_DrawAndReadBack(benchmark::State& state) {
   state.counters["frames/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// Args: picture index. What a picture made on the solver's device costs the GUI thread before the device
+// starts on it (SliceRenderer::pictureParts: the overlay's panels painted, the 3D lines' layer reused):
+// every frame new counters in the HUD and, from a shell that moves, a new colour range.
+void BM_PictureParts(benchmark::State& state) {
+  const iso::ImageOptions options{kSizes[state.range(0)], 0.0, true, true, true};
+  std::vector<std::shared_ptr<iso::SliceSet>> shells;
+  for (int f = 0; f < 4; ++f) shells.push_back(ringSlices(kGrid, 60.0 + 4.0 * f));
+  long frame = 0;
+  for (auto _ : state) {
+    setHud(frame);
+    scene->renderer.setSlices(shells[std::size_t(frame++ % 4)]);
+    QString error;
+    const auto parts = scene->renderer.pictureParts(options, error);
+    if (!parts) return state.SkipWithError(qPrintable(error));
+    benchmark::DoNotOptimize(parts->layers.data());
+  }
+  scene->renderer.setSlices(ringSlices(kGrid, 80.0));
+  state.counters["frames/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 // Args: picture index, x264 preset index. 120 frames of a moving shell per iteration, encoded into a
 // temporary file by the studio's encoder (its queue and thread), the time from the first push to the
 // file complete.
@@ -143,6 +164,12 @@ int main(int argc, char** argv) {
             ->ArgNames({"size", "decorated", "samples"})
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();
+  for (int size = 0; size < 3; ++size)
+    benchmark::RegisterBenchmark("BM_PictureParts", BM_PictureParts)
+        ->Arg(size)
+        ->ArgName("size")
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime();
   for (int size = 0; size < 3; ++size)
     for (int preset = 0; preset < 3; ++preset)
       benchmark::RegisterBenchmark("BM_Encode", BM_Encode)

@@ -160,8 +160,8 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
   NDRange range;
   range.dims = 2;
   range.global = {std::size_t(picture.width + 1) / 2, std::size_t(picture.height + 1) / 2, 1};
-  kernel_.args(params, planes_, velocity_, colormap_, layerTable_, words, out_).launch(ctx_, range);
   Flight f;
+  f.kernel = kernel_.args(params, planes_, velocity_, colormap_, layerTable_, words, out_).launch(ctx_, range);
   f.slot = nextSlot_;
   nextSlot_ = (nextSlot_ + 1) % kSlots;
   f.bytes = bytes;
@@ -182,6 +182,9 @@ void OpenClPictureRenderer::collect(const std::function<void(std::span<const std
   Flight f = std::move(flight_.front());
   flight_.pop_front();
   f.read.wait();
+  ++times_.pictures;
+  times_.kernelSeconds += f.kernel.seconds();
+  times_.readSeconds += f.read.seconds();
   use({host_[std::size_t(f.slot)].memory, f.bytes});
 }
 

@@ -30,6 +30,7 @@ class OpenClPictureRenderer : public PictureRenderer {
              std::vector<PictureLayer> layers, PicturePixels pixels) override;
   int inFlight() const override { return int(flight_.size()); }
   void collect(const std::function<void(std::span<const std::uint8_t> bytes)>& use) override;
+  Times times() const override { return times_; }
 
  private:
   struct Flight {
@@ -37,7 +38,7 @@ class OpenClPictureRenderer : public PictureRenderer {
     std::size_t bytes = 0;
     std::shared_ptr<const SliceSet> slices, velocity;
     std::vector<PictureLayer> layers;  // their pixels, until the device has them
-    Event read;
+    Event kernel, read;
   };
   // A host slot of page-locked memory the pictures are read into (mapped for the renderer's life).
   struct HostSlot {
@@ -71,6 +72,7 @@ class OpenClPictureRenderer : public PictureRenderer {
   std::array<HostSlot, kSlots> host_;
   int nextSlot_ = 0;
   std::deque<Flight> flight_;
+  Times times_;
 };
 
 }  // namespace iso

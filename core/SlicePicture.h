@@ -78,6 +78,12 @@ class PictureRenderer {
   virtual int inFlight() const = 0;
   // Waits for the oldest picture started and calls use(bytes) with it (valid during the call).
   virtual void collect(const std::function<void(std::span<const std::uint8_t> bytes)>& use) = 0;
+  // The device's time for the pictures collected so far: the kernel's, and the read-back's.
+  struct Times {
+    long pictures = 0;
+    double kernelSeconds = 0.0, readSeconds = 0.0;
+  };
+  virtual Times times() const = 0;
 };
 
 }  // namespace iso

@@ -27,13 +27,26 @@ bool tileEmpty(const QImage& image, const QRect& r) {
   return true;
 }
 
-// The tiles of `image` with something painted in them, as one rectangle (empty: none).
+// The smallest rectangle holding every painted pixel of `image` (empty: none), row by row: a row is
+// searched from its left end up to the bounds found so far, from its right end down to them, and between
+// them only until its first painted pixel.
 QRect paintedBounds(const QImage& image) {
-  QRect bounds;
-  for (int ty = 0; ty * OverlayLayer::kTile < image.height(); ++ty)
-    for (int tx = 0; tx * OverlayLayer::kTile < image.width(); ++tx)
-      if (const QRect r = tileRect(image, tx, ty); !tileEmpty(image, r)) bounds = bounds.united(r);
-  return bounds;
+  const auto painted = [](quint32 p) { return p != 0; };
+  const int w = image.width();
+  int left = w, right = -1, top = -1, bottom = -1;
+  for (int y = 0; y < image.height(); ++y) {
+    const auto* row = reinterpret_cast<const quint32*>(image.constScanLine(y));
+    const int first = int(std::find_if(row, row + left, painted) - row);
+    int last = w - 1;
+    while (last > right && row[last] == 0) --last;
+    const bool any = first < left || last > right || (left <= right && std::any_of(row + left, row + right + 1, painted));
+    if (!any) continue;
+    left = std::min(left, first);
+    right = std::max(right, last);
+    top = top < 0 ? y : top;
+    bottom = y;
+  }
+  return top < 0 ? QRect() : QRect(QPoint(left, top), QPoint(right, bottom));
 }
 
 bool tileSame(const QImage& a, const QImage& b, const QRect& r) {

@@ -60,7 +60,7 @@ class OverlayLayer {
   bool draw(GlFunctions* gl, QSize frame, bool flipped = false);
   const QString& lastError() const { return error_; }
   // The panels for a renderer that blends them itself (core/SlicePicture.h), in index order: each one's
-  // painted pixels within the bounds of its tiles with something painted (none: left out), held by the
+  // painted pixels within the smallest rectangle that holds them (none: left out), held by the
   // layer, named by the painting (a new generation each time a panel is painted). No GL.
   std::vector<PictureLayer> pictureLayers() const;
 
@@ -73,7 +73,7 @@ class OverlayLayer {
     QImage uploaded;  // what the texture holds (the painting before, whose memory the next one reuses)
     bool repainted = false;   // painted since the last draw
     std::uint64_t generation = 0;  // of the painting
-    QRect bounds;                  // of its tiles with something painted, in panel pixels (empty: none)
+    QRect bounds;                  // of its painted pixels, in panel pixels (empty: none)
     std::vector<QRect> runs;  // runs of tiles with something painted, in panel pixels: what is blended
     GLuint texture = 0;
   };

@@ -106,8 +106,9 @@ void HeadlessDriver::startRecording() {
                 size.height(), options_.recordEvery, options_.recordFps, qPrintable(message), wall);
     std::printf("simulation: %.1f Mpts/s over the recording (wall time)\n",
                 wall > 0 ? (target_.pointsComputed() - pointsBefore) / wall / 1e6 : 0.0);
-    std::printf("drawing: %.1f ms per frame; writer: %.1f frames/s of its own time; run held for the writer %.2f s\n",
+    std::printf("drawing: %.1f ms per frame (%.1f collecting it); writer: %.1f frames/s of its own time; run held for the writer %.2f s\n",
                 frames ? 1e3 * recording.renderSeconds() / double(frames) : 0.0,
+                frames ? 1e3 * recording.collectSeconds() / double(frames) : 0.0,
                 recording.writerBusySeconds() > 0 ? double(frames) / recording.writerBusySeconds() : 0.0,
                 recording.waitSeconds());
     std::printf("pictures made by: %s\n", qPrintable(target_.view->pictureMaker()));

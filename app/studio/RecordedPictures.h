@@ -38,8 +38,10 @@ class RecordedPictures {
   QString start(const ImageOptions& options);
   // The oldest started, to use(image) (a video's planes as Format_Grayscale8, else RGBA bytes): "" or what failed.
   QString collect(const std::function<void(const QImage& image)>& use);
-  // What made the last picture started: "OpenCL on NVIDIA H200" or "OpenGL" (also before any).
-  const QString& lastMaker() const { return lastMaker_; }
+  // What made the last picture started: "OpenGL" (also before any), or "OpenCL on NVIDIA H200" with the
+  // device's time a picture so far (its kernel's and its read-back's) and the GUI thread's (its layers
+  // painted, and its start: the uploads and the launch).
+  QString lastMaker() const;
 
  private:
   struct OnItsWay {
@@ -54,7 +56,9 @@ class RecordedPictures {
   SimulationController* controller_;
   Maker maker_ = Maker::Auto;
   std::deque<OnItsWay> onItsWay_;
-  QString lastMaker_ = QStringLiteral("OpenGL");
+  std::shared_ptr<PictureRenderer> lastDevice_;  // null: OpenGL
+  long started_ = 0;                               // pictures started on a device
+  double layersSeconds_ = 0.0, startSeconds_ = 0.0;
 };
 
 }  // namespace iso

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QImage>
+#include <QScopeGuard>
 #include <algorithm>
 
 #include "app/export/VideoEncoder.h"
@@ -47,7 +48,7 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   captured_ = 0;
   inFlight_ = 0;
   collected_ = 0;
-  renderNanoseconds_ = waitNanoseconds_ = 0;
+  renderNanoseconds_ = waitNanoseconds_ = collectNanoseconds_ = 0;
   const bool video = isVideoPath(settings.path);
   QSize size = settings.picture.size;
   if (size.isEmpty()) {
@@ -166,6 +167,9 @@ QString RecordingSession::takeFrame() {
 }
 
 QString RecordingSession::collectOldest(bool write) {
+  QElapsedTimer clock;
+  clock.start();
+  const auto timed = qScopeGuard([&] { collectNanoseconds_ += clock.nsecsElapsed(); });
   const long frame = collected_++;
   --inFlight_;
   QString pushed;

@@ -69,6 +69,8 @@ class RecordingSession : public QObject {
   // Wall time spent drawing frames and waiting for the writer (for the measurements), seconds.
   double renderSeconds() const { return renderNanoseconds_ * 1e-9; }
   double waitSeconds() const { return waitNanoseconds_ * 1e-9; }
+  // Of renderSeconds, the time collecting pictures read back late (waiting for them, handing them on).
+  double collectSeconds() const { return collectNanoseconds_ * 1e-9; }
   bool waitingForWriter() const { return roomPoll_.isActive(); }  // the run is held until the writer has room
 
  signals:
@@ -107,7 +109,7 @@ class RecordingSession : public QObject {
   int inFlight_ = 0;    // frames taken whose pictures the view is still reading back
   long collected_ = 0;  // frames whose pictures came back (or failed to)
   bool userPlaying_ = true;
-  qint64 renderNanoseconds_ = 0, waitNanoseconds_ = 0;
+  qint64 renderNanoseconds_ = 0, waitNanoseconds_ = 0, collectNanoseconds_ = 0;
   QElapsedTimer waiting_;
 };
 

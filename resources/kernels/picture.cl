@@ -7,7 +7,7 @@
 // the slices hide them, the painted labels, colour bars and HUD) go over it in order, each result rounded
 // to 8 bits as a framebuffer holds it, and the block is written as RGBA or as the video's planes
 // (render/VideoPlanes.h: BT.709, studio range, chroma the mean of each 2 × 2 block). One work-item per
-// 2 × 2 block of pixels. The host side is compute/OpenClPictureRenderer.cpp.
+// 2 × 2 block of pixels: four rays, whose differences also give the crossings' derivatives. The host side is compute/OpenClPictureRenderer.cpp.
 
 typedef struct {
   float to_grid[16];  // clip space to grid cells, column-major: worldToGrid · inverse(worldToClip)
@@ -114,19 +114,22 @@ inline float pic_meet(const pic_params* P, int p, float3 origin, float3 dir) {
   return fabs(d) > 1e-20f ? (P->point[a] - pic_axis(origin, a)) / d : NAN;
 }
 
-// Pixel (x, y)'s colour before the layers.
+// Where the ray (o, d) meets plane p, in grid cells.
+inline float3 pic_on_plane(const pic_params* P, int p, float3 o, float3 d) { return o + pic_meet(P, p, o, d) * d; }
+
+// Pixel k of a 2 × 2 block's colour before the layers, from the block's rays (o, d)[0..3] in row order.
+// The change of the fragment's grid position per pixel to the right and down (slice.frag's dFdx, dFdy)
+// is taken across the block, as OpenGL takes it across the 2 × 2 quads it shades together.
 inline float3 pic_scene(const pic_params* P, __global const float* planes, __global const float* velocity,
-                        __global const uint* colormap, int x, int y) {
+                        __global const uint* colormap, int x, const float3* o, const float3* d, int k) {
   const float3 background = pic_unpack(P->background);
   if (x >= P->scene_width) return background;
-  float3 o, d;
-  pic_ray(P, (float)x, (float)y, &o, &d);
   int hit = -1;
   float nearest = 2.0f;
   for (int p = 0; p < 3; ++p) {
-    const float t = pic_meet(P, p, o, d);
+    const float t = pic_meet(P, p, o[k], d[k]);
     if (!(t >= 0.0f && t <= 1.0f && t < nearest)) continue;
-    const float3 q = o + t * d;
+    const float3 q = o[k] + t * d[k];
     const int c = pic_column(p), r = pic_row(p);
     const float qc = pic_axis(q, c), qr = pic_axis(q, r);
     if (qc < 0.0f || qc > P->size[c] || qr < 0.0f || qr > P->size[r]) continue;
@@ -134,14 +137,12 @@ inline float3 pic_scene(const pic_params* P, __global const float* planes, __glo
     nearest = t;
   }
   if (hit < 0) return background;
-  const float3 q = o + nearest * d;
+  const float3 q = o[k] + nearest * d[k];
   float3 colour = pic_shade_slice(P, planes, velocity, colormap, hit, q);
   if (!P->crossings) return colour;
-  // The fragment's change in grid position per pixel to the right and down (slice.frag's dFdx, dFdy).
-  float3 ox, dx, oy, dy;
-  pic_ray(P, (float)x + 1.0f, (float)y, &ox, &dx);
-  pic_ray(P, (float)x, (float)y + 1.0f, &oy, &dy);
-  const float3 across_x = ox + pic_meet(P, hit, ox, dx) * dx - q, across_y = oy + pic_meet(P, hit, oy, dy) * dy - q;
+  const int row = k & 2, column = k & 1;
+  const float3 across_x = pic_on_plane(P, hit, o[row + 1], d[row + 1]) - pic_on_plane(P, hit, o[row], d[row]);
+  const float3 across_y = pic_on_plane(P, hit, o[2 + column], d[2 + column]) - pic_on_plane(P, hit, o[column], d[column]);
   const float3 eye = (float3)(P->eye[0], P->eye[1], P->eye[2]);
   for (int other = 0; other < 3; ++other) {
     if (other == hit) continue;
@@ -181,11 +182,13 @@ __kernel void picture_blocks(const pic_params P, __global const float* planes, _
                              __global const uint* layer_words, __global uchar* out) {
   const int bx = get_global_id(0), by = get_global_id(1);
   if (2 * bx >= P.width || 2 * by >= P.height) return;
+  float3 o[4], d[4];
+  for (int k = 0; k < 4; ++k) pic_ray(&P, (float)(2 * bx + (k & 1)), (float)(2 * by + (k >> 1)), &o[k], &d[k]);
   float3 sum = (float3)(0.0f);
   for (int k = 0; k < 4; ++k) {
     const int x = 2 * bx + (k & 1), y = 2 * by + (k >> 1);
     if (x >= P.width || y >= P.height) continue;
-    float3 c = pic_round8(pic_scene(&P, planes, velocity, colormap, x, y));
+    float3 c = pic_round8(pic_scene(&P, planes, velocity, colormap, x, o, d, k));
     c = pic_layers(&P, layer_table, layer_words, x, y, c);
     sum += c;
     if (P.video_planes) {
