@@ -1,6 +1,7 @@
 #include "compute/OpenClPictureRenderer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -52,15 +53,32 @@ OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext) : c
 
 OpenClPictureRenderer::~OpenClPictureRenderer() {
   for (const Flight& f : flight_) f.read.wait();  // the device must not write memory that goes
-  unmapSlots();
+  for (Slot& slot : slots_) {
+    unmap(slot.picture);
+    unmap(slot.layers);
+  }
+  clFinish(ctx_.queue());  // the unmaps done before their buffers go; a failure here cannot be reported
 }
 
-void OpenClPictureRenderer::unmapSlots() {
-  for (HostSlot& slot : host_) {
-    if (slot.memory != nullptr) clEnqueueUnmapMemObject(ctx_.queue(), slot.buffer.get(), slot.memory, 0, nullptr, nullptr);
-    slot.memory = nullptr;  // a failing unmap as the slot goes cannot be reported; its buffer is released next
-  }
-  clFinish(ctx_.queue());
+void OpenClPictureRenderer::unmap(PinnedMemory& pinned) {
+  if (pinned.memory != nullptr) clEnqueueUnmapMemObject(ctx_.queue(), pinned.buffer.get(), pinned.memory, 0, nullptr, nullptr);
+  pinned.memory = nullptr;
+}
+
+std::uint8_t* OpenClPictureRenderer::ensure(PinnedMemory& pinned, std::size_t bytes, const char* what) {
+  if (pinned.bytes >= bytes) return pinned.memory;
+  if (pinned.memory != nullptr)
+    checkCl(clEnqueueUnmapMemObject(ctx_.queue(), pinned.buffer.get(), pinned.memory, 0, nullptr, nullptr),
+            "clEnqueueUnmapMemObject", what);
+  pinned = PinnedMemory{};
+  pinned.buffer = Buffer<std::uint8_t>(ctx_, bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, what);
+  cl_int err = CL_SUCCESS;
+  void* mapped = clEnqueueMapBuffer(ctx_.queue(), pinned.buffer.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0,
+                                    nullptr, nullptr, &err);
+  checkCl(err, "clEnqueueMapBuffer", what);
+  pinned.memory = static_cast<std::uint8_t*>(mapped);
+  pinned.bytes = bytes;
+  return pinned.memory;
 }
 
 void OpenClPictureRenderer::build() {
@@ -96,7 +114,7 @@ void OpenClPictureRenderer::sendColormap(const SlicePicture& picture) {
   send(colormap_.get(), 0, sizeof colormapSent_, colormapSent_.data());  // a member: alive while queued
 }
 
-void OpenClPictureRenderer::sendLayers(const std::vector<PictureLayer>& layers) {
+void OpenClPictureRenderer::sendLayers(const std::vector<PictureLayer>& layers, PinnedMemory& staging) {
   std::vector<std::array<int, 5>> places;
   int words = 0;
   for (const PictureLayer& l : layers) {
@@ -110,34 +128,22 @@ void OpenClPictureRenderer::sendLayers(const std::vector<PictureLayer>& layers) 
       layerWords_ = Buffer<std::uint32_t>(ctx_, std::size_t(words) * 2, CL_MEM_READ_ONLY, "picture layers");
     if (!places.empty()) send(layerTable_.get(), 0, places.size() * sizeof places[0], layerPlaces_.data());
   }
-  for (std::size_t n = 0; n < layers.size(); ++n) {
+  std::vector<std::size_t> changed;
+  std::size_t bytes = 0;
+  for (std::size_t n = 0; n < layers.size(); ++n)
+    if (layerGenerations_[n] != layers[n].generation || layers[n].generation == 0) {  // 0: contents without a name
+      changed.push_back(n);
+      bytes += std::size_t(layers[n].width) * std::size_t(layers[n].height) * 4;
+    }
+  std::uint8_t* to = ensure(staging, bytes, "picture layers' staging");
+  for (const std::size_t n : changed) {
     const PictureLayer& l = layers[n];
-    if (layerGenerations_[n] == l.generation && l.generation != 0) continue;  // 0: contents without a name
     layerGenerations_[n] = l.generation;
-    const std::size_t origin[3] = {0, 0, 0};
-    const std::size_t at[3] = {std::size_t(layerPlaces_[n][4]) * 4, 0, 0};
-    const std::size_t region[3] = {std::size_t(l.width) * 4, std::size_t(l.height), 1};
-    checkCl(clEnqueueWriteBufferRect(ctx_.queue(), layerWords_.get(), CL_FALSE, at, origin, region, std::size_t(l.width) * 4, 0,
-                                     std::size_t(l.stride) * 4, 0, l.pixels, 0, nullptr, nullptr),
-            "clEnqueueWriteBufferRect", "picture layer " + std::to_string(n));
+    const std::size_t rowBytes = std::size_t(l.width) * 4;
+    for (int y = 0; y < l.height; ++y) std::memcpy(to + std::size_t(y) * rowBytes, l.pixels + std::size_t(y) * std::size_t(l.stride), rowBytes);
+    send(layerWords_.get(), std::size_t(layerPlaces_[n][4]) * 4, rowBytes * std::size_t(l.height), to);
+    to += rowBytes * std::size_t(l.height);
   }
-}
-
-std::uint8_t* OpenClPictureRenderer::hostSlot(int index, std::size_t bytes) {
-  HostSlot& slot = host_[std::size_t(index)];
-  if (slot.bytes == bytes) return slot.memory;
-  if (slot.memory != nullptr)
-    checkCl(clEnqueueUnmapMemObject(ctx_.queue(), slot.buffer.get(), slot.memory, 0, nullptr, nullptr), "clEnqueueUnmapMemObject");
-  slot = HostSlot{};
-  // Memory the driver allocates and page-locks: the read-back is one DMA transfer, without a staging copy.
-  slot.buffer = Buffer<std::uint8_t>(ctx_, bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, "picture read-back");
-  cl_int err = CL_SUCCESS;
-  void* mapped = clEnqueueMapBuffer(ctx_.queue(), slot.buffer.get(), CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr,
-                                    nullptr, &err);
-  checkCl(err, "clEnqueueMapBuffer", "picture read-back");
-  slot.memory = static_cast<std::uint8_t*>(mapped);
-  slot.bytes = bytes;
-  return slot.memory;
 }
 
 void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<const SliceSet> slices,
@@ -149,11 +155,10 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
   if (inFlight() >= kSlots) throw std::logic_error("OpenClPictureRenderer: " + std::to_string(kSlots) + " pictures already on their way");
   if (!built_) build();
   const std::size_t bytes = pictureBytes(picture.width, picture.height, pixels);
-  if (!flight_.empty() && bytes != flight_.back().bytes)
-    throw std::logic_error("OpenClPictureRenderer: a picture of another size while others are on their way");
   sendPlanes(*slices, velocity, picture.tintOpacity > 0.0f);
   sendColormap(picture);
-  sendLayers(layers);
+  Slot& slot = slots_[std::size_t(nextSlot_)];
+  sendLayers(layers, slot.layers);
   if (out_.size() < bytes) out_ = Buffer<std::uint8_t>(ctx_, bytes, CL_MEM_WRITE_ONLY, "picture");
   const PictureParams params = paramsOf(picture, *slices, int(layers.size()), pixels);
   const Buffer<std::uint32_t>& words = layerWords_.size() > 0 ? layerWords_ : colormap_;  // any buffer when there are none
@@ -165,7 +170,7 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
   f.slot = nextSlot_;
   nextSlot_ = (nextSlot_ + 1) % kSlots;
   f.bytes = bytes;
-  std::uint8_t* memory = hostSlot(f.slot, bytes);
+  std::uint8_t* memory = ensure(slot.picture, bytes, "picture read-back");
   cl_event read = nullptr;
   checkCl(clEnqueueReadBuffer(ctx_.queue(), out_.get(), CL_FALSE, 0, bytes, memory, 0, nullptr, &read), "clEnqueueReadBuffer",
           "picture");
@@ -173,7 +178,6 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
   checkCl(clFlush(ctx_.queue()), "clFlush", "picture");
   f.slices = std::move(slices);
   f.velocity = std::move(velocity);
-  f.layers = std::move(layers);
   flight_.push_back(std::move(f));
 }
 
@@ -185,7 +189,7 @@ void OpenClPictureRenderer::collect(const std::function<void(std::span<const std
   ++times_.pictures;
   times_.kernelSeconds += f.kernel.seconds();
   times_.readSeconds += f.read.seconds();
-  use({host_[std::size_t(f.slot)].memory, f.bytes});
+  use({slots_[std::size_t(f.slot)].picture.memory, f.bytes});
 }
 
 }  // namespace iso

@@ -37,23 +37,30 @@ class OpenClPictureRenderer : public PictureRenderer {
     int slot = 0;
     std::size_t bytes = 0;
     std::shared_ptr<const SliceSet> slices, velocity;
-    std::vector<PictureLayer> layers;  // their pixels, until the device has them
     Event kernel, read;
   };
-  // A host slot of page-locked memory the pictures are read into (mapped for the renderer's life).
-  struct HostSlot {
+  // Page-locked host memory the driver allocates (a buffer mapped for the renderer's life): copies to and
+  // from it are DMA transfers that return at once, where pageable memory is first copied by the driver.
+  struct PinnedMemory {
     Buffer<std::uint8_t> buffer;
     std::uint8_t* memory = nullptr;
     std::size_t bytes = 0;
+  };
+  // Each picture on its way has a slot: the memory its picture is read into and its layers' pixels, which
+  // are not touched again until the picture has been collected.
+  struct Slot {
+    PinnedMemory picture, layers;
   };
   void build();
   // Non-blocking write of `bytes` from `from` into `to` at byte `offset`.
   void send(cl_mem to, std::size_t offset, std::size_t bytes, const void* from) const;
   void sendPlanes(const SliceSet& slices, const std::shared_ptr<const SliceSet>& velocity, bool tints);
   void sendColormap(const SlicePicture& picture);
-  void sendLayers(const std::vector<PictureLayer>& layers);
-  std::uint8_t* hostSlot(int slot, std::size_t bytes);
-  void unmapSlots();
+  // The layers whose pixels changed, through `staging`.
+  void sendLayers(const std::vector<PictureLayer>& layers, PinnedMemory& staging);
+  // `pinned` holding at least `bytes` (mapped again when it grows).
+  std::uint8_t* ensure(PinnedMemory& pinned, std::size_t bytes, const char* what);
+  void unmap(PinnedMemory& pinned);
 
   ClContext ctx_;
   bool built_ = false;
@@ -69,7 +76,7 @@ class OpenClPictureRenderer : public PictureRenderer {
   std::vector<std::array<int, 5>> layerPlaces_;   // x, y, width, height, first word: as the table holds them
   std::vector<std::uint64_t> layerGenerations_;   // of the pixels the device holds per place
   Buffer<std::uint8_t> out_;
-  std::array<HostSlot, kSlots> host_;
+  std::array<Slot, kSlots> slots_;
   int nextSlot_ = 0;
   std::deque<Flight> flight_;
   Times times_;

@@ -107,9 +107,14 @@ QRectF Decorations::colourBarColumn(const FrameTarget& target) const {
   return QRectF(left, 0.0, width - left, target.canvas.height());
 }
 
-QRectF Decorations::hudBand(const FrameTarget& target, int hudLines) const {
-  if (hudLines <= 0) return {};
-  return QRectF(0.0, 0.0, target.canvas.width(), std::min(kHudInset + hudHeight(hudLines), target.canvas.height()));
+double Decorations::hudMaxWidth(const FrameTarget& target) const { return target.canvas.width() - 2 * kHudInset; }
+
+QRectF Decorations::hudBand(const FrameTarget& target, const QStringList& lines) const {
+  if (lines.isEmpty()) return {};
+  // One pixel more than the panel on its right: its antialiased edge.
+  const double width = kHudInset + hud_.textLinesWidth(lines, hudMaxWidth(target)) + 1.0;
+  return QRectF(0.0, 0.0, std::min(width, target.canvas.width()),
+                std::min(kHudInset + hudHeight(int(lines.size())), target.canvas.height()));
 }
 
 PlaneLayout Decorations::planeLayout(SlicePlane plane, const SliceGeometry& grid, const FrameTarget& target,
@@ -203,7 +208,7 @@ QByteArray Decorations::colourBarsKey(const FrameTarget& target, int hudLines, c
 }
 
 void Decorations::paintHud(QPainter& painter, const FrameTarget& target, const QStringList& lines) const {
-  hud_.drawTextLines(painter, QPointF(kHudInset, kHudInset), lines, target.canvas.width() - 2 * kHudInset);
+  hud_.drawTextLines(painter, QPointF(kHudInset, kHudInset), lines, hudMaxWidth(target));
 }
 
 void Decorations::paintMouseHint(QPainter& painter, const FrameTarget& target) const {

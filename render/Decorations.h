@@ -72,10 +72,10 @@ class Decorations {
   // The share of the frame's height the HUD covers, which the 3D scene is framed below.
   float coveredTop(const FrameTarget& target, int hudLines) const;
   int sceneWidth(const FrameTarget& target) const;  // logical pixels of the 3D scene, left of the colour bar
-  // Where the colour bars paint (the right margin's column, the frame's height) and where a HUD of
-  // `hudLines` lines paints (a band across the top; empty without lines), in logical pixels.
+  // Where the colour bars paint (the right margin's column, the frame's height) and where the HUD's
+  // `lines` paint (its panel in the top-left corner; empty without lines), in logical pixels.
   QRectF colourBarColumn(const FrameTarget& target) const;
-  QRectF hudBand(const FrameTarget& target, int hudLines) const;
+  QRectF hudBand(const FrameTarget& target, const QStringList& lines) const;
   PlaneLayout planeLayout(SlicePlane plane, const SliceGeometry& grid, const FrameTarget& target, int hudLines) const;
 
   // ---- The 3D lines (context current). ----
@@ -115,6 +115,7 @@ class Decorations {
   void paintMessage(QPainter& painter, const FrameTarget& target, const QString& text, bool error) const;
 
  private:
+  double hudMaxWidth(const FrameTarget& target) const;  // the widest the HUD's panel may be
   double hudHeight(int lines) const;  // the HUD panel's height (its lines and margin), 0 without lines
   // Each colour bar paintColourBars paints, with the rectangle it is painted in.
   std::vector<std::pair<const ColourBar*, QRectF>> colourBarAreas(const FrameTarget& target, int hudLines,

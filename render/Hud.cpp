@@ -96,25 +96,6 @@ void drawColourStrip(QPainter& painter, const QRectF& bar, const ColourTable& ta
   painter.drawRect(bar);
 }
 
-// Ticks and their labels right of the bar, up to the right edge of `area`; a constant range (hi <= lo)
-// gets one label, at the bottom.
-void drawColourBarTicks(QPainter& painter, const QRectF& bar, const QRectF& area, double lo, double hi,
-                        const QFontMetricsF& metrics) {
-  const bool constant = !(hi > lo);
-  const std::vector<double> ticks =
-      constant ? std::vector<double>{lo} : colourBarTicks(lo, hi, bar.height(), metrics.height());
-  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : std::abs(hi - lo);
-  painter.setRenderHint(QPainter::Antialiasing, true);
-  for (double v : ticks) {
-    const double y = constant ? bar.bottom() : bar.bottom() - (v - lo) / (hi - lo) * bar.height();
-    painter.setPen(QPen(Hud::textColour(), 1.0));
-    painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5.0, y));
-    painter.drawText(QRectF(bar.right() + 8.0, y - metrics.height() * 0.5, area.right() - bar.right() - 8.0,
-                            metrics.height()),
-                     Qt::AlignLeft | Qt::AlignVCenter, formatTick(v, step));
-  }
-}
-
 // Where a colour bar's parts go inside `area`: the title's height, the caption's box (wrapped to the
 // area's width) and the bar between them.
 struct ColourBarLayout {
@@ -159,6 +140,22 @@ QRectF Hud::drawColourBarFrame(QPainter& painter, const QRectF& area, const Colo
   return layout.bar;
 }
 
+// Ticks and their labels right of the bar; a constant range (hi <= lo) gets one label, at the bottom.
+void Hud::drawColourBarTicks(QPainter& painter, const QRectF& bar, double lo, double hi, const QFontMetricsF& metrics) const {
+  const bool constant = !(hi > lo);
+  const std::vector<double> ticks =
+      constant ? std::vector<double>{lo} : colourBarTicks(lo, hi, bar.height(), metrics.height());
+  const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : std::abs(hi - lo);
+  painter.setRenderHint(QPainter::Antialiasing, true);
+  painter.setPen(QPen(Hud::textColour(), 1.0));
+  for (double v : ticks) {
+    const double y = constant ? bar.bottom() : bar.bottom() - (v - lo) / (hi - lo) * bar.height();
+    painter.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5.0, y));
+    // One line, its top half a line above the tick: centred on it.
+    painter.drawStaticText(QPointF(bar.right() + 8.0, y - metrics.height() * 0.5), tickLabel(formatTick(v, step)));
+  }
+}
+
 QRectF Hud::drawColourBarLabels(QPainter& painter, const QRectF& area, double lo, double hi, const QString& caption) const {
   painter.save();
   painter.setFont(smallFont_);
@@ -168,7 +165,7 @@ QRectF Hud::drawColourBarLabels(QPainter& painter, const QRectF& area, double lo
   if (!caption.isEmpty())
     painter.drawText(QRectF(area.left(), area.bottom() - layout.captionBox.height(), area.width(), layout.captionBox.height()),
                      Qt::TextWordWrap | Qt::AlignLeft, caption);
-  drawColourBarTicks(painter, layout.bar, area, lo, hi, metrics);
+  drawColourBarTicks(painter, layout.bar, lo, hi, metrics);
   painter.restore();
   return layout.bar;
 }
@@ -183,28 +180,57 @@ double Hud::textLinesHeight(int lines) const {
   return metrics.lineSpacing() * lines + 2 * kPanelPadding - metrics.leading();
 }
 
+QStaticText Hud::tickLabel(const QString& text) const {
+  constexpr int kMostLabels = 256;
+  if (tickLabels_.size() > kMostLabels) tickLabels_.clear();
+  if (const auto found = tickLabels_.constFind(text); found != tickLabels_.constEnd()) return *found;
+  QStaticText label(text);
+  label.setTextFormat(Qt::PlainText);
+  label.setPerformanceHint(QStaticText::AggressiveCaching);
+  return *tickLabels_.insert(text, label);
+}
+
+Hud::ShapedLine Hud::shaped(const QString& line, double maxWidth) const {
+  constexpr int kMostLines = 256;  // a running HUD makes a few new lines a frame: forget them in bulk
+  if (maxWidth != shapedWidth_ || shapedLines_.size() > kMostLines) {
+    shapedLines_.clear();
+    shapedWidth_ = maxWidth;
+  }
+  if (const auto found = shapedLines_.constFind(line); found != shapedLines_.constEnd()) return *found;
+  const QFontMetricsF metrics(font_);
+  ShapedLine s;
+  s.shown = metrics.elidedText(line, Qt::ElideRight, maxWidth);
+  s.width = metrics.horizontalAdvance(s.shown);
+  s.text = QStaticText(s.shown);
+  s.text.setTextFormat(Qt::PlainText);
+  s.text.setPerformanceHint(QStaticText::AggressiveCaching);
+  return *shapedLines_.insert(line, s);
+}
+
+double Hud::textLinesWidth(const QStringList& lines, double maxWidth) const {
+  double width = 0.0;
+  for (const QString& line : lines) width = std::max(width, shaped(line, std::max(maxWidth - 2 * kPanelPadding, 20.0)).width);
+  return width + 2 * kPanelPadding;
+}
+
 void Hud::drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines, double maxWidth) const {
   if (lines.isEmpty()) return;
   painter.save();
   painter.setFont(font_);
   const QFontMetricsF metrics(font_);
   const double pad = kPanelPadding;
-  QStringList shown;
-  double width = 0.0;
-  for (const QString& line : lines) {
-    shown << metrics.elidedText(line, Qt::ElideRight, std::max(maxWidth - 2 * pad, 20.0));
-    width = std::max(width, metrics.horizontalAdvance(shown.back()));
-  }
-  const QRectF panel(topLeft, QSizeF(width + 2 * pad, textLinesHeight(int(lines.size()))));
+  std::vector<ShapedLine> shown;  // copies (their text is shared): a later line may move the cache's
+  for (const QString& line : lines) shown.push_back(shaped(line, std::max(maxWidth - 2 * pad, 20.0)));
+  const QRectF panel(topLeft, QSizeF(textLinesWidth(lines, maxWidth), textLinesHeight(int(lines.size()))));
   painter.setRenderHint(QPainter::Antialiasing, true);
   painter.setPen(Qt::NoPen);
   painter.setBrush(panelColour());
   painter.drawRoundedRect(panel, 4.0, 4.0);
   painter.setPen(textColour());
-  double baseline = panel.top() + pad + metrics.ascent();
-  for (const QString& line : shown) {
-    painter.drawText(QPointF(panel.left() + pad, baseline), line);
-    baseline += metrics.lineSpacing();
+  double top = panel.top() + pad;
+  for (const ShapedLine& line : shown) {
+    painter.drawStaticText(QPointF(panel.left() + pad, top), line.text);
+    top += metrics.lineSpacing();
   }
   painter.restore();
 }

@@ -4,7 +4,10 @@
 #include <vector>
 
 #include <QFont>
+#include <QFontMetricsF>
+#include <QHash>
 #include <QPainter>
+#include <QStaticText>
 #include <QRectF>
 #include <QString>
 #include <QStringList>
@@ -41,6 +44,8 @@ class Hud {
   QRectF colourBarRect(const QRectF& area, const QString& caption) const;
   // Lines of text on a translucent panel at the top-left corner, each elided to fit `maxWidth`.
   void drawTextLines(QPainter& painter, const QPointF& topLeft, const QStringList& lines, double maxWidth) const;
+  // Width of the panel drawTextLines paints for `lines` within `maxWidth`.
+  double textLinesWidth(const QStringList& lines, double maxWidth) const;
   // Height of the panel drawTextLines paints for `lines` (0 for none).
   double textLinesHeight(int lines) const;
   // A centred message panel; `error` paints it in warning colours.
@@ -53,7 +58,22 @@ class Hud {
   static const QColor& panelColour();
 
  private:
+  // A line of drawTextLines as drawn: elided to the width it had, its advance, and its glyphs laid out
+  // once. Kept by line and width: of a running view's HUD only the counters change from frame to frame,
+  // and laying text out (shaping it) cost as much as drawing it.
+  struct ShapedLine {
+    QString shown;
+    double width = 0.0;
+    QStaticText text;
+  };
+  ShapedLine shaped(const QString& line, double maxWidth) const;
+  QStaticText tickLabel(const QString& text) const;  // a colour bar's label, laid out once (smallFont_)
+  void drawColourBarTicks(QPainter& painter, const QRectF& bar, double lo, double hi, const QFontMetricsF& metrics) const;
+
   QFont font_, smallFont_;
+  mutable QHash<QString, ShapedLine> shapedLines_;
+  mutable double shapedWidth_ = -1.0;  // the width shapedLines_ were elided to
+  mutable QHash<QString, QStaticText> tickLabels_;
 };
 
 }  // namespace iso

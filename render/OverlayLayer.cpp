@@ -27,24 +27,28 @@ bool tileEmpty(const QImage& image, const QRect& r) {
   return true;
 }
 
-// The smallest rectangle holding every painted pixel of `image` (empty: none), row by row: a row is
-// searched from its left end up to the bounds found so far, from its right end down to them, and between
-// them only until its first painted pixel.
+// Whether any pixel of [begin, end) is painted: an OR over them, which the compiler vectorises.
+bool anyPainted(const quint32* begin, const quint32* end) {
+  quint32 any = 0;
+  for (const quint32* p = begin; p < end; ++p) any |= *p;
+  return any != 0;
+}
+
+// The smallest rectangle holding every painted pixel of `image` (empty: none). Row by row: a row with
+// anything painted outside the bounds found so far moves them out to its first or last painted pixel.
 QRect paintedBounds(const QImage& image) {
-  const auto painted = [](quint32 p) { return p != 0; };
   const int w = image.width();
   int left = w, right = -1, top = -1, bottom = -1;
   for (int y = 0; y < image.height(); ++y) {
     const auto* row = reinterpret_cast<const quint32*>(image.constScanLine(y));
-    const int first = int(std::find_if(row, row + left, painted) - row);
-    int last = w - 1;
-    while (last > right && row[last] == 0) --last;
-    const bool any = first < left || last > right || (left <= right && std::any_of(row + left, row + right + 1, painted));
-    if (!any) continue;
-    left = std::min(left, first);
-    right = std::max(right, last);
+    if (!anyPainted(row, row + w)) continue;
     top = top < 0 ? y : top;
     bottom = y;
+    if (anyPainted(row, row + left)) left = int(std::find_if(row, row + left, [](quint32 p) { return p != 0; }) - row);
+    if (anyPainted(row + right + 1, row + w)) {
+      right = w - 1;
+      while (row[right] == 0) --right;
+    }
   }
   return top < 0 ? QRect() : QRect(QPoint(left, top), QPoint(right, bottom));
 }
@@ -136,14 +140,12 @@ std::vector<PictureLayer> OverlayLayer::pictureLayers() const {
   std::vector<PictureLayer> layers;
   for (const Panel& panel : panels_) {
     if (panel.region.isEmpty() || panel.bounds.isEmpty()) continue;
-    const auto held = std::make_shared<const QImage>(panel.painted);  // shares the pixels: a repaint detaches
     PictureLayer l;
     l.x = panel.region.x() + panel.bounds.x(), l.y = panel.region.y() + panel.bounds.y();
     l.width = panel.bounds.width(), l.height = panel.bounds.height();
-    l.stride = int(held->bytesPerLine() / 4);
-    l.pixels = reinterpret_cast<const std::uint32_t*>(held->constScanLine(panel.bounds.y())) + panel.bounds.x();
+    l.stride = int(panel.painted.bytesPerLine() / 4);
+    l.pixels = reinterpret_cast<const std::uint32_t*>(panel.painted.constScanLine(panel.bounds.y())) + panel.bounds.x();
     l.generation = panel.generation;
-    l.keep = held;
     layers.push_back(std::move(l));
   }
   return layers;

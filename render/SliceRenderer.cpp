@@ -438,7 +438,7 @@ void SliceRenderer::paintOverlay(const FrameTarget& target, OverlayLayer& overla
                                 : QByteArray();
     overlay.paint(panel, column, ratio, key, paint);
   }
-  overlay.paint(kHudPanel, decorated ? devicePixels(target, decorations_.hudBand(target, int(hud.size()))) : QRect(),
+  overlay.paint(kHudPanel, decorated ? devicePixels(target, decorations_.hudBand(target, hud)) : QRect(),
                 ratio, hud.join('\n').toUtf8(), [&](QPainter& painter) { decorations_.paintHud(painter, target, hud); });
   overlay.paint(kNoticePanel, frame, ratio, noticesKey(target), [&](QPainter& painter) { paintNotices(painter, target); });
 }
@@ -517,26 +517,28 @@ QByteArray SliceRenderer::lineLayerKey(const FrameTarget& target) const {
   });
 }
 
-std::optional<PictureLayer> SliceRenderer::lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error) {
-  if (const QByteArray key = lineLayerKey(target); key != lineLayerKey_ || !lineLayer_) {
+std::optional<PictureLayer> SliceRenderer::lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error,
+                                                     const std::function<QString()>& makeCurrent) {
+  if (const QByteArray key = lineLayerKey(target); key != lineLayerKey_ || lineLayer_.isNull()) {
+    if (error = makeCurrent(); !error.isEmpty()) return std::nullopt;
     const QImage drawn = image_.render(gl_, options, 0, [this](const FrameTarget& t) { return drawLineLayer(t); }, error);
     if (drawn.isNull()) return std::nullopt;
     // Read back as RGBA bytes, alpha included: premultiplied, as blended.
     const QImage rgba(drawn.constBits(), drawn.width(), drawn.height(), drawn.bytesPerLine(), QImage::Format_RGBA8888_Premultiplied);
-    lineLayer_ = std::make_shared<const QImage>(rgba.convertToFormat(QImage::Format_ARGB32_Premultiplied));
+    lineLayer_ = rgba.convertToFormat(QImage::Format_ARGB32_Premultiplied);
     lineLayerKey_ = key;
     ++lineLayerGeneration_;
   }
   PictureLayer l;
-  l.width = lineLayer_->width(), l.height = lineLayer_->height();
-  l.stride = int(lineLayer_->bytesPerLine() / 4);
-  l.pixels = reinterpret_cast<const std::uint32_t*>(lineLayer_->constBits());
+  l.width = lineLayer_.width(), l.height = lineLayer_.height();
+  l.stride = int(lineLayer_.bytesPerLine() / 4);
+  l.pixels = reinterpret_cast<const std::uint32_t*>(lineLayer_.constBits());
   l.generation = lineLayerGeneration_;
-  l.keep = lineLayer_;
   return l;
 }
 
-std::optional<SliceRenderer::PictureParts> SliceRenderer::pictureParts(const ImageOptions& options, QString& error) {
+std::optional<SliceRenderer::PictureParts> SliceRenderer::pictureParts(const ImageOptions& options, QString& error,
+                                                                       const std::function<QString()>& makeCurrent) {
   if (error = notReadyProblem(); !error.isEmpty()) return std::nullopt;
   if (error = ImageFramebuffer::optionsProblem(options); !error.isEmpty()) return std::nullopt;
   const FrameTarget target = ImageFramebuffer::target(options);
@@ -568,7 +570,7 @@ std::optional<SliceRenderer::PictureParts> SliceRenderer::pictureParts(const Ima
   p.background = rgba8(kBackground);
   parts.slices = slices_;
   if (tints) parts.velocity = velocity_;
-  const std::optional<PictureLayer> lines = lineLayer(options, target, error);
+  const std::optional<PictureLayer> lines = lineLayer(options, target, error, makeCurrent);
   if (!lines) return std::nullopt;
   parts.layers.push_back(*lines);
   paintOverlay(target, elsewhereOverlay_);

@@ -98,13 +98,16 @@ class SliceRenderer {
   // (core/SlicePicture.h): the 3D view's camera, range and colours, its slices, and the layers over them:
   // the 3D lines as the slices hide them (drawn by OpenGL, at the picture's size, only when they change:
   // the camera, the slice point, the marks), then the overlay's panels, painted as for a picture. The 3D
-  // slice view only, at scale 1 or more; nullopt and `error` otherwise.
+  // slice view only, at scale 1 or more; nullopt and `error` otherwise. `makeCurrent` makes the context
+  // current ("" or what failed), called only when the lines must be drawn again: a recording's pictures
+  // then cost the GUI thread no OpenGL at all.
   struct PictureParts {
     SlicePicture picture;
     std::shared_ptr<const SliceSet> slices, velocity;  // velocity: only where it tints
     std::vector<PictureLayer> layers;
   };
-  std::optional<PictureParts> pictureParts(const ImageOptions& options, QString& error);
+  std::optional<PictureParts> pictureParts(const ImageOptions& options, QString& error,
+                                           const std::function<QString()>& makeCurrent);
   // Mapped pixel buffers for the wavefield's planes (MappedUploads::map): a set given to setSlices whose
   // planes lie in one is uploaded from it, and held until the GL has read it.
   std::optional<MappedUploads::Mapping> mapBuffers(int count, std::size_t bytes, QString& problem);
@@ -152,7 +155,8 @@ class SliceRenderer {
   // premultiplied (the blend of drawSlices3D, with alpha summed as coverage): "" or what failed.
   QString drawLineLayer(const FrameTarget& target);
   // The line layer for pictures of `options` as a layer (drawn again when its key changes); nullopt on failure.
-  std::optional<PictureLayer> lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error);
+  std::optional<PictureLayer> lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error,
+                                        const std::function<QString()>& makeCurrent);
   QByteArray lineLayerKey(const FrameTarget& target) const;
   // The overlay's parts, each painted into a panel of its own (OverlayLayer), in this order.
   enum OverlayPanel { kMarksPanel, kColourBarFramesPanel, kColourBarLabelsPanel, kHudPanel, kNoticePanel, kOverlayPanels };
@@ -185,7 +189,7 @@ class SliceRenderer {
   OverlayLayer windowOverlay_{kOverlayPanels};  // what QPainter draws over the slices, in a window's frames
   OverlayLayer imageOverlay_{kOverlayPanels};   // the same in pictures: a recording alternates between the two
   OverlayLayer elsewhereOverlay_{kOverlayPanels};  // the same in pictures made elsewhere: painted, never drawn here
-  std::shared_ptr<const QImage> lineLayer_;      // ARGB32, premultiplied
+  QImage lineLayer_;                             // ARGB32, premultiplied
   QByteArray lineLayerKey_;
   std::uint64_t lineLayerGeneration_ = 0;
   bool madeElsewhere_ = false;  // during pictureParts

@@ -338,9 +338,13 @@ QString SliceView::collectImage(const std::function<void(const QImage& image)>& 
 }
 
 std::optional<SliceRenderer::PictureParts> SliceView::pictureParts(const ImageOptions& options, QString& error) {
-  if (error = currentForPictures(); !error.isEmpty()) return std::nullopt;
-  std::optional<SliceRenderer::PictureParts> parts = renderer_.pictureParts(options, error);
-  context_.doneCurrent();
+  if (!ensureGl()) return (error = "the view cannot draw: " + glInfo(), std::nullopt);
+  bool current = false;
+  std::optional<SliceRenderer::PictureParts> parts = renderer_.pictureParts(options, error, [&] {
+    current = true;
+    return currentForPictures();
+  });
+  if (current) context_.doneCurrent();
   showGlProblem();
   return parts;
 }

@@ -41,6 +41,9 @@ float velocity(int plane, int col, int row) {
   return float(1500.0 + 60.0 * z + 10.0 * x);
 }
 
+// The test's context stays current on its surface.
+const std::function<QString()> kCurrent = [] { return QString(); };
+
 struct Difference {
   double mean = 0.0;
   double over3 = 0.0;  // the share of channel values more than 3 levels apart
@@ -105,7 +108,7 @@ class DevicePictures : public ::testing::Test {
   // OpenGL's frame first, so that the textures, quads and overlay are those of a drawn frame too.
   QImage madeOnDevice(PicturePixels pixels) {
     QString error;
-    std::optional<SliceRenderer::PictureParts> parts = renderer_.pictureParts(options_, error);
+    std::optional<SliceRenderer::PictureParts> parts = renderer_.pictureParts(options_, error, kCurrent);
     EXPECT_TRUE(parts) << error.toStdString();
     if (!parts) return {};
     device_->start(parts->picture, parts->slices, parts->velocity, parts->layers, pixels);
@@ -181,7 +184,7 @@ TEST_F(DevicePictures, TheDevicesVideoPlanesAreThoseOfOpenGlsPicture) {
 
 TEST_F(DevicePictures, PicturesOnTheirWayComeBackInOrderAndBadOnesAreRefused) {
   QString error;
-  std::optional<SliceRenderer::PictureParts> parts = renderer_.pictureParts(options_, error);
+  std::optional<SliceRenderer::PictureParts> parts = renderer_.pictureParts(options_, error, kCurrent);
   ASSERT_TRUE(parts) << error.toStdString();
   for (int n = 0; n < OpenClPictureRenderer::kSlots; ++n)
     device_->start(parts->picture, parts->slices, parts->velocity, parts->layers, PicturePixels::VideoPlanes);
@@ -207,11 +210,11 @@ TEST_F(DevicePictures, PicturesOnTheirWayComeBackInOrderAndBadOnesAreRefused) {
 TEST_F(DevicePictures, OnlyThe3DSliceViewAtItsOwnSizeIsMadeElsewhere) {
   QString error;
   renderer_.setMode(SliceRenderer::Mode::PlaneXZ);
-  EXPECT_FALSE(renderer_.pictureParts(options_, error));
+  EXPECT_FALSE(renderer_.pictureParts(options_, error, kCurrent));
   EXPECT_FALSE(error.isEmpty());
   renderer_.setMode(SliceRenderer::Mode::Orthogonal3D);
   error.clear();
-  EXPECT_FALSE(renderer_.pictureParts(ImageOptions{QSize(640, 360)}, error)) << "drawn at twice its size, then reduced";
+  EXPECT_FALSE(renderer_.pictureParts(ImageOptions{QSize(640, 360)}, error, kCurrent)) << "drawn at twice its size, then reduced";
   EXPECT_FALSE(error.isEmpty());
 }
 
