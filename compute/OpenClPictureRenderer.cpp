@@ -1,7 +1,6 @@
 #include "compute/OpenClPictureRenderer.h"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 #include <glm/gtc/type_ptr.hpp>
@@ -53,10 +52,7 @@ OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext) : c
 
 OpenClPictureRenderer::~OpenClPictureRenderer() {
   for (const Flight& f : flight_) f.read.wait();  // the device must not write memory that goes
-  for (Slot& slot : slots_) {
-    unmap(slot.picture);
-    unmap(slot.layers);
-  }
+  for (PinnedMemory& slot : readBack_) unmap(slot);
   clFinish(ctx_.queue());  // the unmaps done before their buffers go; a failure here cannot be reported
 }
 
@@ -89,22 +85,25 @@ void OpenClPictureRenderer::build() {
   built_ = true;
 }
 
-void OpenClPictureRenderer::send(cl_mem to, std::size_t offset, std::size_t bytes, const void* from) const {
-  checkCl(clEnqueueWriteBuffer(ctx_.queue(), to, CL_FALSE, offset, bytes, from, 0, nullptr, nullptr),
+Event OpenClPictureRenderer::send(cl_mem to, std::size_t offset, std::size_t bytes, const void* from) const {
+  cl_event done = nullptr;
+  checkCl(clEnqueueWriteBuffer(ctx_.queue(), to, CL_FALSE, offset, bytes, from, 0, nullptr, &done),
           "clEnqueueWriteBuffer", "picture input, " + std::to_string(bytes) + " bytes");
+  return Event(done);
 }
 
-void OpenClPictureRenderer::sendPlanes(const SliceSet& slices, const std::shared_ptr<const SliceSet>& velocity, bool tints) {
+Event OpenClPictureRenderer::sendPlanes(const SliceSet& slices, const std::shared_ptr<const SliceSet>& velocity, bool tints) {
   const std::size_t floats = slices.planeFloats();
   if (planes_.size() != floats) {
     planes_ = Buffer<float>(ctx_, floats, CL_MEM_READ_ONLY, "picture planes");
     velocity_ = Buffer<float>(ctx_, floats, CL_MEM_READ_ONLY, "picture velocity planes");
     velocitySent_.reset();
   }
-  send(planes_.get(), 0, floats * sizeof(float), slices.planes().data());
-  if (!tints || velocity == velocitySent_) return;
+  Event planes = send(planes_.get(), 0, floats * sizeof(float), slices.planes().data());
+  if (!tints || velocity == velocitySent_) return planes;
   velocitySent_ = velocity;  // held: the write reads it later
   send(velocity_.get(), 0, floats * sizeof(float), velocity->planes().data());
+  return planes;
 }
 
 void OpenClPictureRenderer::sendColormap(const SlicePicture& picture) {
@@ -114,7 +113,7 @@ void OpenClPictureRenderer::sendColormap(const SlicePicture& picture) {
   send(colormap_.get(), 0, sizeof colormapSent_, colormapSent_.data());  // a member: alive while queued
 }
 
-void OpenClPictureRenderer::sendLayers(const std::vector<PictureLayer>& layers, PinnedMemory& staging) {
+void OpenClPictureRenderer::sendLayers(const std::vector<PictureLayer>& layers) {
   std::vector<std::array<int, 5>> places;
   int words = 0;
   for (const PictureLayer& l : layers) {
@@ -128,21 +127,19 @@ void OpenClPictureRenderer::sendLayers(const std::vector<PictureLayer>& layers, 
       layerWords_ = Buffer<std::uint32_t>(ctx_, std::size_t(words) * 2, CL_MEM_READ_ONLY, "picture layers");
     if (!places.empty()) send(layerTable_.get(), 0, places.size() * sizeof places[0], layerPlaces_.data());
   }
-  std::vector<std::size_t> changed;
-  std::size_t bytes = 0;
-  for (std::size_t n = 0; n < layers.size(); ++n)
-    if (layerGenerations_[n] != layers[n].generation || layers[n].generation == 0) {  // 0: contents without a name
-      changed.push_back(n);
-      bytes += std::size_t(layers[n].width) * std::size_t(layers[n].height) * 4;
-    }
-  std::uint8_t* to = ensure(staging, bytes, "picture layers' staging");
-  for (const std::size_t n : changed) {
+  // Straight from the caller's (pageable) memory, which the layers keep until the picture is collected:
+  // staging them through page-locked memory of the renderer's first cost the GUI thread 2-4 ms a picture on
+  // an H200's host, against 0.3-1.2 this way (docs/PERFORMANCE.md).
+  for (std::size_t n = 0; n < layers.size(); ++n) {
     const PictureLayer& l = layers[n];
+    if (layerGenerations_[n] == l.generation && l.generation != 0) continue;  // 0: contents without a name
     layerGenerations_[n] = l.generation;
-    const std::size_t rowBytes = std::size_t(l.width) * 4;
-    for (int y = 0; y < l.height; ++y) std::memcpy(to + std::size_t(y) * rowBytes, l.pixels + std::size_t(y) * std::size_t(l.stride), rowBytes);
-    send(layerWords_.get(), std::size_t(layerPlaces_[n][4]) * 4, rowBytes * std::size_t(l.height), to);
-    to += rowBytes * std::size_t(l.height);
+    const std::size_t origin[3] = {0, 0, 0};
+    const std::size_t at[3] = {std::size_t(layerPlaces_[n][4]) * 4, 0, 0};
+    const std::size_t region[3] = {std::size_t(l.width) * 4, std::size_t(l.height), 1};
+    checkCl(clEnqueueWriteBufferRect(ctx_.queue(), layerWords_.get(), CL_FALSE, at, origin, region, std::size_t(l.width) * 4, 0,
+                                     std::size_t(l.stride) * 4, 0, l.pixels, 0, nullptr, nullptr),
+            "clEnqueueWriteBufferRect", "picture layer " + std::to_string(n));
   }
 }
 
@@ -154,11 +151,11 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
     throw std::invalid_argument(problem);
   if (inFlight() >= kSlots) throw std::logic_error("OpenClPictureRenderer: " + std::to_string(kSlots) + " pictures already on their way");
   if (!built_) build();
+  releaseSentSlices();
   const std::size_t bytes = pictureBytes(picture.width, picture.height, pixels);
-  sendPlanes(*slices, velocity, picture.tintOpacity > 0.0f);
+  Event planesSent = sendPlanes(*slices, velocity, picture.tintOpacity > 0.0f);
   sendColormap(picture);
-  Slot& slot = slots_[std::size_t(nextSlot_)];
-  sendLayers(layers, slot.layers);
+  sendLayers(layers);
   if (out_.size() < bytes) out_ = Buffer<std::uint8_t>(ctx_, bytes, CL_MEM_WRITE_ONLY, "picture");
   const PictureParams params = paramsOf(picture, *slices, int(layers.size()), pixels);
   const Buffer<std::uint32_t>& words = layerWords_.size() > 0 ? layerWords_ : colormap_;  // any buffer when there are none
@@ -170,15 +167,22 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
   f.slot = nextSlot_;
   nextSlot_ = (nextSlot_ + 1) % kSlots;
   f.bytes = bytes;
-  std::uint8_t* memory = ensure(slot.picture, bytes, "picture read-back");
+  std::uint8_t* memory = ensure(readBack_[std::size_t(f.slot)], bytes, "picture read-back");
   cl_event read = nullptr;
   checkCl(clEnqueueReadBuffer(ctx_.queue(), out_.get(), CL_FALSE, 0, bytes, memory, 0, nullptr, &read), "clEnqueueReadBuffer",
           "picture");
   f.read = Event(read);
   checkCl(clFlush(ctx_.queue()), "clFlush", "picture");
   f.slices = std::move(slices);
+  f.planesSent = std::move(planesSent);
   f.velocity = std::move(velocity);
+  f.layers = std::move(layers);
   flight_.push_back(std::move(f));
+}
+
+void OpenClPictureRenderer::releaseSentSlices() {
+  for (Flight& f : flight_)
+    if (f.slices && f.planesSent.complete()) f.slices.reset();
 }
 
 void OpenClPictureRenderer::collect(const std::function<void(std::span<const std::uint8_t> bytes)>& use) {
@@ -189,7 +193,7 @@ void OpenClPictureRenderer::collect(const std::function<void(std::span<const std
   ++times_.pictures;
   times_.kernelSeconds += f.kernel.seconds();
   times_.readSeconds += f.read.seconds();
-  use({slots_[std::size_t(f.slot)].picture.memory, f.bytes});
+  use({readBack_[std::size_t(f.slot)].memory, f.bytes});
 }
 
 }  // namespace iso

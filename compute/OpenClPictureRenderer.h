@@ -37,7 +37,8 @@ class OpenClPictureRenderer : public PictureRenderer {
     int slot = 0;
     std::size_t bytes = 0;
     std::shared_ptr<const SliceSet> slices, velocity;
-    Event kernel, read;
+    std::vector<PictureLayer> layers;  // their pixels, until the device has them
+    Event planesSent, kernel, read;
   };
   // Page-locked host memory the driver allocates (a buffer mapped for the renderer's life): copies to and
   // from it are DMA transfers that return at once, where pageable memory is first copied by the driver.
@@ -46,18 +47,15 @@ class OpenClPictureRenderer : public PictureRenderer {
     std::uint8_t* memory = nullptr;
     std::size_t bytes = 0;
   };
-  // Each picture on its way has a slot: the memory its picture is read into and its layers' pixels, which
-  // are not touched again until the picture has been collected.
-  struct Slot {
-    PinnedMemory picture, layers;
-  };
   void build();
   // Non-blocking write of `bytes` from `from` into `to` at byte `offset`.
-  void send(cl_mem to, std::size_t offset, std::size_t bytes, const void* from) const;
-  void sendPlanes(const SliceSet& slices, const std::shared_ptr<const SliceSet>& velocity, bool tints);
+  Event send(cl_mem to, std::size_t offset, std::size_t bytes, const void* from) const;
+  Event sendPlanes(const SliceSet& slices, const std::shared_ptr<const SliceSet>& velocity, bool tints);  // the planes' write
+  // Lets go of the slices of pictures whose planes the device has: their memory (a slot of the studio's
+  // ring, which the solver writes the next frames into) is free again before the picture comes back.
+  void releaseSentSlices();
   void sendColormap(const SlicePicture& picture);
-  // The layers whose pixels changed, through `staging`.
-  void sendLayers(const std::vector<PictureLayer>& layers, PinnedMemory& staging);
+  void sendLayers(const std::vector<PictureLayer>& layers);  // those whose pixels changed
   // `pinned` holding at least `bytes` (mapped again when it grows).
   std::uint8_t* ensure(PinnedMemory& pinned, std::size_t bytes, const char* what);
   void unmap(PinnedMemory& pinned);
@@ -76,7 +74,7 @@ class OpenClPictureRenderer : public PictureRenderer {
   std::vector<std::array<int, 5>> layerPlaces_;   // x, y, width, height, first word: as the table holds them
   std::vector<std::uint64_t> layerGenerations_;   // of the pixels the device holds per place
   Buffer<std::uint8_t> out_;
-  std::array<Slot, kSlots> slots_;
+  std::array<PinnedMemory, kSlots> readBack_;  // each picture on its way is read into its slot's
   int nextSlot_ = 0;
   std::deque<Flight> flight_;
   Times times_;

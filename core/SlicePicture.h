@@ -44,12 +44,13 @@ struct SlicePicture {
 // A rectangle of premultiplied pixels over the picture: Qt's ARGB32_Premultiplied words (0xAARRGGBB),
 // `stride` words a row. `generation` names its contents: the renderer sends the pixels to its device only
 // when it differs from the last it sent for this layer's place in the list (0: unnamed, sent every time).
-// The pixels need to stay only while start() runs: what it sends it copies first.
+// `keep` holds the pixels until the picture is collected.
 struct PictureLayer {
   int x = 0, y = 0, width = 0, height = 0;
   int stride = 0;
   const std::uint32_t* pixels = nullptr;
   std::uint64_t generation = 0;
+  std::shared_ptr<const void> keep;
 };
 
 // What a picture is delivered as: yuv420p planes in one block of width × height·3/2 bytes (rows of luma,
@@ -68,7 +69,7 @@ class PictureRenderer {
   virtual ~PictureRenderer() = default;
   virtual std::string deviceName() const = 0;
   virtual bool onGpu() const = 0;  // a CPU device would take its work from the solver's cores
-  // Starts the picture; `slices` (and `velocity`) are held until it is collected. Throws
+  // Starts the picture; `slices` (and `velocity`, `layers`) are held until it is collected. Throws
   // std::invalid_argument for a picture that cannot be made (slicePictureProblem), ComputeError when the
   // device refuses.
   virtual void start(const SlicePicture& picture, std::shared_ptr<const SliceSet> slices,

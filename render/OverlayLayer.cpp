@@ -140,11 +140,13 @@ std::vector<PictureLayer> OverlayLayer::pictureLayers() const {
   std::vector<PictureLayer> layers;
   for (const Panel& panel : panels_) {
     if (panel.region.isEmpty() || panel.bounds.isEmpty()) continue;
+    const auto held = std::make_shared<const QImage>(panel.painted);  // shares the pixels: a repaint detaches
     PictureLayer l;
     l.x = panel.region.x() + panel.bounds.x(), l.y = panel.region.y() + panel.bounds.y();
     l.width = panel.bounds.width(), l.height = panel.bounds.height();
-    l.stride = int(panel.painted.bytesPerLine() / 4);
-    l.pixels = reinterpret_cast<const std::uint32_t*>(panel.painted.constScanLine(panel.bounds.y())) + panel.bounds.x();
+    l.stride = int(held->bytesPerLine() / 4);
+    l.pixels = reinterpret_cast<const std::uint32_t*>(held->constScanLine(panel.bounds.y())) + panel.bounds.x();
+    l.keep = held;
     l.generation = panel.generation;
     layers.push_back(std::move(l));
   }

@@ -60,8 +60,8 @@ class OverlayLayer {
   bool draw(GlFunctions* gl, QSize frame, bool flipped = false);
   const QString& lastError() const { return error_; }
   // The panels for a renderer that blends them itself (core/SlicePicture.h), in index order: each one's
-  // painted pixels within the smallest rectangle that holds them (none: left out), valid until the panel is
-  // painted again, named by the painting (a new generation each time a panel is painted). No GL.
+  // painted pixels within the smallest rectangle that holds them (none: left out), held by the layer,
+  // named by the painting (a new generation each time a panel is painted). No GL.
   std::vector<PictureLayer> pictureLayers() const;
 
  private:

@@ -530,10 +530,12 @@ std::optional<PictureLayer> SliceRenderer::lineLayer(const ImageOptions& options
     ++lineLayerGeneration_;
   }
   PictureLayer l;
-  l.width = lineLayer_.width(), l.height = lineLayer_.height();
-  l.stride = int(lineLayer_.bytesPerLine() / 4);
-  l.pixels = reinterpret_cast<const std::uint32_t*>(lineLayer_.constBits());
+  const auto held = std::make_shared<const QImage>(lineLayer_);  // shares the pixels: drawing again replaces them
+  l.width = held->width(), l.height = held->height();
+  l.stride = int(held->bytesPerLine() / 4);
+  l.pixels = reinterpret_cast<const std::uint32_t*>(held->constBits());
   l.generation = lineLayerGeneration_;
+  l.keep = held;
   return l;
 }
 
