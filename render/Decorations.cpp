@@ -111,8 +111,11 @@ double Decorations::hudMaxWidth(const FrameTarget& target) const { return target
 
 QRectF Decorations::hudBand(const FrameTarget& target, const QStringList& lines) const {
   if (lines.isEmpty()) return {};
-  // One pixel more than the panel on its right: its antialiased edge.
-  const double width = kHudInset + hud_.textLinesWidth(lines, hudMaxWidth(target)) + 1.0;
+  // One pixel more than the panel on its right (its antialiased edge), rounded up to a whole number of
+  // 64-pixel steps: the counters' widths change from frame to frame, and a band of another size is a new
+  // image (and texture) for the overlay.
+  constexpr double kStep = 64.0;
+  const double width = std::ceil((kHudInset + hud_.textLinesWidth(lines, hudMaxWidth(target)) + 1.0) / kStep) * kStep;
   return QRectF(0.0, 0.0, std::min(width, target.canvas.width()),
                 std::min(kHudInset + hudHeight(int(lines.size())), target.canvas.height()));
 }

@@ -69,7 +69,8 @@ class RecordingSession : public QObject {
   // Wall time spent drawing frames and waiting for the writer (for the measurements), seconds.
   double renderSeconds() const { return renderNanoseconds_ * 1e-9; }
   double waitSeconds() const { return waitNanoseconds_ * 1e-9; }
-  // Of renderSeconds, the time collecting pictures read back late (waiting for them, handing them on).
+  // The time collecting pictures read back late (waiting for them, handing them to the writer); most of it
+  // is part of renderSeconds, the rest is the last pictures' as the recording finishes.
   double collectSeconds() const { return collectNanoseconds_ * 1e-9; }
   bool waitingForWriter() const { return roomPoll_.isActive(); }  // the run is held until the writer has room
 

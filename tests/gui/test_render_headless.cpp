@@ -39,16 +39,7 @@ class RenderHeadless : public ::testing::Test {
   void SetUp() override {
     if (!test::displayAvailable()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
     ASSERT_TRUE(QApplication::allWidgets().isEmpty()) << "this test proves that no widget is needed";
-    QSurfaceFormat format;
-    format.setRenderableType(QSurfaceFormat::OpenGL);
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    surface_.setFormat(format);
-    surface_.create();
-    context_.setFormat(format);
-    ASSERT_TRUE(context_.create()) << "no OpenGL 3.3 core context";
-    ASSERT_TRUE(context_.makeCurrent(&surface_));
+    ASSERT_EQ(test::makeCurrentCoreContext(surface_, context_), "");
     ASSERT_TRUE(renderer_.initialize(context_)) << renderer_.problem().toStdString();
     renderer_.setColormap("seismic");
     renderer_.setGainMode(GainMode::Fixed);

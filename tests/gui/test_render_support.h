@@ -4,9 +4,12 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <string>
 
 #include <QDir>
 #include <QImage>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
 #include <QString>
 
 #include "core/SliceSet.h"
@@ -15,6 +18,21 @@ namespace iso::test {
 
 // True when the test binary runs with a display that can give OpenGL (see test_render_main.cpp).
 bool displayAvailable();
+
+// An OpenGL 3.3 core context current on an offscreen surface, as a program without a window makes one
+// (a GPU server): "" or what failed.
+inline std::string makeCurrentCoreContext(QOffscreenSurface& surface, QOpenGLContext& context) {
+  QSurfaceFormat format;
+  format.setRenderableType(QSurfaceFormat::OpenGL);
+  format.setVersion(3, 3);
+  format.setProfile(QSurfaceFormat::CoreProfile);
+  format.setDepthBufferSize(24);
+  surface.setFormat(format);
+  surface.create();
+  context.setFormat(format);
+  if (!context.create()) return "no OpenGL 3.3 core context";
+  return context.makeCurrent(&surface) ? "" : "the context cannot be made current on an offscreen surface";
+}
 
 // A slice set of the given size through (i, j, k), each plane filled by value(col, row).
 inline std::shared_ptr<SliceSet> makeSlices(int n1, int n2, int n3, int i, int j, int k,

@@ -70,16 +70,7 @@ class DevicePictures : public ::testing::Test {
   void SetUp() override {
     const std::vector<DeviceInfo> devices = listDevices();
     if (devices.empty()) GTEST_SKIP() << "no OpenCL device on this machine";
-    QSurfaceFormat format;
-    format.setRenderableType(QSurfaceFormat::OpenGL);
-    format.setVersion(3, 3);
-    format.setProfile(QSurfaceFormat::CoreProfile);
-    format.setDepthBufferSize(24);
-    surface_.setFormat(format);
-    surface_.create();
-    context_.setFormat(format);
-    ASSERT_TRUE(context_.create()) << "no OpenGL 3.3 core context";
-    ASSERT_TRUE(context_.makeCurrent(&surface_));
+    ASSERT_EQ(test::makeCurrentCoreContext(surface_, context_), "");
     ASSERT_TRUE(renderer_.initialize(context_)) << renderer_.problem().toStdString();
     renderer_.setGainMode(GainMode::Fixed);
     ASSERT_TRUE(renderer_.setClip(0.4f));
