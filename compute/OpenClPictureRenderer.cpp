@@ -107,10 +107,9 @@ Event OpenClPictureRenderer::sendPlanes(const SliceSet& slices, const std::share
 }
 
 void OpenClPictureRenderer::sendColormap(const SlicePicture& picture) {
-  if (colormapValid_ && picture.colormap == colormapSent_) return;
+  if (colormapSent_ == picture.colormap) return;
   colormapSent_ = picture.colormap;
-  colormapValid_ = true;
-  send(colormap_.get(), 0, sizeof colormapSent_, colormapSent_.data());  // a member: alive while queued
+  send(colormap_.get(), 0, sizeof picture.colormap, colormapSent_->data());  // a member: alive while queued
 }
 
 void OpenClPictureRenderer::sendLayers(const std::vector<PictureLayer>& layers) {
@@ -168,10 +167,7 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
   nextSlot_ = (nextSlot_ + 1) % kSlots;
   f.bytes = bytes;
   std::uint8_t* memory = ensure(readBack_[std::size_t(f.slot)], bytes, "picture read-back");
-  cl_event read = nullptr;
-  checkCl(clEnqueueReadBuffer(ctx_.queue(), out_.get(), CL_FALSE, 0, bytes, memory, 0, nullptr, &read), "clEnqueueReadBuffer",
-          "picture");
-  f.read = Event(read);
+  out_.read(ctx_, memory, bytes, 0, &f.read);
   checkCl(clFlush(ctx_.queue()), "clFlush", "picture");
   f.slices = std::move(slices);
   f.planesSent = std::move(planesSent);

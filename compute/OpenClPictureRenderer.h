@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "compute/ClHost.h"
@@ -67,8 +68,7 @@ class OpenClPictureRenderer : public PictureRenderer {
   Buffer<float> planes_, velocity_;
   std::shared_ptr<const SliceSet> velocitySent_;
   Buffer<std::uint32_t> colormap_;
-  std::array<std::uint32_t, kColourTableEntries> colormapSent_{};
-  bool colormapValid_ = false;
+  std::optional<std::array<std::uint32_t, kColourTableEntries>> colormapSent_;
   Buffer<int> layerTable_;
   Buffer<std::uint32_t> layerWords_;
   std::vector<std::array<int, 5>> layerPlaces_;   // x, y, width, height, first word: as the table holds them

@@ -32,4 +32,13 @@ ColourTable seismicTable() {
 
 ColourTable greyTable() { return piecewiseLinearTable({{{0.0, 0.0, 0.0, 0.0}}, {{1.0, 1.0, 1.0, 1.0}}}); }
 
+std::array<std::uint32_t, kColourTableEntries> rgbaWords(const ColourTable& table) {
+  std::array<std::uint32_t, kColourTableEntries> words{};
+  for (std::size_t n = 0; n < words.size(); ++n) {
+    const auto& c = table.at(std::min(n, table.size() - 1));
+    words[n] = std::uint32_t(c[0]) | std::uint32_t(c[1]) << 8 | std::uint32_t(c[2]) << 16 | 0xFF000000u;
+  }
+  return words;
+}
+
 }  // namespace iso

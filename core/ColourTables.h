@@ -18,4 +18,8 @@ ColourTable piecewiseLinearTable(const std::vector<std::array<double, 4>>& knots
 ColourTable seismicTable();
 ColourTable greyTable();  // black to white
 
+// The first kColourTableEntries entries of `table` (its last repeated where it is shorter) as opaque RGBA8
+// words, red in the low byte: what the OpenCL renderers look colours up in.
+std::array<std::uint32_t, kColourTableEntries> rgbaWords(const ColourTable& table);
+
 }  // namespace iso

@@ -4,12 +4,7 @@
 
 namespace iso {
 
-void VolumeView::setColormap(const ColourTable& table) {
-  for (std::size_t n = 0; n < colormap.size(); ++n) {
-    const auto& c = table.at(std::min(n, table.size() - 1));
-    colormap[n] = std::uint32_t(c[0]) | std::uint32_t(c[1]) << 8 | std::uint32_t(c[2]) << 16 | 0xFF000000u;
-  }
-}
+void VolumeView::setColormap(const ColourTable& table) { colormap = rgbaWords(table); }
 
 void setVolumeCamera(VolumeView& view, const OrbitCamera& camera) {
   const float aspect = float(std::max(view.width, 1)) / float(std::max(view.height, 1));

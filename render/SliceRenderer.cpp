@@ -129,6 +129,10 @@ bool SliceRenderer::setClip(float clip) {
   return false;
 }
 
+// A uniform model tints every plane one colour: it tells nothing (the colour bar gives the velocity) and
+// only veils the faint waves, so such a tint is left off.
+bool SliceRenderer::tints() const { return overlayOn_ && velocityMatches() && velocityRange_[1] > velocityRange_[0]; }
+
 bool SliceRenderer::velocityMatches() const {
   if (madeElsewhere_) return velocity_ && SliceGeometry::of(*velocity_) == geometry_;
   return velocity_ && velocityTextures_.hasData() && velocityTextures_.geometry() == fieldTextures_.geometry();
@@ -268,7 +272,7 @@ void SliceRenderer::drawFrame(const FrameTarget& target) {
     clear(target);
     if (hasPicture()) {
       if (mode_ == Mode::Orthogonal3D)
-        drawSlices3D(target);
+        drawSlices3D(target, fieldTextures_.geometry(), false);
       else if (mode_ == Mode::Volume)
         drawVolume(target);
       else
@@ -302,11 +306,8 @@ void SliceRenderer::drawQuads(const glm::mat4& viewProjection, const std::array<
   else
     program_->setUniformValue("crossings", false);
   program_->setUniformValue("clip", gain_.clip());
-  program_->setUniformValue("rangeLow", magnitudeRange_ ? 0.0f : -gain_.clip());
-  // A uniform model tints every plane one colour: it tells nothing (the colour bar gives the velocity) and
-  // only veils the faint waves, so such a tint is left off.
-  const bool tints = overlayOn_ && velocityMatches() && velocityRange_[1] > velocityRange_[0];
-  program_->setUniformValue("overlayOpacity", tints ? overlayOpacity_ : 0.0f);
+  program_->setUniformValue("rangeLow", rangeLow());
+  program_->setUniformValue("overlayOpacity", tints() ? overlayOpacity_ : 0.0f);
   program_->setUniformValue("velocityRange", velocityRange_[0], velocityRange_[1]);
   colormapTexture_.bind(gl_, kColormapUnit);
   quads_.bind(gl_);
@@ -342,8 +343,7 @@ glm::mat4 SliceRenderer::sceneViewProjection(const FrameTarget& target) const {
   return target.rowsDown ? glm::scale(glm::mat4(1.0f), glm::vec3(1.0f, -1.0f, 1.0f)) * viewProjection : viewProjection;
 }
 
-void SliceRenderer::drawSlices3D(const FrameTarget& target) {
-  const SliceGeometry& g = fieldTextures_.geometry();
+void SliceRenderer::drawSlices3D(const FrameTarget& target, const SliceGeometry& g, bool linesOnly) {
   camera_.frame(g);
   quads_.place3D(gl_, g);
   fieldTextures_.setMagnifyNearest(gl_, false);
@@ -352,9 +352,16 @@ void SliceRenderer::drawSlices3D(const FrameTarget& target) {
   gl_->glViewport(0, 0, scene.width(), scene.height());
   const glm::mat4 viewProjection = sceneViewProjection(target);
   gl_->glEnable(GL_DEPTH_TEST);
-  drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ}, &g);
+  if (linesOnly) gl_->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);  // the slices' depth: what hides the lines
+  drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ}, linesOnly ? nullptr : &g);
+  gl_->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
   gl_->glEnable(GL_BLEND);
-  gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  // The lines alone: colour blended as over the slices, alpha summed as the share of the pixel they cover,
+  // so that the layer, premultiplied, laid over the slices gives what a frame draws.
+  if (linesOnly)
+    gl_->glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  else
+    gl_->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   if (!decorations_.update3D(gl_, g, true)) fail(decorations_.lastError());
   decorations_.draw3D(gl_, viewProjection, scene, target.pixelRatio);
   gl_->glDisable(GL_BLEND);
@@ -481,31 +488,12 @@ std::uint32_t rgba8(const QColor& c) {
 }  // namespace
 
 QString SliceRenderer::drawLineLayer(const FrameTarget& target) {
-  const SliceGeometry& g = geometry_;
-  camera_.frame(g);
   gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
   gl_->glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
   gl_->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  quads_.place3D(gl_, g);
-  const QSize scene = scenePixels(target);
-  gl_->glViewport(0, 0, scene.width(), scene.height());
-  const glm::mat4 viewProjection = sceneViewProjection(target);
-  gl_->glEnable(GL_DEPTH_TEST);
-  gl_->glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);  // the slices' depth only: what hides the lines
-  drawQuads(viewProjection, {0, 1, 2}, 3, {SlicePlane::XY, SlicePlane::XZ, SlicePlane::YZ}, nullptr);
-  gl_->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-  gl_->glEnable(GL_BLEND);
-  // Colour as drawSlices3D blends it, over black; alpha as the share of the pixel the lines cover: the
-  // premultiplied layer that, laid over the slices, gives what drawSlices3D draws.
-  gl_->glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
-  QString error;
-  if (!decorations_.update3D(gl_, g, true)) error = decorations_.lastError();
-  decorations_.draw3D(gl_, viewProjection, scene, target.pixelRatio);
-  gl_->glDisable(GL_BLEND);
-  gl_->glDisable(GL_DEPTH_TEST);
-  gl_->glViewport(0, 0, target.pixels.width(), target.pixels.height());
-  if (const QString e = drainGlErrors(gl_, "drawing the 3D lines' layer"); error.isEmpty()) error = e;
-  return error;
+  drawSlices3D(target, geometry_, true);
+  if (const QString e = drainGlErrors(gl_, "drawing the 3D lines' layer"); !e.isEmpty()) fail(e);
+  return problem_;
 }
 
 QByteArray SliceRenderer::lineLayerKey(const FrameTarget& target) const {
@@ -561,17 +549,13 @@ std::optional<SliceRenderer::PictureParts> SliceRenderer::pictureParts(const Ima
   p.worldToClip = worldToClip(camera_.camera(), scenePixels(target));
   p.eye = geometry_.toGrid(camera_.camera().eye());
   p.clip = gain_.clip();
-  p.rangeLow = magnitudeRange_ ? 0.0f : -gain_.clip();
-  const bool tints = overlayOn_ && velocityMatches() && velocityRange_[1] > velocityRange_[0];
-  p.tintOpacity = tints ? overlayOpacity_ : 0.0f;
+  p.rangeLow = rangeLow();
+  p.tintOpacity = tints() ? overlayOpacity_ : 0.0f;
   p.velocityRange = velocityRange_;
-  for (int n = 0; n < kColourTableEntries; ++n) {
-    const auto& c = (*table)[std::size_t(n)];
-    p.colormap[std::size_t(n)] = std::uint32_t(c[0]) | std::uint32_t(c[1]) << 8 | std::uint32_t(c[2]) << 16 | 0xff000000u;
-  }
+  p.colormap = rgbaWords(*table);
   p.background = rgba8(kBackground);
   parts.slices = slices_;
-  if (tints) parts.velocity = velocity_;
+  if (tints()) parts.velocity = velocity_;
   const std::optional<PictureLayer> lines = lineLayer(options, target, error, makeCurrent);
   if (!lines) return std::nullopt;
   parts.layers.push_back(*lines);

@@ -140,7 +140,9 @@ class SliceRenderer {
   OrbitCamera sceneCamera(const FrameTarget& target, int hudLines) const;
   QSize scenePixels(const FrameTarget& target) const;
   glm::mat4 sceneViewProjection(const FrameTarget& target) const;  // the camera's, upside down when rowsDown
-  void drawSlices3D(const FrameTarget& target);
+  // The slices of `g` and the 3D lines; with `linesOnly` the lines alone, hidden where the slices are in
+  // front (drawLineLayer).
+  void drawSlices3D(const FrameTarget& target, const SliceGeometry& g, bool linesOnly);
   void drawVolume(const FrameTarget& target);
   void drawPlane2D(const FrameTarget& target);
   // The 3D view's slices smooth where they cross (slice.frag): every slice's textures bound, the grid's
@@ -152,7 +154,7 @@ class SliceRenderer {
   void drawOverlay(const FrameTarget& target);
   void paintOverlay(const FrameTarget& target, OverlayLayer& overlay);  // its panels, painted where they changed
   // The 3D lines of a frame for `target` over a transparent frame, hidden where the slices are in front,
-  // premultiplied (the blend of drawSlices3D, with alpha summed as coverage): "" or what failed.
+  // premultiplied (drawSlices3D's lines only): "" or what failed (problem()).
   QString drawLineLayer(const FrameTarget& target);
   // The line layer for pictures of `options` as a layer (drawn again when its key changes); nullopt on failure.
   std::optional<PictureLayer> lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error,
@@ -168,6 +170,8 @@ class SliceRenderer {
   bool hasPicture() const { return slices_ && (madeElsewhere_ || fieldTextures_.hasData()); }
   const SliceGeometry& shownGeometry() const { return madeElsewhere_ ? geometry_ : fieldTextures_.geometry(); }
   bool velocityMatches() const;
+  bool tints() const;  // the velocity tint is drawn over the slices
+  float rangeLow() const { return magnitudeRange_ ? 0.0f : -gain_.clip(); }  // the colour range's low end
   QStringList hudText(const FrameTarget& target) const;  // the decorations' lines and this renderer's warnings
   // The colour bars a frame for `target` shows beside its planes; none without a picture, or while GL fails.
   struct ColourBars {
