@@ -21,7 +21,7 @@ struct PictureParams {
   int width, height, sceneWidth, layers;
   float clip, rangeLow, tint, velLo, velHi;
   std::uint32_t background;
-  int crossings, videoPlanes;
+  int crossings, pixels;
 };
 static_assert(sizeof(PictureParams) == 44 * 4, "pic_params in picture.cl has 44 four-byte members");
 
@@ -42,7 +42,7 @@ PictureParams paramsOf(const SlicePicture& p, const SliceSet& s, int layers, Pic
   q.velLo = p.velocityRange[0], q.velHi = p.velocityRange[1];
   q.background = p.background;
   q.crossings = p.smoothCrossings ? 1 : 0;
-  q.videoPlanes = pixels == PicturePixels::VideoPlanes ? 1 : 0;
+  q.pixels = pixels == PicturePixels::Rgba ? 0 : pixels == PicturePixels::VideoPlanes ? 1 : 2;  // PIC_RGBA, PIC_PLANES, PIC_RGB32
   return q;
 }
 

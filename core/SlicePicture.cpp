@@ -6,7 +6,7 @@ namespace iso {
 
 std::size_t pictureBytes(int width, int height, PicturePixels pixels) {
   const std::size_t w = std::size_t(std::max(width, 0)), h = std::size_t(std::max(height, 0));
-  return pixels == PicturePixels::Rgba ? 4 * w * h : w * h + w * (h / 2);
+  return pixels == PicturePixels::VideoPlanes ? w * h + w * (h / 2) : 4 * w * h;
 }
 
 namespace {

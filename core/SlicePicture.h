@@ -55,8 +55,9 @@ struct PictureLayer {
 
 // What a picture is delivered as: yuv420p planes in one block of width × height·3/2 bytes (rows of luma,
 // then rows holding Cb in their left half and Cr in their right: render/VideoPlanes.h, BT.709 studio
-// range), or RGBA8 (tests, comparisons with OpenGL's picture).
-enum class PicturePixels { VideoPlanes, Rgba };
+// range), RGBA8 (tests, comparisons with OpenGL's picture), or Qt's RGB32 words (0xffRRGGBB: a window's
+// frame, which a raster window shows without converting).
+enum class PicturePixels { VideoPlanes, Rgba, Rgb32 };
 std::size_t pictureBytes(int width, int height, PicturePixels pixels);
 
 // "" when `picture` can be made of `slices` (and `velocity` when it tints) with `layers`, else what is wrong.

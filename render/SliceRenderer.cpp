@@ -505,35 +505,53 @@ QByteArray SliceRenderer::lineLayerKey(const FrameTarget& target) const {
   });
 }
 
-std::optional<PictureLayer> SliceRenderer::lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error,
+std::optional<PictureLayer> SliceRenderer::lineLayer(const FrameTarget& target, MadeElsewhere& kept, QString& error,
                                                      const std::function<QString()>& makeCurrent) {
-  if (const QByteArray key = lineLayerKey(target); key != lineLayerKey_ || lineLayer_.isNull()) {
+  if (const QByteArray key = lineLayerKey(target); key != kept.lineLayerKey || kept.lineLayer.isNull()) {
     if (error = makeCurrent(); !error.isEmpty()) return std::nullopt;
+    ImageOptions options;  // a picture with the frame's pixels and layout
+    options.size = target.pixels;
+    options.scale = target.pixelRatio;
     const QImage drawn = image_.render(gl_, options, 0, [this](const FrameTarget& t) { return drawLineLayer(t); }, error);
     if (drawn.isNull()) return std::nullopt;
     // Read back as RGBA bytes, alpha included: premultiplied, as blended.
     const QImage rgba(drawn.constBits(), drawn.width(), drawn.height(), drawn.bytesPerLine(), QImage::Format_RGBA8888_Premultiplied);
-    lineLayer_ = rgba.convertToFormat(QImage::Format_ARGB32_Premultiplied);
-    lineLayerKey_ = key;
-    ++lineLayerGeneration_;
+    kept.lineLayer = rgba.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    kept.lineLayerKey = key;
+    kept.lineLayerGeneration = ++lineLayerGenerations_;
   }
   PictureLayer l;
-  const auto held = std::make_shared<const QImage>(lineLayer_);  // shares the pixels: drawing again replaces them
+  const auto held = std::make_shared<const QImage>(kept.lineLayer);  // shares the pixels: drawing again replaces them
   l.width = held->width(), l.height = held->height();
   l.stride = int(held->bytesPerLine() / 4);
   l.pixels = reinterpret_cast<const std::uint32_t*>(held->constBits());
-  l.generation = lineLayerGeneration_;
+  l.generation = kept.lineLayerGeneration;
   l.keep = held;
   return l;
 }
 
 std::optional<SliceRenderer::PictureParts> SliceRenderer::pictureParts(const ImageOptions& options, QString& error,
                                                                        const std::function<QString()>& makeCurrent) {
-  if (error = notReadyProblem(); !error.isEmpty()) return std::nullopt;
   if (error = ImageFramebuffer::optionsProblem(options); !error.isEmpty()) return std::nullopt;
   const FrameTarget target = ImageFramebuffer::target(options);
-  if (mode_ != Mode::Orthogonal3D || !slices_ || target.pixels != options.size) {
-    error = QStringLiteral("only pictures of the 3D slice view at their own size are made elsewhere");
+  if (target.pixels != options.size) {
+    error = QStringLiteral("only pictures at their own size are made elsewhere");
+    return std::nullopt;
+  }
+  return partsMadeElsewhere(target, picturesElsewhere_, error, makeCurrent);
+}
+
+std::optional<SliceRenderer::PictureParts> SliceRenderer::windowPictureParts(const FrameTarget& target, QString& error,
+                                                                             const std::function<QString()>& makeCurrent) {
+  return partsMadeElsewhere(target, windowElsewhere_, error, makeCurrent);
+}
+
+std::optional<SliceRenderer::PictureParts> SliceRenderer::partsMadeElsewhere(const FrameTarget& target, MadeElsewhere& kept,
+                                                                             QString& error,
+                                                                             const std::function<QString()>& makeCurrent) {
+  if (error = notReadyProblem(); !error.isEmpty()) return std::nullopt;
+  if (mode_ != Mode::Orthogonal3D || !slices_) {
+    error = QStringLiteral("only frames of the 3D slice view are made elsewhere");
     return std::nullopt;
   }
   const ColourTable* table = Colormap::table(colormapName_);
@@ -556,11 +574,11 @@ std::optional<SliceRenderer::PictureParts> SliceRenderer::pictureParts(const Ima
   p.background = rgba8(kBackground);
   parts.slices = slices_;
   if (tints()) parts.velocity = velocity_;
-  const std::optional<PictureLayer> lines = lineLayer(options, target, error, makeCurrent);
+  const std::optional<PictureLayer> lines = lineLayer(target, kept, error, makeCurrent);
   if (!lines) return std::nullopt;
   parts.layers.push_back(*lines);
-  paintOverlay(target, elsewhereOverlay_);
-  for (PictureLayer& l : elsewhereOverlay_.pictureLayers()) parts.layers.push_back(std::move(l));
+  paintOverlay(target, kept.overlay);
+  for (PictureLayer& l : kept.overlay.pictureLayers()) parts.layers.push_back(std::move(l));
   return parts;
 }
 

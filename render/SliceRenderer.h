@@ -108,10 +108,19 @@ class SliceRenderer {
   };
   std::optional<PictureParts> pictureParts(const ImageOptions& options, QString& error,
                                            const std::function<QString()>& makeCurrent);
+  // The same for a window's frame (`target.onScreen`: its screen-only notice and the mouse's hint
+  // included). Its lines and panels are kept apart from the pictures', so that a window and a recording
+  // of another size do not make each other's layers again.
+  std::optional<PictureParts> windowPictureParts(const FrameTarget& target, QString& error,
+                                                 const std::function<QString()>& makeCurrent);
   // Mapped pixel buffers for the wavefield's planes (MappedUploads::map): a set given to setSlices whose
   // planes lie in one is uploaded from it, and held until the GL has read it.
   std::optional<MappedUploads::Mapping> mapBuffers(int count, std::size_t bytes, QString& problem);
   const QString& mappedProblem() const { return uploads_.problem(); }
+  // Between frames made elsewhere, which draw nothing here: whether uploads from the mapped buffers wait
+  // to be let go of, and letting go of them (MappedUploads::retire; the context current).
+  bool uploadsRetiring() const { return ready_ && uploads_.retiring(); }
+  void retireUploads() { uploads_.retire(gl_); }
 
   // ---- A frame's layout ----
   PlaneLayout planeLayout(const FrameTarget& target) const;  // of the 2D mode's plane (geometry())
@@ -156,8 +165,18 @@ class SliceRenderer {
   // The 3D lines of a frame for `target` over a transparent frame, hidden where the slices are in front,
   // premultiplied (drawSlices3D's lines only): "" or what failed (problem()).
   QString drawLineLayer(const FrameTarget& target);
-  // The line layer for pictures of `options` as a layer (drawn again when its key changes); nullopt on failure.
-  std::optional<PictureLayer> lineLayer(const ImageOptions& options, const FrameTarget& target, QString& error,
+  // What pictures made elsewhere reuse from one to the next: the overlay's panels, the line layer and
+  // what it was drawn for. One for pictures, one for a window's frames.
+  struct MadeElsewhere {
+    OverlayLayer overlay{kOverlayPanels};  // painted, never drawn here
+    QImage lineLayer;                      // ARGB32, premultiplied
+    QByteArray lineLayerKey;
+    std::uint64_t lineLayerGeneration = 0;
+  };
+  std::optional<PictureParts> partsMadeElsewhere(const FrameTarget& target, MadeElsewhere& kept, QString& error,
+                                                 const std::function<QString()>& makeCurrent);
+  // The line layer for frames of `target` as a layer (drawn again when its key changes); nullopt on failure.
+  std::optional<PictureLayer> lineLayer(const FrameTarget& target, MadeElsewhere& kept, QString& error,
                                         const std::function<QString()>& makeCurrent);
   QByteArray lineLayerKey(const FrameTarget& target) const;
   // The overlay's parts, each painted into a panel of its own (OverlayLayer), in this order.
@@ -192,11 +211,9 @@ class SliceRenderer {
   Colormap colormapTexture_;
   OverlayLayer windowOverlay_{kOverlayPanels};  // what QPainter draws over the slices, in a window's frames
   OverlayLayer imageOverlay_{kOverlayPanels};   // the same in pictures: a recording alternates between the two
-  OverlayLayer elsewhereOverlay_{kOverlayPanels};  // the same in pictures made elsewhere: painted, never drawn here
-  QImage lineLayer_;                             // ARGB32, premultiplied
-  QByteArray lineLayerKey_;
-  std::uint64_t lineLayerGeneration_ = 0;
-  bool madeElsewhere_ = false;  // during pictureParts
+  MadeElsewhere picturesElsewhere_, windowElsewhere_;
+  std::uint64_t lineLayerGenerations_ = 0;  // line layers drawn, for their generations
+  bool madeElsewhere_ = false;              // during partsMadeElsewhere
   ImageFramebuffer image_;
   MappedUploads uploads_;
 

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include "render/FrameImageWidget.h"
 #include "render/SliceWindow.h"
 
 namespace iso {
@@ -28,6 +29,9 @@ SliceView::SliceView(QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(container_);
+  frameImage_ = new FrameImageWidget(this);
+  frameImage_->hide();
+  layout->addWidget(frameImage_);
   QPalette dark = palette();
   dark.setColor(QPalette::Window, kBackground);
   setPalette(dark);
@@ -36,6 +40,11 @@ SliceView::SliceView(QWidget* parent) : QWidget(parent) {
   frameTimer_.setTimerType(Qt::PreciseTimer);  // a coarse timer may fire 5 % late: 56 frames/s, not 60
   frameClock_.start();
   connect(&frameTimer_, &QTimer::timeout, this, &SliceView::paintWindow);
+  madeFrameTimer_.setSingleShot(true);
+  madeFrameTimer_.setTimerType(Qt::PreciseTimer);
+  connect(&madeFrameTimer_, &QTimer::timeout, this, [this] {
+    if (!madeFrames_.empty()) showMadeFrame();
+  });
   setMinimumSize(320, 240);
   setMouseTracking(true);  // the value under the pointer, without a button pressed
   setFocusPolicy(Qt::StrongFocus);
@@ -44,6 +53,8 @@ SliceView::SliceView(QWidget* parent) : QWidget(parent) {
 SliceView::~SliceView() {
   blockSignals(true);  // whoever listens may be half destroyed already
   frameTimer_.stop();
+  madeFrameTimer_.stop();
+  dropMadeFrames();  // their slices and layers are held until then
   // The drawing window now: it calls back into this view, whose members go before QWidget's destructor
   // would delete it.
   delete container_;
@@ -249,6 +260,7 @@ void SliceView::placeProblemLabel() {
 void SliceView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   placeProblemLabel();
+  if (madeElsewhere_) requestFrame();  // no window's expose asks for one
 }
 
 // ---- Frames ----------------------------------------------------------------------------------------
@@ -260,9 +272,12 @@ void SliceView::requestFrame() {
 }
 
 FrameTarget SliceView::screenTarget() const {
-  const double ratio = window_ ? window_->devicePixelRatio() : devicePixelRatioF();
-  const QSize pixels = window_ ? QSize(int(std::lround(window_->width() * ratio)), int(std::lround(window_->height() * ratio)))
-                               : size() * ratio;
+  // The native window's own size while it shows the frames (it may lag the widget's by a resize); the
+  // widget's while the frames are made elsewhere (the window is hidden then, and its size stale).
+  const bool native = window_ && !madeElsewhere_;
+  const double ratio = native ? window_->devicePixelRatio() : devicePixelRatioF();
+  const QSize pixels = native ? QSize(int(std::lround(window_->width() * ratio)), int(std::lround(window_->height() * ratio)))
+                              : size() * ratio;
   return FrameTarget::window(QSizeF(size()), pixels, ratio);
 }
 
@@ -286,9 +301,109 @@ void SliceView::paintWindow() {
   // late do not push the cadence back (60 frames/s, not 1000/17); after a pause, one period from now.
   const qint64 now = frameClock_.nsecsElapsed(), period = 1'000'000'000 / maxFrameRate_;
   nextFrameDueNs_ = now - nextFrameDueNs_ < period ? nextFrameDueNs_ + period : now + period;
+  if (makesFramesElsewhere()) return paintElsewhere();
+  if (madeElsewhere_) {
+    dropMadeFrames();
+    showFrameImage(false);
+  }
   if (drawWindowFrame().isEmpty()) return;
   context_.context().swapBuffers(window_);
+  shownStep_ = renderer_.slices() ? renderer_.slices()->step : -1;
   emit frameDrawn();
+}
+
+// ---- Frames made elsewhere -------------------------------------------------------------------------
+
+void SliceView::setFrameMaker(std::shared_ptr<PictureRenderer> maker) {
+  if (maker == frameMaker_) return;
+  dropMadeFrames();
+  frameMaker_ = std::move(maker);
+  frameMakerProblem_.clear();
+  requestFrame();
+}
+
+QImage SliceView::madeFrame() const { return frameImage_->frame(); }
+
+bool SliceView::makesFramesElsewhere() {
+  return frameMaker_ && frameMakerProblem_.isEmpty() && mode() == Mode::Orthogonal3D && renderer_.slices() && ensureGl();
+}
+
+void SliceView::paintElsewhere() {
+  showFrameImage(true);
+  if (!madeFrames_.empty()) showMadeFrame();  // started a frame period ago: back long since
+  bool current = false;
+  const auto makeCurrent = [&] {
+    current = true;
+    return currentForPictures();
+  };
+  QString error;
+  // Uploads made by the window's frames before these, held until the GL has read them (their slots of
+  // the ring with them), and buffers given back, need the context once.
+  if (renderer_.uploadsRetiring() && (error = makeCurrent()).isEmpty()) renderer_.retireUploads();
+  const FrameTarget target = screenTarget();
+  std::optional<SliceRenderer::PictureParts> parts;
+  if (error.isEmpty()) parts = renderer_.windowPictureParts(target, error, makeCurrent);
+  if (current) context_.doneCurrent();
+  if (!parts) return failFrameMaker(error);
+  try {
+    frameMaker_->start(parts->picture, std::move(parts->slices), std::move(parts->velocity), std::move(parts->layers),
+                       PicturePixels::Rgb32);
+  } catch (const std::exception& e) {
+    return failFrameMaker(QStringLiteral("making the frame on %1: %2").arg(QString::fromStdString(frameMaker_->deviceName()), e.what()));
+  }
+  madeFrames_.push_back({target.pixels, target.pixelRatio, renderer_.slices()->step});
+  // Shown by the next frame, or after a little longer than the device takes if none comes.
+  madeFrameTimer_.start(std::max(4, 500 / maxFrameRate_));
+}
+
+void SliceView::showMadeFrame() {
+  madeFrameTimer_.stop();
+  const FrameOnItsWay frame = madeFrames_.front();
+  madeFrames_.pop_front();
+  try {
+    frameMaker_->collect([&](std::span<const std::uint8_t> pixels) { frameImage_->showFrame(pixels, frame.pixels, frame.pixelRatio); });
+  } catch (const std::exception& e) {
+    return failFrameMaker(QStringLiteral("the frame made on %1: %2").arg(QString::fromStdString(frameMaker_->deviceName()), e.what()));
+  }
+  shownStep_ = frame.step;
+  emit frameDrawn();
+}
+
+void SliceView::showLatestFrame() {
+  if (!madeElsewhere_) return;
+  paintWindow();
+  if (!madeFrames_.empty()) showMadeFrame();
+}
+
+void SliceView::dropMadeFrames() {
+  madeFrameTimer_.stop();
+  for (; !madeFrames_.empty(); madeFrames_.pop_front()) {
+    try {
+      frameMaker_->collect([](std::span<const std::uint8_t>) {});
+    } catch (const std::exception&) {
+      // Nothing to show, and nothing held any more: what failed is the frame being dropped.
+    }
+  }
+}
+
+void SliceView::failFrameMaker(const QString& problem) {
+  frameMakerProblem_ = problem.isEmpty() ? QStringLiteral("the frame could not be made") : problem;
+  qWarning().noquote() << "SliceView: frames are drawn by OpenGL again:" << frameMakerProblem_;
+  dropMadeFrames();
+  showFrameImage(false);
+  requestFrame();
+}
+
+void SliceView::showFrameImage(bool on) {
+  if (on == madeElsewhere_) return;
+  madeElsewhere_ = on;
+  if (on) {
+    frameImage_->show();
+    container_->hide();  // a native window would cover it
+  } else {
+    frameImage_->hide();
+    if (problemLabel_ == nullptr || !problemLabel_->isVisible()) container_->show();
+  }
 }
 
 QImage SliceView::grabWindowFrame() {
@@ -362,10 +477,13 @@ QImage SliceView::grabFramebuffer() {
 }
 
 QImage SliceView::grabWithViews(QWidget& root) {
+  for (SliceView* view : root.findChildren<SliceView*>())
+    if (view->framesMadeElsewhere()) view->showLatestFrame();
   QImage image = root.grab().toImage();
   QPainter painter(&image);
   for (SliceView* view : root.findChildren<SliceView*>()) {
-    if (view->visibleRegion().isEmpty()) continue;
+    // Frames made elsewhere are shown by a raster widget, which the grab has.
+    if (view->visibleRegion().isEmpty() || view->framesMadeElsewhere()) continue;
     const QImage picture = view->grabFramebuffer();
     if (!picture.isNull()) painter.drawImage(QRectF(view->mapTo(&root, QPoint(0, 0)), view->size()), picture);
   }

@@ -6,8 +6,15 @@
 // (orbit, pan, zoom, picking), the signals, and a raster label for GL problems; the setters hand what to
 // show to the renderer and ask for a frame.
 //
+// On a compute GPU every OpenGL frame is time the solver loses (docs/PERFORMANCE.md). Given a frame maker
+// (setFrameMaker: a PictureRenderer on the solver's device, core/SlicePicture.h), the 3D slice view's
+// frames are made by it instead, beside the solver's steps, and shown by a raster widget
+// (render/FrameImageWidget.h) without OpenGL; OpenGL then draws only the 3D lines, when the camera, the
+// slice point or the marks change. The 2D planes and the volume stay OpenGL's.
+//
 // Mouse (3D): left drag orbits, right or middle drag pans, the wheel zooms, a double click re-frames; a
 // click without drag on a slice emits cellPicked in every mode (cellShiftPicked with Shift held).
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,6 +34,7 @@ class QLabel;
 
 namespace iso {
 
+class FrameImageWidget;
 class SliceWindow;
 
 class SliceView : public QWidget {
@@ -138,8 +146,23 @@ class SliceView : public QWidget {
   // back instead of presented. Null while the window is not exposed or GL cannot draw.
   QImage grabWindowFrame();
   // root.grab() with each visible SliceView inside it drawn in: a plain grab leaves their native
-  // windows out.
+  // windows out (frames made elsewhere are in it already).
   static QImage grabWithViews(QWidget& root);
+  // Makes the 3D slice view's frames with `maker` from the next frame on (null: OpenGL draws them). Each
+  // frame is shown when the next one starts, or a short while after it started if none follows. A maker
+  // that fails is not used again (frameMakerProblem says why) until another is given.
+  void setFrameMaker(std::shared_ptr<PictureRenderer> maker);
+  // Whether the last frame shown was made by the frame maker.
+  bool framesMadeElsewhere() const { return madeElsewhere_; }
+  const QString& frameMakerProblem() const { return frameMakerProblem_; }
+  // While frames are made elsewhere: makes the frame of what is set now and shows it, waiting for it (a
+  // grab of the window then has it).
+  void showLatestFrame();
+  // The last frame the maker made, as shown (null before any).
+  QImage madeFrame() const;
+  // The step of the slices in the last frame shown (-1: none yet, or a frame without slices). Frames made
+  // elsewhere are shown a frame late, so this can lag slices().
+  long shownStep() const { return shownStep_; }
   // The wavefield slices the view shows (null before the first ones).
   const std::shared_ptr<const iso::SliceSet>& slices() const { return renderer_.slices(); }
 
@@ -172,6 +195,12 @@ class SliceView : public QWidget {
   void changed();      // what is shown changed: a frame soon, and clipChanged if the range moved
   void requestFrame();  // a paint of the window soon, at most maxFrameRate_ a second
   void paintWindow();   // draws and presents a frame in the window, if it is exposed
+  bool makesFramesElsewhere();  // the frame maker makes this frame
+  void paintElsewhere();   // shows the frame started before, if any, and starts this one on the frame maker
+  void showMadeFrame();    // collects the oldest frame on its way and shows it
+  void dropMadeFrames();   // collects the frames on their way without showing them
+  void failFrameMaker(const QString& problem);
+  void showFrameImage(bool on);  // the raster widget in place of the GL window, or back
   QSize drawWindowFrame();  // draws one into the window's back buffer; its size in pixels, empty if not
   FrameTarget screenTarget() const;  // the window's frame, laid out for the widget's size
   void showGlProblem();  // the context's or the renderer's problem, in a label in place of the window
@@ -184,6 +213,18 @@ class SliceView : public QWidget {
   SliceWindow* window_ = nullptr;      // owned by container_
   QWidget* container_ = nullptr;       // child widget holding window_
   QLabel* problemLabel_ = nullptr;     // child widget showing a GL problem in place of the window
+  FrameImageWidget* frameImage_ = nullptr;  // child widget showing frames made elsewhere, in place of the window
+  std::shared_ptr<PictureRenderer> frameMaker_;
+  QString frameMakerProblem_;
+  struct FrameOnItsWay {
+    QSize pixels;
+    double pixelRatio = 1.0;
+    long step = -1;
+  };
+  long shownStep_ = -1;
+  std::deque<FrameOnItsWay> madeFrames_;  // started on frameMaker_, not yet shown
+  QTimer madeFrameTimer_;                 // shows the last frame started when no other follows
+  bool madeElsewhere_ = false;
   QTimer frameTimer_;                  // the next paint, single shot
   QElapsedTimer frameClock_;           // the pacing's clock
   qint64 nextFrameDueNs_ = 0;          // on frameClock_: no frame starts before

@@ -207,20 +207,20 @@ Scenario SimulationController::activeScenario() const {
   return activeScenario_;
 }
 
-std::shared_ptr<PictureRenderer> SimulationController::makePictures(WaveSolver& solver) {
+std::array<std::shared_ptr<PictureRenderer>, 2> SimulationController::makePictures(WaveSolver& solver) {
   try {
-    return solver.makePictureRenderer();
+    return {solver.makePictureRenderer(), solver.makePictureRenderer()};
   } catch (const std::exception& e) {
     // The view's OpenGL draws the pictures then, as for a solver without a renderer.
     std::lock_guard lock(statusMutex_);
     events_.push_back(errorEvent("Pictures cannot be made on the solver's device (OpenGL draws them): ", e.what()));
-    return nullptr;
+    return {};
   }
 }
 
-std::shared_ptr<PictureRenderer> SimulationController::pictureRenderer() const {
+std::shared_ptr<PictureRenderer> SimulationController::pictureRenderer(PictureUse use) const {
   std::lock_guard lock(statusMutex_);
-  return pictureRenderer_;
+  return pictureRenderers_[use == PictureUse::Recording ? 0 : 1];
 }
 
 std::shared_ptr<const SliceSet> SimulationController::velocitySlices() const {
@@ -423,10 +423,10 @@ bool SimulationController::rebuild(const Scenario& scenario) {
     windowComputeSeconds_ = windowSteps_ = 0.0;
     windowStart_ = Clock::now();
     windowSlabs_ = slabCounters(*sim_.solver);
-    std::shared_ptr<PictureRenderer> pictures = makePictures(*sim_.solver);
+    std::array<std::shared_ptr<PictureRenderer>, 2> pictures = makePictures(*sim_.solver);
     {
       std::lock_guard lock(statusMutex_);
-      pictureRenderer_ = std::move(pictures);
+      pictureRenderers_ = std::move(pictures);
       activeScenario_ = scenario;
       ControllerStatus& s = status_;
       s.hasSolver = true;

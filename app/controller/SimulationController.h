@@ -211,8 +211,11 @@ class SimulationController {
   // Velocity (m/s) through the slice point of the latest published slices, or null before any build.
   std::shared_ptr<const SliceSet> velocitySlices() const;
   // What makes pictures of the view on the running solver's device (WaveSolver::makePictureRenderer),
-  // null where it has none; a new one with each build. For one thread (the GUI's) to use.
-  std::shared_ptr<PictureRenderer> pictureRenderer() const;
+  // null where it has none; a new one with each build. One for each use, since a renderer hands its
+  // pictures back in the order they were started: a recording's, and the window's own frames. For one
+  // thread (the GUI's) to use.
+  enum class PictureUse { Recording, Window };
+  std::shared_ptr<PictureRenderer> pictureRenderer(PictureUse use) const;
   // The receivers' recent samples (null before any build), republished about ten times a second while
   // the run advances and whenever it comes to rest; taking them costs the GUI a pointer copy.
   std::shared_ptr<const LiveTraces> liveTraces() const;
@@ -301,8 +304,9 @@ class SimulationController {
   bool atRunEnd() const;  // resting at the scenario's end, Stop mode, no pause step in the way
   bool restartRun();      // a rebuild from the active scenario, back to step 0; false (reported) on failure
   void pauseBySelf();  // stops playing and counts it in the status
-  // The solver's picture renderer, or null (and an event saying why) where making it failed.
-  std::shared_ptr<PictureRenderer> makePictures(WaveSolver& solver);
+  // The solver's picture renderers (one for each PictureUse), or nulls (and an event saying why) where
+  // making them failed.
+  std::array<std::shared_ptr<PictureRenderer>, 2> makePictures(WaveSolver& solver);
   std::array<int, 3> resolvedSlicePoint() const;  // -1 → source or centre, clamped into the grid
 
   SimulationBuilder builder_;
@@ -325,7 +329,7 @@ class SimulationController {
   std::deque<ControllerEvent> events_;
   Scenario activeScenario_;
   std::shared_ptr<const SliceSet> velocitySlices_;
-  std::shared_ptr<PictureRenderer> pictureRenderer_;
+  std::array<std::shared_ptr<PictureRenderer>, 2> pictureRenderers_;  // by PictureUse
   std::shared_ptr<const LiveTraces> liveTraces_;
 
   // Compute-thread state only.

@@ -8,19 +8,22 @@
 
 namespace iso {
 
-QString RecordedPictures::makerName(Maker maker) {
+QString pictureMakerName(PictureMaker maker) {
   switch (maker) {
-    case Maker::OpenGl: return QStringLiteral("opengl");
-    case Maker::Device: return QStringLiteral("device");
+    case PictureMaker::OpenGl: return QStringLiteral("opengl");
+    case PictureMaker::Device: return QStringLiteral("device");
     default: return QStringLiteral("auto");
   }
 }
 
-std::shared_ptr<PictureRenderer> RecordedPictures::deviceOf() const {
-  if (maker_ == Maker::OpenGl || view_->mode() != SliceView::Mode::Orthogonal3D) return nullptr;
-  std::shared_ptr<PictureRenderer> device = controller_->pictureRenderer();
-  if (!device || (maker_ == Maker::Auto && !device->onGpu())) return nullptr;
+std::shared_ptr<PictureRenderer> pickPictureRenderer(PictureMaker maker, std::shared_ptr<PictureRenderer> device) {
+  if (maker == PictureMaker::OpenGl || !device || (maker == PictureMaker::Auto && !device->onGpu())) return nullptr;
   return device;
+}
+
+std::shared_ptr<PictureRenderer> RecordedPictures::deviceOf() const {
+  if (view_->mode() != SliceView::Mode::Orthogonal3D) return nullptr;
+  return pickPictureRenderer(maker_, controller_->pictureRenderer(SimulationController::PictureUse::Recording));
 }
 
 std::shared_ptr<PictureRenderer> RecordedPictures::deviceFor(const ImageOptions& options) const {

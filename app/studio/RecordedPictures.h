@@ -22,14 +22,19 @@ namespace iso {
 class SimulationController;
 class SliceView;
 
+// What makes a view's pictures or frames: `Auto` the solver's device where it is a GPU and the picture
+// can be made there, `Device` the solver's OpenCL device of any kind (tests), `OpenGl` the view's OpenGL.
+enum class PictureMaker { Auto, OpenGl, Device };
+QString pictureMakerName(PictureMaker maker);  // "auto", "opengl", "device"
+// The renderer `maker` picks from those the solver's device offers (null: none, or OpenGL's turn).
+std::shared_ptr<PictureRenderer> pickPictureRenderer(PictureMaker maker, std::shared_ptr<PictureRenderer> device);
+
 class RecordedPictures {
  public:
-  enum class Maker { Auto, OpenGl, Device };
-  static QString makerName(Maker maker);  // "auto", "opengl", "device"
 
   RecordedPictures(SliceView* view, SimulationController* controller) : view_(view), controller_(controller) {}
 
-  void setMaker(Maker maker) { maker_ = maker; }
+  void setMaker(PictureMaker maker) { maker_ = maker; }
   // The renderer that would make a picture of `options` now, or null where OpenGL draws it.
   std::shared_ptr<PictureRenderer> deviceFor(const ImageOptions& options) const;
   // Whether the view's pictures at their own size would be made on the solver's device now.
@@ -54,7 +59,7 @@ class RecordedPictures {
 
   SliceView* view_;
   SimulationController* controller_;
-  Maker maker_ = Maker::Auto;
+  PictureMaker maker_ = PictureMaker::Auto;
   std::deque<OnItsWay> onItsWay_;
   std::shared_ptr<PictureRenderer> lastDevice_;  // null: OpenGL
   long started_ = 0;                               // pictures started on a device

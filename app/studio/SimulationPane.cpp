@@ -60,8 +60,8 @@ SimulationPane::SimulationPane(QWidget* parent)
   connect(view_, &SliceView::frameDrawn, this, [this] {
     ++framesInWindow_;
     volume_->update();
-    if (pendingStep_ != shownStep_) {
-      shownStep_ = pendingStep_;
+    if (const long step = view_->shownStep(); step != shownStep_) {
+      shownStep_ = step;
       emit frameShown(shownStep_);
     }
   });
@@ -140,7 +140,6 @@ void SimulationPane::setPollsSlices(bool on) {
 
 void SimulationPane::showSlices(std::shared_ptr<const SliceSet> slices) {
   if (!slices) return;
-  pendingStep_ = slices->step;
   view_->setSlices(slices);
   if (view_->slices() != slices) return;  // refused (the view says why)
   volume_->shown(*slices);
@@ -208,6 +207,7 @@ void SimulationPane::pollStatus() {
     framesPerSecond_ = framesPerSecond_ > 0.0 ? 0.5 * framesPerSecond_ + 0.5 * fps : fps;
   }
   framesInWindow_ = 0;
+  applyViewFrames();  // a build makes a new renderer
   if (hudCounters_) view_->setHudLines(hudLines(shownStatus(), framesPerSecond_));
   emit statusUpdated(status_);
 }
@@ -250,8 +250,24 @@ QSize SimulationPane::screenPixels() const { return view_->size() * view_->devic
 
 void SimulationPane::setRecordingNotice(const QString& line) { view_->setScreenNotice(line); }
 
+void SimulationPane::setViewFrames(PictureMaker maker) {
+  viewFrames_ = maker;
+  applyViewFrames();
+}
+
+void SimulationPane::applyViewFrames() {
+  view_->setFrameMaker(pickPictureRenderer(viewFrames_, controller_->pictureRenderer(SimulationController::PictureUse::Window)));
+}
+
 QStringList SimulationPane::hudLines(const ControllerStatus& status, double framesPerSecond) const {
-  QStringList lines = counterLines(status, framesPerSecond);
+  // What makes the window's frames, in place of the note on how the slices reach the view: as many
+  // lines either way, so that the 3D scene, framed below the HUD, does not move when it changes.
+  ControllerStatus shown = status;
+  if (view_->framesMadeElsewhere())
+    shown.deviceResidentNote = "frames made by OpenCL on the solver's device, shown without OpenGL";
+  else if (!view_->frameMakerProblem().isEmpty() && !shown.deviceResidentNote.empty())
+    shown.deviceResidentNote = "frames by OpenGL: " + view_->frameMakerProblem().toStdString();
+  QStringList lines = counterLines(shown, framesPerSecond);
   if (const QString volume = volume_->hudLine(status.device); status.hasSolver && !volume.isEmpty()) lines << volume;
   return lines;
 }

@@ -64,7 +64,11 @@ class SimulationPane : public QWidget, public RecordableView {
   void setSlicePath(SlicePath path, const QString& reason = {});
   std::size_t mappedSlotFloats() const;  // floats per slot of the mapped buffers in use, 0 on the host path
   // Where a recording's pictures are made (RecordedPictures; Auto by default).
-  void setRecordedPictures(RecordedPictures::Maker maker) { pictures_->setMaker(maker); }
+  void setRecordedPictures(PictureMaker maker) { pictures_->setMaker(maker); }
+  // What makes the view's own frames of the 3D slices (SliceView::setFrameMaker; Auto by default): on a
+  // GPU the solver's device, beside its steps, where OpenGL's frames would take time from it.
+  void setViewFrames(PictureMaker maker);
+  PictureMaker viewFrames() const { return viewFrames_; }
   const RecordedPictures& recordedPictures() const { return *pictures_; }
 
   // RecordableView: the view, and the run of its controller.
@@ -118,6 +122,7 @@ class SimulationPane : public QWidget, public RecordableView {
 
   // The counters at `framesPerSecond` (a recording's: its video's) and, in the volume view, its line.
   QStringList hudLines(const ControllerStatus& status, double framesPerSecond) const;
+  void applyViewFrames();              // the view's frame maker, as viewFrames_ picks it
 
   std::unique_ptr<SimulationController> controller_;
   SliceView* view_ = nullptr;
@@ -129,11 +134,12 @@ class SimulationPane : public QWidget, public RecordableView {
   std::shared_ptr<SliceRing> ring_;  // over the view's mapped buffers; null on the host path
   ControllerStatus status_;
   std::shared_ptr<const SliceSet> velocity_;
-  long pendingStep_ = -1, shownStep_ = -1;
+  long shownStep_ = -1;
   long generation_ = 0;
   int framesInWindow_ = 0;
   QElapsedTimer fpsWindow_;
   double framesPerSecond_ = 0.0;
+  PictureMaker viewFrames_ = PictureMaker::Auto;
   long pauseStep_ = -1;  // set by a recording, which holds the run at each frame's step
   long streamEvery_ = 0;  // a recording's stream of frames (streamFrames), 0: none
   bool holdingFrames_ = false;

@@ -66,6 +66,15 @@ Setter text(QString StudioOptions::*member) {
   return [=](StudioOptions& o, const QString& value, QString&) { return (o.*member = value, true); };
 }
 
+Setter pictureMaker(const QString& name, PictureMaker StudioOptions::*member) {
+  return [=](StudioOptions& o, const QString& value, QString& error) {
+    for (const PictureMaker m : {PictureMaker::Auto, PictureMaker::OpenGl, PictureMaker::Device})
+      if (value.toLower() == pictureMakerName(m)) return (o.*member = m, true);
+    error = QStringLiteral("--%1 %2: expected auto, opengl or device").arg(name, value);
+    return false;
+  };
+}
+
 QString knownStageIds() { return QString::fromStdString(commaList(StageRegistry::ids())); }
 
 std::vector<StudioOption> runOptions() {
@@ -169,13 +178,12 @@ std::vector<StudioOption> recordOptions() {
        "With --record: what makes the pictures. auto (the default): the 3D slice view's on the solver's device where it is a "
        "GPU (an OpenCL kernel beside the solver's steps), the rest by OpenGL; opengl: all by OpenGL; device: the 3D slice "
        "view's on the solver's OpenCL device of any kind.",
-       [](StudioOptions& o, const QString& value, QString& error) {
-         using Maker = RecordedPictures::Maker;
-         for (const Maker m : {Maker::Auto, Maker::OpenGl, Maker::Device})
-           if (value.toLower() == RecordedPictures::makerName(m)) return (o.recordPictures = m, true);
-         error = "--record-pictures " + value + ": expected auto, opengl or device";
-         return false;
-       }},
+       pictureMaker("record-pictures", &StudioOptions::recordPictures)},
+      {"view-frames", "auto|opengl|device",
+       "What makes the 3D slice view's frames in the window. auto (the default): the solver's device where it is a GPU (an "
+       "OpenCL kernel beside the solver's steps, shown without OpenGL), else OpenGL; opengl: OpenGL; device: the solver's "
+       "OpenCL device of any kind.",
+       pictureMaker("view-frames", &StudioOptions::viewFrames)},
       {"resolution", "WxH",
        "Size of the --screenshot or --record picture in pixels, drawn at that size (up to 3840x2160; default: the view's size).",
        [](StudioOptions& o, const QString& value, QString& error) {
@@ -548,6 +556,7 @@ int runStudio(const StudioOptions& options) {
   if (options.hostSlicePath) pane->setSlicePath(SimulationPane::SlicePath::Host, "--slice-path host");
   if (options.viewFps > 0) pane->setFrameRateCap(options.viewFps);
   pane->setRecordedPictures(options.recordPictures);
+  pane->setViewFrames(options.viewFrames);
   if (options.steps >= 0) controller.setPauseAtStep(options.steps);
   // A benchmark measures for its whole time: the run does not stop at the scenario's end.
   if (options.benchmarkSeconds > 0.0) controller.setRunEnd(RunEnd::RunOn);

@@ -27,7 +27,8 @@ struct StudioOptions {
   int recordEvery = 4;          // with record: time steps between frames (frame i shows step every·i)
   int recordFps = 30;
   QString videoPreset = QString::fromStdString(VideoOptions{}.preset);  // --video-preset: x264's
-  RecordedPictures::Maker recordPictures = RecordedPictures::Maker::Auto;  // --record-pictures
+  PictureMaker recordPictures = PictureMaker::Auto;  // --record-pictures
+  PictureMaker viewFrames = PictureMaker::Auto;      // --view-frames
   // The screenshot's or the recording's picture: its size (empty: the view's) and what it shows.
   ImageOptions picture;
   double benchmarkSeconds = 0;  // > 0: measure headless and windowed throughput, print, quit

@@ -5,7 +5,8 @@
 // edges, the colormap's entries blended linearly, the velocity tint, magenta where u is not finite, the
 // crossings mixed by the share of the pixel beyond them). Then the layers (premultiplied: the 3D lines as
 // the slices hide them, the painted labels, colour bars and HUD) go over it in order, each result rounded
-// to 8 bits as a framebuffer holds it, and the block is written as RGBA or as the video's planes
+// to 8 bits as a framebuffer holds it, and the block is written as RGBA bytes, as Qt's RGB32 words
+// (0xffRRGGBB: what a raster window shows without converting) or as the video's planes
 // (render/VideoPlanes.h: BT.709, studio range, chroma the mean of each 2 × 2 block). One work-item per
 // 2 × 2 block of pixels: four rays, whose differences also give the crossings' derivatives. The host side is compute/OpenClPictureRenderer.cpp.
 
@@ -18,8 +19,13 @@ typedef struct {
   int width, height, scene_width, layers;
   float clip, range_low, tint, vel_lo, vel_hi;
   uint background;  // RGBA8, red in the low byte
-  int crossings, video_planes;
+  int crossings;
+  int pixels;  // PIC_RGBA, PIC_PLANES or PIC_RGB32 (core/SlicePicture.h's PicturePixels)
 } pic_params;
+
+#define PIC_RGBA 0
+#define PIC_PLANES 1
+#define PIC_RGB32 2
 
 // Slice p (0 XY, 1 XZ, 2 YZ): its normal axis, its planes' column and row axes (render/SliceGeometry.h).
 inline int pic_normal(int p) { return p == 0 ? 2 : p == 1 ? 1 : 0; }
@@ -191,14 +197,15 @@ __kernel void picture_blocks(const pic_params P, __global const float* planes, _
     float3 c = pic_round8(pic_scene(&P, planes, velocity, colormap, x, o, d, k));
     c = pic_layers(&P, layer_table, layer_words, x, y, c);
     sum += c;
-    if (P.video_planes) {
+    if (P.pixels == PIC_PLANES) {
       out[y * P.width + x] = pic_byte(16.0f + 219.0f * dot((float3)(0.2126f, 0.7152f, 0.0722f), c));
     } else {
-      __global uchar* rgba = out + 4 * (y * P.width + x);
-      rgba[0] = pic_byte(255.0f * c.x), rgba[1] = pic_byte(255.0f * c.y), rgba[2] = pic_byte(255.0f * c.z), rgba[3] = 255;
+      const uchar r = pic_byte(255.0f * c.x), g = pic_byte(255.0f * c.y), b = pic_byte(255.0f * c.z);
+      __global uchar* px = out + 4 * (y * P.width + x);
+      px[0] = P.pixels == PIC_RGB32 ? b : r, px[1] = g, px[2] = P.pixels == PIC_RGB32 ? r : b, px[3] = 255;
     }
   }
-  if (!P.video_planes) return;
+  if (P.pixels != PIC_PLANES) return;
   const float3 mean = 0.25f * sum;
   __global uchar* chroma = out + P.width * P.height + by * P.width;
   chroma[bx] = pic_byte(128.0f + 224.0f * dot((float3)(-0.114572f, -0.385428f, 0.5f), mean));
