@@ -15,6 +15,7 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cmath>
 
 #include "app/studio/MainWindow.h"
@@ -197,6 +198,46 @@ TEST_F(StudioWindow, TheViewDrawsAtMost30FramesASecondBesideASolverOnTheHostsCor
   ASSERT_TRUE(test::waitUntil([&] { return status().stage == "gpu-basic"; })) << messages();
   EXPECT_TRUE(status().onHostCores) << status().device;
   EXPECT_EQ(window_->pane()->view()->maxFrameRate(), 30);
+}
+
+// On a GPU the window's 3D frames are made on the solver's device and shown without OpenGL (--view-frames
+// auto). Asked for on PoCL's CPU device here (device): the frame shown is the one OpenGL draws of the same
+// slices (below the HUD, whose measured rates change, and above the mouse's hint, which a picture leaves
+// out), the HUD says what made it, and the 2D planes go back to OpenGL.
+TEST_F(StudioWindow, TheWindowsFramesMadeOnTheSolversDeviceAreThoseOpenGlDraws) {
+  const std::vector<DeviceInfo> devices = listDevices();
+  const auto cpuDevice = std::find_if(devices.begin(), devices.end(), [](const DeviceInfo& d) { return d.type == "CPU"; });
+  if (cpuDevice == devices.end()) GTEST_SKIP() << "no OpenCL CPU device (PoCL) to try";
+  Scenario s = homogeneousScenario();
+  s.stage = "gpu-optimized";
+  s.device = cpuDevice->selector();
+  SliceView* view = window_->pane()->view();
+  window_->pane()->setViewFrames(PictureMaker::Device);
+  window_->applyScenario(s);
+  window_->pane()->controller().setPauseAtStep(60);
+  window_->setPlaying(true);
+  ASSERT_TRUE(test::waitUntil([&] { return view->framesMadeElsewhere() && window_->pane()->shownStep() == 60; }))
+      << messages() << view->frameMakerProblem().toStdString();
+  view->showLatestFrame();
+  const QImage made = view->madeFrame().convertToFormat(QImage::Format_RGBX8888);
+  const QImage drawn = view->grabFramebuffer();
+  ASSERT_EQ(made.size(), drawn.size());
+  ASSERT_EQ(drawn.format(), QImage::Format_RGBX8888);
+  const int top = made.height() / 3, bottom = made.height() - 40;
+  double sum = 0.0;
+  long red = 0;
+  for (int y = top; y < bottom; ++y)
+    for (int x = 0; x < 4 * made.width(); ++x) {
+      sum += std::abs(int(made.constScanLine(y)[x]) - int(drawn.constScanLine(y)[x]));
+      if (x % 4 == 0) red += made.constScanLine(y)[x] > 150 && made.constScanLine(y)[x + 1] < 90;
+    }
+  EXPECT_GT(red, 200) << "the frame shows the wave";
+  EXPECT_LT(sum / (double(bottom - top) * 4 * made.width()), 1.0) << "mean absolute difference in levels of 255";
+  EXPECT_TRUE(test::waitUntil([&] { return view->hudLines().join('\n').contains("frames made by OpenCL"); }))
+      << view->hudLines().join('\n').toStdString();
+  window_->setViewMode(1);  // a plane in 2D: OpenGL's
+  ASSERT_TRUE(test::waitUntil([&] { return !view->framesMadeElsewhere(); }));
+  EXPECT_EQ(errorCount(), 0) << messages();
 }
 
 TEST_F(StudioWindow, BadInputShowsAnErrorAndTheRunGoesOn) {
