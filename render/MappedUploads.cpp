@@ -44,11 +44,6 @@ void MappedUploads::fence(GlFunctions* gl, std::shared_ptr<const void> data) {
   gl->glFinish();  // the upload has read the buffer
 }
 
-bool MappedUploads::retiring() const {
-  return !uploads_.empty() ||
-         std::any_of(sets_.begin(), sets_.end(), [](const MappedSet& set) { return set.released->load(std::memory_order_acquire); });
-}
-
 void MappedUploads::retire(GlFunctions* gl) {
   std::erase_if(uploads_, [this, gl](const Upload& upload) {
     const GLenum state = gl->glClientWaitSync(upload.fence, 0, 0);

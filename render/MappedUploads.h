@@ -47,8 +47,6 @@ class MappedUploads {
 
   // Each frame: lets go of the data the GL has read, and deletes the buffers whose owner has gone.
   void retire(GlFunctions* gl);
-  // Whether retire has anything to do: data held, or buffers whose owner has gone.
-  bool retiring() const;
   // The context goes away: waits (at most kReleaseWait) for the owners' last copies to go (the writer
   // finishes what it writes, a reader what it reads), then deletes every buffer.
   void release(GlFunctions* gl);

@@ -479,6 +479,12 @@ QString SliceRenderer::collectImage(const std::function<void(const QImage& image
 
 // ---- Pictures made elsewhere -----------------------------------------------------------------------
 
+void SliceRenderer::finishUploads() {
+  if (!ready_) return;
+  gl_->glFinish();
+  uploads_.retire(gl_);
+}
+
 namespace {
 
 std::uint32_t rgba8(const QColor& c) {

@@ -117,10 +117,9 @@ class SliceRenderer {
   // planes lie in one is uploaded from it, and held until the GL has read it.
   std::optional<MappedUploads::Mapping> mapBuffers(int count, std::size_t bytes, QString& problem);
   const QString& mappedProblem() const { return uploads_.problem(); }
-  // Between frames made elsewhere, which draw nothing here: whether uploads from the mapped buffers wait
-  // to be let go of, and letting go of them (MappedUploads::retire; the context current).
-  bool uploadsRetiring() const { return ready_ && uploads_.retiring(); }
-  void retireUploads() { uploads_.retire(gl_); }
+  // Waits for the GL to read what was uploaded from the mapped buffers and lets go of it (the context
+  // current): before frames made elsewhere, which draw nothing here and so would hold it.
+  void finishUploads();
 
   // ---- A frame's layout ----
   PlaneLayout planeLayout(const FrameTarget& target) const;  // of the 2D mode's plane (geometry())

@@ -337,12 +337,8 @@ void SliceView::paintElsewhere() {
     return currentForPictures();
   };
   QString error;
-  // Uploads made by the window's frames before these, held until the GL has read them (their slots of
-  // the ring with them), and buffers given back, need the context once.
-  if (renderer_.uploadsRetiring() && (error = makeCurrent()).isEmpty()) renderer_.retireUploads();
   const FrameTarget target = screenTarget();
-  std::optional<SliceRenderer::PictureParts> parts;
-  if (error.isEmpty()) parts = renderer_.windowPictureParts(target, error, makeCurrent);
+  std::optional<SliceRenderer::PictureParts> parts = renderer_.windowPictureParts(target, error, makeCurrent);
   if (current) context_.doneCurrent();
   if (!parts) return failFrameMaker(error);
   try {
@@ -352,8 +348,9 @@ void SliceView::paintElsewhere() {
     return failFrameMaker(QStringLiteral("making the frame on %1: %2").arg(QString::fromStdString(frameMaker_->deviceName()), e.what()));
   }
   madeFrames_.push_back({target.pixels, target.pixelRatio, renderer_.slices()->step});
-  // Shown by the next frame, or after a little longer than the device takes if none comes.
-  madeFrameTimer_.start(std::max(4, 500 / maxFrameRate_));
+  // Shown a little after the device is done with it, if no frame comes first: the frame holds its slot of
+  // the slices' ring until then, which a recording's stream would wait for.
+  madeFrameTimer_.start(kMadeFrameWaitMs);
 }
 
 void SliceView::showMadeFrame() {
@@ -398,6 +395,10 @@ void SliceView::showFrameImage(bool on) {
   if (on == madeElsewhere_) return;
   madeElsewhere_ = on;
   if (on) {
+    if (makeCurrent()) {  // the last upload of the window's frames would hold its slot of the ring
+      renderer_.finishUploads();
+      context_.doneCurrent();
+    }
     frameImage_->show();
     container_->hide();  // a native window would cover it
   } else {

@@ -149,7 +149,7 @@ class SliceView : public QWidget {
   // windows out (frames made elsewhere are in it already).
   static QImage grabWithViews(QWidget& root);
   // Makes the 3D slice view's frames with `maker` from the next frame on (null: OpenGL draws them). Each
-  // frame is shown when the next one starts, or a short while after it started if none follows. A maker
+  // frame is shown a few milliseconds after it started, or when the next one starts if sooner. A maker
   // that fails is not used again (frameMakerProblem says why) until another is given.
   void setFrameMaker(std::shared_ptr<PictureRenderer> maker);
   // Whether the last frame shown was made by the frame maker.
@@ -224,6 +224,7 @@ class SliceView : public QWidget {
   long shownStep_ = -1;
   std::deque<FrameOnItsWay> madeFrames_;  // started on frameMaker_, not yet shown
   QTimer madeFrameTimer_;                 // shows the last frame started when no other follows
+  static constexpr int kMadeFrameWaitMs = 4;  // a few times what the device takes for a frame
   bool madeElsewhere_ = false;
   QTimer frameTimer_;                  // the next paint, single shot
   QElapsedTimer frameClock_;           // the pacing's clock

@@ -259,6 +259,15 @@ void MainWindow::buildMenus() {
   });
   bench->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
   bench->setToolTip("Time the stages on this scenario or a cube: table, throughput, roofline, tuning sweep (Ctrl+B)");
+  QAction* deviceFrames = view->addAction("3D frames made on the simulation &GPU");
+  deviceFrames->setCheckable(true);
+  deviceFrames->setChecked(pane_->viewFrames() != PictureMaker::OpenGl);
+  deviceFrames->setToolTip("The 3D slice view's frames made by OpenCL on the GPU that runs the solver, beside its steps, and shown\n"
+                           "without OpenGL: on a compute GPU OpenGL's frames take time from the solver. Off: OpenGL draws them.");
+  connect(deviceFrames, &QAction::triggered, this,
+          [this](bool on) { pane_->setViewFrames(on ? PictureMaker::Auto : PictureMaker::OpenGl); });
+  connect(pane_, &SimulationPane::viewFramesChanged, deviceFrames,
+          [deviceFrames](PictureMaker maker) { deviceFrames->setChecked(maker != PictureMaker::OpenGl); });
   view->addSeparator();
   viewMenu_ = view;  // addPanel adds the docks' show/hide actions
   QMenu* teach = menuBar()->addMenu("&Teach");

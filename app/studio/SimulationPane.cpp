@@ -253,6 +253,7 @@ void SimulationPane::setRecordingNotice(const QString& line) { view_->setScreenN
 void SimulationPane::setViewFrames(PictureMaker maker) {
   viewFrames_ = maker;
   applyViewFrames();
+  emit viewFramesChanged(maker);
 }
 
 void SimulationPane::applyViewFrames() {

@@ -106,6 +106,7 @@ class SimulationPane : public QWidget, public RecordableView {
   void controllerEvent(const iso::ControllerEvent& event);
   void rebuilt(const iso::Scenario& active);  // a new solver runs this scenario
   void frameShown(long step);                 // a frame with the slices of that step was drawn
+  void viewFramesChanged(PictureMaker maker);  // setViewFrames
   void pictureStep(long step);                // a frame a picture may be drawn of (imageStep) is shown
 
  private:
