@@ -914,7 +914,10 @@ int runCompareWindow(const StudioOptions& options) {
   window.setStopStep(options.steps);
   window.setViewMode(options.viewMode);
   window.setDifference(options.compareDifference);
-  for (int n = 0; n < window.viewportCount(); ++n) window.viewport(n)->pane()->view()->setVolumeSettings(options.volume);
+  for (int n = 0; n < window.viewportCount(); ++n) {
+    window.viewport(n)->pane()->view()->setVolumeSettings(options.volume);
+    window.viewport(n)->pane()->setViewFrames(options.viewFrames);
+  }
   // Before the driver's: the measurement ends at the step, not after the screenshot.
   std::optional<LockstepMeter> meter;
   if (!options.screenshot.isEmpty()) meter.emplace(window, options);
