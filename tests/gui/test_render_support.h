@@ -64,6 +64,11 @@ inline std::shared_ptr<SliceSet> makeRing(int n, int si, int sj, int sk, double 
 }
 
 // Saves a picture under $ISO_RENDER_SCREENSHOTS (when set), for people to look at.
+// The OpenCL device the tests that compare a device's pictures with OpenGL's make them on: the selector in
+// ISO_TEST_OPENCL_DEVICE (e.g. "nvidia" on a GPU server, whose OpenGL is the GPU's too), else "" (the
+// test's own choice).
+inline std::string testDeviceSelector() { return qEnvironmentVariable("ISO_TEST_OPENCL_DEVICE").toStdString(); }
+
 inline void saveScreenshot(const QImage& image, const QString& name) {
   const QString dir = qEnvironmentVariable("ISO_RENDER_SCREENSHOTS");
   if (dir.isEmpty()) return;

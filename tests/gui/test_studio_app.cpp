@@ -202,7 +202,8 @@ TEST_F(StudioWindow, TheViewDrawsAtMost30FramesASecondBesideASolverOnTheHostsCor
 }
 
 // On a GPU the window's 3D frames are made on the solver's device and shown without OpenGL (--view-frames
-// auto). Asked for on an OpenCL CPU device where there is one (PoCL's in CI; else the first device, a GPU):
+// auto). Asked for on ISO_TEST_OPENCL_DEVICE, else on an OpenCL CPU device where there is one (PoCL's in
+// CI), else the first device:
 // the frame shown is the one OpenGL draws of the same slices (below the HUD, whose measured rates change,
 // and above the mouse's hint, which a picture leaves out), the HUD says what made it, and the 2D planes go
 // back to OpenGL.
@@ -213,6 +214,7 @@ TEST_F(StudioWindow, TheWindowsFramesMadeOnTheSolversDeviceAreThoseOpenGlDraws) 
   Scenario s = homogeneousScenario();
   s.stage = "gpu-optimized";
   s.device = (cpuDevice != devices.end() ? *cpuDevice : devices.front()).selector();
+  if (const std::string chosen = test::testDeviceSelector(); !chosen.empty()) s.device = chosen;
   SliceView* view = window_->pane()->view();
   window_->pane()->setViewFrames(PictureMaker::Device);
   window_->applyScenario(s);

@@ -77,7 +77,7 @@ class DevicePictures : public ::testing::Test {
     ASSERT_TRUE(renderer_.setSlices(test::makeSlices(kN1, kN2, kN3, kPoint[0], kPoint[1], kPoint[2], wave)));
     renderer_.setVelocitySlices(test::makeSlices(kN1, kN2, kN3, kPoint[0], kPoint[1], kPoint[2], velocity));
     renderer_.setVelocityOverlay(true, 0.35f);
-    clContext_ = std::make_unique<ClContext>(selectDevice(""));
+    clContext_ = std::make_unique<ClContext>(selectDevice(test::testDeviceSelector()));
     device_ = std::make_unique<OpenClPictureRenderer>(*clContext_);
   }
 
