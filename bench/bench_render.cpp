@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/export/VideoEncoder.h"
+#include "render/GainControl.h"
 #include "render/SliceRenderer.h"
 #include "render/ViewContext.h"
 
@@ -94,6 +95,21 @@ void BM_DrawAndReadBack(benchmark::State& state) {
   state.counters["frames/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// What each new set of slices costs the GUI thread before anything is drawn: the colour range's measurement
+// (GainControl::update over a 512³ grid's three planes), shown or recorded alike.
+void BM_GainUpdate(benchmark::State& state) {
+  std::vector<std::shared_ptr<iso::SliceSet>> shells;
+  for (int f = 0; f < 4; ++f) shells.push_back(ringSlices(kGrid, 60.0 + 4.0 * f));
+  iso::GainControl gain;
+  long frame = 0;
+  for (auto _ : state) {
+    iso::SliceSet& s = *shells[std::size_t(frame % 4)];
+    s.step = frame++ * 4;
+    benchmark::DoNotOptimize(gain.update(s));
+  }
+  state.counters["updates/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 // Args: picture index. What a picture made on the solver's device costs the GUI thread before the device
 // starts on it (SliceRenderer::pictureParts: the overlay's panels painted, the 3D lines' layer reused):
 // every frame new counters in the HUD and, from a shell that moves, a new colour range.
@@ -166,6 +182,7 @@ int main(int argc, char** argv) {
             ->ArgNames({"size", "decorated", "samples"})
             ->Unit(benchmark::kMillisecond)
             ->UseRealTime();
+  benchmark::RegisterBenchmark("BM_GainUpdate", BM_GainUpdate)->Unit(benchmark::kMicrosecond)->UseRealTime();
   for (int size = 0; size < 3; ++size)
     benchmark::RegisterBenchmark("BM_PictureParts", BM_PictureParts)
         ->Arg(size)

@@ -12,19 +12,25 @@ GainControl::Measurement GainControl::measure(const SliceSet& s) {
   if (total == 0) return m;
   const std::size_t stride = std::max<std::size_t>(1, (total + settings_.maxSamples - 1) / settings_.maxSamples);
   samples_.clear();
-  samples_.reserve(std::min(total, settings_.maxSamples) + 3);
-  // One stride over the three planes as if concatenated, so every plane is sampled evenly.
+  samples_.reserve(std::min(total, settings_.maxSamples) + kRun + 3);
+  // Runs of kRun consecutive values, one run every stride·kRun values of the three planes taken as if
+  // concatenated, so every plane is sampled evenly: one value in `stride` as with single samples, but read
+  // from a `stride`-th of the cache lines (single samples `stride` floats apart touched every line of a
+  // 512³ grid's planes: 0.4 ms of the GUI thread a frame).
+  const std::size_t run = std::min(kRun, stride), step = stride * run;
   std::size_t offset = 0;
   for (std::span<const float> plane : {s.xy, s.xz, s.yz}) {
     std::size_t n = offset;
-    for (; n < plane.size(); n += stride) {
-      const float a = std::abs(plane[n]);
-      if (!std::isfinite(a)) {
-        ++m.nonFinite;
-        continue;
+    for (; n < plane.size(); n += step) {
+      for (const float u : plane.subspan(n, std::min(run, plane.size() - n))) {
+        const float a = std::abs(u);
+        if (!std::isfinite(a)) {
+          ++m.nonFinite;
+          continue;
+        }
+        samples_.push_back(a);
+        m.peak = std::max(m.peak, a);
       }
-      samples_.push_back(a);
-      m.peak = std::max(m.peak, a);
     }
     offset = n - plane.size();
   }
