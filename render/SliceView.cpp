@@ -257,6 +257,11 @@ void SliceView::placeProblemLabel() {
   problemLabel_->setGeometry((width() - w) / 2, std::max(0, (height() - h) / 2), w, std::min(h, height()));
 }
 
+void SliceView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (madeElsewhere_) requestFrame();  // no window's expose asks for one
+}
+
 void SliceView::resizeEvent(QResizeEvent* event) {
   QWidget::resizeEvent(event);
   placeProblemLabel();
@@ -301,7 +306,10 @@ void SliceView::paintWindow() {
   // late do not push the cadence back (60 frames/s, not 1000/17); after a pause, one period from now.
   const qint64 now = frameClock_.nsecsElapsed(), period = 1'000'000'000 / maxFrameRate_;
   nextFrameDueNs_ = now - nextFrameDueNs_ < period ? nextFrameDueNs_ + period : now + period;
-  if (makesFramesElsewhere()) return paintElsewhere();
+  if (makesFramesElsewhere()) {
+    if (isVisible()) paintElsewhere();  // hidden: nothing to make until shown (showEvent)
+    return;
+  }
   if (madeElsewhere_) {
     dropMadeFrames();
     showFrameImage(false);

@@ -184,6 +184,7 @@ class SliceView : public QWidget {
   void wheelEvent(QWheelEvent* event) override;
   void leaveEvent(QEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void showEvent(QShowEvent* event) override;
 
  private:
   // The context, current where makeCurrent puts it, and the renderer initialised in it, on first use.

@@ -130,6 +130,20 @@ TEST(StudioOptions, TheStudiosOlderSpellingsStillWork) {
   EXPECT_EQ(cube->benchSize, 24) << "the panel's cube";
 }
 
+TEST(StudioOptions, WhatMakesTheFramesAndThePicturesIsChosenByName) {
+  QString error;
+  const auto chosen = parseStudioOptions(
+      {"iso3dfd-studio", "--view-frames", "OpenGL", "--record", "v.mp4", "--frames", "2", "--record-pictures", "device"}, error);
+  ASSERT_TRUE(chosen) << error.toStdString();
+  EXPECT_EQ(chosen->viewFrames, PictureMaker::OpenGl);
+  EXPECT_EQ(chosen->recordPictures, PictureMaker::Device);
+  const auto defaults = parseStudioOptions({"iso3dfd-studio"}, error);
+  ASSERT_TRUE(defaults) << error.toStdString();
+  EXPECT_EQ(defaults->viewFrames, PictureMaker::Auto);
+  EXPECT_FALSE(parseStudioOptions({"iso3dfd-studio", "--view-frames", "vulkan"}, error));
+  EXPECT_EQ(error, "--view-frames vulkan: expected auto, opengl or device");
+}
+
 TEST(StudioOptions, TheHelpListsEveryOption) {
   const test::StudioRun help = test::runStudio({"--help"}, {"QT_QPA_PLATFORM=offscreen"}, 60000);
   ASSERT_EQ(help.exitCode, 0) << help.output.toStdString();
