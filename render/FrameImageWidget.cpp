@@ -27,9 +27,9 @@ void FrameImageWidget::paintEvent(QPaintEvent* event) {
   QPainter painter(this);
   painter.setCompositionMode(QPainter::CompositionMode_Source);
   painter.drawImage(QPointF(0, 0), frame_);
-  // What the frame does not cover (a resize in progress), in the view's background.
+  // What the frame does not cover (a resize in progress), in the background of the view it sits in.
   const QRegion rest = QRegion(event->rect()) - QRect(QPoint(0, 0), frame_.deviceIndependentSize().toSize());
-  for (const QRect& r : rest) painter.fillRect(r, QColor(30, 31, 34));
+  for (const QRect& r : rest) painter.fillRect(r, palette().window());
 }
 
 }  // namespace iso

@@ -513,7 +513,7 @@ QByteArray SliceRenderer::lineLayerKey(const FrameTarget& target) const {
 
 std::optional<PictureLayer> SliceRenderer::lineLayer(const FrameTarget& target, MadeElsewhere& kept, QString& error,
                                                      const std::function<QString()>& makeCurrent) {
-  if (const QByteArray key = lineLayerKey(target); key != kept.lineLayerKey || kept.lineLayer.isNull()) {
+  if (const QByteArray key = lineLayerKey(target); key != kept.lineLayerKey || !kept.lineLayer) {
     if (error = makeCurrent(); !error.isEmpty()) return std::nullopt;
     ImageOptions options;  // a picture with the frame's pixels and layout
     options.size = target.pixels;
@@ -522,17 +522,16 @@ std::optional<PictureLayer> SliceRenderer::lineLayer(const FrameTarget& target, 
     if (drawn.isNull()) return std::nullopt;
     // Read back as RGBA bytes, alpha included: premultiplied, as blended.
     const QImage rgba(drawn.constBits(), drawn.width(), drawn.height(), drawn.bytesPerLine(), QImage::Format_RGBA8888_Premultiplied);
-    kept.lineLayer = rgba.convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    kept.lineLayer = std::make_shared<const QImage>(rgba.convertToFormat(QImage::Format_ARGB32_Premultiplied));
     kept.lineLayerKey = key;
     kept.lineLayerGeneration = ++lineLayerGenerations_;
   }
   PictureLayer l;
-  const auto held = std::make_shared<const QImage>(kept.lineLayer);  // shares the pixels: drawing again replaces them
-  l.width = held->width(), l.height = held->height();
-  l.stride = int(held->bytesPerLine() / 4);
-  l.pixels = reinterpret_cast<const std::uint32_t*>(held->constBits());
+  l.width = kept.lineLayer->width(), l.height = kept.lineLayer->height();
+  l.stride = int(kept.lineLayer->bytesPerLine() / 4);
+  l.pixels = reinterpret_cast<const std::uint32_t*>(kept.lineLayer->constBits());
   l.generation = kept.lineLayerGeneration;
-  l.keep = held;
+  l.keep = kept.lineLayer;
   return l;
 }
 

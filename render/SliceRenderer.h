@@ -168,7 +168,7 @@ class SliceRenderer {
   // what it was drawn for. One for pictures, one for a window's frames.
   struct MadeElsewhere {
     OverlayLayer overlay{kOverlayPanels};  // painted, never drawn here
-    QImage lineLayer;                      // ARGB32, premultiplied
+    std::shared_ptr<const QImage> lineLayer;  // ARGB32, premultiplied; replaced, never changed, when drawn again
     QByteArray lineLayerKey;
     std::uint64_t lineLayerGeneration = 0;
   };
