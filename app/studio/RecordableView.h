@@ -22,9 +22,10 @@ class RecordableView {
   virtual QSize screenPixels() const = 0;
   // The step renderImage draws: the slices on screen (−1 before the first).
   virtual long imageStep() const = 0;
-  // Whether the run rests (no new slices will come for the step on screen until it is played or stepped)
-  // rather than plays, a batch or more ahead of the screen.
-  virtual bool runRests() const { return true; }
+  // The step the run rests at (no new slices will come until it is played or stepped), or −1 while it
+  // plays, a batch or more ahead of the screen: the screen may show a step the run has played past. A
+  // view whose runs stop at every step it shows (the compare view's lockstep) rests at the step on screen.
+  virtual long restingStep() const { return imageStep(); }
   // Calls `slot(step)` on context's thread each time the picture holds the slices of another step.
   virtual QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) = 0;
   virtual void setPauseAtStep(long step) = 0;  // the run stops there (< 0: nowhere)

@@ -11,10 +11,12 @@
 namespace iso {
 namespace {
 constexpr int kRoomPollMs = 2;  // while the writer's queue is full
+constexpr int kRestPollMs = 2;  // while the frame's slices are on screen and the run is yet to rest there
 }
 
 RecordingSession::RecordingSession(RecordableView* view, QObject* parent) : QObject(parent), view_(view) {
   connect(&roomPoll_, &QTimer::timeout, this, &RecordingSession::resumeWhenRoom);
+  connect(&restPoll_, &QTimer::timeout, this, &RecordingSession::captureAtRest);
 }
 
 RecordingSession::~RecordingSession() {
@@ -99,8 +101,8 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   // The run stops at the first frame's step; from there on it streams where the view can (capture).
   streaming_ = false;
   view_->setPauseAtStep(target_);
-  if (view_->imageStep() == target_ && view_->runRests())
-    capture(target_);  // no new slices will come for that step (a run that plays stops at it, or past it)
+  if (view_->imageStep() == target_)
+    captureAtRest();  // no new slices may come for that step (a run that plays stops at it, or past it)
   else
     resumeRun();
   emit started();
@@ -109,18 +111,34 @@ bool RecordingSession::start(const RecordingSettings& settings) {
 
 void RecordingSession::onSlices(long step) {
   if (state_ != State::Recording) return;
-  if (step == target_) return capture(step);
   if (step > target_ || step < target_ - settings_.every) {
-    // Someone else moved the run (a reset, a new scenario): go on from the next multiple.
+    // The run is past the frame's step (it played on while the pause step was on its way), or someone
+    // else moved it (a reset, a new scenario): go on from the next multiple.
     target_ = (step + settings_.every - 1) / settings_.every * settings_.every;
     if (!streaming_) view_->setPauseAtStep(target_);
-    if (step == target_) return capture(step);
   }
+  if (step == target_) return streaming_ ? capture(step) : captureAtRest();
   if (streaming_) return;  // the stream's steps between frames
   // Slices short of the frame's step: the run may rest there (it had already passed the pause step
   // asked for when the recording began, or stopped at an earlier one), so send it on to the frame's
   // step, unless it is held back for the writer or by the user.
   resumeRun();
+}
+
+// The frame's slices are on screen, but outside a stream the run may have played past them while they
+// were on their way: a frame taken there would leave a gap before the next. So the frame is taken once
+// the run rests at its step. A run that rests past it has slices of its own on their way, which move the
+// frame on (onSlices); one that plays, or whose status has yet to reach the step on screen, is waited for.
+void RecordingSession::captureAtRest() {
+  const long resting = view_->restingStep();  // −1 while it plays
+  if (state_ != State::Recording || streaming_ || view_->imageStep() != target_ || resting > target_)
+    return restPoll_.stop();
+  if (resting < target_) {
+    if (!restPoll_.isActive()) restPoll_.start(kRestPollMs);
+    return;
+  }
+  restPoll_.stop();
+  capture(target_);
 }
 
 void RecordingSession::capture(long step) {
@@ -221,6 +239,7 @@ void RecordingSession::resumeRun() {
 
 void RecordingSession::endFrames() {
   roomPoll_.stop();
+  restPoll_.stop();
   disconnect(slicesConnection_);
   if (streaming_) view_->streamFrames(0);
   view_->preparePictures(nullptr);

@@ -81,6 +81,7 @@ class RecordingSession : public QObject {
 
  private:
   void onSlices(long step);
+  void captureAtRest();  // the frame's step is on screen: taken once the run rests there
   void capture(long step);
   // Draws frame captured_ and hands the writer what has arrived: "" or what failed.
   QString takeFrame();
@@ -103,6 +104,7 @@ class RecordingSession : public QObject {
   std::unique_ptr<FrameWriter> writer_;
   std::thread finisher_;
   QTimer roomPoll_;
+  QTimer restPoll_;
   QMetaObject::Connection slicesConnection_;
   long target_ = 0;  // step of the next frame
   bool streaming_ = false;  // the view streams the frames (no pause at each)

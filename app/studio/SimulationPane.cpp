@@ -279,10 +279,10 @@ long SimulationPane::imageStep() const { return pictureStep_; }
 
 bool SimulationPane::drawsVideoPlanes() const { return pictures_->onDevice() || !ViewContext::softwareRasterizer(); }
 
-bool SimulationPane::runRests() const {
-  const long requested = controller_->playRequests();
+long SimulationPane::restingStep() const {
+  const long requested = controller_->playRequests();  // before the status: a request made meanwhile is seen
   const ControllerStatus now = controller_->status();
-  return !now.playing && now.playRequestsApplied == requested;
+  return !now.playing && now.playRequestsApplied == requested ? now.step : -1;
 }
 
 QMetaObject::Connection SimulationPane::connectImageStep(QObject* context, std::function<void(long)> slot) {

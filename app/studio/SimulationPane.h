@@ -75,7 +75,7 @@ class SimulationPane : public QWidget, public RecordableView {
   QSize screenPixels() const override;
   QString glInfo() const override;
   long imageStep() const override;
-  bool runRests() const override;
+  long restingStep() const override;
   QMetaObject::Connection connectImageStep(QObject* context, std::function<void(long)> slot) override;
   // While the run is to pause at a step (a recording's frames), the pane takes each publication of
   // slices as it comes instead of at its display poll: the run rests at each frame's step only until the
