@@ -113,8 +113,10 @@ void RecordingSession::onSlices(long step) {
   if (state_ != State::Recording) return;
   if (step > target_ || step < target_ - settings_.every) {
     // The run is past the frame's step (it played on while the pause step was on its way), or someone
-    // else moved it (a reset, a new scenario): go on from the next multiple.
-    target_ = (step + settings_.every - 1) / settings_.every * settings_.every;
+    // else moved it (a reset, a new scenario): go on from the next multiple, past where it rests if that
+    // is known already (its slices, on their way, would move the frame again).
+    const long from = streaming_ ? step : std::max(step, view_->restingStep());
+    target_ = (from + settings_.every - 1) / settings_.every * settings_.every;
     if (!streaming_) view_->setPauseAtStep(target_);
   }
   if (step == target_) return streaming_ ? capture(step) : captureAtRest();
