@@ -244,6 +244,9 @@ void SimulationPane::updatePublishListener() {
   controller_->setPublishListener([pane = QPointer<SimulationPane>(this)] {
     QMetaObject::invokeMethod(pane, [pane] { if (pane) pane->pollSlices(); }, Qt::QueuedConnection);
   });
+  // Slices published before the listener was set (a run that rests at the first frame's step) would
+  // otherwise wait for the display poll, a second at one frame a second.
+  QTimer::singleShot(0, this, &SimulationPane::pollSlices);
 }
 
 QSize SimulationPane::screenPixels() const { return view_->size() * view_->devicePixelRatioF(); }
