@@ -48,7 +48,9 @@ PictureParams paramsOf(const SlicePicture& p, const SliceSet& s, int layers, Pic
 
 }  // namespace
 
-OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext) : ctx_(ClContext::sharing(solverContext)) {}
+OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext) : ctx_(ClContext::sharing(solverContext)) {
+  if (onGpu()) building_ = std::async(std::launch::async, [this] { return build(ctx_); });
+}
 
 OpenClPictureRenderer::~OpenClPictureRenderer() {
   for (const Flight& f : flight_) f.read.wait();  // the device must not write memory that goes
@@ -77,11 +79,22 @@ std::uint8_t* OpenClPictureRenderer::ensure(PinnedMemory& pinned, std::size_t by
   return pinned.memory;
 }
 
-void OpenClPictureRenderer::build() {
-  program_ = Program(ctx_, {kernelSource("picture.cl"), "", "picture renderer (picture.cl)"});
-  kernel_ = program_.kernel("picture_blocks");
-  colormap_ = Buffer<std::uint32_t>(ctx_, kColourTableEntries, CL_MEM_READ_ONLY, "picture colormap");
-  layerTable_ = Buffer<int>(ctx_, 5 * SlicePicture::kMaxLayers, CL_MEM_READ_ONLY, "picture layer table");
+OpenClPictureRenderer::BuiltProgram OpenClPictureRenderer::build(const ClContext& ctx) {
+  BuiltProgram b;
+  b.program = Program(ctx, {kernelSource("picture.cl"), "", "picture renderer (picture.cl)"});
+  b.kernel = b.program.kernel("picture_blocks");
+  b.colormap = Buffer<std::uint32_t>(ctx, kColourTableEntries, CL_MEM_READ_ONLY, "picture colormap");
+  b.layerTable = Buffer<int>(ctx, 5 * SlicePicture::kMaxLayers, CL_MEM_READ_ONLY, "picture layer table");
+  return b;
+}
+
+void OpenClPictureRenderer::ensureBuilt() {
+  if (built_) return;
+  BuiltProgram b = building_.valid() ? building_.get() : build(ctx_);  // a failed build is tried again next time
+  program_ = std::move(b.program);
+  kernel_ = std::move(b.kernel);
+  colormap_ = std::move(b.colormap);
+  layerTable_ = std::move(b.layerTable);
   built_ = true;
 }
 
@@ -149,9 +162,14 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
   if (const std::string problem = slicePictureProblem(picture, *slices, velocity.get(), layers, pixels); !problem.empty())
     throw std::invalid_argument(problem);
   if (inFlight() >= kSlots) throw std::logic_error("OpenClPictureRenderer: " + std::to_string(kSlots) + " pictures already on their way");
-  if (!built_) build();
+  ensureBuilt();
   releaseSentSlices();
   const std::size_t bytes = pictureBytes(picture.width, picture.height, pixels);
+  // The read-back memory is mapped (a blocking call, which waits for what the queue holds) before anything
+  // of this picture is queued: all slots at once when nothing is on its way, as a recording starts.
+  if (flight_.empty())
+    for (PinnedMemory& slot : readBack_) ensure(slot, bytes, "picture read-back");
+  std::uint8_t* memory = ensure(readBack_[std::size_t(nextSlot_)], bytes, "picture read-back");
   Event planesSent = sendPlanes(*slices, velocity, picture.tintOpacity > 0.0f);
   sendColormap(picture);
   sendLayers(layers);
@@ -166,7 +184,6 @@ void OpenClPictureRenderer::start(const SlicePicture& picture, std::shared_ptr<c
   f.slot = nextSlot_;
   nextSlot_ = (nextSlot_ + 1) % kSlots;
   f.bytes = bytes;
-  std::uint8_t* memory = ensure(readBack_[std::size_t(f.slot)], bytes, "picture read-back");
   out_.read(ctx_, memory, bytes, 0, &f.read);
   checkCl(clFlush(ctx_.queue()), "clFlush", "picture");
   f.slices = std::move(slices);

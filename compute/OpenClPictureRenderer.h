@@ -4,11 +4,14 @@
 // kernel runs beside the solver's steps instead of taking turns with them as a second context (OpenGL's)
 // does. Per picture: the three planes and any layer whose generation changed go to the device, one
 // work-item per 2 × 2 block makes the picture, and it comes back into page-locked memory of the
-// renderer's, all without waiting; collect waits for the oldest. The program is built at the first
-// picture.
+// renderer's, all without waiting; collect waits for the oldest. On a GPU the program is built on a thread
+// of its own from the renderer's construction on (with the solver), so that neither the window's first
+// frame nor a recording's first picture waits for the driver's compiler; on a CPU device, whose cores the
+// solver uses, it is built at the first picture.
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <future>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -48,7 +51,15 @@ class OpenClPictureRenderer : public PictureRenderer {
     std::uint8_t* memory = nullptr;
     std::size_t bytes = 0;
   };
-  void build();
+  // The program with its kernel and the buffers whose sizes do not depend on the picture.
+  struct BuiltProgram {
+    Program program;
+    Kernel kernel;
+    Buffer<std::uint32_t> colormap;
+    Buffer<int> layerTable;
+  };
+  static BuiltProgram build(const ClContext& ctx);
+  void ensureBuilt();  // waits for the build on its way, or builds
   // Non-blocking write of `bytes` from `from` into `to` at byte `offset`.
   Event send(cl_mem to, std::size_t offset, std::size_t bytes, const void* from) const;
   Event sendPlanes(const SliceSet& slices, const std::shared_ptr<const SliceSet>& velocity, bool tints);  // the planes' write
@@ -63,6 +74,7 @@ class OpenClPictureRenderer : public PictureRenderer {
 
   ClContext ctx_;
   bool built_ = false;
+  std::future<BuiltProgram> building_;  // the build on its way (a GPU's)
   Program program_;
   Kernel kernel_;
   Buffer<float> planes_, velocity_;

@@ -100,7 +100,11 @@ def recording(folder, live):
         drawing = numbers(b, r"drawing: ([\d.]+) ms per frame")
         encoder = numbers(b, r"writer: ([\d.]+) frames/s")
         held = numbers(b, r"held for the writer ([\d.]+) s")
+        run = numbers(b, r"run: ([\d.]+) Mpts/s")
         print(f"  {name}: {spread(sim)} Mpts/s = {100 * median(sim) / live:.1f} % of the live window")
+        if run:
+            print(f"        the run from the first frame to the last: {spread(run)} Mpts/s = "
+                  f"{100 * median(run) / live:.1f} %")
         print(f"        drawing {spread(drawing)} ms per frame; encoder {spread(encoder)} frames/s; "
               f"held for the writer {spread(held)} s")
 

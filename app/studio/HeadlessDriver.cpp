@@ -4,6 +4,7 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
+#include <array>
 #include <cstdio>
 #include <memory>
 
@@ -15,6 +16,17 @@
 namespace iso {
 
 void printStudioError(const QString& text) { std::fprintf(stderr, "iso3dfd-studio: %s\n", qPrintable(text)); }
+
+namespace {
+
+// "12.3, 4.5, 3.2 ms": how long the recording's first frames took.
+QString firstFrames(const RecordingSession& recording) {
+  QStringList ms;
+  for (const double seconds : recording.firstFramesSeconds()) ms << QString::number(seconds * 1e3, 'f', 1);
+  return ms.join(", ") + " ms";
+}
+
+}  // namespace
 
 HeadlessDriver::HeadlessDriver(const StudioOptions& options, Target target)
     : options_(options), target_(std::move(target)) {}
@@ -97,7 +109,15 @@ void HeadlessDriver::startRecording() {
   clock->start();
   const double pointsBefore = target_.pointsComputed();
   RecordingSession& recording = *target_.recording;
-  connect(&recording, &RecordingSession::finished, this, [this, &recording, clock, pointsBefore](bool ok, const QString& message) {
+  // From the run's arrival at the first frame's step to the last frame taken: the run's own rate while it
+  // records, apart from the time before its first frame's step and the file's end after its last.
+  auto marks = std::make_shared<std::array<std::pair<double, double>, 2>>();  // seconds, points computed
+  const auto mark = [this, clock](std::pair<double, double>& at) { at = {clock->nsecsElapsed() * 1e-9, target_.pointsComputed()}; };
+  connect(&recording, &RecordingSession::frameStarting, this, [marks, mark](long frame) {
+    if (frame == 0) mark((*marks)[0]);
+  });
+  connect(&recording, &RecordingSession::frameCaptured, this, [marks, mark](long) { mark((*marks)[1]); });
+  connect(&recording, &RecordingSession::finished, this, [this, &recording, clock, pointsBefore, marks](bool ok, const QString& message) {
     if (!ok) return fail(message);
     const double wall = clock->elapsed() / 1000.0;
     const QSize size = recording.frameSize();
@@ -106,11 +126,17 @@ void HeadlessDriver::startRecording() {
                 size.height(), options_.recordEvery, options_.recordFps, qPrintable(message), wall);
     std::printf("simulation: %.1f Mpts/s over the recording (wall time)\n",
                 wall > 0 ? (target_.pointsComputed() - pointsBefore) / wall / 1e6 : 0.0);
-    std::printf("drawing: %.1f ms per frame (%.1f collecting it); writer: %.1f frames/s of its own time; run held for the writer %.2f s\n",
+    std::printf("drawing: %.1f ms per frame (%.1f collecting it; the first %s); writer: %.1f frames/s of its own time; "
+                "run held for the writer %.2f s\n",
                 frames ? 1e3 * recording.renderSeconds() / double(frames) : 0.0,
-                frames ? 1e3 * recording.collectSeconds() / double(frames) : 0.0,
+                frames ? 1e3 * recording.collectSeconds() / double(frames) : 0.0, qPrintable(firstFrames(recording)),
                 recording.writerBusySeconds() > 0 ? double(frames) / recording.writerBusySeconds() : 0.0,
                 recording.waitSeconds());
+    const auto [first, last] = *marks;
+    std::printf("run: %.1f Mpts/s from its arrival at the first frame's step to the last frame, %.3f s after the start "
+                "(the first frame's step reached at %.3f s, the file finished at %.3f s)\n",
+                last.first > first.first ? (last.second - first.second) / (last.first - first.first) / 1e6 : 0.0,
+                last.first, first.first, wall);
     std::printf("pictures made by: %s\n", qPrintable(target_.view->pictureMaker()));
     printRenderer();
     ended_ = true;

@@ -31,6 +31,11 @@ std::shared_ptr<PictureRenderer> RecordedPictures::deviceFor(const ImageOptions&
   return ImageFramebuffer::target(options).pixels == options.size ? deviceOf() : nullptr;
 }
 
+void RecordedPictures::prepare(const ImageOptions& options) {
+  QString error;  // what fails here fails again at the first picture, which reports it
+  if (deviceFor(options)) view_->pictureParts(options, error);
+}
+
 QString RecordedPictures::start(const ImageOptions& options) {
   if (std::shared_ptr<PictureRenderer> device = deviceFor(options)) return startOnDevice(std::move(device), options);
   if (QString error = view_->startImage(options); !error.isEmpty()) return error;

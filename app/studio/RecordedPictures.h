@@ -39,6 +39,10 @@ class RecordedPictures {
   std::shared_ptr<PictureRenderer> deviceFor(const ImageOptions& options) const;
   // Whether the view's pictures at their own size would be made on the solver's device now.
   bool onDevice() const { return deviceOf() != nullptr; }
+  // Paints, where the device would make pictures of `options`, the layers it would lay over them (the 3D
+  // lines, the overlay's panels) at their size, so that the first picture does not pay for their first
+  // painting (a recording's start, before the run is asked to stop at its first frame).
+  void prepare(const ImageOptions& options);
   // Starts a picture (SliceView::startImage where OpenGL draws it): "" or what failed.
   QString start(const ImageOptions& options);
   // The oldest started, to use(image) (a video's planes as Format_Grayscale8, else RGBA bytes): "" or what failed.

@@ -51,6 +51,7 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   inFlight_ = 0;
   collected_ = 0;
   renderNanoseconds_ = waitNanoseconds_ = collectNanoseconds_ = 0;
+  firstFrames_.clear();
   const bool video = isVideoPath(settings.path);
   QSize size = settings.picture.size;
   if (size.isEmpty()) {
@@ -144,6 +145,7 @@ void RecordingSession::captureAtRest() {
 }
 
 void RecordingSession::capture(long step) {
+  emit frameStarting(captured_);
   QElapsedTimer clock;
   clock.start();
   const bool last = settings_.frames > 0 && captured_ + 1 >= settings_.frames;
@@ -168,6 +170,7 @@ void RecordingSession::capture(long step) {
   if (!last && streaming_ && !writer_->hasRoom()) waitForRoom();
   ++captured_;
   renderNanoseconds_ += clock.nsecsElapsed();
+  if (firstFrames_.size() < std::size_t(kFirstFrames)) firstFrames_.push_back(clock.nsecsElapsed() * 1e-9);
   if (last) finish();  // the run rests on the last frame's step
   emit frameCaptured(captured_);
 }

@@ -18,6 +18,7 @@
 #include <QTimer>
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "app/export/FrameWriter.h"
 #include "app/export/VideoEncoder.h"
@@ -72,10 +73,15 @@ class RecordingSession : public QObject {
   // The time collecting pictures read back late (waiting for them, handing them to the writer); most of it
   // is part of renderSeconds, the rest is the last pictures' as the recording finishes.
   double collectSeconds() const { return collectNanoseconds_ * 1e-9; }
+  // How long the first frames took to take, seconds (up to kFirstFrames of them): what a recording's start
+  // costs once (layers painted at its size for the first time, the picture maker's first use).
+  static constexpr int kFirstFrames = 3;
+  const std::vector<double>& firstFramesSeconds() const { return firstFrames_; }
   bool waitingForWriter() const { return roomPoll_.isActive(); }  // the run is held until the writer has room
 
  signals:
   void started();  // start() succeeded: frames are being taken (emitted as it returns)
+  void frameStarting(long frame);  // frame `frame` is about to be taken: the run has reached its step
   void frameCaptured(long frames);  // the last one (of settings().frames) with state() Finishing already
   void finished(bool ok, const QString& message);  // message: the file written, or the error
 
@@ -113,6 +119,7 @@ class RecordingSession : public QObject {
   long collected_ = 0;  // frames whose pictures came back (or failed to)
   bool userPlaying_ = true;
   qint64 renderNanoseconds_ = 0, waitNanoseconds_ = 0, collectNanoseconds_ = 0;
+  std::vector<double> firstFrames_;
   QElapsedTimer waiting_;
 };
 

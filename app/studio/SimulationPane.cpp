@@ -294,6 +294,7 @@ QMetaObject::Connection SimulationPane::connectImageStep(QObject* context, std::
 
 void SimulationPane::preparePictures(const ImageOptions* options) {
   volume_->preparePictures(options);
+  if (options) pictures_->prepare(*options);
   // Until a frame rendered for them comes, pictures of the volume would show another camera.
   if (view_->slices() && !volume_->readyForPictures(*view_->slices())) pictureStep_ = -1;
 }
