@@ -13,6 +13,8 @@
 #   COMPARE_STEPS (2400): long enough for auto's steps per frame to settle, most of the run at them
 #   RECORD_RUNS  resolution:preset pairs (default "1920x1080:veryfast 1920x1080:ultrafast 3840x2160:veryfast
 #                3840x2160:ultrafast")
+#   RECORD_FRAMES frames a recording takes (600: 2400 steps, about 3 s at 512³ on an H100 or H200, so that
+#                the recording's start and its file's end, about 0.1 s together, do not make its rate)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${OUT:-$root/out}"; mkdir -p "$out"
@@ -21,6 +23,7 @@ dev="${GPU_DEVICE:-nvidia}"; rounds="${ROUNDS:-3}"; secs="${SECONDS_EACH:-5}"; s
 main_sizes="${MAIN_SIZES:-256 512}"; compare_size="${COMPARE_SIZE:-256}"; record_size="${RECORD_SIZE:-512}"
 main_parts="${MAIN_PARTS:-30fps hostpath}"; compare_steps="${COMPARE_STEPS:-2400}"
 record_runs="${RECORD_RUNS:-1920x1080:veryfast 1920x1080:ultrafast 3840x2160:veryfast 3840x2160:ultrafast}"
+record_frames="${RECORD_FRAMES:-600}"
 gpu_stages="gpu-basic@$dev,gpu-slm@$dev,gpu-optimized@$dev,gpu-temporal@$dev"
 big="$record_size,$record_size,$record_size"
 largest="${main_sizes##* }"
@@ -77,7 +80,7 @@ for r in $(seq "$rounds"); do
     for pair in $record_runs; do
       res="${pair%%:*}"; preset="${pair#*:}"
       run "record-$res-$preset" iso3dfd-studio --size "$big" --stage gpu-optimized --device "$dev" \
-          --record "/tmp/record-$res.mp4" --frames 150 --every 4 --resolution "$res" --video-preset "$preset"
+          --record "/tmp/record-$res.mp4" --frames "$record_frames" --every 4 --resolution "$res" --video-preset "$preset"
     done
   fi
   if wanted shots; then
