@@ -9,7 +9,7 @@
 #                                                                      frame volume
 #   MAIN_SIZES (256 512), COMPARE_SIZE (256), RECORD_SIZE (512): cube edges, smaller for a trial on a CPU
 #   MAIN_PARTS   what the window's cost at the largest size is made of (default "30fps hostpath"; also
-#                "small": a 640x360 view, "xz": one plane drawn in 2D)
+#                "small": a 640x360 view, "xz": one plane drawn in 2D; set and empty: none)
 #   COMPARE_STEPS (2400): long enough for auto's steps per frame to settle, most of the run at them
 #   RECORD_RUNS  resolution:preset pairs (default "1920x1080:veryfast 1920x1080:ultrafast 3840x2160:veryfast
 #                3840x2160:ultrafast")
@@ -21,7 +21,7 @@ out="${OUT:-$root/out}"; mkdir -p "$out"
 logs="$(mktemp -d)"; pics="$(mktemp -d)"
 dev="${GPU_DEVICE:-nvidia}"; rounds="${ROUNDS:-3}"; secs="${SECONDS_EACH:-5}"; skip=" ${SKIP:-} "
 main_sizes="${MAIN_SIZES:-256 512}"; compare_size="${COMPARE_SIZE:-256}"; record_size="${RECORD_SIZE:-512}"
-main_parts="${MAIN_PARTS:-30fps hostpath}"; compare_steps="${COMPARE_STEPS:-2400}"
+main_parts="${MAIN_PARTS-30fps hostpath}"; compare_steps="${COMPARE_STEPS:-2400}"
 record_runs="${RECORD_RUNS:-1920x1080:veryfast 1920x1080:ultrafast 3840x2160:veryfast 3840x2160:ultrafast}"
 record_frames="${RECORD_FRAMES:-600}"
 gpu_stages="gpu-basic@$dev,gpu-slm@$dev,gpu-optimized@$dev,gpu-temporal@$dev"

@@ -4,6 +4,7 @@
 
 #include <QElapsedTimer>
 #include <QImage>
+#include <QRegularExpression>
 
 #include "app/studio/PngSequenceWriter.h"
 #include "compute/DeviceRegistry.h"
@@ -31,6 +32,17 @@ TEST(StudioExport, RecordedVideoHasEveryFrameTheSizeTheRateAndTheWave) {
                                                   "80", "--resolution", "640x360", "--fps", "12"});
   ASSERT_EQ(r.exitCode, 0) << r.output.toStdString();
   EXPECT_TRUE(r.output.contains("recorded 9 frames (640x360, every 80 steps, 12 fps)")) << r.output.toStdString();
+  // The summary's timeline: the first frame's step reached, the last frame taken and the file finished, in
+  // that order; the run's own rate between the first frame and the last; the first three frames' times.
+  const QRegularExpressionMatch timeline =
+      QRegularExpression(R"(run: ([0-9.]+) Mpts/s from .* the last frame, ([0-9.]+) s after the start \(the first frame's step )"
+                         R"(reached at ([0-9.]+) s, the file finished at ([0-9.]+) s\))")
+          .match(r.output);
+  ASSERT_TRUE(timeline.hasMatch()) << r.output.toStdString();
+  EXPECT_GT(timeline.captured(1).toDouble(), 0.0);
+  EXPECT_LE(timeline.captured(3).toDouble(), timeline.captured(2).toDouble());
+  EXPECT_LE(timeline.captured(2).toDouble(), timeline.captured(4).toDouble());
+  EXPECT_TRUE(QRegularExpression(R"(the first [0-9.]+, [0-9.]+, [0-9.]+ ms\))").match(r.output).hasMatch()) << r.output.toStdString();
   const test::DecodedVideo decoded = test::decodeVideo(video);
   ASSERT_EQ(decoded.error, "");
   EXPECT_EQ(decoded.frames, kFrames);
