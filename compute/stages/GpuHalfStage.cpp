@@ -88,11 +88,13 @@ class GpuHalfStage final : public GpuOptimizedStage {
           out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", prefetch},
                          {"z_unroll", 4}, {"async_copy", 1}, {"max_registers", 128}, {"z_chunk", zc}});
     // vel and D copied too: two rows a work-item without their register queues (64 x 16 points, 256
-    // work-items), or one row with more planes in flight.
+    // work-items), or one row with more planes in flight. Short z chunks give a small grid's tiles enough
+    // work-groups for every compute unit (a 128³ grid has 32 such tiles).
     for (const auto& [tx, ty, xv, yb] : {std::array{32, 8, 2, 2}, std::array{32, 16, 2, 1}})
       for (int prefetch : {3, 4})
-        out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", prefetch},
-                       {"z_unroll", 4}, {"async_copy", 2}, {"max_registers", 128}, {"z_chunk", 256}});
+        for (int zc : {16, 64, 256})
+          out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", prefetch},
+                         {"z_unroll", 4}, {"async_copy", 2}, {"max_registers", 128}, {"z_chunk", zc}});
     const int registerTiles[][4] = {{32, 16, 2, 2}, {32, 8, 2, 1}};
     for (const auto& [tx, ty, xv, yb] : registerTiles)
       for (int zc : {64, 128})

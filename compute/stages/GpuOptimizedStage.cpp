@@ -172,15 +172,16 @@ std::vector<StageParamMap> GpuOptimizedStage::proposedCandidates(const DeviceInf
   }
   // The leaders of the H100 sweeps (docs/GPU_NOTES.md). With async copies (NVIDIA 8.0+; refused
   // elsewhere, so not candidates there): 64 x 32 and 64 x 16 tiles with 128 registers; through
-  // registers: 64 x 8 tiles. Small z chunks give small grids enough work-groups.
+  // registers: 64 x 8 tiles. Small z chunks give small grids enough work-groups (a 128³ grid has 8 tiles
+  // of 64 x 32 points: 16-plane chunks make 64 work-groups of them, 8-plane ones 128).
   const int asyncTiles[][4] = {{32, 16, 2, 2}, {16, 32, 4, 1}, {16, 16, 4, 1}};  // tile_x, tile_y, x/y per item
   for (const auto& [tx, ty, xv, yb] : asyncTiles)
-    for (int zc : {32, 64, 128, 256})
+    for (int zc : {8, 16, 32, 64, 128, 256})
       out.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb},
                      {"prefetch", 2}, {"z_unroll", 4}, {"async_copy", 1}, {"max_registers", 128}, {"z_chunk", zc}});
   const int registerTiles[][4] = {{32, 8, 2, 1}, {16, 8, 4, 1}, {64, 8, 1, 2}};
   for (const auto& [tx, ty, xv, yb] : registerTiles)
-    for (int zc : {64, 128})
+    for (int zc : {16, 64, 128})
       out.push_back({{"cpu_form", 0}, {"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb},
                      {"prefetch", 3}, {"z_unroll", 4}, {"async_copy", 0}, {"max_registers", 0}, {"z_chunk", zc}});
   return out;
