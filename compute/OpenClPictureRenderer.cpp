@@ -48,8 +48,9 @@ PictureParams paramsOf(const SlicePicture& p, const SliceSet& s, int layers, Pic
 
 }  // namespace
 
-OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext) : ctx_(ClContext::sharing(solverContext)) {
-  if (onGpu()) building_ = std::async(std::launch::async, [this] { return build(ctx_); });
+OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext, Build build)
+    : ctx_(ClContext::sharing(solverContext)) {
+  if (build == Build::InBackground) building_ = std::async(std::launch::async, [this] { return OpenClPictureRenderer::build(ctx_); });
 }
 
 OpenClPictureRenderer::~OpenClPictureRenderer() {

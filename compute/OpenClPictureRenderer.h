@@ -4,10 +4,10 @@
 // kernel runs beside the solver's steps instead of taking turns with them as a second context (OpenGL's)
 // does. Per picture: the three planes and any layer whose generation changed go to the device, one
 // work-item per 2 × 2 block makes the picture, and it comes back into page-locked memory of the
-// renderer's, all without waiting; collect waits for the oldest. On a GPU the program is built on a thread
-// of its own from the renderer's construction on (with the solver), so that neither the window's first
-// frame nor a recording's first picture waits for the driver's compiler; on a CPU device, whose cores the
-// solver uses, it is built at the first picture.
+// renderer's, all without waiting; collect waits for the oldest. The program is built at the first picture,
+// or on a thread of its own from the renderer's construction on (OpenClSolver asks for that on a GPU, so
+// that neither the window's first frame nor a recording's first picture waits for the driver's compiler;
+// a CPU device's cores are the solver's).
 #include <array>
 #include <cstdint>
 #include <deque>
@@ -25,7 +25,8 @@ class OpenClPictureRenderer : public PictureRenderer {
  public:
   static constexpr int kSlots = 3;  // pictures on their way at once
 
-  explicit OpenClPictureRenderer(const ClContext& solverContext);
+  enum class Build { AtFirstPicture, InBackground };
+  explicit OpenClPictureRenderer(const ClContext& solverContext, Build build = Build::AtFirstPicture);
   ~OpenClPictureRenderer() override;  // waits for the pictures on their way
 
   std::string deviceName() const override { return ctx_.info().name; }

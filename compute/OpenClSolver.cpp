@@ -739,7 +739,9 @@ bool OpenClSolver::startVolume(const VolumeView& view, std::span<std::uint32_t> 
 }
 
 std::unique_ptr<PictureRenderer> OpenClSolver::makePictureRenderer() {
-  return std::make_unique<OpenClPictureRenderer>(impl_->ctx);
+  const bool gpu = impl_->ctx.info().type == "GPU";
+  return std::make_unique<OpenClPictureRenderer>(impl_->ctx, gpu ? OpenClPictureRenderer::Build::InBackground
+                                                                 : OpenClPictureRenderer::Build::AtFirstPicture);
 }
 
 std::vector<float> OpenClSolver::traces() { return impl_->receivers.samples(impl_->ctx); }

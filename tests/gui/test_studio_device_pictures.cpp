@@ -136,6 +136,17 @@ TEST_F(DevicePictures, TheDeviceMakesThePictureOpenGlDraws) {
   EXPECT_LT(d.over3, 1e-4) << "share of channel values more than 3 levels apart";
 }
 
+// A renderer whose program was built on a thread of its own (as a GPU solver's are) makes the same bytes.
+TEST_F(DevicePictures, AProgramBuiltInTheBackgroundMakesTheSamePicture) {
+  const QImage atFirstPicture = madeOnDevice(PicturePixels::Rgba);
+  device_ = std::make_unique<OpenClPictureRenderer>(*clContext_, OpenClPictureRenderer::Build::InBackground);
+  const QImage inBackground = madeOnDevice(PicturePixels::Rgba);
+  ASSERT_FALSE(atFirstPicture.isNull());
+  EXPECT_EQ(inBackground, atFirstPicture);
+  // Destroyed while its build may still be on its way: it waits for it.
+  device_ = std::make_unique<OpenClPictureRenderer>(*clContext_, OpenClPictureRenderer::Build::InBackground);
+}
+
 TEST_F(DevicePictures, AnotherRangeGivesAnotherPicture) {
   const QImage gl = drawnByOpenGl();
   ASSERT_TRUE(renderer_.setClip(0.1f));
