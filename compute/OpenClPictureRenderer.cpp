@@ -50,7 +50,8 @@ PictureParams paramsOf(const SlicePicture& p, const SliceSet& s, int layers, Pic
 
 OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext, Build build)
     : ctx_(ClContext::sharing(solverContext)) {
-  if (build == Build::InBackground) building_ = std::async(std::launch::async, [this] { return OpenClPictureRenderer::build(ctx_); });
+  if (build == Build::InBackground)
+    building_ = std::async(std::launch::async, [this] { return OpenClPictureRenderer::build(ctx_); });
 }
 
 OpenClPictureRenderer::~OpenClPictureRenderer() {

@@ -4,7 +4,6 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
-#include <array>
 #include <cstdio>
 #include <memory>
 
@@ -82,6 +81,32 @@ bool HeadlessDriver::saveScreenshot(QString& problem) {
   return true;
 }
 
+// The rate over the wall time, and the run's own from its arrival at the first frame's step to the last
+// frame taken: apart from the time before the first frame's step and the file's end after the last.
+void HeadlessDriver::printRecording(const RecordingSession& recording, const QString& file, double wall,
+                                    const RecordingMarks& marks) {
+  const QSize size = recording.frameSize();
+  const long frames = recording.framesCaptured();
+  const auto perFrame = [frames](double seconds) { return frames ? 1e3 * seconds / double(frames) : 0.0; };
+  std::printf("recorded %ld frames (%dx%d, every %d steps, %d fps) to %s in %.2f s\n", frames, size.width(),
+              size.height(), options_.recordEvery, options_.recordFps, qPrintable(file), wall);
+  std::printf("simulation: %.1f Mpts/s over the recording (wall time)\n",
+              wall > 0 ? (target_.pointsComputed() - marks.start.points) / wall / 1e6 : 0.0);
+  std::printf("drawing: %.1f ms per frame (%.1f collecting it; the first %s); writer: %.1f frames/s of its own time; "
+              "run held for the writer %.2f s\n",
+              perFrame(recording.renderSeconds()), perFrame(recording.collectSeconds()),
+              qPrintable(firstFrames(recording)),
+              recording.writerBusySeconds() > 0 ? double(frames) / recording.writerBusySeconds() : 0.0,
+              recording.waitSeconds());
+  const Mark &first = marks.first, &last = marks.last;
+  std::printf("run: %.1f Mpts/s from its arrival at the first frame's step to the last frame, %.3f s after the start "
+              "(the first frame's step reached at %.3f s, the file finished at %.3f s)\n",
+              last.seconds > first.seconds ? (last.points - first.points) / (last.seconds - first.seconds) / 1e6 : 0.0,
+              last.seconds, first.seconds, wall);
+  std::printf("pictures made by: %s\n", qPrintable(target_.view->pictureMaker()));
+  printRenderer();
+}
+
 // "view: OpenGL … · renderer": which OpenGL drew the pictures (a GPU's, or a software rasterizer).
 void HeadlessDriver::printRenderer() const {
   if (target_.view) std::printf("view: %s\n", qPrintable(target_.view->glInfo()));
@@ -107,41 +132,21 @@ void HeadlessDriver::startRecording() {
   settings.frames = options_.recordFrames;
   auto clock = std::make_shared<QElapsedTimer>();
   clock->start();
-  const double pointsBefore = target_.pointsComputed();
+  auto marks = std::make_shared<RecordingMarks>();
+  const auto mark = [this, clock](Mark& at) { at = {clock->nsecsElapsed() * 1e-9, target_.pointsComputed()}; };
+  mark(marks->start);
   RecordingSession& recording = *target_.recording;
-  // From the run's arrival at the first frame's step to the last frame taken: the run's own rate while it
-  // records, apart from the time before its first frame's step and the file's end after its last.
-  auto marks = std::make_shared<std::array<std::pair<double, double>, 2>>();  // seconds, points computed
-  const auto mark = [this, clock](std::pair<double, double>& at) { at = {clock->nsecsElapsed() * 1e-9, target_.pointsComputed()}; };
   connect(&recording, &RecordingSession::frameStarting, this, [marks, mark](long frame) {
-    if (frame == 0) mark((*marks)[0]);
+    if (frame == 0) mark(marks->first);
   });
-  connect(&recording, &RecordingSession::frameCaptured, this, [marks, mark](long) { mark((*marks)[1]); });
-  connect(&recording, &RecordingSession::finished, this, [this, &recording, clock, pointsBefore, marks](bool ok, const QString& message) {
-    if (!ok) return fail(message);
-    const double wall = clock->elapsed() / 1000.0;
-    const QSize size = recording.frameSize();
-    const long frames = recording.framesCaptured();
-    std::printf("recorded %ld frames (%dx%d, every %d steps, %d fps) to %s in %.2f s\n", frames, size.width(),
-                size.height(), options_.recordEvery, options_.recordFps, qPrintable(message), wall);
-    std::printf("simulation: %.1f Mpts/s over the recording (wall time)\n",
-                wall > 0 ? (target_.pointsComputed() - pointsBefore) / wall / 1e6 : 0.0);
-    std::printf("drawing: %.1f ms per frame (%.1f collecting it; the first %s); writer: %.1f frames/s of its own time; "
-                "run held for the writer %.2f s\n",
-                frames ? 1e3 * recording.renderSeconds() / double(frames) : 0.0,
-                frames ? 1e3 * recording.collectSeconds() / double(frames) : 0.0, qPrintable(firstFrames(recording)),
-                recording.writerBusySeconds() > 0 ? double(frames) / recording.writerBusySeconds() : 0.0,
-                recording.waitSeconds());
-    const auto [first, last] = *marks;
-    std::printf("run: %.1f Mpts/s from its arrival at the first frame's step to the last frame, %.3f s after the start "
-                "(the first frame's step reached at %.3f s, the file finished at %.3f s)\n",
-                last.first > first.first ? (last.second - first.second) / (last.first - first.first) / 1e6 : 0.0,
-                last.first, first.first, wall);
-    std::printf("pictures made by: %s\n", qPrintable(target_.view->pictureMaker()));
-    printRenderer();
+  connect(&recording, &RecordingSession::frameCaptured, this, [marks, mark](long) { mark(marks->last); });
+  const auto finished = [this, &recording, clock, marks](bool ok, const QString& text) {
+    if (!ok) return fail(text);
+    printRecording(recording, text, clock->nsecsElapsed() * 1e-9, *marks);
     ended_ = true;
     QApplication::exit(0);
-  });
+  };
+  connect(&recording, &RecordingSession::finished, this, finished);
   if (!recording.start(settings)) fail(recording.error());
 }
 

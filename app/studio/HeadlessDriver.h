@@ -58,8 +58,18 @@ class HeadlessDriver : public QObject {
   int exec(const std::function<void()>& play);
 
  private:
+  // Seconds since the recording started, and the grid points computed by then.
+  struct Mark {
+    double seconds = 0.0, points = 0.0;
+  };
+  // When the recording began, the run reached its first frame's step, and the last frame was taken.
+  struct RecordingMarks {
+    Mark start, first, last;
+  };
   void conclude();
   void printRenderer() const;
+  // What a finished recording wrote and how fast it went; `wall`: seconds from its start to its file's end.
+  void printRecording(const RecordingSession& recording, const QString& file, double wall, const RecordingMarks& marks);
   bool saveScreenshot(QString& problem);
 
   const StudioOptions& options_;

@@ -42,7 +42,8 @@ TEST(StudioExport, RecordedVideoHasEveryFrameTheSizeTheRateAndTheWave) {
   EXPECT_GT(timeline.captured(1).toDouble(), 0.0);
   EXPECT_LE(timeline.captured(3).toDouble(), timeline.captured(2).toDouble());
   EXPECT_LE(timeline.captured(2).toDouble(), timeline.captured(4).toDouble());
-  EXPECT_TRUE(QRegularExpression(R"(the first [0-9.]+, [0-9.]+, [0-9.]+ ms\))").match(r.output).hasMatch()) << r.output.toStdString();
+  EXPECT_TRUE(QRegularExpression(R"(the first [0-9.]+, [0-9.]+, [0-9.]+ ms\))").match(r.output).hasMatch())
+      << r.output.toStdString();
   const test::DecodedVideo decoded = test::decodeVideo(video);
   ASSERT_EQ(decoded.error, "");
   EXPECT_EQ(decoded.frames, kFrames);
