@@ -89,7 +89,8 @@ class GpuHalfStage final : public GpuOptimizedStage {
                          {"z_unroll", 4}, {"async_copy", 1}, {"max_registers", 128}, {"z_chunk", zc}});
     // vel and D copied too: two rows a work-item without their register queues (64 x 16 points, 256
     // work-items), or one row with more planes in flight. Short z chunks give a small grid's tiles enough
-    // work-groups for every compute unit (a 128³ grid has 32 such tiles).
+    // work-groups for every compute unit (a 128³ grid has 16 tiles of 64 x 16 points: 16-plane chunks make
+    // 128 work-groups of them).
     for (const auto& [tx, ty, xv, yb] : {std::array{32, 8, 2, 2}, std::array{32, 16, 2, 1}})
       for (int prefetch : {3, 4})
         for (int zc : {16, 64, 256})
