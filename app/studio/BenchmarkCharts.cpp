@@ -585,6 +585,10 @@ std::vector<QString> SweepChart::candidateLabels(const SweepResult& sweep) {
   const std::vector<std::string> keys = varyingParameters(sweep);
   std::vector<QString> out;
   for (std::size_t n = 0; n < sweep.candidates.size(); ++n) {
+    if (keys.size() > kLabelledParameters) {
+      out.push_back(QString::number(n + 1));
+      continue;
+    }
     QStringList values;
     for (const std::string& key : keys) {
       const auto it = sweep.candidates[n].params.find(key);
@@ -637,7 +641,8 @@ void SweepChart::setSweep(const SweepResult* sweep, int chosen) {
   axisY->append(categories);
   QStringList keys;
   for (const std::string& key : varyingParameters(*sweep)) keys << QString::fromStdString(key);
-  axisY->setTitleText("candidate: " + keys.join(" · "));
+  axisY->setTitleText(keys.size() > int(kLabelledParameters) ? QStringLiteral("candidate (click one: its parameters below)")
+                                                            : "candidate: " + keys.join(" · "));
   c->addAxis(axisY, Qt::AlignLeft);
   series->attachAxis(axisY);
   auto* axisX = new QValueAxis;

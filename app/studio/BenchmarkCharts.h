@@ -119,7 +119,9 @@ class SweepChart : public BenchmarkChart {
   void setSweep(const SweepResult* sweep, int chosen);
   int candidateCount() const;  // bars drawn (candidates that ran)
   // The parameters whose values differ between the candidates, and each candidate's label: its number
-  // and those values in that order ("3: 16 · 8" for tile_x · tile_y).
+  // and those values in that order ("3: 16 · 8" for tile_x · tile_y); its number alone where more than
+  // kLabelledParameters differ, whose values would not fit beside a bar (the panel names the clicked one's).
+  static constexpr std::size_t kLabelledParameters = 3;
   static std::vector<std::string> varyingParameters(const SweepResult& sweep);
   static std::vector<QString> candidateLabels(const SweepResult& sweep);
 

@@ -381,6 +381,27 @@ TEST(RooflineLabels, CrowdedStagesKeepEveryNameClear) {
   }
 }
 
+// A candidate's values label its bar while they fit beside it; a sweep of many parameters (gpu-temporal's)
+// numbers its bars instead, where the values were elided to "…" at the panel's size.
+TEST(SweepLabels, ManyParametersNumberTheBarsFewNameTheirValues) {
+  const auto sweepOf = [](int keys) {
+    SweepResult sweep;
+    for (int n = 0; n < 3; ++n) {
+      StageTiming t;
+      for (int k = 0; k < keys; ++k) t.params["p" + std::to_string(k)] = n * 10 + k;
+      sweep.candidates.push_back(t);
+    }
+    return sweep;
+  };
+  const std::vector<QString> few = SweepChart::candidateLabels(sweepOf(2));
+  ASSERT_EQ(few.size(), 3u);
+  EXPECT_EQ(few[1], QStringLiteral("2: 10 · 11"));
+  const std::vector<QString> many = SweepChart::candidateLabels(sweepOf(int(SweepChart::kLabelledParameters) + 1));
+  ASSERT_EQ(many.size(), 3u);
+  EXPECT_EQ(many[0], QStringLiteral("1"));
+  EXPECT_EQ(many[2], QStringLiteral("3"));
+}
+
 TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   Scenario s = resizedScenario(presetScenario("default"), 40, 32, 24);
