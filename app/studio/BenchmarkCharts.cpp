@@ -1,6 +1,7 @@
 #include "app/studio/BenchmarkCharts.h"
 
 #include <QBarCategoryAxis>
+#include <QFontMetricsF>
 #include <QBarSet>
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
@@ -567,6 +568,7 @@ void RooflineChart::placePointLabels(QAbstractSeries* any, std::vector<QRectF>& 
 // --- tuning sweep -----------------------------------------------------------------------------------
 
 SweepChart::SweepChart(QWidget* parent) : BenchmarkChart("Tuning sweep", parent) {
+  connect(chart(), &QChart::plotAreaChanged, this, &SweepChart::fitCandidateLabels);
   setSweep(nullptr, -1);
 }
 
@@ -601,9 +603,18 @@ std::vector<QString> SweepChart::candidateLabels(const SweepResult& sweep) {
 
 int SweepChart::candidateCount() const { return int(shown_.size()); }
 
+bool SweepChart::candidateLabelsShown() const { return candidates_ && candidates_->labelsVisible(); }
+
+void SweepChart::fitCandidateLabels() {
+  if (!candidates_ || candidates_->count() == 0) return;
+  const double row = chart()->plotArea().height() / candidates_->count();
+  candidates_->setLabelsVisible(row >= QFontMetricsF(candidates_->labelsFont()).height());
+}
+
 void SweepChart::setSweep(const SweepResult* sweep, int chosen) {
   QChart* c = chart();
   replaceAxes(c);
+  candidates_ = nullptr;
   shown_.clear();
   if (!sweep) {
     c->setTitle("Tuning sweep (run gpu-slm or gpu-optimized)");
@@ -641,10 +652,12 @@ void SweepChart::setSweep(const SweepResult* sweep, int chosen) {
   axisY->append(categories);
   QStringList keys;
   for (const std::string& key : varyingParameters(*sweep)) keys << QString::fromStdString(key);
-  axisY->setTitleText(keys.size() > int(kLabelledParameters) ? QStringLiteral("candidate (click one: its parameters below)")
+  axisY->setTitleText(keys.size() > int(kLabelledParameters) ? QStringLiteral("candidate (click: its values below)")
                                                             : "candidate: " + keys.join(" · "));
   c->addAxis(axisY, Qt::AlignLeft);
   series->attachAxis(axisY);
+  candidates_ = axisY;
+  fitCandidateLabels();
   auto* axisX = new QValueAxis;
   axisX->setTitleText("Mpts/s");
   axisX->setRange(0.0, hi > 0.0 ? hi * 1.1 : 1.0);

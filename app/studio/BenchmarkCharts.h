@@ -3,6 +3,7 @@
 // per stage (bars, one set per run), the roofline (log-log: each device's memory and compute ceilings,
 // each stage a point) and a tuning sweep (throughput per candidate, the fastest and the chosen marked).
 // Every chart saves itself as PNG or SVG, written whole or not at all (core/OutputFile).
+#include <QBarCategoryAxis>
 #include <QChartView>
 #include <QString>
 #include <functional>
@@ -124,12 +125,17 @@ class SweepChart : public BenchmarkChart {
   static constexpr std::size_t kLabelledParameters = 3;
   static std::vector<std::string> varyingParameters(const SweepResult& sweep);
   static std::vector<QString> candidateLabels(const SweepResult& sweep);
+  // Whether the bars' labels are drawn: only while each bar's row is as tall as a line of them (Qt Charts
+  // would otherwise elide every one to "…").
+  bool candidateLabelsShown() const;
 
  signals:
   void candidateClicked(int index);  // an index into the sweep's candidates
 
  private:
+  void fitCandidateLabels();  // on every change of the plot area
   std::vector<int> shown_;  // bar → candidate index
+  QBarCategoryAxis* candidates_ = nullptr;  // the bars' axis, owned by the chart
 };
 
 }  // namespace iso

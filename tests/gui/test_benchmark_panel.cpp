@@ -402,6 +402,31 @@ TEST(SweepLabels, ManyParametersNumberTheBarsFewNameTheirValues) {
   EXPECT_EQ(many[2], QStringLiteral("3"));
 }
 
+// Bars too close for a line of text each show no labels (Qt Charts would elide every one to "…"), and
+// show them again once the chart is tall enough.
+TEST(SweepLabels, TheBarsAreLabelledOnlyWhereALabelFitsItsRow) {
+  if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display (run under xvfb-run)";
+  SweepResult sweep;
+  for (int n = 0; n < 24; ++n) {
+    StageTiming t;
+    t.params = {{"tile_x", 16 + n}, {"z_chunk", n}};
+    t.mpts = 1000.0 + 10.0 * n;
+    sweep.candidates.push_back(t);
+  }
+  sweep.best = 23;
+  SweepChart chart;
+  chart.setSweep(&sweep, sweep.best);
+  const auto shownAt = [&](QSize size) {
+    chart.resize(size);
+    chart.show();
+    QCoreApplication::processEvents();
+    return chart.candidateLabelsShown();
+  };
+  EXPECT_FALSE(shownAt(QSize(320, 300)));
+  EXPECT_TRUE(shownAt(QSize(320, 1000)));
+  EXPECT_FALSE(shownAt(QSize(320, 300)));
+}
+
 TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
   if (!test::haveDisplay()) GTEST_SKIP() << "needs an X display with OpenGL (run under xvfb-run)";
   Scenario s = resizedScenario(presetScenario("default"), 40, 32, 24);
