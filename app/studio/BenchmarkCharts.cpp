@@ -607,8 +607,12 @@ bool SweepChart::candidateLabelsShown() const { return candidates_ && candidates
 
 void SweepChart::fitCandidateLabels() {
   if (!candidates_ || candidates_->count() == 0) return;
-  const double row = chart()->plotArea().height() / candidates_->count();
-  candidates_->setLabelsVisible(row >= QFontMetricsF(candidates_->labelsFont()).height());
+  const double height = chart()->plotArea().height();
+  const bool labels = height / candidates_->count() >= QFontMetricsF(candidates_->labelsFont()).height();
+  candidates_->setLabelsVisible(labels);
+  // The title names the labels' values; without labels beside it Qt Charts elides it whole to "⋮", so it
+  // goes with them (the chart's own title says what the bars are).
+  candidates_->setTitleVisible(labels);
 }
 
 void SweepChart::setSweep(const SweepResult* sweep, int chosen) {
@@ -652,8 +656,10 @@ void SweepChart::setSweep(const SweepResult* sweep, int chosen) {
   axisY->append(categories);
   QStringList keys;
   for (const std::string& key : varyingParameters(*sweep)) keys << QString::fromStdString(key);
-  axisY->setTitleText(keys.size() > int(kLabelledParameters) ? QStringLiteral("candidate (click: its values below)")
-                                                            : "candidate: " + keys.join(" · "));
+  const QString title = std::size_t(keys.size()) > kLabelledParameters
+                            ? QStringLiteral("candidate (click one: its values below)")
+                            : "candidate: " + keys.join(" · ");
+  axisY->setTitleText(title);
   c->addAxis(axisY, Qt::AlignLeft);
   series->attachAxis(axisY);
   candidates_ = axisY;

@@ -126,7 +126,7 @@ class SweepChart : public BenchmarkChart {
   static std::vector<std::string> varyingParameters(const SweepResult& sweep);
   static std::vector<QString> candidateLabels(const SweepResult& sweep);
   // Whether the bars' labels are drawn: only while each bar's row is as tall as a line of them (Qt Charts
-  // would otherwise elide every one to "…").
+  // would otherwise elide every one to "…"), and the axis's title with them.
   bool candidateLabelsShown() const;
 
  signals:

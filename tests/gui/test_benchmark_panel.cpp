@@ -34,6 +34,7 @@
 #include "core/ScenarioResize.h"
 #include "core/StageRegistry.h"
 #include "tests/ScratchDir.h"
+#include "tests/gui/test_render_support.h"
 #include "tests/gui/test_studio_support.h"
 #include "tests/support/StudioProcess.h"
 
@@ -425,6 +426,7 @@ TEST(SweepLabels, TheBarsAreLabelledOnlyWhereALabelFitsItsRow) {
   EXPECT_FALSE(shownAt(QSize(320, 300)));
   EXPECT_TRUE(shownAt(QSize(320, 1000)));
   EXPECT_FALSE(shownAt(QSize(320, 300)));
+  test::saveScreenshot(chart.image(), "sweep-chart-unlabelled");
 }
 
 TEST(BenchmarkPanelMenu, ViewMenuOpensThePanelOnTheRunningScenarioWithCtrlB) {
