@@ -62,6 +62,9 @@ class RecordableView {
     (void)use;
     return QStringLiteral("this view draws its pictures only at once");
   }
+  // Before a stream of startImage's pictures of `options`: what their first would otherwise pay for once
+  // (where the solver's device makes them, their layers painted at that size).
+  virtual void prepareStream(const ImageOptions& options) { (void)options; }
   // What made the last picture startImage started: "OpenGL", "OpenCL on <device>" (app/studio/RecordedPictures.h).
   virtual QString pictureMaker() const { return QStringLiteral("OpenGL"); }
   // A line over the picture on screen only, never in renderImage's: the recording's state (empty: none).

@@ -96,8 +96,10 @@ bool RecordingSession::start(const RecordingSettings& settings) {
   // The first frame is the next multiple of `every` from the step on screen (0 for a fresh run).
   const long shown = std::max(view_->imageStep(), 0L);
   target_ = (shown + settings.every - 1) / settings.every * settings.every;
-  // A view that renders its picture where the data lies (the volume) renders it for the frames' size.
+  // A view that renders its picture where the data lies (the volume) renders it for the frames' size;
+  // one that reads its pictures back late pays their one-off costs now, while the run may still play.
   view_->preparePictures(&settings_.picture);
+  if (view_->readsBackLate()) view_->prepareStream(streamOptions_);
   slicesConnection_ = view_->connectImageStep(this, [this](long step) { onSlices(step); });
   // The run stops at the first frame's step; from there on it streams where the view can (capture).
   streaming_ = false;

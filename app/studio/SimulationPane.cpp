@@ -294,7 +294,6 @@ QMetaObject::Connection SimulationPane::connectImageStep(QObject* context, std::
 
 void SimulationPane::preparePictures(const ImageOptions* options) {
   volume_->preparePictures(options);
-  if (options) pictures_->prepare(*options);
   // Until a frame rendered for them comes, pictures of the volume would show another camera.
   if (view_->slices() && !volume_->readyForPictures(*view_->slices())) pictureStep_ = -1;
 }
@@ -303,6 +302,8 @@ QImage SimulationPane::renderImage(const ImageOptions& options, QString& error) 
   showPictureCounters(options);
   return view_->renderImage(options, error);
 }
+
+void SimulationPane::prepareStream(const ImageOptions& options) { pictures_->prepare(options); }
 
 QString SimulationPane::startImage(const ImageOptions& options) {
   showPictureCounters(options);

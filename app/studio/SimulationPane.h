@@ -95,6 +95,7 @@ class SimulationPane : public QWidget, public RecordableView {
   QImage renderImage(const ImageOptions& options, QString& error) override;
   bool readsBackLate() const override { return true; }
   bool drawsVideoPlanes() const override;
+  void prepareStream(const ImageOptions& options) override;
   QString startImage(const ImageOptions& options) override;
   QString collectImage(const std::function<void(const QImage& image)>& use) override;
   QString pictureMaker() const override { return pictures_->lastMaker(); }
