@@ -1,8 +1,8 @@
 #include "app/studio/BenchmarkCharts.h"
 
 #include <QBarCategoryAxis>
-#include <QFontMetricsF>
 #include <QBarSet>
+#include <QFontMetricsF>
 #include <QGraphicsLayout>
 #include <QGraphicsSimpleTextItem>
 #include <QHorizontalBarSeries>

@@ -3,7 +3,6 @@
 // per stage (bars, one set per run), the roofline (log-log: each device's memory and compute ceilings,
 // each stage a point) and a tuning sweep (throughput per candidate, the fastest and the chosen marked).
 // Every chart saves itself as PNG or SVG, written whole or not at all (core/OutputFile).
-#include <QBarCategoryAxis>
 #include <QChartView>
 #include <QString>
 #include <functional>
@@ -12,6 +11,7 @@
 #include "app/controller/BenchmarkRunner.h"
 
 class QAbstractAxis;
+class QBarCategoryAxis;
 class QAbstractSeries;
 class QGraphicsSimpleTextItem;
 
