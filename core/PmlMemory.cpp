@@ -47,8 +47,8 @@ PmlMemory::PmlMemory(const Grid& grid, PmlProfile profile) : grid_(grid), profil
       psiFloats = lines * std::size_t(xChunks_.stateLanes);
       zetaFloats = lines * std::size_t(xChunks_.zetaLanes);
     }
-    psi_[a] = allocateArray(psiFloats, "the absorbing layer's memory variables");
-    zeta_[a] = allocateArray(zetaFloats, "the absorbing layer's memory variables");
+    psi_[a] = allocateArray<FieldArray>(psiFloats, "the absorbing layer's memory variables");
+    zeta_[a] = allocateArray<FieldArray>(zetaFloats, "the absorbing layer's memory variables");
   }
   zeroRow_.assign(std::size_t(grid.n1), 0.0f);
   // The rows that y and z do not reach (none along an axis that the layer reaches across).
@@ -315,7 +315,7 @@ bool PmlMemory::acrossRow(int a, int j, int k, int i0, AcrossRow& out) {
   if (ax.width == 0 || ax.reachIndex(i) < 0) return false;
   const int rows = a == 1 ? ax.memorySlots() : grid_.n2;  // memoryDims(a)[1]
   // The row of slot `slot` on this cell's line in a memory array (a row of zeros outside the layer).
-  const auto rowOf = [&](std::vector<float>& memory, int slot) {
+  const auto rowOf = [&](FieldArray& memory, int slot) {
     if (slot < 0) return zeroRow_.data() + i0;
     const std::size_t outer = a == 1 ? std::size_t(other) : std::size_t(slot);
     const std::size_t inner = a == 1 ? std::size_t(slot) : std::size_t(other);
@@ -430,7 +430,7 @@ void PmlMemory::restore(std::span<const float> memory) {
       from += 2 * half;
       continue;
     }
-    for (std::vector<float>* v : {&psi_[a], &zeta_[a]}) {
+    for (FieldArray* v : {&psi_[a], &zeta_[a]}) {
       std::copy_n(memory.begin() + std::ptrdiff_t(from), v->size(), v->begin());
       from += v->size();
     }

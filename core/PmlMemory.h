@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/Coefficients.h"
+#include "core/FieldAllocator.h"
 #include "core/Grid.h"
 #include "core/PmlProfile.h"
 
@@ -138,8 +139,10 @@ class PmlMemory {
   LineChunks xChunks_;
   Box coreRows_{};
   bool xPsiByCorrect_ = false;  // this step's advancePsi left ψ of x to correct()
-  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s chunks, per line.
-  std::vector<float> psi_[3], zeta_[3];
+  // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s chunks, per line. Field arrays, so
+  // on huge pages from 4 MiB: x's are read a line (128 bytes) at a time, 8 MiB each at 256³, and with
+  // 4 KiB pages their loads waited on the TLB as much as on memory (docs/PERFORMANCE_LOG.md).
+  FieldArray psi_[3], zeta_[3];
   std::vector<float> zeroRow_;  // n1 zeros: the ψ row of a half point outside the layer
 };
 
