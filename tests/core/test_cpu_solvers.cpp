@@ -293,8 +293,8 @@ std::string invalidArgumentMessage(const std::function<void()>& f) {
 
 Problem smallProblem() { return buildProblem(testing::rickerScenario(9, 8, 7, 2000.0, 10.0, 0.0, 20.0)); }
 
-// The default tiles give every thread two to take, shrinking no block below 16 cells; blocks that
-// are given stay as given.
+// The default tiles give every thread two to take, shrinking no block below 16 cells, and are then
+// evened out over their axis (equal blocks, none below 16); blocks that are given stay as given.
 TEST(CpuParallelConfig, DefaultTilesShrinkUntilEveryThreadHasTwo) {
   const auto tiles = [](const CpuParallelConfig& c, const Grid& g) {
     const auto count = [](int n, int b) { return (n + b - 1) / b; };
@@ -303,8 +303,8 @@ TEST(CpuParallelConfig, DefaultTilesShrinkUntilEveryThreadHasTwo) {
   const Grid cube(96, 96, 96);
   CpuParallelConfig c = parseCpuParallelConfig({{"threads", 2}}, cube);
   EXPECT_EQ(c.blockX, 96);
-  EXPECT_EQ(c.blockY, 64);  // 4 tiles: already two per thread
-  EXPECT_EQ(c.blockZ, 64);
+  EXPECT_EQ(c.blockY, 48);  // 4 tiles, already two per thread: 96 cells in two equal blocks, not 64 + 32
+  EXPECT_EQ(c.blockZ, 48);
 
   c = parseCpuParallelConfig({{"threads", 16}}, cube);
   EXPECT_GE(tiles(c, cube), 32);
@@ -325,7 +325,12 @@ TEST(CpuParallelConfig, DefaultTilesShrinkUntilEveryThreadHasTwo) {
   EXPECT_EQ(c.blockY, 64);
   EXPECT_EQ(c.blockZ, 96);
 
-  // A grid too small for that many tiles stops at 16-cell blocks.
+  c = parseCpuParallelConfig({{"threads", 2}}, Grid(100, 100, 100));
+  EXPECT_EQ(c.blockY, 50);
+  EXPECT_EQ(c.blockZ, 50);
+
+  // A grid too small for that many tiles stops at 16-cell blocks, evened out only where no block would
+  // fall below 16: 33 and 20 cells stay in blocks of 16, not of 11 and 10.
   const Grid small(40, 33, 20);
   c = parseCpuParallelConfig({{"threads", 32}}, small);
   EXPECT_EQ(c.blockY, 16);
