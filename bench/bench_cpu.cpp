@@ -19,8 +19,9 @@
 namespace {
 
 // The oneAPI sample's run (nested cubes, reflecting: no damping) or our default scenario (layered model,
-// salt body, Ricker source, absorbing layer), on an n³ grid.
-iso::Problem benchProblem(const std::string& preset, int n, const std::string& stage) {
+// salt body, Ricker source, absorbing layer unless `boundary` says otherwise), on an n³ grid.
+iso::Problem benchProblem(const std::string& preset, int n, const std::string& stage,
+                          iso::BoundaryKind boundary = iso::BoundaryKind::Absorbing) {
   iso::Scenario s = iso::presetScenario(preset);
   s.n1 = s.n2 = s.n3 = n;
   if (preset == "default") {  // keep the preset's geometry relative to the grid
@@ -29,6 +30,7 @@ iso::Problem benchProblem(const std::string& preset, int n, const std::string& s
     s.model.salt.radius = 0.15 * n * s.dx;
     s.receivers.clear();
   }
+  if (preset == "default") s.boundary.kind = boundary;
   s.stage = stage;
   return iso::buildProblem(s);
 }
@@ -63,6 +65,33 @@ BENCHMARK(BM_CpuParallel)->ArgNames({"n", "steps", "threads"})
     ->Args({64, 100, 0})->Args({64, 100, 1})->Args({128, 20, 0})->Args({256, 10, 0})->Args({256, 10, 1})
     ->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_CpuParallelAbsorbing)->ArgNames({"n", "steps", "threads"})->Args({128, 20, 0})->Args({256, 10, 0})
+    ->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// What the default scenario's absorbing layer costs cpu-parallel: the same run with the layer and with a
+// reflecting boundary, `steps` of each in turn within every iteration, so that both see the same state of
+// a shared machine (whose speed can drift by a third between quarter hours) and their ratio is measured in
+// one run. Args: n, steps per turn.
+void BM_CpuParallelLayerShare(benchmark::State& state) {
+  const int n = int(state.range(0)), steps = int(state.range(1));
+  auto layer = iso::createCpuSolver(benchProblem("default", n, "cpu-parallel"), "cpu-parallel", {});
+  auto reflecting = iso::createCpuSolver(benchProblem("default", n, "cpu-parallel", iso::BoundaryKind::Reflecting),
+                                         "cpu-parallel", {});
+  layer->advance(2);  // warm-up: first touch of the pages, thread start-up
+  reflecting->advance(2);
+  double withLayer = 0.0, without = 0.0;
+  for (auto _ : state) {
+    const double a = layer->advance(steps), b = reflecting->advance(steps);
+    state.SetIterationTime(a + b);
+    withLayer += a;
+    without += b;
+  }
+  const double points = double(n) * n * n * steps * double(state.iterations());
+  state.counters["layer Mpts/s"] = points / withLayer / 1e6;
+  state.counters["reflecting Mpts/s"] = points / without / 1e6;
+  state.counters["layer/reflecting %"] = 100.0 * without / withLayer;
+  state.SetLabel(layer->deviceName());
+}
+BENCHMARK(BM_CpuParallelLayerShare)->ArgNames({"n", "steps"})->Args({96, 20})->Args({256, 4})
     ->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // Times `work` once per benchmark iteration with steady_clock (manual time) and returns the total seconds.
