@@ -29,8 +29,8 @@ iso::Problem benchProblem(const std::string& preset, int n, const std::string& s
     s.model.salt.centerX = s.model.salt.centerY = 0.5 * n * s.dx, s.model.salt.centerZ = 0.6 * n * s.dx;
     s.model.salt.radius = 0.15 * n * s.dx;
     s.receivers.clear();
+    s.boundary.kind = boundary;
   }
-  if (preset == "default") s.boundary.kind = boundary;
   s.stage = stage;
   return iso::buildProblem(s);
 }

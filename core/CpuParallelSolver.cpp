@@ -190,7 +190,7 @@ CpuParallelConfig parseCpuParallelConfig(const StageParamMap& params, const Grid
       break;
   }
   // Then evened out: ceil(n / b) blocks of equal height, so that no tile is a small remainder (96 cells in
-  // blocks of 64 and 32 left one thread a quarter of the work alone at the end of each step).
+  // blocks of 64 and 32 left the smallest tile to one thread alone at the end of each step).
   // Not below kMinDefaultBlock: 33 cells in blocks of 16 stay so rather than become three of 11.
   const auto even = [](int n, int b) {
     const int count = (n + b - 1) / b, evened = (n + count - 1) / count;

@@ -140,8 +140,8 @@ class PmlMemory {
   Box coreRows_{};
   bool xPsiByCorrect_ = false;  // this step's advancePsi left ψ of x to correct()
   // y and z: PmlProfile::memoryDims(axis), x fastest; x: xChunks_'s chunks, per line. Field arrays, so
-  // on huge pages from 4 MiB: x's are read a line (128 bytes) at a time, 8 MiB each at 256³, and with
-  // 4 KiB pages their loads waited on the TLB as much as on memory (docs/PERFORMANCE_LOG.md).
+  // on huge pages from 4 MiB: x's are read a line (128 bytes) at a time, 8 MiB each at 256³, and on
+  // 4 KiB pages psiAlongX spent two thirds of its time at its load of ψ (docs/PERFORMANCE_LOG.md).
   FieldArray psi_[3], zeta_[3];
   std::vector<float> zeroRow_;  // n1 zeros: the ψ row of a half point outside the layer
 };
