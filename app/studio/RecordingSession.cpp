@@ -126,8 +126,10 @@ void RecordingSession::onSlices(long step) {
   if (streaming_) return;  // the stream's steps between frames
   // Slices short of the frame's step: the run may rest there (it had already passed the pause step
   // asked for when the recording began, or stopped at an earlier one), so send it on to the frame's
-  // step, unless it is held back for the writer or by the user.
-  resumeRun();
+  // step, unless it is held back for the writer or by the user. Only a run that rests short of it: one
+  // that plays is on its way there, and one that rests there already got there while these slices were
+  // on their way (asked to play at its pause step, it would only stop there once more).
+  if (const long resting = view_->restingStep(); resting >= 0 && resting < target_) resumeRun();
 }
 
 // The frame's slices are on screen, but outside a stream the run may have played past them while they
