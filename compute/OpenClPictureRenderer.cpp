@@ -48,10 +48,9 @@ PictureParams paramsOf(const SlicePicture& p, const SliceSet& s, int layers, Pic
 
 }  // namespace
 
-OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext, Build build)
+OpenClPictureRenderer::OpenClPictureRenderer(const ClContext& solverContext, Build when)
     : ctx_(ClContext::sharing(solverContext)) {
-  if (build == Build::InBackground)
-    building_ = std::async(std::launch::async, [this] { return OpenClPictureRenderer::build(ctx_); });
+  if (when == Build::InBackground) building_ = std::async(std::launch::async, [this] { return build(ctx_); });
 }
 
 OpenClPictureRenderer::~OpenClPictureRenderer() {

@@ -26,7 +26,7 @@ class OpenClPictureRenderer : public PictureRenderer {
   static constexpr int kSlots = 3;  // pictures on their way at once
 
   enum class Build { AtFirstPicture, InBackground };
-  explicit OpenClPictureRenderer(const ClContext& solverContext, Build build = Build::AtFirstPicture);
+  explicit OpenClPictureRenderer(const ClContext& solverContext, Build when = Build::AtFirstPicture);
   ~OpenClPictureRenderer() override;  // waits for the pictures on their way
 
   std::string deviceName() const override { return ctx_.info().name; }
@@ -75,7 +75,7 @@ class OpenClPictureRenderer : public PictureRenderer {
 
   ClContext ctx_;
   bool built_ = false;
-  std::future<BuiltProgram> building_;  // the build on its way (a GPU's)
+  std::future<BuiltProgram> building_;  // the build on its way (Build::InBackground)
   Program program_;
   Kernel kernel_;
   Buffer<float> planes_, velocity_;
