@@ -243,7 +243,21 @@ std::string CpuParallelSolver::deviceName() const {
          ")";
 }
 
+bool CpuParallelSolver::tilesAdvanceAcrossPsi(int z0, int z1) {
+  const PmlMemory* pml = layer();
+  if (!pml || z0 != kHalfLength || z1 != problem_.grid.n3 + kHalfLength) return false;
+  if (!acrossPsiInTiles_) {
+    const int R = kHalfLength;
+    const std::vector<Tile>& tiles = tilesOf(z0, z1);
+    acrossPsiInTiles_ = std::all_of(tiles.begin(), tiles.end(), [&](const Tile& t) {
+      return pml->readsOwnAcrossPsi({t.x0 - R, t.x1 - R, t.y0 - R, t.y1 - R, t.z0 - R, t.z1 - R});
+    });
+  }
+  return *acrossPsiInTiles_;
+}
+
 void CpuParallelSolver::computeStencil(int z0, int z1) {
+  const bool advanceAcross = tilesAdvanceAcrossPsi(z0, z1);
   const std::vector<Tile>& tiles = tilesOf(z0, z1);
   const bool damped = problem_.damping.enabled();
   const StencilArgs args{prev_.data(),
@@ -260,31 +274,45 @@ void CpuParallelSolver::computeStencil(int z0, int z1) {
     const FlushDenormals flush;  // a worker's own floating-point mode (the caller's is set in advance())
     for (std::size_t t = nextTile_.fetch_add(1, std::memory_order_relaxed); t < tiles.size();
          t = nextTile_.fetch_add(1, std::memory_order_relaxed))
-      computeTile(args, tiles[t]);
+      computeTile(args, tiles[t], advanceAcross);
   });
 }
 
-void CpuParallelSolver::computeTile(const StencilArgs& args, const Tile& tile) {
+void CpuParallelSolver::computeTile(const StencilArgs& args, const Tile& tile, bool advanceAcross) {
   PmlMemory* pml = layer();
   const int R = kHalfLength;
   if (!pml || !pml->reaches({tile.x0 - R, tile.x1 - R, tile.y0 - R, tile.y1 - R, tile.z0 - R, tile.z1 - R})) {
     kernel_(args, tile);
     return;
   }
-  // With the absorbing layer, a few planes at a time, so that the pass over x's ends finds the rows in
-  // cache: the rows that neither y nor z reaches (the core) through the stencil kernel, the rows that y or
-  // z reaches through the frame kernel (stencil, y's and z's terms in one), then x's terms in every row.
+  // With the absorbing layer, a few planes at a time, so that the passes over the layer find the rows in
+  // cache: ψ of y and z that the part's rows read first (when the tile advances its own), then the rows
+  // that neither y nor z reaches (the core) through the stencil kernel, the rows that y or z reaches through
+  // the frame kernel (stencil, y's and z's terms in one), then x's terms in every row.
   // (x's terms in the kernels' vectors cost more, measured both ways: docs/PERFORMANCE_LOG.md.)
   constexpr int kPlanesAtOnce = 4;
   for (int z = tile.z0; z < tile.z1; z += kPlanesAtOnce) {
     Tile part = tile;
     part.z0 = z;
     part.z1 = std::min(z + kPlanesAtOnce, tile.z1);
+    const PmlMemory::Box cells{part.x0 - R, part.x1 - R, part.y0 - R, part.y1 - R, part.z0 - R, part.z1 - R};
+    if (advanceAcross) advanceAcrossPsi(tile, cells);
     if (const Tile core = clipTile(part, pml->coreRows()); core.x0 < core.x1) kernel_(args, core);
     frame_(args, part, *pml);
-    pml->correctX(prev_.data(), vel_.data(), next_.data(), problem_.coeffs,
-                  {part.x0 - R, part.x1 - R, part.y0 - R, part.y1 - R, part.z0 - R, part.z1 - R});
+    pml->correctX(prev_.data(), vel_.data(), next_.data(), problem_.coeffs, cells);
   }
+}
+
+void CpuParallelSolver::advanceAcrossPsi(const Tile& tile, const PmlMemory::Box& part) {
+  PmlMemory& pml = *layer();
+  pml.advanceAcrossPsi(1, prev_.data(), part);
+  // A row of plane k reads z's half points up to k + M − 1/2, which are the cells' of planes up to
+  // k + M − 1: the part advances those its planes are the first to read, within the tile.
+  const int R = kHalfLength, reach = PmlMemory::M - 1;
+  PmlMemory::Box ahead = part;
+  ahead.k0 = part.k0 == tile.z0 - R ? part.k0 : std::min(part.k0 + reach, tile.z1 - R);
+  ahead.k1 = std::min(part.k1 + reach, tile.z1 - R);
+  pml.advanceAcrossPsi(2, prev_.data(), ahead);
 }
 
 void CpuParallelSolver::runRanges(int count, const std::function<void(int, int)>& body) {

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,17 +61,29 @@ class CpuParallelSolver final : public CpuSolverBase {
  protected:
   void computeStencil(int z0, int z1) override;
   void runRanges(int count, const std::function<void(int, int)>& body) override;
-  // correctX() advances ψ of x row by row when tiles hold whole rows; y's and z's come from the pass.
-  PsiPass psiPass() const override { return {config_.blockX < problem_.grid.n1, true}; }
+  // correctX() advances ψ of x row by row when tiles hold whole rows; the tiles advance y's and z's when
+  // they step the whole grid at once and each reads only its own (tilesAdvanceAcrossPsi).
+  PsiPass psiPass(PlaneRange first) override {
+    return {config_.blockX < problem_.grid.n1, !tilesAdvanceAcrossPsi(first.begin + kHalfLength, first.end + kHalfLength)};
+  }
 
  private:
-  void computeTile(const StencilArgs& args, const Tile& tile);
+  // Whether the tiles of padded planes [z0, z1) advance ψ of y and z themselves, each its own slots just
+  // before its rows read them (PmlMemory::readsOwnAcrossPsi), rather than a pass over the layer before
+  // them: when [z0, z1) is the whole grid (its only range this step) and every tile reads only its own.
+  bool tilesAdvanceAcrossPsi(int z0, int z1);
+  // One tile; with the layer, a few planes at a time, ψ of y and z advanced first when `advanceAcross`.
+  void computeTile(const StencilArgs& args, const Tile& tile, bool advanceAcross);
+  // ψ of y on the part's cells (interior coordinates) of `tile`, and of z on the planes its rows are the
+  // first of the tile to read.
+  void advanceAcrossPsi(const Tile& tile, const PmlMemory::Box& part);
   // The tiles of padded planes [z0, z1): blocks of the configured sizes from z0 (kept per range: a slab
   // steps through the same two or three ranges every step).
   const std::vector<Tile>& tilesOf(int z0, int z1);
 
   CpuParallelConfig config_;
   std::map<std::pair<int, int>, std::vector<Tile>> tiles_;
+  std::optional<bool> acrossPsiInTiles_;  // tilesAdvanceAcrossPsi on the whole grid, once known
   TileKernel kernel_ = nullptr;
   FrameKernel frame_ = nullptr;  // with the absorbing layer
   std::atomic<std::size_t> nextTile_{0};

@@ -77,7 +77,7 @@ void CpuSolverBase::computePlanes(PlaneRange planes) {
   // pass runs once, before the first planes; each cell's correction then reads only u^n, ψ^n and its own
   // ζ, so planes computed in any ranges get the bits of the whole grid at once.
   if (pml_ && !psiAdvanced_) {
-    const PsiPass pass = psiPass();
+    const PsiPass pass = psiPass(planes);
     pml_->advancePsi(prev_.data(), [this](int count, const std::function<void(int, int)>& body) { runRanges(count, body); },
                      !pass.x, pass.across);
     psiAdvanced_ = true;

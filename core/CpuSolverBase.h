@@ -55,13 +55,14 @@ class CpuSolverBase : public WaveSolver {
   void correctLayer(const PmlMemory::Box& box) {
     if (pml_) pml_->correct(prev_.data(), vel_.data(), next_.data(), problem_.coeffs, box);
   }
-  // Which axes' ψ the pass before computeStencil() advances (PmlMemory::advancePsi): x's unless
-  // computeStencil() corrects whole rows of x only (then PmlMemory::correct or correctX advances it), y's
-  // and z's unless computeStencil() computes them itself (PmlMemory::rowTerms).
+  // Which axes' ψ the pass before computeStencil() advances (PmlMemory::advancePsi), asked at a step's
+  // first planes: x's unless computeStencil() corrects whole rows of x only (then PmlMemory::correct or
+  // correctX advances it), y's and z's unless computeStencil() advances them itself box by box
+  // (PmlMemory::advanceAcrossPsi).
   struct PsiPass {
     bool x, across;
   };
-  virtual PsiPass psiPass() const { return {false, true}; }
+  virtual PsiPass psiPass(PlaneRange /*first*/) { return {false, true}; }
   // The absorbing layer's memory (null without the layer), for a stage that computes its terms itself.
   PmlMemory* layer() { return pml_ ? &*pml_ : nullptr; }
 

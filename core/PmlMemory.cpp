@@ -139,11 +139,11 @@ void PmlMemory::advancePsi(const float* prev, const RangeRunner& run, bool xByCo
     for (int u = begin; u < end; ++u) {
       if (u >= planes) {
         const int slot = slot0 + u - planes;
-        psiRows(2, prev, slot, slot + 1);
+        psiRows(2, prev, {0, grid_.n1, 0, grid_.n2, slot, slot + 1});
         continue;
       }
       if (alongX) psiAlongX(prev, u, 0, grid_.n2);
-      if (alongY) psiRows(1, prev, u, u + 1);
+      if (alongY) psiRows(1, prev, {0, grid_.n1, 0, y.memorySlots(), u, u + 1});
     }
   });
 }
@@ -233,27 +233,56 @@ void PmlMemory::paddedPsiX(int k, int j0, int j1, float* padded) const {
   }
 }
 
-ISO_PML_CLONES void PmlMemory::psiRows(int a, const float* prev, int c2Begin, int c2End) {
+ISO_PML_CLONES void PmlMemory::psiRows(int a, const float* prev, const Box& memory) {
   const PmlAxis& ax = profile_.axes[a];
   const auto dims = profile_.memoryDims(a);
   const std::ptrdiff_t s = axisStride(grid_, a);
   const auto& w = profile_.firstDerivative;
-  const int n1 = grid_.n1;
-  for (int c2 = c2Begin; c2 < c2End; ++c2)
-    for (int c1 = 0; c1 < dims[1]; ++c1) {
+  const int x0 = memory.i0, count = memory.i1 - memory.i0;
+  for (int c2 = memory.k0; c2 < memory.k1; ++c2)
+    for (int c1 = memory.j0; c1 < memory.j1; ++c1) {
       const int t = a == 1 ? c1 : c2;  // the slot; the other index is z (axis y) or y (axis z)
       const int m = ax.psiPoint(t);      // of the whole axis: z's plane is m − zFirst here
-      const float* p = prev + (a == 1 ? grid_.interiorIndex(0, m, c2) : grid_.interiorIndex(0, c1, m - profile_.zFirst));
-      const std::size_t at = (std::size_t(c2) * dims[1] + c1) * std::size_t(n1);
+      const float* p = prev + (a == 1 ? grid_.interiorIndex(x0, m, c2) : grid_.interiorIndex(x0, c1, m - profile_.zFirst));
+      const std::size_t at = (std::size_t(c2) * dims[1] + c1) * std::size_t(grid_.n1) + std::size_t(x0);
       float* psi = psi_[a].data() + at;
       const float decay = ax.psiDecay[t], gain = ax.psiGain[t];
 #pragma GCC ivdep
-      for (int x = 0; x < n1; ++x) {
+      for (int x = 0; x < count; ++x) {
         float derivative = 0.0f;  // at the half point m + 1/2
         for (int q = 0; q < M; ++q) derivative += w[q] * (p[x + (q + 1) * s] - p[x - q * s]);
         psi[x] = decay * psi[x] + gain * derivative;
       }
     }
+}
+
+bool PmlMemory::readsOwnAcrossPsi(const Box& box) const {
+  if (profile_.zFirst != 0 || profile_.zCells != profile_.axes[2].n) return false;
+  for (int a : {1, 2}) {
+    const PmlAxis& ax = profile_.axes[a];
+    const int b0 = a == 1 ? box.j0 : box.k0, b1 = a == 1 ? box.j1 : box.k1;
+    if (ax.width == 0) continue;
+    // A row at cell i reads the half points i + q + 1/2 and i − q − 1/2 (of cells i + q and i − q − 1).
+    for (int i = b0; i < b1; ++i) {
+      if (ax.reachIndex(i) < 0) continue;
+      for (int q = 0; q < M; ++q)
+        for (int m : {i + q, i - q - 1})
+          if (ax.psiSlot(m) >= 0 && (m < b0 || m >= b1)) return false;
+    }
+  }
+  return true;
+}
+
+void PmlMemory::advanceAcrossPsi(int a, const float* prev, const Box& cells) {
+  const PmlAxis& ax = profile_.axes[a];
+  const int first = a == 1 ? cells.j0 : profile_.zFirst + cells.k0;
+  const int last = a == 1 ? cells.j1 : profile_.zFirst + cells.k1;
+  // The slots whose half points m + 1/2 have m in [first, last): a run, as psiPoint grows with the slot.
+  int t0 = ax.memorySlots(), t1 = 0;
+  for (int t = 0; t < ax.memorySlots(); ++t)
+    if (const int m = ax.psiPoint(t); m >= first && m < last) t0 = std::min(t0, t), t1 = t + 1;
+  if (t0 >= t1) return;
+  psiRows(a, prev, a == 1 ? Box{cells.i0, cells.i1, t0, t1, cells.k0, cells.k1} : Box{cells.i0, cells.i1, cells.j0, cells.j1, t0, t1});
 }
 
 // A chunk's lanes past its span compute with b = a = 0 and add 0 to their cells: cells of the same row

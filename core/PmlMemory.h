@@ -12,7 +12,10 @@
 // z added to u^(n+1). A cell's correction reads only u^n, ψ and its own ζ, so any split of the grid into
 // boxes computes the same bits. cpu-serial corrects the whole grid after its stencil. cpu-parallel
 // computes y's and z's terms of the rows they reach with their stencil in one pass (whose second
-// derivatives the layer's ζ reuses), and x's terms of every row by correctX().
+// derivatives the layer's ζ reuses), and x's terms of every row by correctX(); where each of its tiles
+// reads only ψ of its own cells (readsOwnAcrossPsi), the tiles advance y's and z's ψ themselves, a few
+// planes ahead of the rows that read it, instead of advancePsi's pass (advanceAcrossPsi: the same code,
+// the same bits, with the planes still in cache).
 // A slab of a grid cut along z (core/DecomposedSolver.h) runs the same code on its planes: its profile
 // (PmlProfile::zWindow) numbers z from the whole grid's plane zFirst, advancePsi advances the z slots its
 // planes read (PmlProfile::zPsiSlots, from its ghost planes), and since a correction reads only u^n, ψ^n
@@ -80,6 +83,14 @@ class PmlMemory {
   };
   // The y and z terms of row (j, k).
   void rowTerms(int j, int k, RowTerms& out);
+  // ψ of y and z advanced box by box, each just before its own rows' terms read it (while their planes are
+  // in cache), instead of by advancePsi: whether the y and z terms of the box's rows read ψ only at half
+  // points m + 1/2 of the box's own cells m, so that boxes covering the grid each advance their own slots
+  // and never read another's (false on a slab of a cut grid, whose z slots follow its ghost planes);
+  bool readsOwnAcrossPsi(const Box& box) const;
+  // ψ^n of axis a (1: y, 2: z) at the half points m + 1/2 of the box's cells m along that axis, on the
+  // box's lines (each slot once a step, before any row's terms read it).
+  void advanceAcrossPsi(int axis, const float* prev, const Box& cells);
 
  private:
   // ψ of x on the lines [j0, j1) of plane k, in whole chunks (see LineChunks), in place.
@@ -89,8 +100,10 @@ class PmlMemory {
   void paddedPsiX(int k, int j0, int j1, float* padded) const;
   // The index of line (j, k) of x's memory.
   std::size_t xLine(int j, int k) const { return std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j); }
-  // ψ of axis 1 or 2 along contiguous rows of x; c2 is the memory array's outer index.
-  void psiRows(int axis, const float* prev, int c2Begin, int c2End);
+  // ψ of axis 1 or 2 along contiguous rows of x, on a box of its memory array: x in [i0, i1), the middle
+  // index (PmlProfile::memoryDims: y's slot, or z's row y) in [j0, j1), the outer one (y's plane z, or
+  // z's slot) in [k0, k1).
+  void psiRows(int axis, const float* prev, const Box& memory);
   // The rows of the box: x's terms (advancing ψ of x first where advancePsi left it), then y's and z's
   // when `across`.
   void correctRows(const float* prev, const float* vel, float* next, const Weights& coeffs, const Box& box,

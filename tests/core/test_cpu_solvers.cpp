@@ -9,12 +9,15 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/CpuParallelSolver.h"
 #include "core/CpuSolvers.h"
 #include "core/FieldCompare.h"
+#include "core/PmlMemory.h"
 #include "tests/core/SolverTestUtil.h"
+#include "tests/support/SameBits.h"
 
 namespace iso {
 namespace {
@@ -276,6 +279,44 @@ INSTANTIATE_TEST_SUITE_P(CpuStages, CpuReadOut, ::testing::Values("cpu-serial", 
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return info.param == "cpu-serial" ? std::string("Serial") : std::string("Parallel");
                          });
+
+// cpu-parallel's tiles advance ψ of y and z themselves, just before their rows read it, where each tile
+// reads only the slots of its own cells; where the tiles cut the layer's bands a pass over the layer does
+// it before them. Both compute every slot with the same code, so they give the same bits.
+TEST(CpuParallelLayer, TilesThatAdvanceTheirOwnPsiGiveThePassesBits) {
+  const Scenario s = layeredAbsorbing();  // 37 × 29 × 23; the layer 6 cells deep (5 along z), reaching 2 more
+  const Problem problem = buildProblem(s);
+  const PmlMemory memory(problem.grid, problem.pml);
+  const auto box = [](int j0, int j1, int k0, int k1) { return PmlMemory::Box{0, 37, j0, j1, k0, k1}; };
+  EXPECT_TRUE(memory.readsOwnAcrossPsi(box(0, 29, 0, 23)));
+  EXPECT_TRUE(memory.readsOwnAcrossPsi(box(0, 16, 0, 16)));   // both low bands whole
+  EXPECT_TRUE(memory.readsOwnAcrossPsi(box(16, 29, 16, 23)));  // both high bands whole
+  EXPECT_TRUE(memory.readsOwnAcrossPsi(box(10, 18, 8, 14)));   // between the bands
+  EXPECT_FALSE(memory.readsOwnAcrossPsi(box(0, 5, 0, 23)));    // row 4 reads the slot of cell 5
+  EXPECT_FALSE(memory.readsOwnAcrossPsi(box(23, 29, 0, 23)));  // row 23 reads the slot of cell 22
+  EXPECT_FALSE(memory.readsOwnAcrossPsi(box(0, 29, 0, 4)));    // plane 3 reads the slot of plane 4
+  // A slab of a cut grid reads z's slots from its ghost planes.
+  const PmlMemory slab(Grid(37, 29, 12), problem.pml.zWindow(0, 12));
+  EXPECT_FALSE(slab.readsOwnAcrossPsi(box(0, 29, 0, 12)));
+
+  const auto run = [&](const StageParamMap& params) {
+    Scenario sp = s;
+    sp.stageParams = params;
+    auto solver = makeSolver(sp, "cpu-parallel");
+    solver->advance(40);
+    std::vector<float> field;
+    solver->readField(field);
+    return std::pair{field, solver->saveState().boundaryMemory};
+  };
+  // The default tiles for two threads are 16 rows by 16 planes: each holds its bands whole.
+  const CpuParallelConfig tiles = parseCpuParallelConfig({{"threads", 2}}, problem.grid);
+  ASSERT_EQ(tiles.blockY, 16);
+  ASSERT_EQ(tiles.blockZ, 16);
+  const auto [ownField, ownMemory] = run({{"threads", 2}});
+  const auto [passField, passMemory] = run({{"threads", 2}, {"block_y", 4}});  // tiles cutting the bands
+  EXPECT_TRUE(test::sameBits(ownField, passField));
+  EXPECT_TRUE(test::sameBits(ownMemory, passMemory));
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
