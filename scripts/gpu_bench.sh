@@ -41,9 +41,10 @@ if [ -e /usr/lib/libnvidia-opencl.so.1 ] || ls /usr/lib/x86_64-linux-gnu/libnvid
     mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
   fi
 fi
-# ISO3DFD names another binary (a trial of the scripts on the build machine, where its libraries are).
+# ISO3DFD names another binary: a trial of the scripts on the build machine, where its libraries are, or
+# another build packed beside it in .gpu/ (a probe timed against the shipped one), which takes .gpu/lib too.
 iso="${ISO3DFD:-$root/.gpu/iso3dfd}"
-if [ -z "${ISO3DFD:-}" ]; then
+if [ -d "$root/.gpu/lib" ]; then
   libs="$root/.gpu/lib-only"; mkdir -p "$libs"; cp "$root/.gpu/lib/libsegyio.so.1" "$libs/"
   ldconfig -p | grep -q 'libOpenCL.so.1 ' || cp "$root/.gpu/lib/libOpenCL.so.1" "$libs/"
   export LD_LIBRARY_PATH="$libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
