@@ -106,6 +106,12 @@ CpuParallelSolver::FrameKernel selectFrameKernel(int simdWidth) {
   return &portable::frameTile;
 }
 
+// Tile t's cells in interior coordinates (the absorbing layer's).
+PmlMemory::Box interiorCells(const CpuParallelSolver::Tile& t) {
+  constexpr int R = kHalfLength;
+  return {t.x0 - R, t.x1 - R, t.y0 - R, t.y1 - R, t.z0 - R, t.z1 - R};
+}
+
 // The part of tile t inside `box` (interior coordinates), in padded coordinates; x0 >= x1 when empty.
 CpuParallelSolver::Tile clipTile(const CpuParallelSolver::Tile& t, const PmlMemory::Box& box) {
   constexpr int R = kHalfLength;
@@ -247,11 +253,9 @@ bool CpuParallelSolver::tilesAdvanceAcrossPsi(int z0, int z1) {
   const PmlMemory* pml = layer();
   if (!pml || z0 != kHalfLength || z1 != problem_.grid.n3 + kHalfLength) return false;
   if (!acrossPsiInTiles_) {
-    const int R = kHalfLength;
     const std::vector<Tile>& tiles = tilesOf(z0, z1);
-    acrossPsiInTiles_ = std::all_of(tiles.begin(), tiles.end(), [&](const Tile& t) {
-      return pml->readsOwnAcrossPsi({t.x0 - R, t.x1 - R, t.y0 - R, t.y1 - R, t.z0 - R, t.z1 - R});
-    });
+    acrossPsiInTiles_ = std::all_of(tiles.begin(), tiles.end(),
+                                    [&](const Tile& t) { return pml->readsOwnAcrossPsi(interiorCells(t)); });
   }
   return *acrossPsiInTiles_;
 }
@@ -280,8 +284,8 @@ void CpuParallelSolver::computeStencil(int z0, int z1) {
 
 void CpuParallelSolver::computeTile(const StencilArgs& args, const Tile& tile, bool advanceAcross) {
   PmlMemory* pml = layer();
-  const int R = kHalfLength;
-  if (!pml || !pml->reaches({tile.x0 - R, tile.x1 - R, tile.y0 - R, tile.y1 - R, tile.z0 - R, tile.z1 - R})) {
+  const PmlMemory::Box tileCells = interiorCells(tile);
+  if (!pml || !pml->reaches(tileCells)) {
     kernel_(args, tile);
     return;
   }
@@ -295,24 +299,12 @@ void CpuParallelSolver::computeTile(const StencilArgs& args, const Tile& tile, b
     Tile part = tile;
     part.z0 = z;
     part.z1 = std::min(z + kPlanesAtOnce, tile.z1);
-    const PmlMemory::Box cells{part.x0 - R, part.x1 - R, part.y0 - R, part.y1 - R, part.z0 - R, part.z1 - R};
-    if (advanceAcross) advanceAcrossPsi(tile, cells);
+    const PmlMemory::Box cells = interiorCells(part);
+    if (advanceAcross) pml->advanceAcrossPsi(prev_.data(), tileCells, cells);
     if (const Tile core = clipTile(part, pml->coreRows()); core.x0 < core.x1) kernel_(args, core);
     frame_(args, part, *pml);
     pml->correctX(prev_.data(), vel_.data(), next_.data(), problem_.coeffs, cells);
   }
-}
-
-void CpuParallelSolver::advanceAcrossPsi(const Tile& tile, const PmlMemory::Box& part) {
-  PmlMemory& pml = *layer();
-  pml.advanceAcrossPsi(1, prev_.data(), part);
-  // A row of plane k reads z's half points up to k + M − 1/2, which are the cells' of planes up to
-  // k + M − 1: the part advances those its planes are the first to read, within the tile.
-  const int R = kHalfLength, reach = PmlMemory::M - 1;
-  PmlMemory::Box ahead = part;
-  ahead.k0 = part.k0 == tile.z0 - R ? part.k0 : std::min(part.k0 + reach, tile.z1 - R);
-  ahead.k1 = std::min(part.k1 + reach, tile.z1 - R);
-  pml.advanceAcrossPsi(2, prev_.data(), ahead);
 }
 
 void CpuParallelSolver::runRanges(int count, const std::function<void(int, int)>& body) {

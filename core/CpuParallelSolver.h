@@ -74,9 +74,6 @@ class CpuParallelSolver final : public CpuSolverBase {
   bool tilesAdvanceAcrossPsi(int z0, int z1);
   // One tile; with the layer, a few planes at a time, ψ of y and z advanced first when `advanceAcross`.
   void computeTile(const StencilArgs& args, const Tile& tile, bool advanceAcross);
-  // ψ of y on the part's cells (interior coordinates) of `tile`, and of z on the planes its rows are the
-  // first of the tile to read.
-  void advanceAcrossPsi(const Tile& tile, const PmlMemory::Box& part);
   // The tiles of padded planes [z0, z1): blocks of the configured sizes from z0 (kept per range: a slab
   // steps through the same two or three ranges every step).
   const std::vector<Tile>& tilesOf(int z0, int z1);

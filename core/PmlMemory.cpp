@@ -273,7 +273,16 @@ bool PmlMemory::readsOwnAcrossPsi(const Box& box) const {
   return true;
 }
 
-void PmlMemory::advanceAcrossPsi(int a, const float* prev, const Box& cells) {
+void PmlMemory::advanceAcrossPsi(const float* prev, const Box& box, const Box& part) {
+  psiOfCells(1, prev, part);
+  // A row of plane k reads z's half points up to k + M − 1/2, which are the cells' of planes up to k + M − 1.
+  Box ahead = part;
+  ahead.k0 = part.k0 == box.k0 ? part.k0 : std::min(part.k0 + M - 1, box.k1);
+  ahead.k1 = std::min(part.k1 + M - 1, box.k1);
+  psiOfCells(2, prev, ahead);
+}
+
+void PmlMemory::psiOfCells(int a, const float* prev, const Box& cells) {
   const PmlAxis& ax = profile_.axes[a];
   const int first = a == 1 ? cells.j0 : profile_.zFirst + cells.k0;
   const int last = a == 1 ? cells.j1 : profile_.zFirst + cells.k1;

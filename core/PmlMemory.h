@@ -84,13 +84,14 @@ class PmlMemory {
   // The y and z terms of row (j, k).
   void rowTerms(int j, int k, RowTerms& out);
   // ψ of y and z advanced box by box, each just before its own rows' terms read it (while their planes are
-  // in cache), instead of by advancePsi: whether the y and z terms of the box's rows read ψ only at half
+  // in cache), instead of by advancePsi. Whether the y and z terms of the box's rows read ψ only at half
   // points m + 1/2 of the box's own cells m, so that boxes covering the grid each advance their own slots
-  // and never read another's (false on a slab of a cut grid, whose z slots follow its ghost planes);
+  // and never read another's (false on a slab of a cut grid, whose z slots follow its ghost planes):
   bool readsOwnAcrossPsi(const Box& box) const;
-  // ψ^n of axis a (1: y, 2: z) at the half points m + 1/2 of the box's cells m along that axis, on the
-  // box's lines (each slot once a step, before any row's terms read it).
-  void advanceAcrossPsi(int axis, const float* prev, const Box& cells);
+  // Then, for such a box taken in parts (its whole lines, planes ascending from box.k0), before each part's
+  // terms: ψ^n that the part's rows are the first of the box to read, y's at the part's cells and z's at
+  // those of its planes and the M − 1 after them within the box (each slot once a step).
+  void advanceAcrossPsi(const float* prev, const Box& box, const Box& part);
 
  private:
   // ψ of x on the lines [j0, j1) of plane k, in whole chunks (see LineChunks), in place.
@@ -100,6 +101,9 @@ class PmlMemory {
   void paddedPsiX(int k, int j0, int j1, float* padded) const;
   // The index of line (j, k) of x's memory.
   std::size_t xLine(int j, int k) const { return std::size_t(k) * std::size_t(grid_.n2) + std::size_t(j); }
+  // ψ^n of axis a (1: y, 2: z) at the half points m + 1/2 of the box's cells m along that axis, on the
+  // box's lines.
+  void psiOfCells(int axis, const float* prev, const Box& cells);
   // ψ of axis 1 or 2 along contiguous rows of x, on a box of its memory array: x in [i0, i1), the middle
   // index (PmlProfile::memoryDims: y's slot, or z's row y) in [j0, j1), the outer one (y's plane z, or
   // z's slot) in [k0, k1).
