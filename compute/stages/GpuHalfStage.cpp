@@ -6,6 +6,8 @@
 //    point-step (read U, D and vel, write D and U^(n+1)); 1: the same with vel in float: 12 B.
 //  - storage = 2: plain, u^n and u^(n−1) in half as gpu-optimized keeps them in float, vel in half: 8 B;
 //    3: vel in float: 10 B. Plain rounding enters each step as an error of the field's velocity and drifts.
+//  - mma = 1 (NVIDIA 8.0+): the x and y sums on the tensor cores, products of halves exact and sums in float
+//    (optimized_gpu.cl, "The x and y sums on the tensor cores"): the CUDA cores keep z and the update.
 // The field's scale (a power of two) comes from the problem's amplitude bound (OpenClSolver.h,
 // halfFieldScale), vel's from its largest value: both exact, so the kernel computes on scaled values and
 // only what enters or leaves the device is converted.
@@ -52,6 +54,10 @@ class GpuHalfStage final : public GpuOptimizedStage {
     StageParamSpec fold = foldLayerParameter();
     fold.meaning += " (plain storage, 2 and 3, always folds)";
     out.push_back(fold);
+    out.push_back({"mma", 0, 0, 1,
+                   "NVIDIA 8.0+: 1 sums the x and y neighbours on the tensor cores (mma.sync: halves multiplied exactly, "
+                   "sums in float); needs async_copy=2, storage=0, fold_layer=0, 2 x 2 points a work-item, tile_x a "
+                   "multiple of 4 and tile_y of 8"});
     out.push_back({"storage", 0, 0, 3,
                    "0: incremental (U and D = U^n - U^(n-1)) and vel in half, 10 B/pt; 1: the same with vel in float, "
                    "12 B/pt; 2: plain (u^n, u^(n-1)) and vel in half, 8 B/pt; 3: plain with vel in float, 10 B/pt"});
@@ -66,6 +72,14 @@ class GpuHalfStage final : public GpuOptimizedStage {
     if (p.at("async_copy") == 2 && !halfVel(p))
       throw stageParamError(id(), "async_copy=2 copies vel as the fields are stored, in half: use storage 0 or 2, or "
                                   "async_copy=1");
+    if (p.at("mma") != 0) checkTensorCoreForm(p, device);
+  }
+
+  std::string buildOptions(const StageParamMap& p, const Grid& grid) const override {
+    std::string o = GpuOptimizedStage::buildOptions(p, grid);
+    // On rows that do not start on a vector boundary the tile goes through registers as floats: no tensor cores.
+    if (p.at("mma") != 0 && asyncCopies(p, grid) == 2) o += " -DMMA=1";
+    return o;
   }
 
   FieldStorage fieldStorage(const StageParamMap& p) const override { return {true, halfVel(p), incremental(p)}; }
@@ -96,6 +110,12 @@ class GpuHalfStage final : public GpuOptimizedStage {
         for (int zc : {16, 64, 256})
           out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", xv}, {"y_per_item", yb}, {"prefetch", prefetch},
                          {"z_unroll", 4}, {"async_copy", 2}, {"max_registers", 128}, {"z_chunk", zc}});
+    // The x and y sums on the tensor cores, 2 x 2 points a work-item: 32 x 16 points (4 warps, the H200's
+    // leader), 64 x 16 and 32 x 32 (docs/GPU_NOTES.md).
+    for (const auto& [tx, ty] : {std::array{16, 8}, std::array{32, 8}, std::array{16, 16}})
+      for (int zc : {16, 64, 128, 256})
+        out.push_back({{"tile_x", tx}, {"tile_y", ty}, {"x_per_item", 2}, {"y_per_item", 2}, {"prefetch", 3},
+                       {"z_unroll", 4}, {"async_copy", 2}, {"mma", 1}, {"max_registers", 128}, {"z_chunk", zc}});
     const int registerTiles[][4] = {{32, 16, 2, 2}, {32, 8, 2, 1}};
     for (const auto& [tx, ty, xv, yb] : registerTiles)
       for (int zc : {64, 128})
@@ -111,6 +131,30 @@ class GpuHalfStage final : public GpuOptimizedStage {
     return grid.nx() % p.at("x_per_item") == 0 ? p.at("async_copy") : 0;
   }
   std::size_t tileElementBytes(const StageParamMap& p) const override { return p.at("async_copy") ? 2 : sizeof(float); }
+  // ldmatrix reads 8 rows at once: one 16-byte chunk more a row puts them in different banks.
+  std::size_t tileRowPad(const StageParamMap& p) const override { return p.at("mma") != 0 ? 8 : 0; }
+  // With mma the weights' fragments too (9 pairs of registers for each of a warp's 32 lanes), and vel's and
+  // D's rows in the ring 4 vectors longer (their tensor-core lanes read 8 rows at once).
+  std::size_t localMemoryBytes(const StageParamMap& p) const override {
+    if (p.at("mma") == 0) return GpuOptimizedStage::localMemoryBytes(p);
+    const std::size_t planes = std::size_t(p.at("prefetch")) + 1, rows = std::size_t(p.at("tile_y") * p.at("y_per_item"));
+    return GpuOptimizedStage::localMemoryBytes(p) + 9 * 32 * 8 + 2 * planes * rows * 4 * 2 * 2;
+  }
+
+ private:
+  // The tensor cores take the tile of halves that cp.async copies with vel and D (the layer in its own passes),
+  // in patches of 8 x 16 points, each work-item holding 2 x 2 of them.
+  void checkTensorCoreForm(const StageParamMap& p, const DeviceInfo& device) const {
+    if (!(isNvidia(device) && device.nvComputeMajor >= 8))
+      throw stageParamError(id(), "mma=1 needs an NVIDIA GPU of compute capability 8.0 or newer (PTX mma.sync, "
+                                  "ldmatrix); " + device.name + " is not one: use mma=0");
+    if (p.at("async_copy") != 2 || p.at("storage") != 0 || foldsLayer(p))
+      throw stageParamError(id(), "mma=1 reads the tile of halves that async_copy=2 copies, with storage=0 and the layer "
+                                  "in its own passes (fold_layer=0)");
+    if (p.at("x_per_item") != 2 || p.at("y_per_item") != 2 || p.at("tile_x") % 4 != 0 || p.at("tile_y") % 8 != 0)
+      throw stageParamError(id(), "mma=1 works in patches of 8 x 16 points of 2 x 2 a work-item: x_per_item=2, "
+                                  "y_per_item=2, tile_x a multiple of 4, tile_y a multiple of 8");
+  }
 };
 
 }  // namespace

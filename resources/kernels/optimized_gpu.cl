@@ -33,6 +33,8 @@
 // smaller than U and keeps its own 11 bits, so rounding no longer enters as an error of velocity
 // (docs/NUMERICS.md, "Half-precision storage"). PML_FOLD = 1 adds the absorbing layer's terms in this pass
 // (pml.cl) instead of the layer's own passes.
+// MMA = 1 (gpu-half, NVIDIA compute capability 8.0+, inline PTX) sums the x and y neighbours on the tensor
+// cores instead: see "The x and y sums on the tensor cores" below.
 #ifndef XV
 #define XV 1
 #endif
@@ -50,6 +52,9 @@
 #endif
 #ifndef ASYNC
 #define ASYNC 0
+#endif
+#ifndef MMA
+#define MMA 0
 #endif
 
 #if XV == 1
@@ -95,12 +100,18 @@ typedef float4 vec;
 #define TXV (TX * XV)           // tile width in points
 #define ROWS (TY * YB)
 #define LWV (TXV / XV + 2 * RV) // tile row in vectors
+// The tile's row pitch in vectors: with MMA one 16-byte chunk more than the row, so that the 8 rows an
+// ldmatrix reads at once lie in different banks (a pitch of 160 bytes puts rows 0 and 4 in the same ones).
+#define TP (LWV + (MMA ? 8 / XV : 0))
 #define LH (ROWS + 2 * R)
 #define WG (TX * TY)
 #define HALO_X (ROWS * 2 * RV)  // x-halo vectors per plane
 #define HALO (HALO_X + 2 * R * TX)
 #define HPT ((HALO + WG - 1) / WG)  // halo vectors each work-item loads per plane
-#define OWN (ROWS * TX)         // vectors of the tile's interior (one per work-item and row)
+// vel and next of the tile's interior, a row of VNP vectors per row of points (with MMA 4 more, so that the
+// tensor cores' lanes, 8 rows of 4 vectors, read different banks)
+#define VNP (TX + (MMA ? 4 : 0))
+#define OWN (ROWS * VNP)
 #if ASYNC
 #define NS (PREFETCH + 1)       // tile ring: planes k .. k+PREFETCH
 #else
@@ -214,6 +225,76 @@ inline void copy_async(__local TILE_ELEM* dst, __global const FIELD_T* p, int i,
 }
 #endif
 
+#if MMA
+// ---- The x and y sums on the tensor cores ----
+// A plane's x and y sums are 1D convolutions of the tile, so products of matrices: for a warp's patch of 16
+// rows x 8 points, (its rows x the 24 x values around its points) times a band of the weights (24 x 8) gives
+// the x sums, and a band of the weights (16 x 32) times (the 32 rows around the patch x its 8 points) the y
+// sums, both into the same 16 x 8 accumulators. mma.sync multiplies halves exactly (11 x 11 significant
+// bits fit in a float's 24) and adds in float, so the sums are float sums of the stored values, as on the
+// CUDA cores. The weights are not halves: each is split into hi + lo halves, times 2^s so that the largest
+// is near 2^14 and the smallest stays a normal half; the pair holds a weight to about 2^-22 (a weight
+// rounded to one half would leave the three axes' weights 2^-12 from summing to zero, and a constant field
+// would have a Laplacian). Per warp and plane: 3 ldmatrix and 8 mma (two of them k8), where the CUDA cores
+// run about 2 x 16 FMAs, 18 conversions and 9 local loads a point.
+#if PML_FOLD
+#error "mma: the absorbing layer in its own passes (fold_layer 0)"
+#endif
+
+#if !(ASYNC == 2 && FIELD_HALF && XV == 2 && YB == 2) || TX % 4 || TY % 8
+#error "mma: a tile of halves by cp.async with vel and D (async_copy 2), 2 x 2 points a work-item, whole patches"
+#endif
+// PTX fragments (m16n8k16 / m16n8k8, f16 inputs, f32 accumulators): with g = lane / 4 and q = 2 (lane % 4),
+// A (16 x 16, row-major) a0: row g, columns q, q+1; a1: row g+8; a2: row g, columns q+8, q+9; a3: row g+8,
+// columns q+8, q+9; B (16 x 8) b0: rows q, q+1 of column g; b1: rows q+8, q+9; the accumulators d0, d1: row g,
+// columns q, q+1; d2, d3: row g+8. Two halves a register, the lower index in the low bits. ldmatrix gives each
+// lane those of up to four 8 x 8 matrices of halves in local memory (.trans: transposed), lane l naming the
+// address of row l % 8 of matrix l / 8.
+#define LDMATRIX_X4(r, p)                                                                                      \
+  __asm__ __volatile__("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"                   \
+                       : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3]) : "l"((ulong)(p)) : "memory")
+#define LDMATRIX_X4_TRANS(r, p)                                                                                \
+  __asm__ __volatile__("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"             \
+                       : "=r"((r)[0]), "=r"((r)[1]), "=r"((r)[2]), "=r"((r)[3]) : "l"((ulong)(p)) : "memory")
+#define LDMATRIX_X2(r, p)                                                                                      \
+  __asm__ __volatile__("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];"                            \
+                       : "=r"((r)[0]), "=r"((r)[1]) : "l"((ulong)(p)) : "memory")
+#define MMA_K16(d, a0, a1, a2, a3, b0, b1)                                                                     \
+  __asm__ __volatile__("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, " \
+                       "{%8, %9}, {%10, %11, %12, %13};"                                                      \
+                       : "=f"((d)[0]), "=f"((d)[1]), "=f"((d)[2]), "=f"((d)[3])                               \
+                       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "f"((d)[0]), "f"((d)[1]),      \
+                         "f"((d)[2]), "f"((d)[3]))
+#define MMA_K8(d, a0, a1, b0)                                                                                  \
+  __asm__ __volatile__("mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5}, {%6}, "   \
+                       "{%7, %8, %9, %10};"                                                                   \
+                       : "=f"((d)[0]), "=f"((d)[1]), "=f"((d)[2]), "=f"((d)[3])                               \
+                       : "r"(a0), "r"(a1), "r"(b0), "f"((d)[0]), "f"((d)[1]), "f"((d)[2]), "f"((d)[3]))
+
+// Two halves of a register as floats (the low one first).
+inline float2 unpack_half2(uint h) {
+  float2 f;
+  __asm__("{\n\t.reg .f16 lo, hi;\n\tmov.b32 {lo, hi}, %2;\n\tcvt.f32.f16 %0, lo;\n\tcvt.f32.f16 %1, hi;\n\t}"
+          : "=f"(f.x), "=f"(f.y) : "r"(h));
+  return f;
+}
+// A pair of registers from local memory where it stands among the mma (ordered with them, so that only the
+// fragments of the next mma are live, not all nine).
+#define LDS_U2(r, p)                                                                                           \
+  __asm__ __volatile__("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"((r).x), "=r"((r).y) : "l"((ulong)(p)) : "memory")
+
+// The weights of the neighbour distances d0 and d1 (0 beyond R, and at 0: the centre is added in float),
+// times `scale`, as two registers of halves: x the hi halves, y the lo ones.
+inline uint2 weight_pair(__constant float* restrict coef, int d0, int d1, float scale) {
+  const float2 w = (float2)(abs(d0) >= 1 && abs(d0) <= R ? coef[abs(d0)] : 0.0f,
+                            abs(d1) >= 1 && abs(d1) <= R ? coef[abs(d1)] : 0.0f) * scale;
+  ushort hi[2], lo[2];
+  vstore_half2_rte(w, 0, (half*)hi);
+  vstore_half2_rte(w - vload_half2(0, (const half*)hi), 0, (half*)lo);
+  return (uint2)(hi[0] | (uint)hi[1] << 16, lo[0] | (uint)lo[1] << 16);
+}
+#endif
+
 // The arguments after STENCIL_ARGS and the z chunk, as the storage (common.cl) and the layer ask (the
 // host sets them in this order).
 #if PML_FOLD
@@ -222,9 +303,24 @@ inline void copy_async(__local TILE_ELEM* dst, __global const FIELD_T* p, int i,
 #define FOLD_ARGS
 #endif
 
+// The queue of u: with MMA as the tile stores it, two halves a register (the values are halves already, so
+// nothing is lost), converted where it is read: 9 registers a row instead of 18, which the tensor cores'
+// fragments need.
+#if MMA
+typedef uint uq_t;
+#define UQ(b, d) unpack_half2(u[b][d])
+#define UQ_TILE(t, i) (((__local const uint*)(t))[i])
+#define UQ_LOAD(p, i, lanes) ((lanes) > 0 ? *(__global const uint*)((p) + (i)) : 0u)
+#else
+typedef vec uq_t;
+#define UQ(b, d) (u[b][d])
+#define UQ_TILE(t, i) TILE_AT(t, i)
+#define UQ_LOAD(p, i, lanes) LOAD_U(p, i, lanes)
+#endif
+
 __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_ARGS, const int z_chunk
                                                                       INCREMENTAL_ARGS VEL_SCALE_ARGS FOLD_ARGS) {
-  __local TILE_ELEM tile[NS * LH * LWV * TILE_SCALE] __attribute__((aligned(16)));
+  __local TILE_ELEM tile[NS * LH * TP * TILE_SCALE] __attribute__((aligned(16)));
 #if ASYNC == 2 && FIELD_HALF && !VEL_HALF
 #error "async_copy 2 copies vel as the fields are stored: with half fields, vel in half too"
 #endif
@@ -235,9 +331,21 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   __local TILE_ELEM vn[2 * NS * OWN * TILE_SCALE] __attribute__((aligned(16)));
 #endif
   const int tx = get_local_id(0), ty = get_local_id(1), lid = ty * TX + tx;
+#if MMA
+  // A warp's patch of 8 x 16 points (the tile holds TXV / 8 of them across): lane l has the x pair 2(l % 4),
+  // 2(l % 4) + 1 of the patch's rows l / 4 and l / 4 + 8, where the tensor cores' accumulators leave them.
+  const int lane = lid % 32, pcol = (lid / 32) % (TXV / 8) * 8, prow = (lid / 32) / (TXV / 8) * 16;
+  const int ix = pcol / XV + lane % 4;  // the work-item's vector column in the tile's interior
+#define ROW_OF(b) (prow + lane / 4 + 8 * (b))
+#define OWN_INDEX(b) (ROW_OF(b) * VNP + ix)  // its vel and next in the ring's slot
+#else
+  const int ix = tx;
+#define ROW_OF(b) (ty * YB + (b))
+#define OWN_INDEX(b) (ROW_OF(b) * VNP + tx)
+#endif
   const int nx = n1 + 2 * R, ny = n2 + 2 * R, plane = nx * ny;
   const int x0 = (int)get_group_id(0) * TXV + R, y0 = (int)get_group_id(1) * ROWS + R;
-  const int x = x0 + tx * XV;
+  const int x = x0 + ix * XV;
   const int z0 = z_begin + (int)get_group_id(2) * z_chunk;  // this chunk finishes planes z0 .. z1-1
   const int z1 = min(z0 + z_chunk, z_end);
   const int k1 = z1 + R;  // and loads planes z0 .. k1-1 (z0-R .. z0-1 go straight to the u queue)
@@ -264,7 +372,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     }
     hoff[s] = py * nx + px;
     hlanes[s] = h < HALO && py < ny ? clamp(nx - px, 0, XV) : 0;
-    hloc[s] = h < HALO ? lrow * LWV + lcol : -1;
+    hloc[s] = h < HALO ? lrow * TP + lcol : -1;
   }
 
   // This work-item's rows: offset in the plane, place of its vector in the tile, lanes inside the
@@ -272,12 +380,40 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   int off[YB], loc[YB], lanesIn[YB], lanesAct[YB];
 #pragma unroll
   for (int b = 0; b < YB; ++b) {
-    const int y = y0 + ty * YB + b;
+    const int y = y0 + ROW_OF(b);
     off[b] = y * nx + x;
-    loc[b] = (ty * YB + b + R) * LWV + RV + tx;
+    loc[b] = (ROW_OF(b) + R) * TP + RV + ix;
     lanesIn[b] = y < ny ? clamp(nx - x, 0, XV) : 0;
     lanesAct[b] = y < n2 + R ? clamp(n1 + R - x, 0, XV) : 0;
   }
+#if MMA
+  // The copies of the tile's interior, of vel and next, and the stores of the results go in the work-group's
+  // row order (consecutive work-items, consecutive vectors of a row: whole 32-byte sectors), not in the tensor
+  // cores' (a warp's 8 rows of 16 bytes each, which doubled the sectors the L2 served).
+  int coff[YB], cloc[YB], cin[YB], cact[YB];
+#pragma unroll
+  for (int b = 0; b < YB; ++b) {
+    const int y = y0 + ty * YB + b, xc = x0 + tx * XV;
+    coff[b] = y * nx + xc;
+    cloc[b] = (ty * YB + b + R) * TP + RV + tx;
+    cin[b] = y < ny ? clamp(nx - xc, 0, XV) : 0;
+    cact[b] = y < n2 + R ? clamp(n1 + R - xc, 0, XV) : 0;
+  }
+#define COPY_INDEX(b) ((ty * YB + (b)) * VNP + tx)
+  // The results of plane zo, which the tensor cores' lanes left in ring slot s in place of its vel and next.
+#define STORE_FINISHED(zo, s)                                                                                \
+  _Pragma("unroll") for (int b = 0; b < YB; ++b) if (cact[b] > 0) {                                         \
+      const int o = COPY_INDEX(b);                                                                          \
+      *(__global uint*)(unew + (zo) * plane + coff[b]) = ((__local const uint*)vn)[(s) * OWN + o];           \
+      *(__global uint*)(next + (zo) * plane + coff[b]) = ((__local const uint*)vn)[(NS + (s)) * OWN + o];    \
+    }
+#else
+#define coff off
+#define cloc loc
+#define cin lanesIn
+#define cact lanesAct
+#define COPY_INDEX(b) OWN_INDEX(b)
+#endif
 #if DAMPING
   const vec gxv = gload(gx, x, clamp(nx - x, 0, XV));
 #endif
@@ -288,16 +424,38 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   const bool foldY = pml_wy > 0 && (2 * bandY >= n2 || y0 - R < bandY || y0 - R + ROWS > n2 - bandY);
 #endif
 
+#if MMA
+  // The weights' fragments (above), the same for every warp, in local memory rather than 18 registers a
+  // work-item: slot j of lane l at wfrag[j * 32 + l], each a pair (hi halves, lo halves): x's B operands b0, b1
+  // of the band's rows x_p − 8 .. x_p + 7 (slots 0, 1) and b0 of x_p + 8 .. x_p + 15 (an m16n8k8, slot 2); y's
+  // A operands a0 (= a3), a1, a2 of the rows y_p − 8 .. y_p + 7 (slots 3-5) and y_p + 8 .. y_p + 23 (6-8).
+  // The first warp writes them before the loop, whose first barrier orders them before any read.
+  __local uint2 wfrag[9 * 32];
+  float widest = 0.0f;
+#pragma unroll
+  for (int r = 1; r <= R; ++r) widest = fmax(widest, fabs(coef[r]));
+  int wexp;
+  frexp(widest, &wexp);  // widest = m 2^wexp, 1/2 <= m < 1: times 2^(14 - wexp) it lies in [2^13, 2^14)
+  const float wunscale = ldexp(1.0f, wexp - 14);
+  if (lid < 32) {
+    const int g = lane / 4, q = 2 * (lane % 4);
+    const int d[9] = {q - 8 - g, q - g, q + 8 - g, q - 8 - g, q - 16 - g, q - g, q + 8 - g, q - g, q + 16 - g};
+#pragma unroll
+    for (int j = 0; j < 9; ++j) wfrag[j * 32 + lane] = weight_pair(coef, d[j], d[j] + 1, ldexp(1.0f, 14 - wexp));
+  }
+#endif
+
   // Two queues per row, shifted at the top of each iteration (index R: the newest plane k): u holds
   // this work-item's values of planes k-R .. k, and lap the Laplacians of planes k-R .. k being
   // summed: plane k's x/y sums and its z terms of planes k-R .. k start lap[R]; plane k adds its
   // c_r u terms to planes k-R .. k-1. lap[0] (plane k-R) is then complete. Before the first plane of
   // the loop, u[1 .. R] hold planes z0-R .. z0-1.
-  vec u[YB][R + 1], lap[YB][R + 1];
+  uq_t u[YB][R + 1];
+  vec lap[YB][R + 1];
 #pragma unroll
   for (int b = 0; b < YB; ++b) {
 #pragma unroll
-    for (int i = 1; i <= R; ++i) u[b][i] = LOAD_U(prev, (z0 - R - 1 + i) * plane + off[b], lanesIn[b]);
+    for (int i = 1; i <= R; ++i) u[b][i] = UQ_LOAD(prev, (z0 - R - 1 + i) * plane + off[b], lanesIn[b]);
 #pragma unroll
     for (int i = 0; i <= R; ++i) lap[b][i] = (vec)(0.0f);
   }
@@ -308,19 +466,18 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #if ASYNC == 2
 #define COPY_VEL_NEXT(kt, slot)                                                                         \
   if ((kt) - R >= z0) _Pragma("unroll") for (int b = 0; b < YB; ++b) {                                  \
-      const int o = (ty * YB + b) * TX + tx;                                                            \
-      copy_async(vn + ((slot) * OWN + o) * TILE_SCALE, vel, ((kt) - R) * plane + off[b], lanesAct[b]);   \
-      copy_async(vn + ((NS + (slot)) * OWN + o) * TILE_SCALE, next, ((kt) - R) * plane + off[b],        \
-                 lanesAct[b]);                                                                          \
+      const int o = COPY_INDEX(b);                                                                      \
+      copy_async(vn + ((slot) * OWN + o) * TILE_SCALE, vel, ((kt) - R) * plane + coff[b], cact[b]);      \
+      copy_async(vn + ((NS + (slot)) * OWN + o) * TILE_SCALE, next, ((kt) - R) * plane + coff[b], cact[b]); \
     }
 #else
 #define COPY_VEL_NEXT(kt, slot)
 #endif
 #define ISSUE_COPIES(kt, slot)                                                                          \
   {                                                                                                     \
-    __local TILE_ELEM* ts = tile + (slot) * (LH * LWV * TILE_SCALE);                                    \
+    __local TILE_ELEM* ts = tile + (slot) * (LH * TP * TILE_SCALE);                                    \
     _Pragma("unroll") for (int b = 0; b < YB; ++b)                                                      \
-        copy_async(ts + loc[b] * TILE_SCALE, prev, (kt) * plane + off[b], lanesIn[b]);                  \
+        copy_async(ts + cloc[b] * TILE_SCALE, prev, (kt) * plane + coff[b], cin[b]);                    \
     if ((kt) < z1) _Pragma("unroll") for (int s = 0; s < HPT; ++s) if (hloc[s] >= 0)                    \
         copy_async(ts + hloc[s] * TILE_SCALE, prev, (kt) * plane + hoff[s], hlanes[s]);                 \
     COPY_VEL_NEXT(kt, slot)                                                                             \
@@ -366,18 +523,23 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   for (int k = z0; k < k1; ++k) {
     vec vcur[YB], ncur[YB];
 #if ASYNC
-    __local TILE_ELEM* t = tile + slot * (LH * LWV * TILE_SCALE);
+    __local TILE_ELEM* t = tile + slot * (LH * TP * TILE_SCALE);
     COPY_WAIT(PREFETCH - 1);  // this work-item's copies of plane k have landed
 #if ASYNC == 2
-#pragma unroll
-    for (int b = 0; b < YB; ++b) {
-      const int o = (ty * YB + b) * TX + tx;
-      vcur[b] = SCALE_VEL(TILE_AT(vn, slot * OWN + o));
-      ncur[b] = TILE_AT(vn, (NS + slot) * OWN + o);
-    }
+    // vel and next of the plane this one finishes (with MMA only where it is finished, to free 8 registers
+    // meanwhile: the ring's slot holds them until the next plane's barrier).
+#define READ_VEL_NEXT()                                               \
+  _Pragma("unroll") for (int b = 0; b < YB; ++b) {                    \
+    const int o = OWN_INDEX(b);                                       \
+    vcur[b] = SCALE_VEL(TILE_AT(vn, slot * OWN + o));                 \
+    ncur[b] = TILE_AT(vn, (NS + slot) * OWN + o);                     \
+  }
+#if !MMA
+    READ_VEL_NEXT()
+#endif
 #endif
 #else
-    __local vec* t = tile + buf * (LH * LWV);
+    __local vec* t = tile + buf * (LH * TP);
 #pragma unroll
     for (int b = 0; b < YB; ++b) t[loc[b]] = cq[b][0];
 #pragma unroll
@@ -407,6 +569,11 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     barrier(CLK_LOCAL_MEM_FENCE);  // every work-item's part of plane k is in the tile
 #if ASYNC
     // Plane k+PREFETCH goes to the slot of plane k-1, which every work-item has finished reading.
+#if MMA
+    // Plane k-1-R's results, from the slot that the copies below refill (each work-item reads the entries it
+    // then copies into, so its loads are done before its copies land).
+    if (k - 1 - R >= z0) STORE_FINISHED(k - 1 - R, slot == 0 ? NS - 1 : slot - 1)
+#endif
     if (k + PREFETCH < k1) ISSUE_COPIES(k + PREFETCH, slot == 0 ? NS - 1 : slot - 1);
     COPY_COMMIT();
 #endif
@@ -419,9 +586,10 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
         u[b][d] = u[b][d + 1];
         lap[b][d] = lap[b][d + 1];
       }
-      u[b][R] = TILE_AT(t, loc[b]);
+      u[b][R] = UQ_TILE(t, loc[b]);
+      const vec un = UQ(b, R);
 #pragma unroll
-      for (int d = 0; d < R; ++d) lap[b][d] += coef[R - d] * u[b][R];
+      for (int d = 0; d < R; ++d) lap[b][d] += coef[R - d] * un;
     }
     // Plane k's own Laplacian, while it is one of this chunk's: x/y sums, then its z terms so far.
     // ROW_WINDOW(w, b): row b's window of 2RV+1 vectors of the tile t, i.e. points x-R .. x+XV-1+R, as
@@ -432,26 +600,58 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     _Pragma("unroll") for (int wl = 0; wl < XV; ++wl)(w)[wv * XV + wl] = VLANE(we, wl);                 \
   }
     if (k < z1) {
+#if MMA
+      {
+        // x and y on the tensor cores (above): the warp's patch, x's and y's sums in two accumulators (an mma
+        // waits for the one before it on the same accumulator), the lo halves of the weights first.
+        const int rh = TP * XV;                                                // halves a tile row
+        const int arow = (R + prow + lane % 8 + lane / 8 % 2 * 8) * rh + pcol;  // this lane's row of A
+        float sx[4] = {0.0f, 0.0f, 0.0f, 0.0f}, sy[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        uint2 w0, w1, w2;
+        uint a[4], bt[4];
+        LDS_U2(w0, wfrag + lane);
+        LDS_U2(w1, wfrag + 32 + lane);
+        LDMATRIX_X4(a, t + arow + lane / 16 * 8);  // the rows' x_p − 8 .. x_p + 7
+        MMA_K16(sx, a[0], a[1], a[2], a[3], w0.y, w1.y);
+        MMA_K16(sx, a[0], a[1], a[2], a[3], w0.x, w1.x);
+        LDS_U2(w2, wfrag + 64 + lane);
+        LDMATRIX_X2(a, t + arow + 16);  // x_p + 8 .. x_p + 15
+        MMA_K8(sx, a[0], a[1], w2.y);
+        MMA_K8(sx, a[0], a[1], w2.x);
+        LDMATRIX_X4_TRANS(bt, t + (prow + lane) * rh + R + pcol);  // rows y_p − 8 .. y_p + 23 of the points
+#pragma unroll
+        for (int blk = 0; blk < 2; ++blk) {
+          LDS_U2(w0, wfrag + (3 + 3 * blk) * 32 + lane);
+          LDS_U2(w1, wfrag + (4 + 3 * blk) * 32 + lane);
+          LDS_U2(w2, wfrag + (5 + 3 * blk) * 32 + lane);
+          MMA_K16(sy, w0.y, w1.y, w2.y, w0.y, bt[2 * blk], bt[2 * blk + 1]);
+          MMA_K16(sy, w0.x, w1.x, w2.x, w0.x, bt[2 * blk], bt[2 * blk + 1]);
+        }
+        lap[0][R] = ((vec)(sx[0], sx[1]) + (vec)(sy[0], sy[1])) * wunscale + coef[0] * UQ(0, R);
+        lap[1][R] = ((vec)(sx[2], sx[3]) + (vec)(sy[2], sy[3])) * wunscale + coef[0] * UQ(1, R);
+      }
+#else
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
         float w[XV + 2 * R];  // x: the row's window
         ROW_WINDOW(w, b);
-        lap[b][R] = coef[0] * u[b][R];
+        lap[b][R] = coef[0] * UQ(b, R);
 #pragma unroll
         for (int r = 1; r <= R; ++r) lap[b][R] += coef[r] * (VMAKE(w, R + r) + VMAKE(w, R - r));
       }
       // y: the column of YB+2R vectors above and below this work-item's rows.
-      const int col = loc[0] - R * LWV;  // the tile's column of this work-item's vectors, from row −R
+      const int col = loc[0] - R * TP;  // the tile's column of this work-item's vectors, from row −R
 #pragma unroll
       for (int r = 1; r <= R; ++r) {
 #pragma unroll
         for (int b = 0; b < YB; ++b)
-          lap[b][R] += coef[r] * (TILE_AT(t, col + (b + R + r) * LWV) + TILE_AT(t, col + (b + R - r) * LWV));
+          lap[b][R] += coef[r] * (TILE_AT(t, col + (b + R + r) * TP) + TILE_AT(t, col + (b + R - r) * TP));
       }
+#endif
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
 #pragma unroll
-        for (int r = 1; r <= R; ++r) lap[b][R] += coef[r] * u[b][R - r];
+        for (int r = 1; r <= R; ++r) lap[b][R] += coef[r] * UQ(b, R - r);
       }
 #if PML_FOLD
       // The absorbing layer's x and y terms of plane k's cells (pml.cl), where the tile meets their reach:
@@ -460,7 +660,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
         const int kz = k - R;
 #pragma unroll
         for (int b = 0; b < YB; ++b) {
-          const int j = y0 + ty * YB + b - R;
+          const int j = y0 + ROW_OF(b) - R;
           float xw[XV + 2 * R];
           ROW_WINDOW(xw, b);
           float extra[XV];
@@ -475,7 +675,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
             if (foldY && pml_reaches(j, n2, pml_wy)) {
               float yw[2 * R + 1];
 #pragma unroll
-              for (int d = 0; d <= 2 * R; ++d) yw[d] = VLANE(TILE_AT(t, col + (b + d) * LWV), l);
+              for (int d = 0; d <= 2 * R; ++d) yw[d] = VLANE(TILE_AT(t, col + (b + d) * TP), l);
               extra[l] += pml_fold_term(yw, j, n2, pml_wy, pml_psi_old_y, pml_psi_new_y, pml_zeta_y, pml_rec_y,
                                         pml_d1, coef, kz * 2 * pml_wy * n1 + i, n1, 0);
             }
@@ -498,7 +698,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
       if (pml_reaches(zc, pml_z_cells, pml_wz)) {
 #pragma unroll
         for (int b = 0; b < YB; ++b) {
-          const int j = y0 + ty * YB + b - R;
+          const int j = y0 + ROW_OF(b) - R;
           float extra[XV];
 #pragma unroll
           for (int l = 0; l < XV; ++l) {
@@ -509,7 +709,7 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
 #pragma unroll
             for (int d = 0; d < R; ++d) zw[d] = LOAD_FIELD(prev, (zo - R + d) * plane + off[b] + l);
 #pragma unroll
-            for (int d = 0; d <= R; ++d) zw[R + d] = VLANE(u[b][d], l);
+            for (int d = 0; d <= R; ++d) zw[R + d] = VLANE(UQ(b, d), l);
             extra[l] = pml_fold_term(zw, zc, pml_z_cells, pml_wz, pml_psi_old_z, pml_psi_new_z, pml_zeta_z,
                                      pml_rec_z, pml_d1, coef, j * n1 + i, n1 * n2, edges);
           }
@@ -517,19 +717,28 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
         }
       }
 #endif
+#if MMA
+      READ_VEL_NEXT()
+#endif
 #pragma unroll
       for (int b = 0; b < YB; ++b) {
 #if DAMPING
-        const vec g = gxv * gy[min(y0 + ty * YB + b, ny - 1)] * gz[zo];  // (rows past the grid: not stored)
+        const vec g = gxv * gy[min(y0 + ROW_OF(b), ny - 1)] * gz[zo];  // (rows past the grid: not stored)
 #else
         const float g = 1.0f;
 #endif
-#if INCREMENTAL
-        const vec d = DELTA_STEP(u[b][0], ncur[b], vcur[b], lap[b][0], g);
+#if MMA
+        // In slot `slot`, in place of the vel and next just read; stored after the next barrier (above).
+        const vec d = DELTA_STEP(UQ(b, 0), ncur[b], vcur[b], lap[b][0], g);
+        const int o = OWN_INDEX(b);
+        vstorea_half2_rte(UQ(b, 0) + d, 0, (__local half*)(vn + (slot * OWN + o) * TILE_SCALE));
+        vstorea_half2_rte(d, 0, (__local half*)(vn + ((NS + slot) * OWN + o) * TILE_SCALE));
+#elif INCREMENTAL
+        const vec d = DELTA_STEP(UQ(b, 0), ncur[b], vcur[b], lap[b][0], g);
         STORE_U(next, zo * plane + off[b], lanesAct[b], d);
-        STORE_U(unew, zo * plane + off[b], lanesAct[b], u[b][0] + d);
+        STORE_U(unew, zo * plane + off[b], lanesAct[b], UQ(b, 0) + d);
 #else
-        STORE_U(next, zo * plane + off[b], lanesAct[b], WAVE_STEP(u[b][0], ncur[b], vcur[b], lap[b][0], g));
+        STORE_U(next, zo * plane + off[b], lanesAct[b], WAVE_STEP(UQ(b, 0), ncur[b], vcur[b], lap[b][0], g));
 #endif
       }
     }
@@ -539,4 +748,8 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
     buf ^= 1;
 #endif
   }
+#if MMA
+  barrier(CLK_LOCAL_MEM_FENCE);  // the last plane's results, every lane's
+  STORE_FINISHED(k1 - 1 - R, slot == 0 ? NS - 1 : slot - 1)
+#endif
 }

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
+#include <tuple>
 
 #include "compute/ClHost.h"
 #include "compute/KernelCache.h"
@@ -158,6 +159,31 @@ TEST(Parameters, BadParametersGiveClearErrors) {
   deepRing["prefetch"] = 5;  // 6 planes of 9.2 KiB of halves: 55 KiB
   m = errorOf([&] { resolveStageParams(openClStage("gpu-half"), hopper, Grid(64, 45, 29), deepRing); });
   EXPECT_NE(m.find("bytes of local memory"), std::string::npos) << m;
+
+  // The x and y sums on the tensor cores read that tile of halves in patches of 8 x 16 points: mma=1 is built
+  // where the rows allow cp.async (64 wide), not where the tile goes through registers (65 wide), and is
+  // refused with another copy form or another shape of work-item. Its rows are one 16-byte chunk longer.
+  StageParamMap tensorCores = copiesVel;
+  tensorCores["mma"] = 1;
+  const OpenClStage& halfStage = openClStage("gpu-half");
+  EXPECT_NE(stageBuildOptions(halfStage, resolveStageParams(halfStage, hopper, Grid(64, 45, 29), tensorCores), false,
+                              Grid(64, 45, 29), false).find("-DMMA=1"), std::string::npos);
+  EXPECT_EQ(stageBuildOptions(halfStage, resolveStageParams(halfStage, hopper, Grid(65, 45, 29), tensorCores), false,
+                              Grid(65, 45, 29), false).find("-DMMA"), std::string::npos);
+  const StageParamMap resolved = resolveStageParams(halfStage, hopper, Grid(64, 45, 29), tensorCores);
+  // 4 planes of (64 + 16 + 8) x (16 + 16) halves, and vel and D of (64 + 8) x 16 points for each; the weights.
+  EXPECT_EQ(halfStage.localMemoryBytes(resolved), 4u * ((64 + 16 + 8) * (16 + 16) + 2 * (64 + 8) * 16) * 2 + 9 * 32 * 8);
+  for (const auto& [key, value, expected] :
+       {std::tuple{"async_copy", 1, "reads the tile of halves that async_copy=2 copies"},
+        std::tuple{"fold_layer", 1, "reads the tile of halves that async_copy=2 copies"},
+        std::tuple{"y_per_item", 1, "patches of 8 x 16 points"}, std::tuple{"tile_y", 4, "patches of 8 x 16 points"}}) {
+    StageParamMap wrong = tensorCores;
+    wrong[key] = value;
+    m = errorOf([&] { resolveStageParams(halfStage, hopper, Grid(64, 45, 29), wrong); });
+    EXPECT_NE(m.find(expected), std::string::npos) << key << ": " << m;
+  }
+  m = errorOf([&] { resolveStageParams(halfStage, *device, Grid(64, 45, 29), tensorCores); });
+  EXPECT_NE(m.find("NVIDIA"), std::string::npos) << m;
 
   for (const int cells : {-1, kMaxLayerCells + 1}) {
     OpenClSolverOptions o;
