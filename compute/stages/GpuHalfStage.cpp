@@ -133,12 +133,15 @@ class GpuHalfStage final : public GpuOptimizedStage {
   std::size_t tileElementBytes(const StageParamMap& p) const override { return p.at("async_copy") ? 2 : sizeof(float); }
   // ldmatrix reads 8 rows at once: one 16-byte chunk more a row puts them in different banks.
   std::size_t tileRowPad(const StageParamMap& p) const override { return p.at("mma") != 0 ? 8 : 0; }
-  // With mma the weights' fragments too (9 pairs of registers for each of a warp's 32 lanes), and vel's and
-  // D's rows in the ring 4 vectors longer (their tensor-core lanes read 8 rows at once).
+  // With mma also the weights' fragments, and the rows of vel and D in each plane of the ring one pad longer
+  // (their tensor-core lanes read 8 rows at once: the kernel's VNP).
   std::size_t localMemoryBytes(const StageParamMap& p) const override {
-    if (p.at("mma") == 0) return GpuOptimizedStage::localMemoryBytes(p);
+    const std::size_t bytes = GpuOptimizedStage::localMemoryBytes(p);
+    if (p.at("mma") == 0) return bytes;
+    constexpr std::size_t kFragmentBytes = 9 * 32 * 8;  // 9 pairs of 32-bit registers for each of 32 lanes
+    constexpr std::size_t kRowPadBytes = 4 * 2 * 2;     // 4 vectors of 2 halves
     const std::size_t planes = std::size_t(p.at("prefetch")) + 1, rows = std::size_t(p.at("tile_y") * p.at("y_per_item"));
-    return GpuOptimizedStage::localMemoryBytes(p) + 9 * 32 * 8 + 2 * planes * rows * 4 * 2 * 2;
+    return bytes + kFragmentBytes + 2 * planes * rows * kRowPadBytes;
   }
 
  private:

@@ -241,8 +241,8 @@ inline void copy_async(__local TILE_ELEM* dst, __global const FIELD_T* p, int i,
 #error "mma: the absorbing layer in its own passes (fold_layer 0)"
 #endif
 
-#if !(ASYNC == 2 && FIELD_HALF && XV == 2 && YB == 2) || TX % 4 || TY % 8
-#error "mma: a tile of halves by cp.async with vel and D (async_copy 2), 2 x 2 points a work-item, whole patches"
+#if !(ASYNC == 2 && FIELD_HALF && INCREMENTAL && XV == 2 && YB == 2) || TX % 4 || TY % 8
+#error "mma: a tile of halves by cp.async with vel and D (async_copy 2, storage 0), 2 x 2 points a work-item, whole patches"
 #endif
 // PTX fragments (m16n8k16 / m16n8k8, f16 inputs, f32 accumulators): with g = lane / 4 and q = 2 (lane % 4),
 // A (16 x 16, row-major) a0: row g, columns q, q+1; a1: row g+8; a2: row g, columns q+8, q+9; a3: row g+8,
