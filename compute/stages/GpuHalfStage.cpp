@@ -131,17 +131,11 @@ class GpuHalfStage final : public GpuOptimizedStage {
     return grid.nx() % p.at("x_per_item") == 0 ? p.at("async_copy") : 0;
   }
   std::size_t tileElementBytes(const StageParamMap& p) const override { return p.at("async_copy") ? 2 : sizeof(float); }
-  // ldmatrix reads 8 rows at once: one 16-byte chunk more a row puts them in different banks.
+  // The tensor cores read 8 rows at once: one 16-byte chunk more a row puts them in different banks.
   std::size_t tileRowPad(const StageParamMap& p) const override { return p.at("mma") != 0 ? 8 : 0; }
-  // With mma also the weights' fragments, and the rows of vel and D in each plane of the ring one pad longer
-  // (their tensor-core lanes read 8 rows at once: the kernel's VNP).
+  // With mma also the weights' fragments: 9 pairs of 32-bit registers for each of a warp's 32 lanes.
   std::size_t localMemoryBytes(const StageParamMap& p) const override {
-    const std::size_t bytes = GpuOptimizedStage::localMemoryBytes(p);
-    if (p.at("mma") == 0) return bytes;
-    constexpr std::size_t kFragmentBytes = 9 * 32 * 8;  // 9 pairs of 32-bit registers for each of 32 lanes
-    constexpr std::size_t kRowPadBytes = 4 * 2 * 2;     // 4 vectors of 2 halves
-    const std::size_t planes = std::size_t(p.at("prefetch")) + 1, rows = std::size_t(p.at("tile_y") * p.at("y_per_item"));
-    return bytes + kFragmentBytes + 2 * planes * rows * kRowPadBytes;
+    return GpuOptimizedStage::localMemoryBytes(p) + (p.at("mma") != 0 ? 9 * 32 * 8 : 0);
   }
 
  private:

@@ -137,7 +137,8 @@ std::size_t GpuOptimizedStage::localMemoryBytes(const StageParamMap& p) const {
   const std::size_t rows = std::size_t(p.at("tile_y") * p.at("y_per_item"));
   const int async = p.at("async_copy");
   const std::size_t planes = async ? std::size_t(p.at("prefetch")) + 1 : 2, ownArrays = async == 2 ? 2 : 0;
-  return planes * ((width + 2 * kHalfLength + tileRowPad(p)) * (rows + 2 * kHalfLength) + ownArrays * width * rows) *
+  const std::size_t pad = tileRowPad(p);
+  return planes * ((width + 2 * kHalfLength + pad) * (rows + 2 * kHalfLength) + ownArrays * (width + pad) * rows) *
          tileElementBytes(p);
 }
 

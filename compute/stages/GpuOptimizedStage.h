@@ -33,7 +33,7 @@ class GpuOptimizedStage : public OpenClStage {
   virtual int asyncCopies(const StageParamMap& p, const Grid& grid) const;
   // Bytes of one point of the local-memory tile (float, or half where it copies halves).
   virtual std::size_t tileElementBytes(const StageParamMap& p) const;
-  // Points of padding at the end of each tile row (the kernel's TP).
+  // Points of padding at the end of each row in local memory, the tile's and vel's and next's (ROW_PAD).
   virtual std::size_t tileRowPad(const StageParamMap&) const { return 0; }
 };
 

@@ -100,17 +100,18 @@ typedef float4 vec;
 #define TXV (TX * XV)           // tile width in points
 #define ROWS (TY * YB)
 #define LWV (TXV / XV + 2 * RV) // tile row in vectors
-// The tile's row pitch in vectors: with MMA one 16-byte chunk more than the row, so that the 8 rows an
-// ldmatrix reads at once lie in different banks (a pitch of 160 bytes puts rows 0 and 4 in the same ones).
-#define TP (LWV + (MMA ? 8 / XV : 0))
+// With MMA every row in local memory (the tile's, vel's and next's) is one 16-byte chunk longer than its
+// points, so that the 8 rows an ldmatrix or a warp's lanes read at once lie in different banks (a pitch of
+// 160 bytes puts rows 0 and 4 in the same ones). The tile's row pitch in vectors:
+#define ROW_PAD (MMA ? 8 / XV : 0)
+#define TP (LWV + ROW_PAD)
 #define LH (ROWS + 2 * R)
 #define WG (TX * TY)
 #define HALO_X (ROWS * 2 * RV)  // x-halo vectors per plane
 #define HALO (HALO_X + 2 * R * TX)
 #define HPT ((HALO + WG - 1) / WG)  // halo vectors each work-item loads per plane
-// vel and next of the tile's interior, a row of VNP vectors per row of points (with MMA 4 more, so that the
-// tensor cores' lanes, 8 rows of 4 vectors, read different banks)
-#define VNP (TX + (MMA ? 4 : 0))
+// vel and next of the tile's interior, a row of VNP vectors per row of points
+#define VNP (TX + ROW_PAD)
 #define OWN (ROWS * VNP)
 #if ASYNC
 #define NS (PREFETCH + 1)       // tile ring: planes k .. k+PREFETCH
@@ -436,12 +437,12 @@ __kernel __attribute__((reqd_work_group_size(TX, TY, 1))) void stencil(STENCIL_A
   for (int r = 1; r <= R; ++r) widest = fmax(widest, fabs(coef[r]));
   int wexp;
   frexp(widest, &wexp);  // widest = m 2^wexp, 1/2 <= m < 1: times 2^(14 - wexp) it lies in [2^13, 2^14)
-  const float wunscale = ldexp(1.0f, wexp - 14);
+  const float wscale = ldexp(1.0f, 14 - wexp), wunscale = ldexp(1.0f, wexp - 14);
   if (lid < 32) {
     const int g = lane / 4, q = 2 * (lane % 4);
     const int d[9] = {q - 8 - g, q - g, q + 8 - g, q - 8 - g, q - 16 - g, q - g, q + 8 - g, q - g, q + 16 - g};
 #pragma unroll
-    for (int j = 0; j < 9; ++j) wfrag[j * 32 + lane] = weight_pair(coef, d[j], d[j] + 1, ldexp(1.0f, 14 - wexp));
+    for (int j = 0; j < 9; ++j) wfrag[j * 32 + lane] = weight_pair(coef, d[j], d[j] + 1, wscale);
   }
 #endif
 
