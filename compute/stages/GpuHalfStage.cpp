@@ -142,7 +142,7 @@ class GpuHalfStage final : public GpuOptimizedStage {
   // The tensor cores take the tile of halves that cp.async copies with vel and D (the layer in its own passes),
   // in patches of 8 x 16 points, each work-item holding 2 x 2 of them.
   void checkTensorCoreForm(const StageParamMap& p, const DeviceInfo& device) const {
-    if (!(isNvidia(device) && device.nvComputeMajor >= 8))
+    if (!isNvidiaAmpereOrNewer(device))
       throw stageParamError(id(), "mma=1 needs an NVIDIA GPU of compute capability 8.0 or newer (PTX mma.sync, "
                                   "ldmatrix); " + device.name + " is not one: use mma=0");
     if (p.at("async_copy") != 2 || p.at("storage") != 0 || foldsLayer(p))

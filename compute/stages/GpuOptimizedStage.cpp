@@ -88,7 +88,7 @@ std::vector<StageParamSpec> GpuOptimizedStage::gpuFormParameters(const DeviceInf
 
 void GpuOptimizedStage::checkGpuForm(const StageParamMap& p, const DeviceInfo& device) const {
   checkMaxRegisters(id(), p, device);
-  if (p.at("async_copy") != 0 && !(isNvidia(device) && device.nvComputeMajor >= 8))
+  if (p.at("async_copy") != 0 && !isNvidiaAmpereOrNewer(device))
     throw stageParamError(id(), "async_copy needs an NVIDIA GPU of compute capability 8.0 or newer (PTX cp.async); " +
                                     device.name + " is not one: use async_copy=0");
   requireOneOf(id(), p, "x_per_item", {1, 2, 4}, "consecutive x points of a work-item, one OpenCL vector");

@@ -82,7 +82,7 @@ class GpuTemporalStage final : public OpenClStage {
 
   void checkParameters(const StageParamMap& p, const DeviceInfo& device) const override {
     checkMaxRegisters(id(), p, device);
-    if (p.at("async_copy") != 0 && !(isNvidia(device) && device.nvComputeMajor >= 8))
+    if (p.at("async_copy") != 0 && !isNvidiaAmpereOrNewer(device))
       throw stageParamError(id(), "async_copy needs an NVIDIA GPU of compute capability 8.0 or newer (PTX cp.async); " +
                                       device.name + " is not one: use async_copy=0");
     requireOneOf(id(), p, "x_per_item", {1, 2, 4}, "the block must divide the halo's 2R = 16 points");
@@ -141,7 +141,7 @@ class GpuTemporalStage final : public OpenClStage {
       }
       return out;
     }
-    if (!(isNvidia(device) && device.nvComputeMajor >= 8)) {
+    if (!isNvidiaAmpereOrNewer(device)) {
       // Through registers, the driver's own register allocation, at most 256 work-items (160 and 224).
       for (int prefetch : {1, 2})
         for (int zc : {0, 128}) {

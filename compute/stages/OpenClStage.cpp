@@ -95,6 +95,7 @@ void requireOneOf(const std::string& stage, const StageParamMap& p, const std::s
 }
 
 bool isNvidia(const DeviceInfo& device) { return device.vendor.find("NVIDIA") != std::string::npos; }
+bool isNvidiaAmpereOrNewer(const DeviceInfo& device) { return isNvidia(device) && device.nvComputeMajor >= 8; }
 std::size_t roundUp(std::size_t n, std::size_t m) { return (n + m - 1) / m * m; }
 std::size_t ceilDiv(std::size_t n, std::size_t m) { return (n + m - 1) / m; }
 StageLaunch workGroupGrid(std::size_t wx, std::size_t wy, std::size_t a, std::size_t b, std::size_t layers) {

@@ -106,6 +106,8 @@ void checkMaxRegisters(const std::string& stage, const StageParamMap& p, const D
 void requireOneOf(const std::string& stage, const StageParamMap& p, const std::string& key,
                   const std::vector<int>& allowed, const std::string& why);
 bool isNvidia(const DeviceInfo& device);
+// An NVIDIA GPU of compute capability 8.0 or newer: the PTX of cp.async, ldmatrix and mma.sync.
+bool isNvidiaAmpereOrNewer(const DeviceInfo& device);
 std::size_t roundUp(std::size_t n, std::size_t m);
 std::size_t ceilDiv(std::size_t n, std::size_t m);
 // A wx x wy work-group over an a x b plane (rounded up to whole groups), `layers` deep.
